@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The whole suite: PostgreSQL up, type-check, then every test (each database test runs on PostgreSQL and on PGlite).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash test/pg-up.sh
+node_modules/.bin/tsc --noEmit
+exec node --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 'test/**/*.test.ts'
