@@ -1,0 +1,442 @@
+// Cloud-optimised GeoTIFFs over a ByteSource. geotiff.js parses the header, the first IFD and
+// its tags once, at open; from then on a read is: which tiles (tilesFor), their compressed
+// bytes (readTileBytes, through the source and its cache), and decodeTile. The engine runs the
+// last step in worker threads; readWindow runs all three here for callers that want pixels.
+import GeoTIFF from 'geotiff';
+import type { ByteSource } from './byte-source.ts';
+import { SourceError } from './errors.ts';
+import { type Bbox, type Crs, transformBbox } from './reproject.ts';
+import {
+  BYTES_PER_SAMPLE,
+  type Compression,
+  decodedByteLength,
+  decodeTile,
+  type Dtype,
+  type Predictor,
+  type TileSpec,
+  type TypedArray,
+  typedArray,
+} from './tile-decode.ts';
+
+/** [originX, pixelWidth, rowRotation, originY, columnRotation, pixelHeight], GDAL's order. */
+export type GeoTransform = [number, number, number, number, number, number];
+
+export interface PixelWindow {
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+  /** One sample (band) only; all samples, interleaved, when absent. */
+  band?: number;
+}
+
+export interface TileRef {
+  /** Position in the TileOffsets/StripOffsets arrays. */
+  index: number;
+  col: number;
+  row: number;
+  /** Sample plane of a planar-separate file; 0 otherwise. */
+  band: number;
+  offset: number;
+  /** Compressed length; 0 for a sparse tile that holds only nodata. */
+  length: number;
+  /** Upper-left pixel of the tile in the raster, and the tile's decoded size. */
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+}
+
+export interface RasterWindow {
+  raw: TypedArray;
+  width: number;
+  height: number;
+  x0: number;
+  y0: number;
+  samplesPerPixel: number;
+  geoTransform: GeoTransform;
+  epsg: number | null;
+  nodata: number | null;
+  scale: number;
+  offset: number;
+  /** raw × scale + offset, with nodata as NaN. */
+  physical(): Float32Array;
+}
+
+export interface Cog {
+  readonly id: string;
+  readonly width: number;
+  readonly height: number;
+  readonly tileWidth: number;
+  readonly tileHeight: number;
+  readonly dtype: Dtype;
+  readonly samplesPerPixel: number;
+  /** PlanarConfiguration 2: one tile per sample. */
+  readonly planar: boolean;
+  readonly epsg: number | null;
+  readonly geoTransform: GeoTransform;
+  readonly nodata: number | null;
+  readonly scale: number;
+  readonly offset: number;
+  readonly compression: Compression;
+  readonly predictor: Predictor;
+  /** Dataset-level GDAL_METADATA items (e.g. SYNTHETIC=demo). */
+  readonly metadata: Readonly<Record<string, string>>;
+  tileSpec(t: TileRef): TileSpec;
+  tilesFor(win: PixelWindow): TileRef[];
+  readTileBytes(t: TileRef, signal?: AbortSignal): Promise<Uint8Array>;
+  readWindow(win: PixelWindow, signal?: AbortSignal): Promise<RasterWindow>;
+  /** The pixel window covering a box given in `crs` (reprojected, clipped to the raster). */
+  windowFor(bbox: Bbox, crs: Crs): PixelWindow;
+  readBbox(bbox: Bbox, crs: Crs, signal?: AbortSignal): Promise<RasterWindow>;
+}
+
+type GeotiffSource = Parameters<typeof GeoTIFF.fromSource>[0];
+
+// geotiff.js asks for slices as ArrayBuffers of exactly the slice; its lazy tag loaders pass no
+// signal, so the one given at open stands in for theirs.
+function geotiffSource(src: ByteSource, openSignal: AbortSignal | undefined): GeotiffSource {
+  return {
+    async fetch(slices: { offset: number; length: number }[], signal?: AbortSignal) {
+      return Promise.all(
+        slices.map(async ({ offset, length }) => {
+          const bytes = await src.read(offset, length, signal ?? openSignal);
+          return bytes.slice().buffer;
+        }),
+      );
+    },
+    get fileSize() {
+      return src.size;
+    },
+    async close() {},
+  } as unknown as GeotiffSource;
+}
+
+const TAGS_READ_AT_OPEN = [
+  'GDAL_NODATA',
+  'GDAL_METADATA',
+  'ModelPixelScale',
+  'ModelTiepoint',
+  'ModelTransformation',
+  'GeoKeyDirectory',
+  'GeoDoubleParams',
+  'GeoAsciiParams',
+] as const;
+
+const USER_DEFINED = 32767;
+
+function dtypeOf(format: number, bits: number): Dtype | null {
+  if (format === 1) return bits === 8 ? 'uint8' : bits === 16 ? 'uint16' : bits === 32 ? 'uint32' : null;
+  if (format === 2) return bits === 16 ? 'int16' : bits === 32 ? 'int32' : null;
+  if (format === 3) return bits === 32 ? 'float32' : bits === 64 ? 'float64' : null;
+  return null;
+}
+
+function parseNodata(text: string | undefined): number | null {
+  const t = text?.replace(/\0/g, '').trim();
+  if (!t) return null;
+  if (/^[+-]?nan$/i.test(t)) return Number.NaN;
+  if (/^[+-]?inf(inity)?$/i.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
+  const v = Number(t);
+  return Number.isNaN(v) ? null : v;
+}
+
+function numberArray(v: unknown): number[] {
+  if (typeof v === 'number' || typeof v === 'bigint') return [Number(v)];
+  return Array.from(v as ArrayLike<number | bigint>, Number);
+}
+
+function metadataNumber(items: Record<string, unknown> | null, name: string, fallback: number): number {
+  const v = items?.[name];
+  if (typeof v !== 'string' || v.trim() === '') return fallback;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+export async function openCog(src: ByteSource, signal?: AbortSignal): Promise<Cog> {
+  const fail = (code: 'invalid_tiff' | 'unsupported_tiff', why: string, cause?: unknown) =>
+    new SourceError(code, `${src.id}: ${why}`, { url: src.id, cause });
+  let tiff: GeoTIFF;
+  let image: Awaited<ReturnType<GeoTIFF['getImage']>>;
+  try {
+    tiff = await GeoTIFF.fromSource(geotiffSource(src, signal), {}, signal);
+    image = await tiff.getImage(0);
+  } catch (cause) {
+    if (signal?.aborted || cause instanceof SourceError) throw cause;
+    throw fail('invalid_tiff', `not a readable TIFF (${(cause as Error).message})`, cause);
+  }
+  // geotiff.js reads its deferred tag arrays as little-endian whatever the file says.
+  if (!tiff.littleEndian) throw fail('unsupported_tiff', 'big-endian TIFFs are not read');
+  const fd = image.getFileDirectory();
+  const tiled = image.isTiled;
+  await Promise.all(TAGS_READ_AT_OPEN.filter((t) => fd.hasTag(t)).map((t) => fd.loadValue(t)));
+  // Every tile's offset and length, read once: 8 to 16 bytes a tile, one range request.
+  const [offsetsRaw, countsRaw] = await Promise.all([
+    fd.loadValue(tiled ? 'TileOffsets' : 'StripOffsets'),
+    fd.loadValue(tiled ? 'TileByteCounts' : 'StripByteCounts'),
+  ]);
+  const offsets = numberArray(offsetsRaw);
+  const counts = numberArray(countsRaw);
+
+  const width = image.getWidth();
+  const height = image.getHeight();
+  const spp = image.getSamplesPerPixel();
+  const planar = image.planarConfiguration === 2;
+  const tileWidth = image.getTileWidth();
+  const tileHeight = image.getTileHeight();
+  const bits = numberArray(fd.getValue('BitsPerSample') ?? [1]);
+  const formats = numberArray(fd.getValue('SampleFormat') ?? [1]);
+  if (bits.some((b) => b !== bits[0]) || formats.some((f) => f !== formats[0])) {
+    throw fail('unsupported_tiff', `samples of mixed types (bits ${bits.join(',')}, formats ${formats.join(',')})`);
+  }
+  const dtype = dtypeOf(formats[0], bits[0]);
+  if (dtype === null) throw fail('unsupported_tiff', `${bits[0]}-bit samples of SampleFormat ${formats[0]}`);
+  const compression = (fd.getValue('Compression') ?? 1) as number;
+  if (![1, 5, 8, 32946].includes(compression)) throw fail('unsupported_tiff', `compression ${compression}`);
+  const predictor = fd.hasTag('Predictor') ? Number(await fd.loadValue('Predictor')) : 1;
+  if (![1, 2, 3].includes(predictor)) throw fail('unsupported_tiff', `predictor ${predictor}`);
+  const tilesAcross = Math.ceil(width / tileWidth);
+  const tilesDown = Math.ceil(height / tileHeight);
+  const planes = planar ? spp : 1;
+  if (offsets.length < tilesAcross * tilesDown * planes || counts.length !== offsets.length) {
+    throw fail('invalid_tiff', `${offsets.length} tile offsets for a grid of ${tilesAcross}×${tilesDown}×${planes}`);
+  }
+
+  const geoKeys = (fd.parseGeoKeyDirectory() ?? {}) as Record<string, unknown>;
+  const geoTransform = readGeoTransform(fd.getValue('ModelTransformation'), fd.getValue('ModelPixelScale'), fd.getValue('ModelTiepoint'));
+  if (geoTransform === null) throw fail('invalid_tiff', 'no georeferencing (neither ModelTransformation nor ModelTiepoint with ModelPixelScale)');
+  // GDAL reports a PixelIsPoint raster's origin half a pixel up and left, so do we.
+  if (geoKeys.GTRasterTypeGeoKey === 2) {
+    geoTransform[0] -= 0.5 * geoTransform[1] + 0.5 * geoTransform[2];
+    geoTransform[3] -= 0.5 * geoTransform[4] + 0.5 * geoTransform[5];
+  }
+  const projected = geoKeys.ProjectedCSTypeGeoKey;
+  const geographic = geoKeys.GeographicTypeGeoKey;
+  const epsg =
+    typeof projected === 'number' && projected !== USER_DEFINED
+      ? projected
+      : typeof geographic === 'number' && geographic !== USER_DEFINED && geoKeys.GTModelTypeGeoKey !== 1
+        ? geographic
+        : null;
+
+  const bandItems = await image.getGDALMetadata(0);
+  const datasetItems = (await image.getGDALMetadata(null)) ?? {};
+  const metadata: Record<string, string> = {};
+  for (const [k, v] of Object.entries(datasetItems)) metadata[k] = String(v);
+  const nodata = parseNodata(fd.getValue('GDAL_NODATA') as string | undefined);
+  const scale = metadataNumber(bandItems, 'SCALE', 1);
+  const offset = metadataNumber(bandItems, 'OFFSET', 0);
+  const bps = BYTES_PER_SAMPLE[dtype];
+
+  const tileRef = (plane: number, row: number, col: number): TileRef => {
+    const index = plane * tilesAcross * tilesDown + row * tilesAcross + col;
+    const y0 = row * tileHeight;
+    return {
+      index,
+      col,
+      row,
+      band: plane,
+      offset: offsets[index],
+      length: counts[index],
+      x0: col * tileWidth,
+      y0,
+      width: tileWidth,
+      // Tiles are padded to full size at the edges; strips are not.
+      height: tiled ? tileHeight : Math.min(tileHeight, height - y0),
+    };
+  };
+
+  const checkWindow = (win: PixelWindow) => {
+    const { x0, y0, width: w, height: h, band } = win;
+    const whole = [x0, y0, w, h].every(Number.isInteger) && w > 0 && h > 0;
+    if (!whole || x0 < 0 || y0 < 0 || x0 + w > width || y0 + h > height) {
+      throw new SourceError('window_outside', `${src.id}: window ${x0},${y0} ${w}×${h} is not inside the ${width}×${height} raster`, { url: src.id });
+    }
+    if (band !== undefined && !(Number.isInteger(band) && band >= 0 && band < spp)) {
+      throw new SourceError('window_outside', `${src.id}: band ${band} of a ${spp}-band raster`, { url: src.id });
+    }
+  };
+
+  const cog: Cog = {
+    id: src.id,
+    width,
+    height,
+    tileWidth,
+    tileHeight,
+    dtype,
+    samplesPerPixel: spp,
+    planar,
+    epsg,
+    geoTransform,
+    nodata,
+    scale,
+    offset,
+    compression: compression as Compression,
+    predictor: predictor as Predictor,
+    metadata,
+
+    tileSpec(t) {
+      return { compression: compression as Compression, predictor: predictor as Predictor, dtype, width: t.width, height: t.height, samplesPerPixel: planar ? 1 : spp };
+    },
+
+    tilesFor(win) {
+      checkWindow(win);
+      const col0 = Math.floor(win.x0 / tileWidth);
+      const col1 = Math.floor((win.x0 + win.width - 1) / tileWidth);
+      const row0 = Math.floor(win.y0 / tileHeight);
+      const row1 = Math.floor((win.y0 + win.height - 1) / tileHeight);
+      const wanted = planar ? (win.band === undefined ? [...Array(spp).keys()] : [win.band]) : [0];
+      const refs: TileRef[] = [];
+      for (const plane of wanted) {
+        for (let row = row0; row <= row1; row++) for (let col = col0; col <= col1; col++) refs.push(tileRef(plane, row, col));
+      }
+      return refs;
+    },
+
+    async readTileBytes(t, signal) {
+      if (t.length === 0) return new Uint8Array(0);
+      const bytes = await src.read(t.offset, t.length, signal);
+      if (bytes.length !== t.length) {
+        throw new SourceError('truncated', `${src.id}: tile ${t.index} has ${bytes.length} of its ${t.length} bytes (the file ends early)`, { url: src.id });
+      }
+      return bytes;
+    },
+
+    async readWindow(win, signal) {
+      const refs = cog.tilesFor(win);
+      const outSpp = win.band === undefined ? spp : 1;
+      const out = typedArray(dtype, new SharedArrayBuffer(win.width * win.height * outSpp * bps), 0, win.width * win.height * outSpp);
+      // Fetch every tile at once; on the first failure the rest are called off.
+      const inner = new AbortController();
+      const readSignal = signal === undefined ? inner.signal : AbortSignal.any([signal, inner.signal]);
+      const pending = refs.map((t) => cog.readTileBytes(t, readSignal));
+      for (const p of pending) p.catch(() => {});
+      let scratch: ArrayBuffer | null = null;
+      try {
+        for (let i = 0; i < refs.length; i++) {
+          const t = refs[i];
+          const bytes = await pending[i];
+          if (t.length === 0) {
+            fillRegion(out, win, outSpp, t, nodata ?? 0);
+            continue;
+          }
+          const spec = cog.tileSpec(t);
+          scratch ??= new ArrayBuffer(decodedByteLength(spec));
+          const tile = decodeTile(bytes, spec, scratch);
+          copyTile(tile, t, spec.samplesPerPixel ?? 1, out, win, outSpp);
+        }
+      } catch (err) {
+        inner.abort(err);
+        throw err;
+      }
+      return rasterWindow(out, { ...win }, outSpp, cog);
+    },
+
+    windowFor(bbox, crs) {
+      if (epsg === null) throw new SourceError('unsupported_crs', `${src.id} names no EPSG code, so a box cannot be placed on it`, { url: src.id });
+      const [ox, pw, rx, oy, ry, ph] = geoTransform;
+      if (rx !== 0 || ry !== 0) throw fail('unsupported_tiff', 'a rotated geotransform');
+      const [minX, minY, maxX, maxY] = transformBbox(bbox, crs, epsg);
+      // Every pixel the box touches; the nudge keeps a box edge on a pixel edge from taking the neighbour.
+      const cols = [(minX - ox) / pw, (maxX - ox) / pw];
+      const rows = [(minY - oy) / ph, (maxY - oy) / ph];
+      const EPS = 1e-9;
+      const c0 = Math.max(0, Math.floor(Math.min(...cols) + EPS));
+      const c1 = Math.min(width, Math.ceil(Math.max(...cols) - EPS));
+      const r0 = Math.max(0, Math.floor(Math.min(...rows) + EPS));
+      const r1 = Math.min(height, Math.ceil(Math.max(...rows) - EPS));
+      if (c1 <= c0 || r1 <= r0) {
+        throw new SourceError('window_outside', `${src.id}: the box ${bbox.join(',')} does not touch the raster`, { url: src.id });
+      }
+      return { x0: c0, y0: r0, width: c1 - c0, height: r1 - r0 };
+    },
+
+    readBbox(bbox, crs, signal) {
+      return cog.readWindow(cog.windowFor(bbox, crs), signal);
+    },
+  };
+  return cog;
+}
+
+function readGeoTransform(transformation: unknown, pixelScale: unknown, tiepoint: unknown): GeoTransform | null {
+  if (transformation) {
+    const m = numberArray(transformation);
+    return [m[3], m[0], m[1], m[7], m[4], m[5]];
+  }
+  if (pixelScale && tiepoint) {
+    const [sx, sy] = numberArray(pixelScale);
+    const [i, j, , x, y] = numberArray(tiepoint);
+    return [x - i * sx, sx, 0, y + j * sy, 0, -sy];
+  }
+  return null;
+}
+
+// Copies the part of a decoded tile that falls in the window: whole row runs with `set` when
+// the sample layout matches, a strided loop when one band is taken from interleaved samples or
+// a planar tile is spread into interleaved output.
+function copyTile(tile: TypedArray, t: TileRef, tileSpp: number, out: TypedArray, win: PixelWindow, outSpp: number): void {
+  const xa = Math.max(win.x0, t.x0);
+  const xb = Math.min(win.x0 + win.width, t.x0 + t.width);
+  const ya = Math.max(win.y0, t.y0);
+  const yb = Math.min(win.y0 + win.height, t.y0 + t.height);
+  const n = xb - xa;
+  // Which sample of the tile goes where: same layout, or one sample picked/placed.
+  const same = tileSpp === outSpp;
+  const pick = win.band !== undefined && tileSpp > 1 ? win.band : 0;
+  const place = tileSpp === 1 && outSpp > 1 ? t.band : 0;
+  for (let y = ya; y < yb; y++) {
+    const src = ((y - t.y0) * t.width + (xa - t.x0)) * tileSpp;
+    const dst = ((y - win.y0) * win.width + (xa - win.x0)) * outSpp;
+    if (same) {
+      out.set(tile.subarray(src, src + n * tileSpp), dst);
+    } else {
+      for (let i = 0; i < n; i++) out[dst + i * outSpp + place] = tile[src + i * tileSpp + pick];
+    }
+  }
+}
+
+function fillRegion(out: TypedArray, win: PixelWindow, outSpp: number, t: TileRef, value: number): void {
+  const xa = Math.max(win.x0, t.x0);
+  const xb = Math.min(win.x0 + win.width, t.x0 + t.width);
+  const ya = Math.max(win.y0, t.y0);
+  const yb = Math.min(win.y0 + win.height, t.y0 + t.height);
+  const planeOnly = outSpp > 1 && win.band === undefined;
+  for (let y = ya; y < yb; y++) {
+    const dst = ((y - win.y0) * win.width + (xa - win.x0)) * outSpp;
+    if (!planeOnly) out.fill(value, dst, dst + (xb - xa) * outSpp);
+    else for (let i = 0; i < xb - xa; i++) out[dst + i * outSpp + t.band] = value;
+  }
+}
+
+function rasterWindow(raw: TypedArray, win: PixelWindow, spp: number, cog: Cog): RasterWindow {
+  const [ox, pw, rx, oy, ry, ph] = cog.geoTransform;
+  const { nodata, scale, offset, dtype } = cog;
+  return {
+    raw,
+    width: win.width,
+    height: win.height,
+    x0: win.x0,
+    y0: win.y0,
+    samplesPerPixel: spp,
+    geoTransform: [ox + win.x0 * pw + win.y0 * rx, pw, rx, oy + win.x0 * ry + win.y0 * ph, ry, ph],
+    epsg: cog.epsg,
+    nodata,
+    scale,
+    offset,
+    physical() {
+      const n = raw.length;
+      const out = new Float32Array(n);
+      // Compare in the raster's own precision: a float32 nodata is stored rounded.
+      const nd = nodata === null || Number.isNaN(nodata) ? null : dtype === 'float32' ? Math.fround(nodata) : nodata;
+      if (nd === null) {
+        for (let i = 0; i < n; i++) out[i] = raw[i] * scale + offset;
+      } else {
+        for (let i = 0; i < n; i++) {
+          const v = raw[i];
+          out[i] = v === nd ? Number.NaN : v * scale + offset;
+        }
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,258 @@
+// Decoding one compressed TIFF tile into typed pixels. Pure and synchronous, with no I/O, so a
+// worker thread runs it on bytes handed over in a SharedArrayBuffer and writes the pixels into
+// another one. Little-endian tiles only (cog.ts refuses big-endian files).
+import { inflateSync } from 'node:zlib';
+import { SourceError } from './errors.ts';
+
+export type Dtype = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
+export type TypedArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+
+/** TIFF Compression tag values decoded here: none, LZW, Adobe DEFLATE, old-style DEFLATE. */
+export type Compression = 1 | 5 | 8 | 32946;
+export type Predictor = 1 | 2 | 3;
+
+export interface TileSpec {
+  compression: Compression;
+  predictor: Predictor;
+  dtype: Dtype;
+  /** Pixels per row and rows of this tile (a last strip may be shorter than the others). */
+  width: number;
+  height: number;
+  /** Interleaved samples per pixel in this tile (1 for a planar-separate tile). */
+  samplesPerPixel?: number;
+}
+
+export const BYTES_PER_SAMPLE: Readonly<Record<Dtype, number>> = {
+  uint8: 1,
+  uint16: 2,
+  int16: 2,
+  uint32: 4,
+  int32: 4,
+  float32: 4,
+  float64: 8,
+};
+
+export function typedArray(dtype: Dtype, buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray {
+  switch (dtype) {
+    case 'uint8':
+      return new Uint8Array(buffer, byteOffset, length);
+    case 'uint16':
+      return new Uint16Array(buffer, byteOffset, length);
+    case 'int16':
+      return new Int16Array(buffer, byteOffset, length);
+    case 'uint32':
+      return new Uint32Array(buffer, byteOffset, length);
+    case 'int32':
+      return new Int32Array(buffer, byteOffset, length);
+    case 'float32':
+      return new Float32Array(buffer, byteOffset, length);
+    case 'float64':
+      return new Float64Array(buffer, byteOffset, length);
+  }
+}
+
+export function decodedByteLength(spec: TileSpec): number {
+  return spec.width * spec.height * (spec.samplesPerPixel ?? 1) * BYTES_PER_SAMPLE[spec.dtype];
+}
+
+/**
+ * Decodes `compressed` into `into` (or a fresh ArrayBuffer) and returns the pixels viewed
+ * without a copy, row-major, samples interleaved. The predictor is undone in place.
+ */
+export function decodeTile(compressed: Uint8Array, spec: TileSpec, into?: SharedArrayBuffer | ArrayBuffer): TypedArray {
+  const spp = spec.samplesPerPixel ?? 1;
+  const bps = BYTES_PER_SAMPLE[spec.dtype];
+  const size = decodedByteLength(spec);
+  const buffer = into ?? new ArrayBuffer(size);
+  if (buffer.byteLength < size) throw new RangeError(`decodeTile: the output buffer holds ${buffer.byteLength} bytes, the tile needs ${size}`);
+  const bytes = new Uint8Array(buffer, 0, size);
+
+  switch (spec.compression) {
+    case 1:
+      if (compressed.length < size) throw truncated(`an uncompressed tile of ${compressed.length} bytes, ${size} expected`);
+      bytes.set(compressed.subarray(0, size));
+      break;
+    case 8:
+    case 32946:
+      inflateInto(compressed, bytes);
+      break;
+    case 5:
+      lzwInto(compressed, bytes);
+      break;
+    default:
+      throw new SourceError('unsupported_tiff', `TIFF compression ${spec.compression as number} is not decoded here`);
+  }
+
+  if (spec.predictor === 2) undoHorizontal(buffer, spec.dtype, spec.width, spec.height, spp);
+  else if (spec.predictor === 3) undoFloatingPoint(bytes, spec.width * spp, spec.height, bps, spp);
+  return typedArray(spec.dtype, buffer, 0, size / bps);
+}
+
+function truncated(what: string): SourceError {
+  return new SourceError('truncated', `tile decodes short: ${what}`);
+}
+
+// node:zlib has no public call that inflates into a caller's buffer; one chunk sized to the
+// tile keeps it to a single allocation, and the copy into `out` costs about 3% of the inflate.
+function inflateInto(compressed: Uint8Array, out: Uint8Array): void {
+  let inflated: Buffer;
+  try {
+    inflated = inflateSync(compressed, { chunkSize: out.length + 64, maxOutputLength: out.length + 64 });
+  } catch (cause) {
+    const message = (cause as Error).message;
+    if (/unexpected end/i.test(message)) throw truncated(`the DEFLATE stream ends early (${message})`);
+    throw new SourceError('invalid_tiff', `a DEFLATE tile does not inflate (${message})`, { cause });
+  }
+  if (inflated.length !== out.length) {
+    if (inflated.length < out.length) throw truncated(`${inflated.length} of ${out.length} bytes inflated`);
+    throw new SourceError('invalid_tiff', `a DEFLATE tile inflates to ${inflated.length} bytes, ${out.length} expected`);
+  }
+  out.set(inflated);
+}
+
+// Horizontal differencing (predictor 2) works on whole samples, so each width gets its own
+// loop; a running sum in a local keeps the loop to one load and one store per sample.
+function undoHorizontal(buffer: ArrayBufferLike, dtype: Dtype, width: number, height: number, spp: number): void {
+  const n = width * height * spp;
+  switch (dtype) {
+    case 'uint8':
+      return accumulate(new Uint8Array(buffer, 0, n), width, height, spp, 0xff);
+    case 'uint16':
+    case 'int16':
+      return accumulate(new Uint16Array(buffer, 0, n), width, height, spp, 0xffff);
+    case 'uint32':
+    case 'int32':
+      return accumulate32(new Uint32Array(buffer, 0, n), width, height, spp);
+    default:
+      throw new SourceError('unsupported_tiff', `predictor 2 on ${dtype} samples`);
+  }
+}
+
+function accumulate(v: Uint8Array | Uint16Array, width: number, height: number, spp: number, mask: number): void {
+  const row = width * spp;
+  if (spp === 1) {
+    for (let y = 0; y < height; y++) {
+      const start = y * row;
+      const end = start + row;
+      let acc = v[start];
+      for (let i = start + 1; i < end; i++) {
+        acc = (acc + v[i]) & mask;
+        v[i] = acc;
+      }
+    }
+    return;
+  }
+  for (let y = 0; y < height; y++) {
+    const end = (y + 1) * row;
+    for (let i = y * row + spp; i < end; i++) v[i] = (v[i] + v[i - spp]) & mask;
+  }
+}
+
+function accumulate32(v: Uint32Array, width: number, height: number, spp: number): void {
+  const row = width * spp;
+  for (let y = 0; y < height; y++) {
+    const end = (y + 1) * row;
+    for (let i = y * row + spp; i < end; i++) v[i] = v[i] + v[i - spp]; // the store wraps mod 2^32
+  }
+}
+
+// Floating-point predictor (TIFF Technical Note 3): each row holds the bytes of its samples as
+// planes, most significant first, differenced byte by byte. Undo the differencing, then gather
+// the planes back into little-endian samples.
+function undoFloatingPoint(bytes: Uint8Array, samplesPerRow: number, height: number, bps: number, spp: number): void {
+  const rowBytes = samplesPerRow * bps;
+  const planes = new Uint8Array(rowBytes);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, (rowBytes * height) >>> 2);
+  for (let y = 0; y < height; y++) {
+    const start = y * rowBytes;
+    const end = start + rowBytes;
+    for (let i = start + spp; i < end; i++) bytes[i] = (bytes[i] + bytes[i - spp]) & 0xff;
+    planes.set(bytes.subarray(start, end));
+    const n = samplesPerRow;
+    if (bps === 4) {
+      const w0 = start >>> 2;
+      for (let i = 0; i < n; i++) {
+        words[w0 + i] = ((planes[i] << 24) | (planes[n + i] << 16) | (planes[2 * n + i] << 8) | planes[3 * n + i]) >>> 0;
+      }
+    } else {
+      for (let b = 0; b < bps; b++) {
+        const plane = (bps - 1 - b) * n;
+        for (let i = 0; i < n; i++) bytes[start + i * bps + b] = planes[plane + i];
+      }
+    }
+  }
+}
+
+// TIFF LZW: codes of 9 to 12 bits, most significant bit first, 256 = clear, 257 = end, and
+// the code width grows one code early (the "early change" every TIFF writer uses).
+const LZW_CLEAR = 256;
+const LZW_END = 257;
+
+function lzwInto(compressed: Uint8Array, out: Uint8Array): void {
+  const prefix = new Uint16Array(4096);
+  const suffix = new Uint8Array(4096);
+  const first = new Uint8Array(4096);
+  const length = new Uint16Array(4096);
+  for (let i = 0; i < 256; i++) {
+    suffix[i] = i;
+    first[i] = i;
+    length[i] = 1;
+  }
+  let next = 258;
+  let width = 9;
+  let previous = -1;
+  let pos = 0;
+  let bitBuffer = 0;
+  let bits = 0;
+  let inPos = 0;
+  const inEnd = compressed.length;
+  const outEnd = out.length;
+
+  while (pos < outEnd) {
+    while (bits < width) {
+      if (inPos >= inEnd) throw truncated(`the LZW stream ends after ${pos} of ${outEnd} bytes`);
+      bitBuffer = ((bitBuffer << 8) | compressed[inPos++]) & 0xffffff;
+      bits += 8;
+    }
+    const code = (bitBuffer >>> (bits - width)) & ((1 << width) - 1);
+    bits -= width;
+    if (code === LZW_END) break;
+    if (code === LZW_CLEAR) {
+      next = 258;
+      width = 9;
+      previous = -1;
+      continue;
+    }
+    if (previous === -1) {
+      if (code > 255) throw new SourceError('invalid_tiff', `an LZW tile starts with code ${code}`);
+      out[pos++] = code;
+      previous = code;
+      continue;
+    }
+    let emitted: number;
+    if (code < next) emitted = code;
+    else if (code === next) emitted = previous;
+    else throw new SourceError('invalid_tiff', `an LZW tile holds code ${code} before it is defined`);
+    // Write the string of `emitted` backwards from its last byte.
+    const len = length[emitted];
+    const stop = Math.min(pos + len, outEnd);
+    let c = emitted;
+    for (let at = pos + len - 1; at >= pos; at--) {
+      if (at < stop) out[at] = suffix[c];
+      c = prefix[c];
+    }
+    pos = stop;
+    const k = first[code < next ? code : previous];
+    if (code === next && pos < outEnd) out[pos++] = k;
+    if (next < 4096) {
+      prefix[next] = previous;
+      suffix[next] = k;
+      first[next] = first[previous];
+      length[next] = length[previous] + 1;
+      next++;
+      if (next >= (1 << width) - 1 && width < 12) width++;
+    }
+    previous = code;
+  }
+  if (pos < outEnd) throw truncated(`the LZW stream ends after ${pos} of ${outEnd} bytes`);
+}

@@ -1,0 +1,184 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import proj4 from 'proj4';
+import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
+import { openCog } from '../../../src/engine/sources/cog.ts';
+import { isSourceError } from '../../../src/engine/sources/errors.ts';
+import { pattern, tempDir, writeGdalCog } from './gdal-fixtures.ts';
+
+const W = 600;
+const H = 520; // neither a multiple of the 256-pixel tiles, so edge tiles are padded
+const dn = (x: number, y: number) => 1000 + ((x * 37 + y * 91) % 9000);
+
+test('decodes a uint16 DEFLATE/predictor-2 UTM COG with GDAL scale, offset and nodata to reflectance', async () => {
+  using dir = tempDir();
+  const data = pattern((n) => new Uint16Array(n), W, H, (x, y) => (x === 5 && y === 7 ? 0 : dn(x, y)));
+  const path = writeGdalCog(join(dir.path, 'b04.tif'), {
+    width: W, height: H, bands: [data], epsg: 32633, geoTransform: [399960, 10, 0, 5600040, 0, -10],
+    nodata: 0, scale: 0.0001, offset: -0.1, predictor: 'STANDARD',
+  });
+  const cog = await openCog(openByteSource(path));
+  assert.equal(cog.dtype, 'uint16');
+  assert.equal(cog.epsg, 32633);
+  assert.equal(cog.predictor, 2);
+  assert.equal(cog.compression, 8);
+  assert.deepEqual([cog.width, cog.height, cog.tileWidth, cog.tileHeight], [W, H, 256, 256]);
+  assert.deepEqual(cog.geoTransform, [399960, 10, 0, 5600040, 0, -10]);
+  assert.equal(cog.nodata, 0);
+  assert.equal(cog.scale, 0.0001);
+  assert.equal(cog.offset, -0.1);
+
+  // A window across four tiles, two of them padded edge tiles.
+  const win = await cog.readWindow({ x0: 250, y0: 3, width: 340, height: 510 });
+  for (const [x, y] of [[250, 3], [255, 255], [256, 256], [589, 512], [300, 100]]) {
+    assert.equal(win.raw[(y - 3) * 340 + (x - 250)], dn(x, y), `pixel ${x},${y}`);
+  }
+  const phys = win.physical();
+  const i = (400 - 3) * 340 + (500 - 250);
+  assert.ok(Math.abs(phys[i] - (dn(500, 400) * 0.0001 - 0.1)) < 1e-6);
+  assert.deepEqual(win.geoTransform, [399960 + 250 * 10, 10, 0, 5600040 - 3 * 10, 0, -10]);
+
+  const corner = await cog.readWindow({ x0: 0, y0: 0, width: 10, height: 10 });
+  assert.ok(Number.isNaN(corner.physical()[7 * 10 + 5]), 'nodata reads as NaN');
+  assert.equal(corner.raw[7 * 10 + 5], 0);
+});
+
+test('decodes int16 with a negative nodata and no predictor', async () => {
+  using dir = tempDir();
+  const v = (x: number, y: number) => ((x * 131 + y * 17) % 4000) - 2000;
+  const data = pattern((n) => new Int16Array(n), W, H, (x, y) => (y === 300 ? -9999 : v(x, y)));
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'dem.tif'), {
+    width: W, height: H, bands: [data], epsg: 4326, geoTransform: [9, 0.001, 0, 1, 0, -0.001], nodata: -9999,
+  })));
+  assert.equal(cog.dtype, 'int16');
+  assert.equal(cog.epsg, 4326);
+  assert.equal(cog.nodata, -9999);
+  const win = await cog.readWindow({ x0: 100, y0: 290, width: 300, height: 20 });
+  assert.equal(win.raw[5 * 300 + 7], v(107, 295));
+  assert.equal(win.raw[10 * 300 + 7], -9999);
+  const phys = win.physical();
+  assert.ok(Number.isNaN(phys[10 * 300 + 7]));
+  assert.equal(phys[11 * 300 + 7], v(107, 301));
+});
+
+test('decodes float32 with the floating-point predictor exactly', async () => {
+  using dir = tempDir();
+  const f = (x: number, y: number) => Math.fround(Math.sin(x / 17) * 300 + y * 0.125 - 40.5);
+  const data = pattern((n) => new Float32Array(n), W, H, f);
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'f32.tif'), {
+    width: W, height: H, bands: [data], epsg: 4326, geoTransform: [100, 0.0001, 0, 2, 0, -0.0001], predictor: 'FLOATING_POINT',
+  })));
+  assert.equal(cog.predictor, 3);
+  const win = await cog.readWindow({ x0: 0, y0: 0, width: W, height: H });
+  assert.deepEqual(win.raw, data);
+});
+
+test('decodes float64 with the floating-point predictor', async () => {
+  using dir = tempDir();
+  const f = (x: number, y: number) => Math.cos(x * y) * 1e6 + x / 3;
+  const data = pattern((n) => new Float64Array(n), 300, 280, f);
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'f64.tif'), {
+    width: 300, height: 280, bands: [data], epsg: 4326, geoTransform: [100, 0.0001, 0, 2, 0, -0.0001], predictor: 'FLOATING_POINT',
+  })));
+  assert.equal(cog.dtype, 'float64');
+  const win = await cog.readWindow({ x0: 10, y0: 20, width: 280, height: 250 });
+  assert.equal(win.raw[100 * 280 + 50], f(60, 120));
+});
+
+test('decodes uint8 LZW with predictor 2 (the TMF encoding)', async () => {
+  using dir = tempDir();
+  const c = (x: number, y: number) => ((x >> 4) + (y >> 3)) % 7;
+  const data = pattern((n) => new Uint8Array(n), W, H, c);
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'tmf.tif'), {
+    width: W, height: H, bands: [data], epsg: 4326, geoTransform: [-80, 0.00025, 0, 10, 0, -0.00025], compress: 'LZW', predictor: 'STANDARD',
+  })));
+  assert.equal(cog.compression, 5);
+  const win = await cog.readWindow({ x0: 0, y0: 0, width: W, height: H });
+  assert.deepEqual(win.raw, data);
+});
+
+test('reads one band or all bands of a planar-separate float32 file', async () => {
+  using dir = tempDir();
+  const band = (b: number) => pattern((n) => new Float32Array(n), 300, 300, (x, y) => b * 1000 + x + y / 1000);
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'buildings.tif'), {
+    width: 300, height: 300, bands: [band(0), band(1), band(2)], epsg: 32648, geoTransform: [600000, 0.5, 0, 100000, 0, -0.5],
+    predictor: 'FLOATING_POINT', planarSeparate: true, blockSize: 128,
+  })));
+  assert.equal(cog.samplesPerPixel, 3);
+  assert.equal(cog.planar, true);
+  const one = { x0: 120, y0: 130, width: 20, height: 10 };
+  assert.equal(cog.tilesFor({ ...one, band: 2 }).length, 2, 'one band needs only its own plane');
+  const b2 = await cog.readWindow({ ...one, band: 2 });
+  assert.equal(b2.samplesPerPixel, 1);
+  assert.equal(b2.raw[3 * 20 + 11], Math.fround(2000 + 131 + 133 / 1000));
+  const all = await cog.readWindow(one);
+  assert.equal(all.samplesPerPixel, 3);
+  assert.equal(all.raw[(3 * 20 + 11) * 3 + 1], Math.fround(1000 + 131 + 133 / 1000));
+});
+
+test('reads a striped GeoTIFF whose last strip is short', async () => {
+  using dir = tempDir();
+  const data = pattern((n) => new Uint16Array(n), 333, 101, (x, y) => x * 100 + y);
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'strips.tif'), {
+    width: 333, height: 101, bands: [data], epsg: 4326, geoTransform: [0, 1, 0, 0, 0, -1], predictor: 'STANDARD', stripRows: 16,
+  })));
+  assert.equal(cog.tileWidth, 333);
+  const win = await cog.readWindow({ x0: 0, y0: 0, width: 333, height: 101 });
+  assert.deepEqual(win.raw, data);
+});
+
+test('places a WGS84 box on a UTM raster by reprojecting its edges', async () => {
+  using dir = tempDir();
+  // 20 m pixels in zone 33N at 50°N, 2.5° east of the central meridian.
+  const gt: [number, number, number, number, number, number] = [600000, 20, 0, 5560000, 0, -20];
+  const data = pattern((n) => new Uint16Array(n), 500, 500, (x, y) => x + 1000 * (y % 50));
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'utm.tif'), {
+    width: 500, height: 500, bands: [data], epsg: 32633, geoTransform: gt, predictor: 'STANDARD',
+  })));
+  // The target: pixels 100..160 × 200..240, i.e. this UTM rectangle.
+  const rect = [gt[0] + 100 * 20, gt[3] - 240 * 20, gt[0] + 160 * 20, gt[3] - 200 * 20];
+  const toLonLat = proj4('+proj=utm +zone=33 +datum=WGS84 +units=m +no_defs', 'EPSG:4326');
+  const corners = [[rect[0], rect[1]], [rect[0], rect[3]], [rect[2], rect[1]], [rect[2], rect[3]]].map((c) => toLonLat.forward(c));
+  const lons = corners.map((c) => c[0]);
+  const lats = corners.map((c) => c[1]);
+  const bbox: [number, number, number, number] = [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+
+  const win = await cog.readBbox(bbox, 'EPSG:4326');
+  assert.ok(win.x0 <= 100 && win.y0 <= 200, `window starts at ${win.x0},${win.y0}`);
+  assert.ok(win.x0 + win.width >= 160 && win.y0 + win.height >= 240, 'window covers the rectangle');
+  // The lon/lat box of a rotated rectangle is a little larger, but only by the grid convergence.
+  assert.ok(win.x0 >= 97 && win.y0 >= 197 && win.x0 + win.width <= 163 && win.y0 + win.height <= 243, JSON.stringify(win));
+  assert.equal(win.epsg, 32633);
+  assert.equal(win.raw[(210 - win.y0) * win.width + (130 - win.x0)], 130 + 1000 * (210 % 50));
+});
+
+test('places a WGS84 box on a WGS84 raster pixel for pixel and clips it to the raster', async () => {
+  using dir = tempDir();
+  const data = pattern((n) => new Uint8Array(n), 400, 400, (x, y) => (x + y) % 256);
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'geo.tif'), {
+    width: 400, height: 400, bands: [data], epsg: 4326, geoTransform: [10, 0.01, 0, 5, 0, -0.01],
+  })));
+  assert.deepEqual(cog.windowFor([10.5, 3.0, 11.0, 3.5], 'EPSG:4326'), { x0: 50, y0: 150, width: 50, height: 50 });
+  assert.deepEqual(cog.windowFor([13.9, 0.5, 20, 1.05], 'EPSG:4326'), { x0: 390, y0: 395, width: 10, height: 5 });
+  assert.throws(() => cog.windowFor([20, 20, 21, 21], 'EPSG:4326'), (e) => isSourceError(e, 'window_outside'));
+});
+
+test('a file cut short inside a tile is an error, never zeros', async () => {
+  using dir = tempDir();
+  const data = pattern((n) => new Uint16Array(n), 512, 512, (x, y) => (x * 7919 + y * 104729) % 65521);
+  const path = writeGdalCog(join(dir.path, 'whole.tif'), { width: 512, height: 512, bands: [data], epsg: 4326, geoTransform: [0, 1, 0, 0, 0, -1] });
+  const bytes = readFileSync(path);
+  const cut = join(dir.path, 'cut.tif');
+  writeFileSync(cut, bytes.subarray(0, bytes.length - 1000));
+  const cog = await openCog(openByteSource(cut));
+  await assert.rejects(cog.readWindow({ x0: 0, y0: 0, width: 512, height: 512 }), (e) => isSourceError(e, 'truncated'));
+});
+
+test('refuses a file that is not a TIFF with invalid_tiff', async () => {
+  using dir = tempDir();
+  const path = join(dir.path, 'not.tif');
+  writeFileSync(path, 'this is not a tiff at all, just some text long enough to be read');
+  await assert.rejects(openCog(openByteSource(path)), (e) => isSourceError(e, 'invalid_tiff'));
+});
