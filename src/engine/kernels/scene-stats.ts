@@ -1,0 +1,156 @@
+/**
+ * One optical scene over one plot: how much of the plot was seen clear, the vegetation index
+ * (NDVI) median over the clear pixels, the shade fraction, and the aerosol optical thickness.
+ * Every array is on the grid of the red and near-infrared bands; coarser scene masks and AOT
+ * (Sentinel-2's 20 m SCL and AOT) are brought to it, nearest neighbour, when the window is cut.
+ */
+import { histogramQuantile } from './histogram.ts';
+import type { PixelMask } from './rasterise-mask.ts';
+import type { ClassTest, Encoding, Raster } from './raster.ts';
+
+/** Flag bit of a scene in a series: clear enough, over enough pixels, to read. */
+export const SCENE_USABLE = 1;
+
+/** Lookup for a precomputed clear mask (0 = not clear, 1 = clear). */
+export const CLEAR_MASK_LOOKUP = Uint8Array.of(0, 1);
+
+/**
+ * Reflectance (red, near-infrared) of the two endmembers other than shade. Shade is the third,
+ * photometric endmember at zero reflectance, so the shade fraction of a pixel is what the green
+ * vegetation and soil/non-photosynthetic fractions leave of 1 (Adams et al. 1995; Souza et al. 2005).
+ */
+export interface ShadeEndmembers {
+  readonly vegetation: readonly [red: number, nir: number];
+  readonly soil: readonly [red: number, nir: number];
+}
+
+export interface SceneStatsInput {
+  readonly mask: PixelMask;
+  readonly red: Raster;
+  readonly nir: Raster;
+  /** Shared by red and near-infrared (the BOA offset rules are settled before this point). */
+  readonly reflectance: Encoding;
+  /** Which pixels are clear: SCL classes, QA_PIXEL words, or a precomputed mask with CLEAR_MASK_LOOKUP. */
+  readonly clear: ClassTest;
+  readonly shade: ShadeEndmembers;
+  /** Aerosol optical thickness (Sentinel-2 AOT); absent for Landsat. */
+  readonly aot?: { readonly values: Raster; readonly encoding: Encoding } | null;
+}
+
+export interface SceneStats {
+  /** Pixels inside the plot. */
+  pixels: number;
+  /** Plot pixels both clear and holding a reflectance pair. */
+  clear_pixels: number;
+  clear_fraction: number | null;
+  ndvi_median: number | null;
+  /** Mean shade fraction of the clear pixels, each clamped to 0..1. */
+  shade_fraction: number | null;
+  /** Mean AOT over plot pixels that carry one. */
+  aot_mean: number | null;
+}
+
+// NDVI is counted in bins of 0.001 over -1..1: a median good to half a thousandth.
+const NDVI_BINS = 2000;
+const NDVI_BIN = 2 / NDVI_BINS;
+
+export function sceneStats(input: SceneStatsInput): SceneStats {
+  const { mask, red, nir, reflectance, clear, shade, aot } = input;
+  const spans = mask.spans;
+  const classes = clear.classes;
+  const lookup = clear.lookup;
+  const scale = reflectance.scale;
+  const offset = reflectance.offset;
+  const nodata = reflectance.nodata ?? NaN;
+  // shade = 1 − fv − fs, and the two fractions are linear in (red, nir): fold the 2×2 inverse
+  // into two coefficients once, so a pixel costs two multiply-adds.
+  const [vr, vn] = shade.vegetation;
+  const [sr, sn] = shade.soil;
+  const det = vr * sn - sr * vn;
+  if (det === 0) throw new RangeError('shade endmembers are collinear');
+  const kRed = (sn - vn) / det;
+  const kNir = (vr - sr) / det;
+  const counts = new Uint32Array(NDVI_BINS);
+  let clearPixels = 0;
+  let shadeSum = 0;
+  for (let s = 0; s < spans.length; s += 2) {
+    const end = spans[s + 1];
+    for (let i = spans[s]; i < end; i++) {
+      if (lookup[classes[i]] !== 1) continue;
+      const r0 = red[i];
+      const n0 = nir[i];
+      if (r0 === nodata || n0 === nodata || r0 !== r0 || n0 !== n0) continue;
+      const r = r0 * scale + offset;
+      const n = n0 * scale + offset;
+      const sum = n + r;
+      if (!(sum > 0)) continue;
+      let bin = ((((n - r) / sum) + 1) / NDVI_BIN) | 0;
+      bin = bin < 0 ? 0 : bin >= NDVI_BINS ? NDVI_BINS - 1 : bin;
+      counts[bin]++;
+      const sh = 1 - kRed * r - kNir * n;
+      shadeSum += sh < 0 ? 0 : sh > 1 ? 1 : sh;
+      clearPixels++;
+    }
+  }
+  let aotMean: number | null = null;
+  if (aot) {
+    const values = aot.values;
+    const aotNodata = aot.encoding.nodata ?? NaN;
+    let sum = 0;
+    let n = 0;
+    for (let s = 0; s < spans.length; s += 2) {
+      const end = spans[s + 1];
+      for (let i = spans[s]; i < end; i++) {
+        const a = values[i];
+        if (a === aotNodata || a !== a) continue;
+        sum += a;
+        n++;
+      }
+    }
+    if (n > 0) aotMean = (sum / n) * aot.encoding.scale + aot.encoding.offset;
+  }
+  return {
+    pixels: mask.count,
+    clear_pixels: clearPixels,
+    clear_fraction: mask.count > 0 ? clearPixels / mask.count : null,
+    ndvi_median: clearPixels > 0 ? histogramQuantile(counts, clearPixels, 0.5, -1, NDVI_BIN) : null,
+    shade_fraction: clearPixels > 0 ? shadeSum / clearPixels : null,
+    aot_mean: aotMean,
+  };
+}
+
+/** Lookup for Sentinel-2 SCL: the listed classes count as clear. */
+export function sclClearLookup(clearClasses: readonly number[]): Uint8Array {
+  const lookup = new Uint8Array(256);
+  for (const c of clearClasses) lookup[c] = 1;
+  return lookup;
+}
+
+/**
+ * Lookup for Landsat Collection 2 QA_PIXEL (one entry per 16-bit word): clear when every bit of
+ * `required` is set and no bit of `rejected` is.
+ */
+export function qaPixelClearLookup(required: readonly number[], rejected: readonly number[]): Uint8Array {
+  let need = 0;
+  let refuse = 0;
+  for (const b of required) need |= 1 << b;
+  for (const b of rejected) refuse |= 1 << b;
+  const lookup = new Uint8Array(65536);
+  for (let w = 0; w < 65536; w++) lookup[w] = (w & need) === need && (w & refuse) === 0 ? 1 : 0;
+  return lookup;
+}
+
+export interface SceneLines {
+  readonly minClearFraction: number;
+  readonly minPixels: number;
+}
+
+/** The scene's flags in a series: usable when enough of the plot, over enough pixels, was clear. */
+export function sceneFlags(stats: SceneStats, lines: SceneLines): number {
+  const usable =
+    stats.ndvi_median !== null &&
+    stats.clear_fraction !== null &&
+    stats.clear_fraction >= lines.minClearFraction &&
+    stats.clear_pixels >= lines.minPixels;
+  return usable ? SCENE_USABLE : 0;
+}

@@ -1,0 +1,157 @@
+/**
+ * The engine's decision lines, read once from the versioned operating-points file and checked
+ * there. Each group is shaped as the parameter its kernel takes, so callers pass a group through
+ * unchanged. Nothing here is ever served (spec 2.7 rule 2); `version` may be recorded with a read.
+ */
+import { z } from 'zod';
+import type { HeightLines } from './kernels/height-percentiles.ts';
+import type { RadarLines } from './kernels/radar-contrast.ts';
+import type { SceneLines, ShadeEndmembers } from './kernels/scene-stats.ts';
+import type { SeasonLines } from './kernels/seasonal-troughs.ts';
+import type { StructureLines } from './kernels/structure-at-trough.ts';
+import type { TerrainLines } from './kernels/terrain-slope.ts';
+import file from './operating-points.json' with { type: 'json' };
+
+export interface OperatingPoints {
+  readonly version: string;
+  readonly date: string;
+  readonly scenes: SceneLines & {
+    readonly sclClearClasses: readonly number[];
+    readonly landsatQaRequiredBits: readonly number[];
+    readonly landsatQaRejectedBits: readonly number[];
+    readonly shadeEndmembers: ShadeEndmembers;
+  };
+  readonly seasons: SeasonLines;
+  readonly structure: StructureLines;
+  readonly radar: RadarLines & { readonly ringInnerM: number; readonly ringOuterM: number };
+  readonly height: HeightLines;
+  readonly terrain: TerrainLines;
+}
+
+export class OperatingPointsError extends Error {
+  readonly code = 'operating_points_invalid';
+}
+
+/** Every line carries the reason it was chosen; a line without one is refused. */
+const line = <T extends z.ZodType>(value: T) => z.strictObject({ value, why: z.string().min(40) });
+const fraction = z.number().min(0).max(1);
+const count = z.number().int().min(1);
+const bits = z.array(z.number().int().min(0).max(15));
+const reflectancePair = z.tuple([fraction, fraction]);
+
+const schema = z.strictObject({
+  version: z.string().regex(/^\d+\.\d+\.\d+$/),
+  date: z.iso.date(),
+  note: z.string(),
+  scenes: z.strictObject({
+    min_clear_fraction: line(fraction),
+    min_pixels: line(count),
+    scl_clear_classes: line(z.array(z.number().int().min(1).max(11)).min(1)),
+    landsat_qa_required_bits: line(bits),
+    landsat_qa_rejected_bits: line(bits),
+    shade_endmembers: line(z.strictObject({ vegetation: reflectancePair, soil: reflectancePair })),
+  }),
+  seasons: z.strictObject({
+    dip_depth: line(z.number().positive().max(2)),
+    min_observations: line(z.number().int().min(3)),
+    max_gap_days: line(z.number().positive().max(365)),
+    min_seasons: line(z.number().int().min(2)),
+    phase_sd_limit_days: line(z.number().positive().max(183)),
+  }),
+  structure: z.strictObject({
+    shade_line: line(fraction),
+    shade_margin: line(fraction),
+    aot_dust_limit: line(z.number().positive()),
+  }),
+  radar: z.strictObject({
+    threshold_db: line(z.number().max(0)),
+    margin_sigmas: line(z.number().min(0)),
+    forest_quantile: line(fraction),
+    forest_baseline_min_db: line(z.number().max(0)),
+    evergreen_hh_hv_min_db: line(z.number()),
+    ring_inner_m: line(z.number().min(0)),
+    ring_outer_m: line(z.number().positive()),
+    min_plot_pixels: line(count),
+    min_ring_pixels: line(count),
+  }),
+  height: z.strictObject({
+    crop_line_m: line(z.number().positive()),
+    forest_line_m: line(z.number().positive()),
+    min_pixels: line(count),
+  }),
+  terrain: z.strictObject({
+    max_slope_deg: line(z.number().positive().max(90)),
+  }),
+});
+
+/** Checks a parsed operating-points file and shapes it for the kernels. */
+export function parseOperatingPoints(raw: unknown): OperatingPoints {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new OperatingPointsError(`operating points: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  const p = parsed.data;
+  if (p.height.crop_line_m.value >= p.height.forest_line_m.value) {
+    throw new OperatingPointsError('operating points: height.crop_line_m must lie under height.forest_line_m');
+  }
+  if (p.radar.ring_inner_m.value >= p.radar.ring_outer_m.value) {
+    throw new OperatingPointsError('operating points: radar.ring_inner_m must lie under radar.ring_outer_m');
+  }
+  const { vegetation, soil } = p.scenes.shade_endmembers.value;
+  if (vegetation[0] * soil[1] - soil[0] * vegetation[1] === 0) {
+    throw new OperatingPointsError('operating points: scenes.shade_endmembers are collinear');
+  }
+  return {
+    version: p.version,
+    date: p.date,
+    scenes: {
+      minClearFraction: p.scenes.min_clear_fraction.value,
+      minPixels: p.scenes.min_pixels.value,
+      sclClearClasses: p.scenes.scl_clear_classes.value,
+      landsatQaRequiredBits: p.scenes.landsat_qa_required_bits.value,
+      landsatQaRejectedBits: p.scenes.landsat_qa_rejected_bits.value,
+      shadeEndmembers: { vegetation, soil },
+    },
+    seasons: {
+      dipDepth: p.seasons.dip_depth.value,
+      minObservations: p.seasons.min_observations.value,
+      maxGapDays: p.seasons.max_gap_days.value,
+      minSeasons: p.seasons.min_seasons.value,
+      phaseSdLimitDays: p.seasons.phase_sd_limit_days.value,
+    },
+    structure: {
+      shadeLine: p.structure.shade_line.value,
+      shadeMargin: p.structure.shade_margin.value,
+      aotDustLimit: p.structure.aot_dust_limit.value,
+    },
+    radar: {
+      thresholdDb: p.radar.threshold_db.value,
+      marginSigmas: p.radar.margin_sigmas.value,
+      forestQuantile: p.radar.forest_quantile.value,
+      forestBaselineMinDb: p.radar.forest_baseline_min_db.value,
+      evergreenHhHvMinDb: p.radar.evergreen_hh_hv_min_db.value,
+      ringInnerM: p.radar.ring_inner_m.value,
+      ringOuterM: p.radar.ring_outer_m.value,
+      minPlotPixels: p.radar.min_plot_pixels.value,
+      minRingPixels: p.radar.min_ring_pixels.value,
+    },
+    height: {
+      cropLineM: p.height.crop_line_m.value,
+      forestLineM: p.height.forest_line_m.value,
+      minPixels: p.height.min_pixels.value,
+    },
+    terrain: { maxSlopeDeg: p.terrain.max_slope_deg.value },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The operating points in force, checked when this module loads. */
+export const operatingPoints: OperatingPoints = deepFreeze(parseOperatingPoints(file));
