@@ -1,0 +1,95 @@
+import { parse } from 'csv-parse/sync';
+import type { CsvError, Info } from 'csv-parse/sync';
+import { writtenDecimals } from './decimals.ts';
+import { badCsv, emptyFile, tooManyPlots } from './errors.ts';
+import { MAX_PLOTS } from './limits.ts';
+import { numberFrom } from './properties.ts';
+import { utf8Text } from './text.ts';
+import type { ParsedFile, RawPlot, RowError } from './types.ts';
+
+/** The delimiters a spreadsheet writes: comma, semicolon (where the comma is the decimal mark), tab, pipe. */
+const DELIMITERS = [',', ';', '\t', '|'];
+const LON = ['lon', 'lng', 'long', 'longitude'];
+const LAT = ['lat', 'latitude'];
+
+const columnIndex = (header: string[], names: string[]) => header.findIndex((h) => names.includes(h.trim().toLowerCase()));
+
+/**
+ * The delimiter is the one whose split of the header line yields both a lon and a lat column;
+ * a header that no delimiter splits that way is refused, naming what was found.
+ */
+function sniffHeader(text: string): { delimiter: string; header: string[] } {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  for (const delimiter of DELIMITERS) {
+    let header: string[];
+    try {
+      header = (parse(firstLine, { delimiter, relax_quotes: true }) as string[][])[0] ?? [];
+    } catch {
+      continue;
+    }
+    if (columnIndex(header, LON) >= 0 && columnIndex(header, LAT) >= 0) return { delimiter, header };
+  }
+  throw badCsv(`the first line must name a lon and a lat column (it reads: ${JSON.stringify(firstLine.slice(0, 200))}).`);
+}
+
+/** CSV of points, one plot per data row; other columns are the plot's properties (spec 2.2). */
+export function parseCsv(bytes: Uint8Array): ParsedFile {
+  const text = utf8Text(bytes).replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw emptyFile();
+  const { delimiter, header } = sniffHeader(text);
+  const lonAt = columnIndex(header, LON);
+  const latAt = columnIndex(header, LAT);
+
+  const rowErrors: RowError[] = [];
+  let index = 0;
+  let rows: { record: string[]; info: Info }[];
+  try {
+    rows = parse(text, {
+      delimiter,
+      from_line: 2,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error: CsvError | undefined) => {
+        const line = typeof error?.lines === 'number' ? error.lines : undefined;
+        rowErrors.push({ index: index++, line, code: 'ragged_row', message: `The row cannot be read: ${error?.message ?? 'malformed quoting'}.` });
+      },
+    }) as unknown as { record: string[]; info: Info }[];
+  } catch (error) {
+    throw badCsv(error instanceof Error ? error.message : String(error));
+  }
+
+  const plots: RawPlot[] = [];
+  for (const { record, info } of rows) {
+    // csv-parse counts lines from the first one it reads; the header is line 1 of the file.
+    const line = info.lines + 1;
+    if (record.length !== header.length) {
+      rowErrors.push({
+        index: index++,
+        line,
+        code: 'ragged_row',
+        message: `Line ${line} has ${record.length} fields; the header has ${header.length}.`,
+      });
+      continue;
+    }
+    if (plots.length >= MAX_PLOTS) throw tooManyPlots();
+    const properties: Record<string, unknown> = {};
+    header.forEach((name, i) => {
+      if (i !== lonAt && i !== latAt && name.trim() !== '') properties[name.trim()] = record[i];
+    });
+    const lonText = record[lonAt].trim();
+    const latText = record[latAt].trim();
+    const geometry =
+      lonText === '' && latText === ''
+        ? null
+        : { type: 'Point', coordinates: [numberFrom(lonText) ?? Number.NaN, numberFrom(latText) ?? Number.NaN] };
+    plots.push({
+      index: index++,
+      geometry,
+      properties,
+      writtenDecimals: Math.min(writtenDecimals(lonText), writtenDecimals(latText)),
+    });
+  }
+  return { format: 'csv', plots, notes: [], row_errors: rowErrors };
+}

@@ -1,0 +1,69 @@
+import { badGeoJson, badJson, emptyFile, tooManyPlots } from './errors.ts';
+import { MAX_PLOTS } from './limits.ts';
+import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
+import { utf8Text } from './text.ts';
+import type { ParsedFile, RawPlot, RowError } from './types.ts';
+
+const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
+
+/** Names under which a (pre-RFC 7946) `crs` member declares plain WGS84 longitude/latitude. */
+const WGS84_NAME = /(CRS84|EPSG:{1,2}4326|WGS ?84)$/i;
+
+const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+/**
+ * A GeoJSON FeatureCollection, Feature or bare geometry; one plot per feature. A legacy `crs` member
+ * naming another system proj4 knows (EPSG:3857, UTM zones) is converted to WGS84, with a note.
+ */
+export function parseGeoJson(bytes: Uint8Array): ParsedFile {
+  const text = utf8Text(bytes);
+  if (text.trim() === '') throw emptyFile();
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (error) {
+    throw badJson(error instanceof Error ? error.message : String(error));
+  }
+  if (!isObject(root)) throw badGeoJson('the top level is not an object with a "type".');
+
+  const notes: string[] = [];
+  const convert = crsConversion(root, notes);
+  const plots: RawPlot[] = [];
+  const rowErrors: RowError[] = [];
+  const add = (index: number, geometry: unknown, properties: unknown) => {
+    if (plots.length >= MAX_PLOTS) throw tooManyPlots();
+    plots.push({
+      index,
+      geometry: convert ? reprojectGeometry(geometry, convert) : geometry,
+      properties: isObject(properties) ? properties : {},
+    });
+  };
+
+  const type = root.type;
+  if (type === 'FeatureCollection') {
+    if (!Array.isArray(root.features)) throw badGeoJson('the FeatureCollection has no "features" array.');
+    root.features.forEach((feature: unknown, index: number) => {
+      if (isObject(feature) && feature.type === 'Feature') add(index, feature.geometry ?? null, feature.properties);
+      else rowErrors.push({ index, code: 'not_a_feature', message: `Item ${index + 1} of "features" is not a GeoJSON Feature.` });
+    });
+  } else if (type === 'Feature') {
+    add(0, root.geometry ?? null, root.properties);
+  } else if (typeof type === 'string' && GEOMETRY_TYPES.has(type)) {
+    add(0, root, {});
+  } else {
+    throw badGeoJson(`"type" is ${JSON.stringify(type)}, not FeatureCollection, Feature or a geometry.`);
+  }
+  return { format: 'geojson', plots, notes, row_errors: rowErrors };
+}
+
+function crsConversion(root: Record<string, unknown>, notes: string[]): Reprojection | null {
+  const crs = root.crs;
+  if (crs === undefined || crs === null) return null;
+  const name = isObject(crs) && isObject(crs.properties) ? crs.properties.name : undefined;
+  if (typeof name !== 'string') return null;
+  if (WGS84_NAME.test(name.trim())) return null;
+  const code = /EPSG:{1,2}(\d+)$/i.exec(name.trim());
+  const { convert, name: crsName } = toWgs84(code ? `EPSG:${code[1]}` : name, `The file's "crs" member (${name})`);
+  if (convert) notes.push(`Coordinates were converted from ${crsName} (the file's "crs" member) to WGS84 longitude and latitude.`);
+  return convert;
+}

@@ -1,0 +1,51 @@
+/**
+ * The plot properties read from an uploaded feature or row (spec 2.2), matched case-insensitively.
+ * Besides the spec's names, the EU information system's own property names are read (`Area`,
+ * `ProducerName`, `ProducerCountry`), so a file prepared for a filing imports as it is, and the
+ * 10-character truncation a shapefile's dBASE table forces (`planted_ye`).
+ */
+const NAMES = {
+  ref: ['ref'],
+  commodity: ['commodity'],
+  area_ha: ['area_ha', 'area'],
+  planted_year: ['planted_year', 'planted_ye'],
+  producer: ['producer', 'producername'],
+  country: ['country', 'producercountry'],
+} as const;
+
+export type PlotProperty = keyof typeof NAMES;
+
+/** The value of each plot property; absent, null and blank values are undefined. */
+export function plotProperties(properties: Record<string, unknown>): Record<PlotProperty, unknown> {
+  const byName = new Map<string, unknown>();
+  for (const [name, value] of Object.entries(properties)) {
+    const key = name.trim().toLowerCase();
+    const blank = value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+    if (!blank && !byName.has(key)) byName.set(key, value);
+  }
+  const pick = (aliases: readonly string[]) => aliases.map((a) => byName.get(a)).find((v) => v !== undefined);
+  return {
+    ref: pick(NAMES.ref),
+    commodity: pick(NAMES.commodity),
+    area_ha: pick(NAMES.area_ha),
+    planted_year: pick(NAMES.planted_year),
+    producer: pick(NAMES.producer),
+    country: pick(NAMES.country),
+  };
+}
+
+/** A number from a JSON number or from text with a decimal point or a decimal comma ("12,5"). */
+export function numberFrom(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string') return null;
+  const t = value.trim().replace(/^([+-]?\d*),(\d+)$/, '$1.$2');
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+  return Number(t);
+}
+
+/** Text of a string or number property, trimmed; null when there is none. */
+export function textFrom(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim() || null;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}

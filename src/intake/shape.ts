@@ -1,0 +1,122 @@
+import { decimalsOf } from './decimals.ts';
+import { finding, type Finding } from './findings.ts';
+import type { Position } from './types.ts';
+
+/** A plot's geometry once its coordinates are read: a point, or polygons as rings of positions. */
+export type Shape = { kind: 'point'; at: Position } | { kind: 'polygons'; polygons: Position[][][] };
+
+export type ShapeReading =
+  | { shape: Shape; repairs: Finding[]; maxDecimals: number; rejection?: undefined }
+  | { rejection: Finding; shape?: undefined };
+
+class Unreadable extends Error {}
+
+/** Depth of array nesting along first elements: a position is 1, a ring 2, a polygon 3. */
+function depthOf(x: unknown): number {
+  let depth = 0;
+  while (Array.isArray(x)) {
+    depth++;
+    x = x[0];
+  }
+  return depth;
+}
+
+/**
+ * Reads a GeoJSON-like geometry as found in a file. Wrong nesting is read at the depth the
+ * coordinates actually have (the whisp-app CICC file types MultiPolygon nesting as Polygon; the EU
+ * File Description itself shows a Point as [[x, y]]); altitude is dropped.
+ */
+export function readShape(geometry: unknown): ShapeReading {
+  if (geometry === null || geometry === undefined) return { rejection: finding('empty_geometry') };
+  if (typeof geometry !== 'object' || Array.isArray(geometry)) return { rejection: finding('unreadable_geometry') };
+  const { type, coordinates } = geometry as { type?: unknown; coordinates?: unknown };
+  if (type !== 'Point' && type !== 'Polygon' && type !== 'MultiPolygon') {
+    if (typeof type !== 'string') return { rejection: finding('unreadable_geometry', 'The geometry has no type.') };
+    return { rejection: finding('unsupported_geometry_type', `This one is a ${type}.`) };
+  }
+  if (!Array.isArray(coordinates) || coordinates.length === 0) return { rejection: finding('empty_geometry') };
+
+  let maxDecimals = 0;
+  const position = (p: unknown): Position => {
+    if (!Array.isArray(p) || p.length < 2) throw new Unreadable();
+    const [x, y] = p;
+    if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) throw new Unreadable();
+    maxDecimals = Math.max(maxDecimals, decimalsOf(x), decimalsOf(y));
+    return [x, y];
+  };
+  const list = <T>(a: unknown, item: (x: unknown) => T): T[] => {
+    if (!Array.isArray(a)) throw new Unreadable();
+    return a.map(item);
+  };
+  const ring = (r: unknown) => list(r, position);
+  const polygon = (p: unknown) => list(p, ring);
+
+  const depth = depthOf(coordinates);
+  const expected = type === 'Point' ? 1 : type === 'Polygon' ? 3 : 4;
+  const repairs: Finding[] = [];
+  if (depth !== expected) repairs.push(finding('wrong_nesting', `The ${type} has coordinates nested ${depth} deep instead of ${expected}.`));
+  try {
+    if (type === 'Point') {
+      if (depth === 1) return { shape: { kind: 'point', at: position(coordinates) }, repairs, maxDecimals };
+      if (depth === 2 && coordinates.length === 1) return { shape: { kind: 'point', at: position(coordinates[0]) }, repairs, maxDecimals };
+      return { rejection: finding('unreadable_geometry', `The Point has coordinates nested ${depth} deep.`) };
+    }
+    let polygons: Position[][][];
+    if (depth === 4) polygons = list(coordinates, polygon);
+    else if (depth === 3) polygons = [polygon(coordinates)];
+    else if (depth === 2) polygons = [[ring(coordinates)]];
+    else return { rejection: finding('unreadable_geometry', `The ${type} has coordinates nested ${depth} deep.`) };
+    polygons = polygons.filter((rings) => rings.length > 0 && rings[0].length > 0);
+    if (polygons.length === 0) return { rejection: finding('empty_geometry') };
+    return { shape: { kind: 'polygons', polygons }, repairs, maxDecimals };
+  } catch (error) {
+    if (error instanceof Unreadable) return { rejection: finding('unreadable_geometry') };
+    throw error;
+  }
+}
+
+/** Whether every coordinate is a longitude in -180..180 and a latitude in -90..90. */
+export function onEarth(shape: Shape): boolean {
+  const ok = (p: Position) => p[0] >= -180 && p[0] <= 180 && p[1] >= -90 && p[1] <= 90;
+  if (shape.kind === 'point') return ok(shape.at);
+  return shape.polygons.every((rings) => rings.every((r) => r.every(ok)));
+}
+
+export function swapAxes(shape: Shape): Shape {
+  const swap = (p: Position): Position => [p[1], p[0]];
+  if (shape.kind === 'point') return { kind: 'point', at: swap(shape.at) };
+  return { kind: 'polygons', polygons: shape.polygons.map((rings) => rings.map((r) => r.map(swap))) };
+}
+
+/**
+ * The area-weighted centroid of the outer rings (planar in degrees, which is what a point-in-country
+ * test needs); the mean of their vertices when they enclose no area.
+ */
+export function centroidOf(shape: Shape): Position {
+  if (shape.kind === 'point') return shape.at;
+  let a = 0;
+  let cx = 0;
+  let cy = 0;
+  let sx = 0;
+  let sy = 0;
+  let n = 0;
+  for (const rings of shape.polygons) {
+    const r = rings[0];
+    // Relative to the first vertex, so large coordinates do not swamp plot-sized areas.
+    const [x0, y0] = r[0];
+    for (let i = 0; i < r.length; i++) {
+      const [x1, y1] = r[i];
+      const [x2, y2] = r[(i + 1) % r.length];
+      const u1 = x1 - x0, v1 = y1 - y0, u2 = x2 - x0, v2 = y2 - y0;
+      const cross = u1 * v2 - u2 * v1;
+      a += cross;
+      cx += (u1 + u2) * cross + 3 * x0 * cross;
+      cy += (v1 + v2) * cross + 3 * y0 * cross;
+      sx += x1;
+      sy += y1;
+      n++;
+    }
+  }
+  if (Math.abs(a) > 0) return [cx / (3 * a), cy / (3 * a)];
+  return [sx / n, sy / n];
+}

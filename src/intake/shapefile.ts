@@ -1,0 +1,237 @@
+import { Buffer } from 'node:buffer';
+import { open as openShapefile } from 'shapefile';
+import yauzl from 'yauzl';
+import { IntakeError, badShapefile, badZip, tooManyPlots, unsupportedFormat, zipTooLarge } from './errors.ts';
+import { MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
+import { reprojectGeometry, toWgs84 } from './reproject.ts';
+import type { ParsedFile, RawPlot } from './types.ts';
+
+const PARTS = new Set(['shp', 'shx', 'dbf', 'prj', 'cpg']);
+
+type Layer = Partial<Record<'shp' | 'shx' | 'dbf' | 'prj' | 'cpg', Buffer>>;
+
+/**
+ * A zipped shapefile: every layer (.shp with its .shx, .dbf, .prj, .cpg) in the zip, one plot per
+ * record, converted to WGS84 from the .prj. The zip's declared sizes are bounded before anything is
+ * inflated, and yauzl checks while inflating that no entry outgrows its declared size.
+ */
+export async function parseShapefileZip(bytes: Uint8Array): Promise<ParsedFile> {
+  const layers = await unzipLayers(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const notes: string[] = [];
+  const plots: RawPlot[] = [];
+  for (const [name, layer] of [...layers].sort(([a], [b]) => a.localeCompare(b))) {
+    await readLayer(name, layer, plots, notes);
+  }
+  return { format: 'shapefile', plots, notes, row_errors: [] };
+}
+
+async function unzipLayers(zip: Buffer): Promise<Map<string, Layer>> {
+  let archive: yauzl.ZipFile;
+  try {
+    archive = await yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+  } catch (error) {
+    throw badZip(messageOf(error));
+  }
+  const wanted: { entry: yauzl.Entry; layer: string; part: keyof Layer }[] = [];
+  const seen: string[] = [];
+  let declared = 0;
+  try {
+    for await (const entry of archive.eachEntry()) {
+      const path = entry.fileName;
+      if (path.endsWith('/') || path.startsWith('__MACOSX/') || /(^|\/)\._/.test(path)) continue;
+      seen.push(path);
+      const m = /^(.*)\.([^./]+)$/.exec(path);
+      const part = m?.[2].toLowerCase();
+      if (!m || !part || !PARTS.has(part)) continue;
+      if (entry.isEncrypted()) throw badZip('it is password protected.');
+      declared += entry.uncompressedSize;
+      if (declared > MAX_ZIP_EXPANDED_BYTES) throw zipTooLarge(declared);
+      wanted.push({ entry, layer: m[1].toLowerCase(), part: part as keyof Layer });
+    }
+    if (seen.includes('[Content_Types].xml')) throw unsupportedFormat('The file is an Office document (a spreadsheet?); save the sheet as CSV.');
+    const layers = new Map<string, Layer>();
+    for (const { entry, layer, part } of wanted) {
+      const stream = await archive.openReadStreamPromise(entry);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      const parts = layers.get(layer) ?? {};
+      parts[part] = Buffer.concat(chunks);
+      layers.set(layer, parts);
+    }
+    const withShp = new Map([...layers].filter(([, l]) => l.shp));
+    if (withShp.size === 0) {
+      throw badShapefile(`the zip holds no .shp file (it holds: ${seen.slice(0, 20).join(', ') || 'nothing'}).`);
+    }
+    return withShp;
+  } catch (error) {
+    if (error instanceof IntakeError) throw error;
+    throw badZip(messageOf(error));
+  } finally {
+    archive.close();
+  }
+}
+
+async function readLayer(name: string, layer: Layer, plots: RawPlot[], notes: string[]): Promise<void> {
+  const shp = layer.shp!;
+  const records = checkShp(name, shp, layer.shx);
+  // Bytes past the header's file length are not records; the reader must not see them.
+  const shpRecords = shp.subarray(0, shp.readInt32BE(24) * 2);
+  if (!layer.shx) notes.push(`${name}: no .shx in the zip; the records were read in order from the .shp.`);
+  if (layer.dbf) checkDbf(name, layer.dbf, records.length);
+  else notes.push(`${name}: no .dbf in the zip; the plots have no properties.`);
+
+  let convert = null;
+  if (layer.prj) {
+    const crs = toWgs84(layer.prj.toString('utf8'), `${name}.prj`);
+    convert = crs.convert;
+    if (convert) notes.push(`${name}: coordinates were converted from ${crs.name} (the .prj) to WGS84 longitude and latitude.`);
+  } else {
+    notes.push(`${name}: no .prj in the zip; the coordinates were read as WGS84 longitude and latitude.`);
+  }
+
+  let encoding = 'windows-1252';
+  if (layer.cpg) {
+    const label = dbfEncoding(layer.cpg.toString('latin1'));
+    if (label) encoding = label;
+    else notes.push(`${name}: the .cpg names an encoding that cannot be read (${layer.cpg.toString('latin1').trim()}); the .dbf was read as Windows-1252.`);
+  }
+
+  try {
+    const source = await openShapefile(shpRecords, layer.dbf, { encoding });
+    for (;;) {
+      const { done, value } = await source.read();
+      if (done) break;
+      if (plots.length >= MAX_PLOTS) throw tooManyPlots();
+      plots.push({
+        index: plots.length,
+        geometry: convert && value.geometry ? reprojectGeometry(value.geometry, convert) : value.geometry,
+        properties: trimmed(value.properties ?? {}),
+        orientationByFormat: true,
+      });
+    }
+  } catch (error) {
+    if (error instanceof IntakeError) throw error;
+    throw badShapefile(`${name}: ${messageOf(error)}`);
+  }
+}
+
+/** dBASE pads text fields with spaces. */
+function trimmed(properties: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(properties)) out[k] = typeof v === 'string' ? v.trim() : v;
+  return out;
+}
+
+/** A TextDecoder label for a .cpg's content ("UTF-8", "ISO-8859-1", "1252"), or null. */
+function dbfEncoding(cpg: string): string | null {
+  const text = cpg.trim();
+  for (const label of [text, /^\d+$/.test(text) ? `windows-${text}` : '', text.replace(/^ANSI\s*/i, 'windows-')]) {
+    if (!label) continue;
+    try {
+      new TextDecoder(label);
+      return label;
+    } catch {
+      // not a label; try the next spelling
+    }
+  }
+  return null;
+}
+
+const SHAPE_TYPES: Record<number, 'null' | 'point' | 'multipoint' | 'poly'> = {
+  0: 'null',
+  1: 'point',
+  11: 'point',
+  21: 'point',
+  8: 'multipoint',
+  18: 'multipoint',
+  28: 'multipoint',
+  3: 'poly',
+  13: 'poly',
+  23: 'poly',
+  5: 'poly',
+  15: 'poly',
+  25: 'poly',
+};
+
+/**
+ * Walks the .shp record by record and checks every length against the file, and the .shx against
+ * the walk, so broken offsets are refused with where they break rather than read as garbage (the
+ * shapefile package skips ahead silently over a record it cannot place).
+ */
+function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): { offset: number; length: number }[] {
+  const fail = (detail: string) => badShapefile(`${name}.shp: ${detail}`);
+  if (shp.length < 100) throw fail(`${shp.length} bytes, shorter than the 100-byte header.`);
+  if (shp.readInt32BE(0) !== 9994) throw fail('it does not begin with the shapefile file code 9994.');
+  const declared = shp.readInt32BE(24) * 2;
+  if (declared > shp.length) throw fail(`the header gives ${declared} bytes but the file has ${shp.length}: it is truncated.`);
+  const type = shp.readInt32LE(32);
+  const kind = SHAPE_TYPES[type];
+  if (kind === undefined) throw fail(`shape type ${type} is not a shapefile shape type.`);
+
+  const records: { offset: number; length: number }[] = [];
+  for (let offset = 100; offset < declared; ) {
+    const n = records.length + 1;
+    if (offset + 12 > declared) throw fail(`record ${n} at byte ${offset} has no room for its header.`);
+    const length = shp.readInt32BE(offset + 4) * 2;
+    if (length < 4 || offset + 8 + length > declared) {
+      throw fail(`record ${n} at byte ${offset} claims ${length} bytes of content, beyond the end of the file: its length or offset is broken.`);
+    }
+    const recordType = shp.readInt32LE(offset + 8);
+    if (recordType !== 0 && recordType !== type) {
+      throw fail(`record ${n} at byte ${offset} has shape type ${recordType} in a file of type ${type}: the offsets are broken.`);
+    }
+    if (recordType !== 0) checkRecord(shp, offset + 8, length, kind, (detail) => fail(`record ${n} at byte ${offset} ${detail}`));
+    records.push({ offset, length });
+    offset += 8 + length;
+  }
+
+  if (shx) {
+    const listed = (shx.length - 100) / 8;
+    if (shx.length < 100 || listed !== records.length) {
+      throw badShapefile(`${name}.shx lists ${Math.max(0, Math.floor(listed))} records but the .shp holds ${records.length}.`);
+    }
+    records.forEach((r, i) => {
+      const offset = shx.readInt32BE(100 + 8 * i) * 2;
+      const length = shx.readInt32BE(104 + 8 * i) * 2;
+      if (offset !== r.offset || length !== r.length) {
+        throw badShapefile(`${name}.shx places record ${i + 1} at byte ${offset} (${length} bytes), but in the .shp it is at byte ${r.offset} (${r.length} bytes): the offsets are broken.`);
+      }
+    });
+  }
+  return records;
+}
+
+function checkRecord(shp: Buffer, at: number, length: number, kind: string, fail: (detail: string) => Error): void {
+  if (kind === 'point') {
+    if (length < 20) throw fail(`is ${length} bytes, too short for a point.`);
+    return;
+  }
+  if (kind === 'multipoint') {
+    const points = length >= 40 ? shp.readInt32LE(at + 36) : -1;
+    if (points < 0 || 40 + 16 * points > length) throw fail('holds more points than its length allows.');
+    return;
+  }
+  if (length < 44) throw fail(`is ${length} bytes, too short for a polygon.`);
+  const parts = shp.readInt32LE(at + 36);
+  const points = shp.readInt32LE(at + 40);
+  if (parts < 0 || points < 0 || 44 + 4 * parts + 16 * points > length) throw fail(`holds ${parts} parts and ${points} points, more than its length allows.`);
+  let previous = -1;
+  for (let i = 0; i < parts; i++) {
+    const start = shp.readInt32LE(at + 44 + 4 * i);
+    if (start <= previous || start >= points || (i === 0 && start !== 0)) throw fail(`has part ${i + 1} starting at point ${start}, which is out of order.`);
+    previous = start;
+  }
+}
+
+function checkDbf(name: string, dbf: Buffer, shpRecords: number): void {
+  if (dbf.length < 32) throw badShapefile(`${name}.dbf: ${dbf.length} bytes, shorter than its header.`);
+  const count = dbf.readUInt32LE(4);
+  const headerLength = dbf.readUInt16LE(8);
+  const recordLength = dbf.readUInt16LE(10);
+  if (count !== shpRecords) throw badShapefile(`${name}.dbf holds ${count} records but the .shp holds ${shpRecords}.`);
+  if (headerLength + recordLength * count > dbf.length) {
+    throw badShapefile(`${name}.dbf: its header promises ${count} records of ${recordLength} bytes, more than the file holds: it is truncated.`);
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,127 @@
+import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
+import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
+import Location from 'jsts/org/locationtech/jts/geom/Location.js';
+import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
+import TopologyValidationError from 'jsts/org/locationtech/jts/operation/valid/TopologyValidationError.js';
+import Polygonizer from 'jsts/org/locationtech/jts/operation/polygonize/Polygonizer.js';
+import UnaryUnionOp from 'jsts/org/locationtech/jts/operation/union/UnaryUnionOp.js';
+import InteriorPointArea from 'jsts/org/locationtech/jts/algorithm/InteriorPointArea.js';
+import RayCrossingCounter from 'jsts/org/locationtech/jts/algorithm/RayCrossingCounter.js';
+import { finding, type Finding } from './findings.ts';
+import { signedArea2 } from './rings.ts';
+import type { Position } from './types.ts';
+
+/**
+ * Validity and its repairs, with JSTS (the JavaScript port of JTS, which GEOS and PostGIS also follow).
+ * Input rings are closed, free of repeated vertices and oriented (see rings.ts).
+ */
+
+// JSTS ships loose typings (mostly `any`); these are the few members used here.
+interface JGeometry {
+  getGeometryType(): string;
+  getNumGeometries(): number;
+  getGeometryN(i: number): JGeometry;
+  getArea(): number;
+  isEmpty(): boolean;
+  getExteriorRing(): JGeometry;
+  getNumInteriorRing(): number;
+  getInteriorRingN(i: number): JGeometry;
+  getCoordinates(): JCoordinate[];
+}
+interface JCoordinate {
+  x: number;
+  y: number;
+}
+
+const factory = new GeometryFactory();
+
+const toRing = (ring: Position[]) => factory.createLinearRing(ring.map(([x, y]) => new Coordinate(x, y)));
+const toPolygon = (rings: Position[][]): JGeometry =>
+  factory.createPolygon(toRing(rings[0]), rings.slice(1).map(toRing));
+const positions = (g: JGeometry): Position[] => g.getCoordinates().map((c) => [c.x, c.y]);
+
+function polygonsIn(g: JGeometry): JGeometry[] {
+  if (g.isEmpty()) return [];
+  if (g.getGeometryType() === 'Polygon') return [g];
+  const out: JGeometry[] = [];
+  for (let i = 0; i < g.getNumGeometries(); i++) out.push(...polygonsIn(g.getGeometryN(i)));
+  return out;
+}
+
+/**
+ * Rebuilds an invalid polygon from its linework: the rings are noded at every crossing, the faces
+ * are formed, and a face is kept when an odd number of the rings surround it (even-odd rule). This is
+ * the "linework" repair of GEOS/PostGIS ST_MakeValid: a figure eight becomes its two lobes.
+ */
+function rebuildEvenOdd(rings: Position[][]): JGeometry[] {
+  const lines = rings.map((r) => factory.createLineString(r.map(([x, y]) => new Coordinate(x, y))));
+  const noded = UnaryUnionOp.union(factory.createMultiLineString(lines));
+  const polygonizer = new Polygonizer();
+  polygonizer.add(noded);
+  const ringCoordinates = rings.map((r) => r.map(([x, y]) => new Coordinate(x, y)));
+  const kept: JGeometry[] = [];
+  for (const face of polygonizer.getPolygons().toArray() as JGeometry[]) {
+    const inside = new InteriorPointArea(face).getInteriorPoint();
+    let surrounding = 0;
+    for (const ring of ringCoordinates) {
+      if (RayCrossingCounter.locatePointInRing(inside, ring) === Location.INTERIOR) surrounding++;
+    }
+    if (surrounding % 2 === 1) kept.push(face);
+  }
+  if (kept.length === 0) return [];
+  return polygonsIn(UnaryUnionOp.union(factory.createMultiPolygon(kept)));
+}
+
+const CROSSINGS = new Set([TopologyValidationError.SELF_INTERSECTION, TopologyValidationError.RING_SELF_INTERSECTION]);
+
+const near = (c: JCoordinate | null) => (c ? `Near ${c.x.toFixed(6)}, ${c.y.toFixed(6)}.` : undefined);
+
+export type TopologyChecked = { polygons: Position[][][]; repairs: Finding[]; rejection?: undefined } | { rejection: Finding };
+
+/**
+ * Makes the polygons valid and fit for a filing: crossings and badly nested rings are rebuilt
+ * (even-odd), overlapping parts merged, holes filled (the EU system keeps only outer boundaries).
+ * Every output polygon is a single counterclockwise ring.
+ */
+export function checkTopology(polygons: Position[][][]): TopologyChecked {
+  const repairs: Finding[] = [];
+  try {
+    let parts: JGeometry[] = [];
+    for (const rings of polygons) {
+      const polygon = toPolygon(rings);
+      const op = new IsValidOp(polygon);
+      if (op.isValid()) {
+        parts.push(polygon);
+        continue;
+      }
+      const error = op.getValidationError();
+      const code = CROSSINGS.has(error.getErrorType()) ? 'self_intersection' : 'invalid_rings';
+      const rebuilt = rebuildEvenOdd(rings);
+      parts.push(...rebuilt);
+      if (rebuilt.length > 0 && !repairs.some((f) => f.code === code)) repairs.push(finding(code, near(error.getCoordinate())));
+    }
+    if (parts.length > 1) {
+      const multi = factory.createMultiPolygon(parts);
+      if (!IsValidOp.isValid(multi)) {
+        parts = polygonsIn(UnaryUnionOp.union(multi));
+        repairs.push(finding('overlapping_parts'));
+      }
+    }
+    parts = parts.filter((p) => p.getArea() > 0);
+    if (parts.length === 0) return { rejection: finding('degenerate_polygon') };
+    const holes = parts.reduce((n, p) => n + p.getNumInteriorRing(), 0);
+    if (holes > 0) {
+      repairs.push(finding('polygon_with_holes', `${holes === 1 ? '1 hole was' : `${holes} holes were`} filled.`));
+      // A part lying in another part's hole overlaps it once the hole is filled.
+      const shells = parts.map((p) => factory.createPolygon(p.getExteriorRing()));
+      parts = shells.length > 1 ? polygonsIn(UnaryUnionOp.union(factory.createMultiPolygon(shells))) : shells;
+    }
+    const out = parts.map((p) => [counterclockwise(positions(p.getExteriorRing()))]);
+    return { polygons: out, repairs };
+  } catch (error) {
+    // JSTS throws TopologyException on input its noding cannot resolve (near-coincident edges).
+    return { rejection: finding('unrepairable_geometry', error instanceof Error ? `(${error.message})` : undefined) };
+  }
+}
+
+const counterclockwise = (ring: Position[]) => (signedArea2(ring) < 0 ? ring.slice().reverse() : ring);

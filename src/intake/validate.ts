@@ -1,0 +1,240 @@
+import { ACCEPTED_COUNTRY_FORMS, countryContains, isRecognisedCountry, lookupCountry } from './countries.ts';
+import {
+  AREA_TOLERANCE,
+  POINT_AREA,
+  REQUIRED_DECIMALS,
+  effectOf,
+  finding,
+  type Finding,
+} from './findings.ts';
+import { polygonsAreaHa } from './geodesic.ts';
+import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
+import { numberFrom, plotProperties, textFrom } from './properties.ts';
+import { tidyRings } from './rings.ts';
+import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
+import { checkTopology } from './topology.ts';
+import type { ParsedFile, PlotGeometry, RawPlot, RowError, SourceFormat } from './types.ts';
+
+export type ValidationState = 'valid' | 'repaired' | 'rejected';
+
+/** The validation report of one plot: what a filing would refuse, what was repaired, what to know. */
+export interface PlotReport {
+  index: number;
+  ref: string | null;
+  validation_state: ValidationState;
+  findings: Finding[];
+  repairs: Finding[];
+  rejections: Finding[];
+  /** WGS84 GeoJSON as repaired; null when no usable boundary could be read. */
+  geometry: PlotGeometry | null;
+  /** Ellipsoidal (WGS84) area measured on the boundary; null for a point. */
+  area_ha: number | null;
+  declared_area_ha: number | null;
+  commodity: string | null;
+  /** Alpha-2: the feature's own country, else the query's; null when neither names one. */
+  country: string | null;
+  planted_year: number | null;
+  producer_id: string | null;
+}
+
+export interface IntakeReport {
+  format: SourceFormat;
+  /** The query's country (alpha-2), or null. */
+  country: string | null;
+  notes: string[];
+  row_errors: RowError[];
+  plots: PlotReport[];
+}
+
+export interface ValidateOptions {
+  /** Alpha-2 from resolveCountry() of the query's `country`; null or absent when it names none. */
+  country?: string | null;
+  /** The workspace's producers, matched by name ignoring case and spacing; never added to. */
+  producers?: readonly ProducerRef[];
+  /** The present, for the planted_year bound. */
+  now?: Date;
+}
+
+const FIRST_PLANTED_YEAR = 1900;
+
+interface Context {
+  country: string | null;
+  matchProducer: (name: string) => ProducerMatch;
+  thisYear: number;
+  /** Plots whose axis order could not be checked for want of a country. */
+  uncheckedNoCountry: number;
+  /** Countries given but outside the recognised list. */
+  uncheckedCountries: Set<string>;
+}
+
+/** Judges every plot of a parsed file as the EU information system would for a filing. Pure: stores nothing. */
+export function validatePlots(file: ParsedFile, options: ValidateOptions = {}): IntakeReport {
+  const context: Context = {
+    country: options.country ?? null,
+    matchProducer: producerMatcher(options.producers ?? []),
+    thisYear: (options.now ?? new Date()).getUTCFullYear(),
+    uncheckedNoCountry: 0,
+    uncheckedCountries: new Set(),
+  };
+  const refs = new Set<string>();
+  const plots = file.plots.map((raw) => {
+    const report = judgePlot(raw, context);
+    if (report.ref !== null) {
+      if (refs.has(report.ref)) {
+        report.rejections.push(finding('duplicate_ref', `The ref is "${report.ref}".`));
+        report.validation_state = 'rejected';
+      }
+      refs.add(report.ref);
+    }
+    return report;
+  });
+  const notes = [...file.notes];
+  if (context.uncheckedNoCountry > 0) {
+    notes.push(
+      `Axis order and country were not checked for ${context.uncheckedNoCountry} plot(s): no country was given (the query's country or a feature's country).`,
+    );
+  }
+  for (const code of context.uncheckedCountries) {
+    notes.push(`Axis order and country were not checked for plots in ${code}: the country is outside the recognised list.`);
+  }
+  return { format: file.format, country: context.country, notes, row_errors: file.row_errors, plots };
+}
+
+const ha = (x: number) => `${Number(x.toFixed(4))} ha`;
+
+function judgePlot(raw: RawPlot, context: Context): PlotReport {
+  const found: Finding[] = [];
+  const props = plotProperties(raw.properties);
+  const ref = textFrom(props.ref);
+  const commodity = textFrom(props.commodity);
+
+  let declared: number | null = null;
+  if (props.area_ha !== undefined) {
+    declared = numberFrom(props.area_ha);
+    if (declared === null) found.push(finding('bad_area', `It reads "${String(props.area_ha)}".`));
+  }
+
+  let plantedYear: number | null = null;
+  if (props.planted_year !== undefined) {
+    const year = numberFrom(props.planted_year);
+    if (year !== null && Number.isInteger(year) && year >= FIRST_PLANTED_YEAR && year <= context.thisYear) plantedYear = year;
+    else found.push(finding('bad_planted_year', `It reads "${String(props.planted_year)}".`));
+  }
+
+  let producerId: string | null = null;
+  const producerName = textFrom(props.producer);
+  if (producerName !== null) {
+    const match = context.matchProducer(producerName);
+    if (match === 'not_found') found.push(finding('producer_not_found', `The name is "${producerName}".`));
+    else if (match === 'ambiguous') found.push(finding('producer_ambiguous', `The name is "${producerName}".`));
+    else producerId = match.id;
+  }
+
+  let country = context.country;
+  if (props.country !== undefined) {
+    const own = typeof props.country === 'string' ? lookupCountry(props.country) : null;
+    if (own !== null) country = own;
+    else found.push(finding('unknown_country', `It reads "${String(props.country)}". ${ACCEPTED_COUNTRY_FORMS}`));
+  }
+
+  const { geometry, area } = judgeGeometry(raw, country, declared, commodity, found, context);
+
+  const rejections = found.filter((f) => effectOf(f.code) === 'reject');
+  const repairs = found.filter((f) => effectOf(f.code) === 'repair');
+  return {
+    index: raw.index,
+    ref,
+    validation_state: rejections.length > 0 ? 'rejected' : repairs.length > 0 ? 'repaired' : 'valid',
+    findings: found.filter((f) => effectOf(f.code) === 'inform'),
+    repairs,
+    rejections,
+    geometry,
+    area_ha: area === null ? null : Number(area.toFixed(4)),
+    declared_area_ha: declared,
+    commodity,
+    country,
+    planted_year: plantedYear,
+    producer_id: producerId,
+  };
+}
+
+function judgeGeometry(
+  raw: RawPlot,
+  country: string | null,
+  declared: number | null,
+  commodity: string | null,
+  found: Finding[],
+  context: Context,
+): { geometry: PlotGeometry | null; area: number | null } {
+  const none = { geometry: null, area: null };
+  const reading = readShape(raw.geometry);
+  if (reading.rejection) {
+    found.push(reading.rejection);
+    return none;
+  }
+  found.push(...reading.repairs);
+
+  const placed = placeInCountry(reading.shape, country, context);
+  found.push(...placed.found);
+  if (placed.shape === null) return none;
+  const shape = placed.shape;
+
+  const decimals = raw.writtenDecimals ?? reading.maxDecimals;
+  if (decimals < REQUIRED_DECIMALS) found.push(finding('low_precision', `They carry at most ${decimals}.`));
+
+  if (shape.kind === 'point') {
+    if (declared === null) found.push(finding('point_area_assumed'));
+    else if (declared > POINT_AREA.maxHa && commodity?.toLowerCase() !== POINT_AREA.exemptCommodity) {
+      found.push(finding('point_over_4ha', `Declared: ${ha(declared)}.`));
+    } else if (declared < POINT_AREA.minHa) found.push(finding('point_area_too_small', `Declared: ${ha(declared)}.`));
+    return { geometry: { type: 'Point', coordinates: shape.at }, area: null };
+  }
+
+  const tidied = tidyRings(shape.polygons, !raw.orientationByFormat);
+  if (tidied.rejection) {
+    found.push(tidied.rejection);
+    return none;
+  }
+  found.push(...tidied.repairs);
+  const checked = checkTopology(tidied.polygons);
+  if (checked.rejection) {
+    found.push(checked.rejection);
+    return none;
+  }
+  found.push(...checked.repairs);
+  const polygons = checked.polygons;
+  const area = polygonsAreaHa(polygons);
+  if (declared !== null) {
+    const gap = Math.abs(declared - area);
+    if (gap > AREA_TOLERANCE.relative * area && gap > AREA_TOLERANCE.absoluteHa) {
+      found.push(finding('area_mismatch', `Declared ${ha(declared)}, measured ${ha(area)}.`));
+    }
+  }
+  const geometry: PlotGeometry =
+    polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0] } : { type: 'MultiPolygon', coordinates: polygons };
+  return { geometry, area };
+}
+
+/**
+ * Coordinates on the Earth, in the stated country. The axis order is decided with the country's real
+ * boundary: a plot outside it whose swapped coordinates fall inside was written latitude first.
+ */
+function placeInCountry(shape: Shape, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
+  const checkable = country !== null && isRecognisedCountry(country);
+  if (!checkable) {
+    if (country === null) context.uncheckedNoCountry++;
+    else context.uncheckedCountries.add(country);
+  }
+  const earthly = onEarth(shape);
+  if (checkable) {
+    const [x, y] = centroidOf(shape);
+    if (earthly && countryContains(country, [x, y])) return { shape, found: [] };
+    const swapped = swapAxes(shape);
+    if (onEarth(swapped) && countryContains(country, [y, x])) return { shape: swapped, found: [finding('axis_order_swapped')] };
+    if (earthly) {
+      return { shape, found: [finding('outside_country', `It lies at ${x.toFixed(6)}, ${y.toFixed(6)}; the stated country is ${country}.`)] };
+    }
+  }
+  if (!earthly) return { shape: null, found: [finding('coordinates_not_on_earth')] };
+  return { shape, found: [] };
+}
