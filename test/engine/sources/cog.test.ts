@@ -6,6 +6,10 @@ import proj4 from 'proj4';
 import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
+import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
+import { startArchiveServer } from '../../../src/engine/sources/local-server.ts';
+import { RangeCache } from '../../../src/engine/sources/range-cache.ts';
+import { writeCog } from '../../../src/engine/sources/tiff-writer.ts';
 import { pattern, tempDir, writeGdalCog } from './gdal-fixtures.ts';
 
 const W = 600;
@@ -181,4 +185,38 @@ test('refuses a file that is not a TIFF with invalid_tiff', async () => {
   const path = join(dir.path, 'not.tif');
   writeFileSync(path, 'this is not a tiff at all, just some text long enough to be read');
   await assert.rejects(openCog(openByteSource(path)), (e) => isSourceError(e, 'invalid_tiff'));
+});
+
+test('reads the same pixels over HTTP through the range cache as from the file', async () => {
+  using dir = tempDir();
+  // Noise, so each tile is far larger than a header block and travels as its own range.
+  const data = pattern((n) => new Uint16Array(n), W, H, (x, y) => Math.imul((x * 73856093) ^ (y * 19349663), 2654435761) >>> 16);
+  writeGdalCog(join(dir.path, 'b08.tif'), { width: W, height: H, bands: [data], epsg: 32633, geoTransform: [0, 10, 0, 0, 0, -10], predictor: 'STANDARD' });
+  const server = await startArchiveServer({ root: dir.path });
+  const http = createHttpClient();
+  try {
+    const remote = await openCog(openByteSource(`${server.url}/b08.tif`, { http, cache: new RangeCache({ maxBytes: 8 << 20 }) }));
+    const headerRequests = server.requests().length;
+    assert.ok(headerRequests <= 2, `opening took ${headerRequests} requests`);
+    const local = await openCog(openByteSource(join(dir.path, 'b08.tif')));
+    const win = { x0: 100, y0: 200, width: 400, height: 300 };
+    assert.deepEqual((await remote.readWindow(win)).raw, (await local.readWindow(win)).raw);
+    assert.equal(server.requests().length - headerRequests, remote.tilesFor(win).length, 'one request a tile');
+  } finally {
+    http.close();
+    await server.close();
+  }
+});
+
+test('reads a COG made by the service\'s own writer, with its scale, offset and SYNTHETIC mark', async () => {
+  using dir = tempDir();
+  const data = pattern((n) => new Int16Array(n), 300, 260, (x, y) => x - y * 3);
+  const path = join(dir.path, 'demo.tif');
+  await writeCog(path, { width: 300, height: 260, dtype: 'int16', data, epsg: 32748, geoTransform: [500000, 25, 0, 9000000, 0, -25], nodata: -32768, scale: 0.5, offset: 2, tileSize: 256, predictor: 2 });
+  const cog = await openCog(openByteSource(path));
+  assert.equal(cog.epsg, 32748);
+  assert.equal(cog.metadata.SYNTHETIC, 'demo');
+  const win = await cog.readWindow({ x0: 250, y0: 250, width: 50, height: 10 });
+  assert.equal(win.raw[3 * 50 + 4], 254 - 253 * 3);
+  assert.equal(win.physical()[3 * 50 + 4], (254 - 253 * 3) * 0.5 + 2);
 });

@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateSync } from 'node:zlib';
+import { isSourceError } from '../../../src/engine/sources/errors.ts';
+import { decodeTile } from '../../../src/engine/sources/tile-decode.ts';
+
+// Horizontal differencing as a TIFF writer does it, per row and per sample.
+function difference<T extends Uint8Array | Uint16Array | Int32Array>(a: T, width: number, height: number, spp: number): T {
+  const d = a.slice() as T;
+  for (let y = 0; y < height; y++) {
+    for (let x = width - 1; x > 0; x--) {
+      for (let s = 0; s < spp; s++) {
+        const i = (y * width + x) * spp + s;
+        d[i] = a[i] - a[i - spp];
+      }
+    }
+  }
+  return d;
+}
+
+const asBytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+test('undoes predictor 2 on interleaved uint8 samples, decoding into a SharedArrayBuffer without a copy', () => {
+  const width = 37;
+  const height = 11;
+  const pixels = new Uint8Array(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 97 + (i % 3) * 50) & 0xff;
+  const compressed = deflateSync(asBytes(difference(pixels, width, height, 3)));
+  const into = new SharedArrayBuffer(pixels.length + 64);
+  const tile = decodeTile(compressed, { compression: 8, predictor: 2, dtype: 'uint8', width, height, samplesPerPixel: 3 }, into);
+  assert.equal(tile.buffer, into);
+  assert.deepEqual(Array.from(tile), Array.from(pixels));
+});
+
+test('undoes predictor 2 on int32 samples with wrap-around', () => {
+  const width = 64;
+  const height = 4;
+  const pixels = new Int32Array(width * height);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = i % 2 ? 2_000_000_000 - i : -2_000_000_000 + i;
+  const tile = decodeTile(deflateSync(asBytes(difference(pixels, width, height, 1))), { compression: 32946, predictor: 2, dtype: 'int32', width, height });
+  assert.deepEqual(Array.from(tile), Array.from(pixels));
+});
+
+test('undoes the floating-point predictor on float32 samples', () => {
+  const width = 20;
+  const height = 3;
+  const values = new Float32Array(width * height);
+  for (let i = 0; i < values.length; i++) values[i] = Math.sin(i) * 1e3;
+  // Writer side of TIFF Technical Note 3: bytes into planes, most significant first, then differenced.
+  const bytes = asBytes(values);
+  const encoded = new Uint8Array(bytes.length);
+  for (let y = 0; y < height; y++) {
+    const row = new Uint8Array(width * 4);
+    for (let i = 0; i < width; i++) for (let b = 0; b < 4; b++) row[b * width + i] = bytes[(y * width + i) * 4 + (3 - b)];
+    for (let i = row.length - 1; i > 0; i--) row[i] = (row[i] - row[i - 1]) & 0xff;
+    encoded.set(row, y * width * 4);
+  }
+  const tile = decodeTile(deflateSync(encoded), { compression: 8, predictor: 3, dtype: 'float32', width, height });
+  assert.deepEqual(Array.from(tile), Array.from(values));
+});
+
+test('a DEFLATE stream that ends early is truncated, never padded with zeros', () => {
+  const pixels = new Uint16Array(256 * 256).map((_, i) => (i * 7919) & 0xffff);
+  const compressed = deflateSync(asBytes(pixels));
+  const spec = { compression: 8 as const, predictor: 1 as const, dtype: 'uint16' as const, width: 256, height: 256 };
+  assert.throws(() => decodeTile(compressed.subarray(0, compressed.length >> 1), spec), (e) => isSourceError(e, 'truncated'));
+  // A complete stream of a smaller tile is short too.
+  assert.throws(() => decodeTile(deflateSync(asBytes(pixels.subarray(0, 1000))), spec), (e) => isSourceError(e, 'truncated'));
+});
+
+test('an LZW stream that ends early is truncated; garbage is invalid_tiff; unknown compression is unsupported', () => {
+  const spec = { compression: 5 as const, predictor: 1 as const, dtype: 'uint8' as const, width: 64, height: 64 };
+  // Clear code then the literal 65 as 9-bit codes, and nothing more.
+  assert.throws(() => decodeTile(Uint8Array.of(0x80, 0x10, 0x40), spec), (e) => isSourceError(e, 'truncated'));
+  assert.throws(() => decodeTile(Uint8Array.of(0xff, 0xff, 0xff, 0xff), spec), (e) => isSourceError(e, 'invalid_tiff'));
+  assert.throws(() => decodeTile(new Uint8Array(10), { ...spec, compression: 7 as never }), (e) => isSourceError(e, 'unsupported_tiff'));
+  assert.throws(() => decodeTile(new Uint8Array(100), { ...spec, compression: 1 }), (e) => isSourceError(e, 'truncated'));
+});
