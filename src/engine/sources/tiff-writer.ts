@@ -2,6 +2,9 @@
 // pixel-interleaved bands, GeoKeys, GDAL_NODATA and GDAL_METADATA. The IFD and every
 // tag value come first and the tiles after them, so one ranged read of the head gives a
 // reader all it needs. Rasters stay small (the demo world), so no overviews are written.
+// A raster may also be given as blocks on a large extent: tiles no block touches are written
+// sparse (offset and byte count 0, GDAL's convention for a tile of nodata), so a file named
+// after a 10° product tile can hold a few demo sites without holding the whole tile.
 import { deflateSync } from 'node:zlib';
 import { writeFile, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -15,7 +18,9 @@ export interface CogRaster {
   height: number;
   dtype: CogDtype;
   /** One typed array for one band, or one per band (written pixel-interleaved). */
-  data: CogTypedArray | CogTypedArray[];
+  data?: CogTypedArray | CogTypedArray[];
+  /** Instead of `data`: windows of the raster; the rest is nodata (sparse where a whole tile is). */
+  blocks?: CogBlock[];
   tileSize?: 256 | 512;
   epsg: number;
   geoTransform: GeoTransform;
@@ -26,6 +31,14 @@ export interface CogRaster {
   predictor?: 1 | 2;
   /** Extra dataset-level GDAL metadata items. */
   metadata?: Record<string, string>;
+}
+
+export interface CogBlock {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  data: CogTypedArray | CogTypedArray[];
 }
 
 export class TiffWriteError extends Error {
@@ -70,17 +83,26 @@ interface Entry { tag: number; type: number; values: number[] | string }
 
 /** Encodes a raster as COG bytes; pure and deterministic (same input, same bytes). */
 export function encodeCog(r: CogRaster): Uint8Array {
-  const bands = Array.isArray(r.data) ? r.data : [r.data];
-  const spp = bands.length;
   const dt = DTYPES[r.dtype];
   if (!dt) throw new TiffWriteError('bad_raster', `unknown dtype ${r.dtype}`);
   if (!(r.width > 0 && r.height > 0 && Number.isInteger(r.width) && Number.isInteger(r.height))) {
     throw new TiffWriteError('bad_raster', `width and height must be positive integers, got ${r.width}x${r.height}`);
   }
-  if (spp === 0) throw new TiffWriteError('bad_raster', 'no band data');
-  for (const b of bands) {
-    if (!(b instanceof dt.array)) throw new TiffWriteError('bad_raster', `band data must be a ${dt.array.name} for dtype ${r.dtype}`);
-    if (b.length !== r.width * r.height) throw new TiffWriteError('bad_raster', `band has ${b.length} values, expected ${r.width * r.height}`);
+  if ((r.data === undefined) === (r.blocks === undefined)) throw new TiffWriteError('bad_raster', 'give either data or blocks');
+  const blocks = (r.blocks ?? [{ x: 0, y: 0, width: r.width, height: r.height, data: r.data! }]).map((b) => ({
+    ...b,
+    bands: Array.isArray(b.data) ? b.data : [b.data],
+  }));
+  const spp = blocks.length > 0 ? blocks[0].bands.length : 1;
+  for (const b of blocks) {
+    if (b.bands.length !== spp || spp === 0) throw new TiffWriteError('bad_raster', 'every block needs the same number of bands, at least one');
+    if (b.x < 0 || b.y < 0 || b.x + b.width > r.width || b.y + b.height > r.height || !Number.isInteger(b.x) || !Number.isInteger(b.y)) {
+      throw new TiffWriteError('bad_raster', `block at ${b.x},${b.y} (${b.width}x${b.height}) lies outside the ${r.width}x${r.height} raster`);
+    }
+    for (const band of b.bands) {
+      if (!(band instanceof dt.array)) throw new TiffWriteError('bad_raster', `band data must be a ${dt.array.name} for dtype ${r.dtype}`);
+      if (band.length !== b.width * b.height) throw new TiffWriteError('bad_raster', `band has ${band.length} values, expected ${b.width * b.height}`);
+    }
   }
   const predictor = r.predictor ?? 1;
   if (predictor === 2 && dt.format === 3) {
@@ -96,7 +118,10 @@ export function encodeCog(r: CogRaster): Uint8Array {
   const compressed: Uint8Array[] = [];
   for (let ty = 0; ty < tilesDown; ty++) {
     for (let tx = 0; tx < tilesAcross; tx++) {
-      compressed.push(deflateSync(tileBytes(bands, r.width, r.height, tx * tile, ty * tile, tile, dt.array, fill, predictor)));
+      const x0 = tx * tile;
+      const y0 = ty * tile;
+      const touching = blocks.filter((b) => b.x < x0 + tile && b.x + b.width > x0 && b.y < y0 + tile && b.y + b.height > y0);
+      compressed.push(touching.length === 0 ? SPARSE : deflateSync(tileBytes(touching, x0, y0, tile, spp, dt.array, fill, predictor)));
     }
   }
 
@@ -148,7 +173,7 @@ export function encodeCog(r: CogRaster): Uint8Array {
   cursor = align(cursor, 8);
   const tileOffsets: number[] = [];
   for (const c of compressed) {
-    tileOffsets.push(cursor);
+    tileOffsets.push(c.length === 0 ? 0 : cursor);
     cursor += c.length;
   }
   if (cursor > 0xffffffff) throw new TiffWriteError('bad_raster', 'raster too large for a classic TIFF');
@@ -173,7 +198,7 @@ export function encodeCog(r: CogRaster): Uint8Array {
     }
   });
   view.setUint32(ifdOffset + 2 + entries.length * 12, 0, true); // no further IFD
-  compressed.forEach((c, i) => out.set(c, tileOffsets[i]));
+  compressed.forEach((c, i) => c.length > 0 && out.set(c, tileOffsets[i]));
   return out;
 }
 
@@ -186,23 +211,30 @@ export async function writeCog(path: string, r: CogRaster): Promise<void> {
   await rename(tmp, path);
 }
 
+const SPARSE = new Uint8Array(0);
+
 function tileBytes(
-  bands: CogTypedArray[], width: number, height: number, x0: number, y0: number, tile: number,
+  blocks: Array<CogBlock & { bands: CogTypedArray[] }>, x0: number, y0: number, tile: number, spp: number,
   Arr: new (n: number) => CogTypedArray, fill: number, predictor: 1 | 2,
 ): Uint8Array {
-  const spp = bands.length;
   const t = new Arr(tile * tile * spp);
   if (fill !== 0) t.fill(fill);
-  const w = Math.min(tile, width - x0);
-  const h = Math.min(tile, height - y0);
-  for (let y = 0; y < h; y++) {
-    const src = (y0 + y) * width + x0;
-    const dst = y * tile * spp;
-    if (spp === 1) t.set(bands[0].subarray(src, src + w), dst);
-    else {
-      for (let s = 0; s < spp; s++) {
-        const b = bands[s];
-        for (let x = 0; x < w; x++) t[dst + x * spp + s] = b[src + x];
+  for (const b of blocks) {
+    // The part of the block inside this tile, in tile coordinates.
+    const left = Math.max(x0, b.x);
+    const right = Math.min(x0 + tile, b.x + b.width);
+    const top = Math.max(y0, b.y);
+    const bottom = Math.min(y0 + tile, b.y + b.height);
+    const w = right - left;
+    for (let y = top; y < bottom; y++) {
+      const src = (y - b.y) * b.width + (left - b.x);
+      const dst = ((y - y0) * tile + (left - x0)) * spp;
+      if (spp === 1) t.set(b.bands[0].subarray(src, src + w), dst);
+      else {
+        for (let s = 0; s < spp; s++) {
+          const band = b.bands[s];
+          for (let x = 0; x < w; x++) t[dst + x * spp + s] = band[src + x];
+        }
       }
     }
   }

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fromArrayBuffer } from 'geotiff';
+import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
+import { openCog } from '../../../src/engine/sources/cog.ts';
 import { encodeCog, writeCog, TiffWriteError, type CogRaster, type CogTypedArray } from '../../../src/engine/sources/tiff-writer.ts';
 
 // Debian's python3-gdal lives beside the system interpreter, not any other python3 on PATH.
@@ -83,7 +85,7 @@ test('geotiff.js reads back exact pixels, georeferencing, nodata and scale/offse
     assert.equal(img.getHeight(), r.height, name);
     assert.equal(img.isTiled, true, name);
     assert.equal(img.getTileWidth(), r.tileSize ?? 256, name);
-    const bands = Array.isArray(r.data) ? r.data : [r.data];
+    const bands = Array.isArray(r.data) ? r.data : [r.data!];
     const read = await img.readRasters({ interleave: false });
     bands.forEach((b, i) => assert.deepEqual(Array.from(read[i] as ArrayLike<number>), Array.from(b), `${name} band ${i}`));
     assert.deepEqual(img.getOrigin().slice(0, 2), [r.geoTransform[0], r.geoTransform[3]], name);
@@ -131,7 +133,7 @@ print(json.dumps(out))
     const got = JSON.parse(execFileSync(PYTHON, ['-c', script, ...files], { encoding: 'utf8' }));
     cases.forEach(({ name, r }, i) => {
       const g = got[i];
-      const bands = Array.isArray(r.data) ? r.data : [r.data];
+      const bands = Array.isArray(r.data) ? r.data : [r.data!];
       assert.deepEqual(g.size, [r.width, r.height], name);
       assert.deepEqual(g.gt, r.geoTransform, name);
       assert.equal(g.epsg, r.epsg, name);
@@ -194,4 +196,46 @@ test('refuses rasters it cannot write faithfully', () => {
   assert.throws(() => encodeCog({ ...base, geoTransform: [0, 1, 0.1, 0, 0, -1] }), (e: unknown) => e instanceof TiffWriteError && e.code === 'rotated_transform');
   assert.throws(() => encodeCog({ ...base, data: new Float32Array(3) }), (e: unknown) => e instanceof TiffWriteError && e.code === 'bad_raster');
   assert.throws(() => encodeCog({ ...base, data: new Uint16Array(40 * 33) }), (e: unknown) => e instanceof TiffWriteError && e.code === 'bad_raster');
+});
+
+test('writes blocks on a large extent with untouched tiles sparse, read back as nodata by GDAL and our COG reader', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tiff-writer-'));
+  try {
+    const block = (w: number, h: number, v: number) => ({ width: w, height: h, data: ramp(new Uint8Array(w * h), (i) => (v + i) % 200) });
+    const a = { x: 10, y: 20, ...block(30, 25, 1) };
+    const b = { x: 5000, y: 3000, ...block(300, 40, 7) }; // straddles tile edges
+    const r: CogRaster = {
+      width: 6000, height: 4000, dtype: 'uint8', epsg: 4326, geoTransform: [0, 0.00025, 0, 10, 0, -0.00025], nodata: 255, blocks: [a, b],
+    };
+    const bytes = encodeCog(r);
+    assert.ok(bytes.length < 20_000, `a sparse file stays small (${bytes.length} bytes)`);
+    const path = join(dir, 'sparse.tif');
+    await writeCog(path, r);
+    const script = `
+import sys, json
+from osgeo import gdal
+gdal.UseExceptions()
+ds = gdal.Open(sys.argv[1])
+band = ds.GetRasterBand(1)
+a = band.ReadAsArray(10, 20, 30, 25)
+b = band.ReadAsArray(5000, 3000, 300, 40)
+empty = band.ReadAsArray(2000, 2000, 50, 50)
+edge = band.ReadAsArray(8, 20, 4, 1)
+print(json.dumps({'a': a.flatten().tolist(), 'b': b.flatten().tolist(), 'empty': sorted(set(empty.flatten().tolist())), 'edge': edge.flatten().tolist()}))
+`;
+    const got = JSON.parse(execFileSync(PYTHON, ['-c', script, path], { encoding: 'utf8' }));
+    assert.deepEqual(got.a, Array.from(a.data));
+    assert.deepEqual(got.b, Array.from(b.data));
+    assert.deepEqual(got.empty, [255]);
+    assert.deepEqual(got.edge, [255, 255, a.data[0], a.data[1]]);
+
+    const cog = await openCog(openByteSource(path));
+    const win = await cog.readWindow({ x0: 5000, y0: 3000, width: 300, height: 40 });
+    assert.deepEqual(Array.from(win.raw), Array.from(b.data));
+    const hole = await cog.readWindow({ x0: 2000, y0: 2000, width: 4, height: 4 });
+    assert.deepEqual(Array.from(hole.raw), new Array(16).fill(255));
+    assert.equal(cog.metadata.SYNTHETIC, 'demo');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
