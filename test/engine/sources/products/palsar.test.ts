@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DEAFRICA_MIRROR, PC_MIRROR, dnFromGamma0Db, gamma0Db, palsarNodata, palsarTile1, palsarTile5, palsarTileBounds, palsarYearExists,
+} from '../../../../src/engine/sources/products/palsar.ts';
+
+test('γ⁰ dB is 10·log10(DN²) − 83', () => {
+  assert.ok(Math.abs(gamma0Db(1000, 1) - (60 - 83)) < 1e-12);
+  assert.ok(Math.abs(gamma0Db(5000, 1) - (10 * Math.log10(5000 * 5000) - 83)) < 1e-12);
+  assert.ok(Number.isNaN(gamma0Db(0, 0)));
+  assert.ok(Number.isNaN(gamma0Db(1, 1)));
+});
+
+test('a DN written for a backscatter reads back within the DN rounding', () => {
+  for (const db of [-25, -18.3, -12.1, -7.5]) assert.ok(Math.abs(gamma0Db(dnFromGamma0Db(db), 1) - db) < 0.01);
+});
+
+test('nodata is 0 before 2017 and 1 from 2017 on, 0 for the mask', () => {
+  assert.equal(palsarNodata(2016, 'HV'), 0);
+  assert.equal(palsarNodata(2017, 'HV'), 1);
+  assert.equal(palsarNodata(2020, 'mask'), 0);
+});
+
+test('mosaic years skip 2011–2014', () => {
+  assert.deepEqual([2009, 2010, 2011, 2014, 2015, 2020].map(palsarYearExists), [true, true, false, false, true, true]);
+});
+
+test('tiles are named by their north-west corner and filed under the 5° tile', () => {
+  assert.equal(palsarTile1(9.5, 1.5), 'N02E009');
+  assert.equal(palsarTile1(72.3, -0.4), 'N00E072');
+  assert.equal(palsarTile5(72.3, -0.4), 'N00E070');
+  assert.equal(palsarTile1(-49.4, -20.6), 'S20W050');
+  assert.deepEqual(palsarTileBounds('N00E072', 1), [72, -1, 73, 0]);
+  assert.deepEqual(palsarTileBounds('N10W010', 5), [-10, 5, -5, 10]);
+});
+
+test('the two mirrors lay files out as their hosts do; only one covers Africa', () => {
+  assert.equal(PC_MIRROR.href(72.3, -0.4, 2021, 'HV'), 'https://pceo.blob.core.windows.net/palsar/v200/alos_palsar_mosaic/2021/N00E070/N00E072_21_sl_HV_F02DAR.tif');
+  assert.equal(DEAFRICA_MIRROR.href(-7.5, 6.0, 2019, 'HH'), 'https://deafrica-input-datasets.s3.af-south-1.amazonaws.com/alos_palsar_mosaic/2019/N10W010/N10W010_19_sl_HH_F02DAR.tif');
+  assert.equal(DEAFRICA_MIRROR.href(-7.5, 6.0, 2009, 'HH').endsWith('N10W010_09_sl_HH.tif'), true);
+  assert.equal(DEAFRICA_MIRROR.covers(-7.5, 6.0), true);
+  assert.equal(DEAFRICA_MIRROR.covers(99.2, 9.0), false);
+});

@@ -1,0 +1,132 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset,
+  parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike,
+} from '../../../../src/engine/sources/products/sentinel-2.ts';
+
+const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
+
+test('Earth Search v1 before baseline 04.00 carries no offset', () => {
+  const enc = reflectanceEncoding('earth-search-v1', '02.14', { scale: 0.0001, offset: 0, nodata: 0 }, undefined);
+  close(reflectanceFromDn(1234, enc), 0.1234);
+  assert.equal(enc.verifyWithPixels, false);
+});
+
+test('Earth Search v1 with boa_offset_applied true ignores the stated −0.1 offset', () => {
+  const enc = reflectanceEncoding('earth-search-v1', '05.09', { scale: 0.0001, offset: -0.1, nodata: 0 }, true);
+  close(reflectanceFromDn(1234, enc), 0.1234);
+  assert.equal(enc.declaredOffset, -0.1);
+  assert.equal(enc.verifyWithPixels, true);
+});
+
+test('Earth Search v1 with boa_offset_applied false applies the −0.1 offset', () => {
+  const enc = reflectanceEncoding('earth-search-v1', '04.00', { scale: 0.0001, offset: -0.1, nodata: 0 }, false);
+  close(reflectanceFromDn(1234, enc), 0.0234);
+});
+
+test('Earth Search c1 follows raster:bands whatever a flag says', () => {
+  const enc = reflectanceEncoding('earth-search-c1', '05.10', { scale: 0.0001, offset: -0.1, nodata: 0 }, true);
+  close(reflectanceFromDn(2000, enc), 0.1);
+  assert.equal(enc.verifyWithPixels, false);
+});
+
+test('Planetary Computer subtracts 1000 DN from baseline 04.00 on and nothing before', () => {
+  close(reflectanceFromDn(1500, reflectanceEncoding('planetary-computer', '05.10', undefined, undefined)), 0.05);
+  close(reflectanceFromDn(1500, reflectanceEncoding('planetary-computer', '03.01', undefined, undefined)), 0.15);
+});
+
+test('a missing processing baseline is read from the acquisition date', () => {
+  assert.equal(processingBaseline({}, '2022-01-24T10:00:00Z'), '02.14');
+  assert.equal(processingBaseline({}, '2022-01-25T10:00:00Z'), '04.00');
+  assert.equal(processingBaseline({ 's2:processing_baseline': '05.09' }, '2018-01-01T00:00:00Z'), '05.09');
+});
+
+test('nodata DN 0 has no reflectance', () => {
+  assert.ok(Number.isNaN(reflectanceFromDn(0, reflectanceEncoding('earth-search-c1', '05.10', { scale: 0.0001, offset: -0.1, nodata: 0 }, undefined))));
+});
+
+function vegetationBlue(withOffset: boolean, n = 1000): Uint16Array {
+  const a = new Uint16Array(n);
+  for (let i = 0; i < n; i++) a[i] = Math.round((0.02 + (i % 50) * 0.001) * 10000) + (withOffset ? 1000 : 0);
+  return a;
+}
+
+test('the pixel check finds the offset still in the pixels and overrules a wrong "applied" flag', () => {
+  const dn = vegetationBlue(true);
+  assert.equal(inferBoaOffset(dn), 'offset_in_pixels');
+  const enc = reflectanceEncoding('earth-search-v1', '05.09', { scale: 0.0001, offset: -0.1, nodata: 0 }, true);
+  const settled = settleReflectanceEncoding(enc, inferBoaOffset(dn));
+  assert.equal(settled.flagOverruled, true);
+  close(reflectanceFromDn(dn[0], settled), 0.02);
+});
+
+test('the pixel check finds the offset removed and overrules a wrong "not applied" flag', () => {
+  const dn = vegetationBlue(false);
+  assert.equal(inferBoaOffset(dn), 'offset_removed');
+  const enc = reflectanceEncoding('earth-search-v1', '05.09', { scale: 0.0001, offset: -0.1, nodata: 0 }, false);
+  const settled = settleReflectanceEncoding(enc, inferBoaOffset(dn));
+  assert.equal(settled.flagOverruled, true);
+  close(reflectanceFromDn(dn[0], settled), 0.02);
+});
+
+test('the pixel check keeps a right flag and stays undecided over too few pixels or bright ground', () => {
+  const enc = reflectanceEncoding('earth-search-v1', '05.09', { scale: 0.0001, offset: -0.1, nodata: 0 }, true);
+  assert.equal(settleReflectanceEncoding(enc, inferBoaOffset(vegetationBlue(false))).flagOverruled, false);
+  assert.equal(inferBoaOffset(vegetationBlue(false, 50)), 'undecided');
+  const bright = new Uint16Array(500).fill(1000).map((_, i) => (i < 10 ? 900 : 3000));
+  assert.equal(inferBoaOffset(bright), 'undecided');
+  assert.equal(inferBoaOffset(new Uint16Array(500)), 'undecided');
+});
+
+test('DN written for a reflectance reads back under the same encoding', () => {
+  const enc = { scale: 0.0001, offset: BOA_OFFSET, nodata: 0 };
+  close(reflectanceFromDn(dnFromReflectance(0.0312, enc), enc), 0.0312);
+  assert.equal(dnFromReflectance(-0.5, enc), 1);
+});
+
+test('SCL clear classes are vegetation, bare soil and water; AOT is DN × 0.001', () => {
+  assert.deepEqual([...SCL_CLEAR_LUT.keys()].filter((k) => SCL_CLEAR_LUT[k] === 1), [4, 5, 6]);
+  close(aotFromDn(250), 0.25);
+  assert.ok(Number.isNaN(aotFromDn(0)));
+});
+
+test('Earth Search v1 ids and COG addresses follow the real layout', () => {
+  const id = earthSearchV1ItemId('sentinel-2a', '39QTA', '2023-06-28');
+  assert.equal(id, 'S2A_39QTA_20230628_0_L2A');
+  assert.equal(
+    earthSearchV1AssetHref('39QTA', '2023-06-28', id, 'red'),
+    'https://sentinel-cogs.s3.us-west-2.amazonaws.com/sentinel-s2-l2a-cogs/39/Q/TA/2023/6/S2A_39QTA_20230628_0_L2A/B04.tif',
+  );
+});
+
+test('parses Earth Search and Planetary Computer item shapes', () => {
+  const es: StacItemLike = {
+    id: 'S2A_39QTA_20230628_0_L2A',
+    properties: {
+      datetime: '2023-06-28T07:06:53Z', 'eo:cloud_cover': 3.2, 'proj:epsg': 32639, 'grid:code': 'MGRS-39QTA',
+      's2:processing_baseline': '05.09', 'earthsearch:boa_offset_applied': true, platform: 'sentinel-2a',
+    },
+    assets: {
+      red: { href: 'https://x/B04.tif', 'raster:bands': [{ scale: 0.0001, offset: -0.1, nodata: 0 }] },
+      scl: { href: 'https://x/SCL.tif', 'raster:bands': [{ nodata: 0 }] },
+      aot: { href: 'https://x/AOT.tif', 'raster:bands': [{ scale: 0.001, offset: 0, nodata: 0 }] },
+    },
+  };
+  const s = parseS2Item(es, 'earth-search-v1');
+  assert.equal(s.tile, '39QTA');
+  assert.equal(s.epsg, 32639);
+  assert.equal(s.boaOffsetApplied, true);
+  assert.equal(s.assets.red?.encoding.offset, 0);
+  assert.equal(s.assets.aot?.encoding.scale, 0.001);
+  const pc: StacItemLike = {
+    id: 'S2B_MSIL2A_20240419T095549_R122_T47XML_20240419T123458',
+    properties: { datetime: '2024-04-19T09:55:49Z', 'proj:epsg': 32647, 's2:mgrs_tile': '47XML', 's2:processing_baseline': '05.10' },
+    assets: { B04: { href: 'https://blob/T47XML_20240419T095549_B04_10m.tif' }, SCL: { href: 'https://blob/SCL_20m.tif' } },
+  };
+  const p = parseS2Item(pc, 'planetary-computer');
+  assert.equal(p.tile, '47XML');
+  assert.equal(p.assets.red?.encoding.offset, -0.1);
+  assert.equal(p.assets.scl?.href, 'https://blob/SCL_20m.tif');
+  assert.throws(() => parseS2Item({ ...pc, properties: { datetime: '2024-01-01' } }, 'planetary-computer'), /proj:epsg/);
+});
