@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { heightPercentiles, type HeightLines } from '../../../src/engine/kernels/height-percentiles.ts';
+import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
+
+const LINES: HeightLines = { cropLineM: 18, forestLineM: 25, minPixels: 20 };
+const ETH = { scale: 1, offset: 0, nodata: 255 };
+
+function linearQuantile(sorted: number[], q: number): number {
+  const p = q * (sorted.length - 1);
+  const k = Math.floor(p);
+  return k + 1 < sorted.length ? sorted[k] + (p - k) * (sorted[k + 1] - sorted[k]) : sorted[k];
+}
+
+/** 20×20 window; the plot is every pixel but the last row. */
+function window(height: (i: number) => number) {
+  const heights = new Uint8Array(400);
+  for (let i = 0; i < 400; i++) heights[i] = height(i);
+  const inside = new Uint8Array(400).fill(1, 0, 380);
+  return { mask: maskFromBits(inside, 20, 20), heights, encoding: ETH, binM: 1, maxM: 254 };
+}
+
+test('percentiles of whole-metre heights match numpy over the plot pixels', () => {
+  let s = 3;
+  const input = window(() => ((s = (s * 16807) % 2147483647), 5 + (s % 31)));
+  const values = [...input.heights.subarray(0, 380)].sort((a, b) => a - b);
+  const r = heightPercentiles(input, LINES);
+  assert.equal(r.pixels, 380);
+  assert.equal(r.median_m, linearQuantile(values, 0.5));
+  assert.equal(r.p10_m, linearQuantile(values, 0.1));
+  assert.equal(r.p90_m, linearQuantile(values, 0.9));
+});
+
+test('no-data pixels (255: built-up, water, snow) are not counted', () => {
+  const r = heightPercentiles(window((i) => (i % 2 ? 255 : 12)), LINES);
+  assert.equal(r.pixels, 190);
+  assert.equal(r.median_m, 12);
+});
+
+test('a low canopy reads crop with confidence, a tall one forest, one between the lines crop without confidence', () => {
+  const palm = heightPercentiles(window(() => 12), LINES);
+  assert.deepEqual([palm.forest_like, palm.confident], [false, true]);
+  const forest = heightPercentiles(window(() => 31), LINES);
+  assert.deepEqual([forest.forest_like, forest.confident], [true, true]);
+  const between = heightPercentiles(window(() => 21), LINES);
+  assert.deepEqual([between.forest_like, between.confident], [false, false]);
+  assert.equal(between.refusal, null);
+});
+
+test('float heights are binned at the width asked for', () => {
+  const heights = Float32Array.from({ length: 400 }, (_, i) => 10 + (i % 10) * 0.25);
+  const r = heightPercentiles({ mask: maskFromBits(new Uint8Array(400).fill(1), 20, 20), heights, encoding: { scale: 1, offset: 0, nodata: null }, binM: 0.05, maxM: 100 }, LINES);
+  assert.ok(Math.abs((r.median_m as number) - 11.125) <= 0.025 + 1e-9, `${r.median_m}`);
+});
+
+test('too few pixels refuses with the readings kept; an empty mask has no value at all', () => {
+  const input = window((i) => (i < 10 ? 14 : 255));
+  const few = heightPercentiles(input, LINES);
+  assert.equal(few.pixels, 10);
+  assert.equal(few.median_m, 14);
+  assert.equal(few.forest_like, null);
+  assert.match(few.refusal as string, /too few/i);
+  const empty = heightPercentiles({ ...input, mask: maskFromBits(new Uint8Array(400), 20, 20) }, LINES);
+  assert.deepEqual([empty.median_m, empty.p10_m, empty.p90_m, empty.pixels, empty.forest_like], [null, null, null, 0, null]);
+  assert.ok(empty.refusal);
+});

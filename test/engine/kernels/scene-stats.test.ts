@@ -1,0 +1,138 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
+import {
+  CLEAR_MASK_LOOKUP,
+  SCENE_USABLE,
+  qaPixelClearLookup,
+  sceneFlags,
+  sceneStats,
+  sclClearLookup,
+  type SceneStatsInput,
+} from '../../../src/engine/kernels/scene-stats.ts';
+
+const S2 = { scale: 0.0001, offset: -0.1, nodata: 0 };
+const ENDMEMBERS = { vegetation: [0.04, 0.5], soil: [0.25, 0.3] } as const;
+const dn = (reflectance: number): number => Math.round((reflectance + 0.1) / 0.0001);
+
+// Shade by solving the three-endmember mixture directly, as the reference.
+function shadeOf(red: number, nir: number): number {
+  const [vr, vn] = ENDMEMBERS.vegetation;
+  const [sr, sn] = ENDMEMBERS.soil;
+  const det = vr * sn - sr * vn;
+  const fv = (red * sn - sr * nir) / det;
+  const fs = (vr * nir - vn * red) / det;
+  return Math.min(1, Math.max(0, 1 - fv - fs));
+}
+
+/** A 10×10 window, plot = the left 8 columns; pixels given by a function of (col, row). */
+function scene(pixel: (c: number, r: number) => { red: number; nir: number; clear: boolean; aot?: number }): SceneStatsInput {
+  const red = new Uint16Array(100);
+  const nir = new Uint16Array(100);
+  const clear = new Uint8Array(100);
+  const aot = new Uint16Array(100);
+  const inside = new Uint8Array(100);
+  for (let r = 0; r < 10; r++) {
+    for (let c = 0; c < 10; c++) {
+      const i = r * 10 + c;
+      const p = pixel(c, r);
+      red[i] = p.red < 0 ? 0 : dn(p.red);
+      nir[i] = p.nir < 0 ? 0 : dn(p.nir);
+      clear[i] = p.clear ? 1 : 0;
+      aot[i] = p.aot === undefined ? 0 : Math.round(p.aot / 0.001);
+      inside[i] = c < 8 ? 1 : 0;
+    }
+  }
+  return {
+    mask: maskFromBits(inside, 10, 10),
+    red,
+    nir,
+    reflectance: S2,
+    clear: { classes: clear, lookup: CLEAR_MASK_LOOKUP },
+    shade: ENDMEMBERS,
+    aot: { values: aot, encoding: { scale: 0.001, offset: 0, nodata: 0 } },
+  };
+}
+
+test('the NDVI median reads clear plot pixels only, with the BOA offset applied', () => {
+  // Clear plot rows 0-5 carry NDVI rising with the column; cloudy rows and pixels outside the plot are bright and flat.
+  const input = scene((c, r) => (r < 6 ? { red: 0.03 + 0.002 * c, nir: 0.3, clear: true } : { red: 0.3, nir: 0.32, clear: c >= 8 }));
+  const stats = sceneStats(input);
+  const ndvis: number[] = [];
+  for (let c = 0; c < 8; c++) {
+    const red = (dn(0.03 + 0.002 * c)) * 0.0001 - 0.1;
+    const nir = dn(0.3) * 0.0001 - 0.1;
+    for (let r = 0; r < 6; r++) ndvis.push((nir - red) / (nir + red));
+  }
+  ndvis.sort((a, b) => a - b);
+  const median = (ndvis[23] + ndvis[24]) / 2;
+  assert.equal(stats.pixels, 80);
+  assert.equal(stats.clear_pixels, 48);
+  assert.equal(stats.clear_fraction, 48 / 80);
+  assert.ok(Math.abs((stats.ndvi_median as number) - median) <= 0.0005, `median ${stats.ndvi_median} vs ${median}`);
+});
+
+test('shade is the mean clamped shade fraction of the clear pixels', () => {
+  const forest = { red: 0.03, nir: 0.3 };
+  const litter = { red: 0.12, nir: 0.3 };
+  const bright = { red: 0.3, nir: 0.6 };
+  const stats = sceneStats(scene((c) => ({ ...(c < 4 ? forest : c < 6 ? litter : bright), clear: true })));
+  const want = (4 * shadeOf(0.03, 0.3) + 2 * shadeOf(0.12, 0.3) + 2 * shadeOf(0.3, 0.6)) / 8;
+  assert.equal(shadeOf(0.3, 0.6), 0, 'a pixel brighter than both endmembers clamps to no shade');
+  assert.ok(Math.abs((stats.shade_fraction as number) - want) < 1e-3, `${stats.shade_fraction} vs ${want}`);
+  assert.ok(Math.abs(shadeOf(0.03, 0.3) - 0.39) < 0.01);
+});
+
+test('no-data reflectance is not clear, and AOT is averaged over plot pixels that carry one', () => {
+  const stats = sceneStats(scene((c, r) => ({ red: r === 0 ? -1 : 0.05, nir: 0.35, clear: true, aot: c < 4 ? 0.2 : c < 8 ? 0.6 : 3 })));
+  assert.equal(stats.clear_pixels, 72);
+  assert.ok(Math.abs((stats.aot_mean as number) - 0.4) < 1e-9);
+  const noAot = sceneStats({ ...scene(() => ({ red: 0.05, nir: 0.35, clear: true })), aot: null });
+  assert.equal(noAot.aot_mean, null);
+});
+
+test('an empty mask answers no value, never NaN', () => {
+  const input = scene(() => ({ red: 0.05, nir: 0.35, clear: true }));
+  const stats = sceneStats({ ...input, mask: maskFromBits(new Uint8Array(100), 10, 10) });
+  assert.deepEqual(stats, { pixels: 0, clear_pixels: 0, clear_fraction: null, ndvi_median: null, shade_fraction: null, aot_mean: null });
+  assert.equal(sceneFlags(stats, { minClearFraction: 0, minPixels: 0 }), 0);
+});
+
+test('an overcast scene has a clear fraction of zero and no index', () => {
+  const stats = sceneStats(scene(() => ({ red: 0.05, nir: 0.35, clear: false })));
+  assert.equal(stats.clear_fraction, 0);
+  assert.equal(stats.ndvi_median, null);
+});
+
+test('SCL classes decide clear pixels through their lookup', () => {
+  const lookup = sclClearLookup([4, 5, 6]);
+  const input = scene(() => ({ red: 0.05, nir: 0.35, clear: true }));
+  const scl = new Uint8Array(100).fill(4);
+  scl.fill(9, 0, 10); // cloud high probability over the first row
+  scl.fill(3, 10, 15); // cloud shadow
+  const stats = sceneStats({ ...input, clear: { classes: scl, lookup } });
+  assert.equal(stats.clear_pixels, 80 - 8 - 5);
+  assert.deepEqual([...lookup].flatMap((v, k) => (v ? [k] : [])), [4, 5, 6]);
+});
+
+test('Landsat QA_PIXEL words are clear with the clear bit set and no cloud, shadow, cirrus, snow or fill bit', () => {
+  const lookup = qaPixelClearLookup([6], [0, 1, 2, 3, 4, 5]);
+  assert.equal(lookup[0b0101_0100_0000], 1); // clear, low cloud confidence
+  assert.equal(lookup[1 << 6], 1);
+  assert.equal(lookup[(1 << 6) | (1 << 4)], 0); // shadow
+  assert.equal(lookup[(1 << 6) | (1 << 2)], 0); // cirrus
+  assert.equal(lookup[1 << 3], 0); // cloud, clear bit off
+  assert.equal(lookup[1], 0); // fill
+});
+
+test('a scene is usable when the clear fraction and the clear pixel count both reach their lines', () => {
+  const stats = sceneStats(scene((c, r) => ({ red: 0.05, nir: 0.35, clear: r < 7 })));
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 56 }), SCENE_USABLE);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.71, minPixels: 56 }), 0);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 57 }), 0);
+});
+
+test('collinear endmembers are refused', () => {
+  const input = scene(() => ({ red: 0.05, nir: 0.35, clear: true }));
+  assert.throws(() => sceneStats({ ...input, shade: { vegetation: [0.1, 0.2], soil: [0.2, 0.4] } }), RangeError);
+});
