@@ -1,0 +1,50 @@
+import type { Em } from '../store/orm.ts';
+import { ServiceError } from '../api/errors.ts';
+import { Member, PLANS, User, Workspace, type Plan, type SeatRole } from '../store/entities/index.ts';
+import { hashPassword } from './passwords.ts';
+
+export function parsePlan(value: unknown): Plan {
+  if (typeof value === 'string' && (PLANS as readonly string[]).includes(value)) return value as Plan;
+  throw new ServiceError(422, 'bad_plan', `plan must be one of ${PLANS.join(', ')}`);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface NewWorkspace {
+  name: string;
+  plan: Plan;
+  email: string;
+  password: string;
+  role: SeatRole;
+}
+
+/** Creates a workspace with its first member; an existing user (same email, same password) gets a new seat. */
+export async function createWorkspace(em: Em, input: NewWorkspace) {
+  if (!input.name.trim()) throw new ServiceError(422, 'name_required', 'the workspace needs a name');
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw new ServiceError(422, 'bad_email', `"${input.email}" is not an email address`);
+  if (input.password.length < 8) throw new ServiceError(422, 'weak_password', 'the password needs at least 8 characters');
+  return em.transactional(async (tx) => {
+    const workspace = tx.create(Workspace, { id: crypto.randomUUID(), name: input.name.trim(), plan: input.plan });
+    let user = await tx.findOne(User, { email });
+    if (!user) user = tx.create(User, { id: crypto.randomUUID(), email, passwordHash: await hashPassword(input.password) });
+    const member = tx.create(Member, { id: crypto.randomUUID(), workspaceId: workspace.id, userId: user.id, role: input.role });
+    await tx.flush();
+    return { workspace, user, member };
+  });
+}
+
+export async function setPlan(em: Em, workspaceId: string, plan: Plan) {
+  const workspace = await em.findOne(Workspace, { id: workspaceId });
+  if (!workspace) throw new ServiceError(404, 'not_found', `no workspace ${workspaceId}`);
+  const previous = workspace.plan;
+  workspace.plan = plan;
+  await em.flush();
+  return { workspace, previous };
+}
+
+export async function getWorkspace(em: Em, workspaceId: string) {
+  const workspace = await em.findOne(Workspace, { id: workspaceId });
+  if (!workspace) throw new ServiceError(404, 'not_found', `no workspace ${workspaceId}`);
+  return workspace;
+}

@@ -1,0 +1,31 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { AppState, Services } from './context.ts';
+import { requestLifecycle } from './middleware.ts';
+import { openApiDocument } from './openapi/index.ts';
+import { healthRoutes } from './routes/health.ts';
+import { keyRoutes } from './routes/keys.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+
+export const API_PREFIX = '/api/v1';
+
+export function createApp(services: Services): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  app.silent = true;
+  app.use(requestLifecycle(services.log));
+  app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
+
+  const api = new Router({ prefix: API_PREFIX });
+  const document = openApiDocument(services.config.baseUrl);
+  api.get('/openapi.json', (ctx) => {
+    ctx.body = document;
+  });
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services)]) {
+    api.use(family.routes(), family.allowedMethods());
+  }
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  return app;
+}

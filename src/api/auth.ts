@@ -1,0 +1,63 @@
+import type { Context, Next } from 'koa';
+import { authenticateKey } from '../accounts/keys.ts';
+import { resolveSession, seatOf, SESSION_COOKIE } from '../accounts/sessions.ts';
+import { Workspace } from '../store/entities/index.ts';
+import type { Caller, Services } from './context.ts';
+import { forbidden, ServiceError, unauthorized } from './errors.ts';
+import { isUuid } from './parse.ts';
+
+/** Route families a portal-role seat reaches (spec 5.5); every other authenticated family is the studio's. */
+const PORTAL_FAMILIES = ['/portal', '/eudr/alerts', '/tiles', '/change/tiles'];
+
+export function isPortalFamily(path: string): boolean {
+  return PORTAL_FAMILIES.some((f) => path === f || path.startsWith(`${f}/`));
+}
+
+/**
+ * Resolves the caller from `Authorization: Bearer <key>` or the session cookie (+ X-Workspace-Id or ?workspace=),
+ * then applies the family gate: a portal seat on a studio family is refused with 403 forbidden.
+ * `routePath` is the path below /api/v1.
+ */
+export function authenticate(services: Services, opts: { sessionOnly?: boolean } = {}) {
+  return async (ctx: Context, next: Next) => {
+    const caller = await resolveCaller(services, ctx, opts.sessionOnly ?? false);
+    const routePath = ctx.path.replace(/^\/api\/v1/, '');
+    if (caller.role === 'portal' && !isPortalFamily(routePath)) {
+      throw forbidden('portal members use the portal endpoints: this route family is for workspace members; use the routes under /portal (and /eudr/alerts) with a portal key');
+    }
+    ctx.state.caller = caller;
+    await next();
+  };
+}
+
+async function resolveCaller(services: Services, ctx: Context, sessionOnly: boolean): Promise<Caller> {
+  const em = services.store.em();
+  const header = ctx.get('Authorization');
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"');
+    if (sessionOnly) throw new ServiceError(403, 'session_required', 'API keys are minted and revoked from a signed-in session, not with an API key');
+    const key = await authenticateKey(em, match[1]);
+    if (!key) throw unauthorized('the API key is not recognised or has been revoked');
+    const workspace = await em.findOne(Workspace, { id: key.workspaceId });
+    if (!workspace) throw unauthorized('the API key\'s workspace no longer exists');
+    return { workspaceId: workspace.id, plan: workspace.plan, role: key.role, via: 'key', userId: null, keyId: key.keyId };
+  }
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  if (!token) throw unauthorized();
+  const session = await resolveSession(em, token);
+  if (!session) throw unauthorized('the session has expired or was signed out; sign in again');
+  const workspaceId = ctx.get('X-Workspace-Id') || (typeof ctx.query.workspace === 'string' ? ctx.query.workspace : '');
+  if (!workspaceId) throw new ServiceError(400, 'workspace_required', 'a signed-in session names its workspace with the X-Workspace-Id header or ?workspace=<id>');
+  if (!isUuid(workspaceId)) throw new ServiceError(400, 'workspace_required', `"${workspaceId}" is not a workspace id`);
+  const seat = await seatOf(em, session.userId, workspaceId);
+  if (!seat) throw forbidden('you have no seat in this workspace');
+  const workspace = await em.findOneOrFail(Workspace, { id: workspaceId });
+  return { workspaceId, plan: workspace.plan, role: seat.role, via: 'session', userId: session.userId, keyId: null };
+}
+
+export function callerOf(ctx: Context): Caller {
+  const caller = ctx.state.caller as Caller | undefined;
+  if (!caller) throw unauthorized();
+  return caller;
+}

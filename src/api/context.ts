@@ -1,0 +1,32 @@
+import type { Config } from '../config.ts';
+import type { SigningKey } from '../engine/signing.ts';
+import type { Logger } from '../log.ts';
+import type { Store } from '../store/orm.ts';
+import type { Queue } from '../store/queue.ts';
+import type { Plan, SeatRole } from '../store/entities/index.ts';
+
+/** What every route factory receives: the process's long-lived parts. */
+export interface Services {
+  config: Config;
+  store: Store;
+  /** null while the queue is down; routes that enqueue answer 503 queue_unavailable. */
+  queue: Queue | null;
+  log: Logger;
+  signingKey: SigningKey;
+}
+
+export interface Caller {
+  workspaceId: string;
+  plan: Plan;
+  role: SeatRole;
+  via: 'key' | 'session';
+  userId: string | null;
+  keyId: string | null;
+}
+
+export interface AppState {
+  requestId: string;
+  caller?: Caller;
+  /** The session user, known on session-authenticated requests even before a workspace is chosen. */
+  sessionUserId?: string;
+}

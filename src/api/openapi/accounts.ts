@@ -1,0 +1,125 @@
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+
+export const accountSchemas: Record<string, Schema> = {
+  Health: {
+    type: 'object',
+    required: ['status', 'role', 'database', 'queue', 'archive'],
+    properties: {
+      status: { enum: ['ok', 'degraded'] },
+      role: { enum: ['serve', 'api', 'worker'] },
+      database: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' }, backend: { enum: ['postgresql', 'pglite'] }, error: { type: 'string' } } },
+      queue: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' }, error: { type: 'string' } } },
+      archive: {
+        type: 'object',
+        required: ['ok'],
+        properties: { ok: { type: 'boolean' }, kind: { enum: ['demo', 'public'] }, synthetic: { type: 'boolean' }, error: { type: 'string' } },
+      },
+    },
+  },
+  SignIn: {
+    type: 'object',
+    required: ['user', 'workspaces', 'expires_at'],
+    properties: {
+      user: { type: 'object', required: ['id', 'email'], properties: { id: uuid, email: { type: 'string' } } },
+      workspaces: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'role'],
+          properties: { id: uuid, name: nullable({ type: 'string' }), plan: nullable({ type: 'string' }), role: { enum: ['member', 'portal'] } },
+        },
+      },
+      expires_at: timestamp,
+    },
+  },
+  ApiKey: {
+    type: 'object',
+    required: ['id', 'prefix', 'role', 'label', 'created_at', 'last_used_at', 'revoked_at'],
+    additionalProperties: false,
+    properties: {
+      id: uuid,
+      prefix: { type: 'string', description: 'The public start of the key, to tell keys apart.' },
+      role: { enum: ['member', 'portal'], description: '`portal`: reaches /portal, /eudr/alerts, /tiles, /change/tiles. `member`: a workspace member key, reaching every family.' },
+      label: nullable({ type: 'string' }),
+      created_at: timestamp,
+      last_used_at: nullable(timestamp),
+      revoked_at: nullable(timestamp),
+    },
+  },
+  ApiKeyShownOnce: {
+    type: 'object',
+    required: ['id', 'key', 'prefix', 'role', 'label', 'workspace_id', 'created_at', 'note'],
+    additionalProperties: false,
+    properties: {
+      id: uuid,
+      key: { type: 'string', description: 'The whole key, `pce_<public>_<secret>`. Shown once; only its SHA-256 is stored. Keys do not expire; revoke them.' },
+      prefix: { type: 'string' },
+      role: { enum: ['member', 'portal'] },
+      label: nullable({ type: 'string' }),
+      workspace_id: uuid,
+      created_at: timestamp,
+      note: { type: 'string' },
+    },
+  },
+  ApiKeyList: {
+    type: 'object',
+    required: ['keys', 'max_active'],
+    properties: { keys: { type: 'array', items: ref('ApiKey') }, max_active: { const: 5 } },
+  },
+};
+
+const sessionRefusals = {
+  ...authRefusals,
+  '400': refusal('A session without a workspace', ['workspace_required']),
+  '403': refusal('Called with an API key instead of a session, or a portal seat on the studio route', ['session_required', 'forbidden']),
+};
+const keyLabel = { content: { 'application/json': { schema: { type: 'object', properties: { label: { type: 'string', maxLength: 200 } } } } } };
+
+export const accountPaths = {
+  '/health': {
+    get: {
+      summary: 'Database, queue and archive checks',
+      security: [],
+      responses: { '200': json(ref('Health')), '503': json(ref('Health'), 'A dependency is down') },
+    },
+  },
+  '/auth/sign-in': {
+    post: {
+      summary: 'Sign in with email and password; sets the session cookie `pce_session`',
+      security: [],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } } } },
+      },
+      responses: { '200': json(ref('SignIn')), '401': refusal('Email or password not recognised', ['unauthorized']), '422': refusal('A field is missing', ['email_required', 'password_required']) },
+    },
+  },
+  '/auth/sign-out': {
+    post: { summary: 'End the session', security: [], responses: { '204': { description: 'Signed out' }, '422': refusal('No session cookie', ['not_signed_in']) } },
+  },
+  '/api-keys': {
+    post: {
+      summary: 'Mint a workspace-member key (studio), from a signed-in session',
+      security: [{ session: [] }],
+      requestBody: keyLabel,
+      responses: { '201': json(ref('ApiKeyShownOnce'), 'The key, shown once'), ...sessionRefusals, '409': refusal('Five keys are already active', ['key_limit']) },
+    },
+  },
+  '/portal/api-keys': {
+    get: { summary: 'List the workspace\'s keys (never the secrets)', security: [{ session: [] }], responses: { '200': json(ref('ApiKeyList')), ...sessionRefusals } },
+    post: {
+      summary: 'Mint a portal key, from a signed-in session',
+      security: [{ session: [] }],
+      requestBody: keyLabel,
+      responses: { '201': json(ref('ApiKeyShownOnce'), 'The key, shown once'), ...sessionRefusals, '409': refusal('Five keys are already active', ['key_limit']) },
+    },
+  },
+  '/portal/api-keys/{id}': {
+    delete: {
+      summary: 'Revoke a key',
+      security: [{ session: [] }],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }],
+      responses: { '200': json(ref('ApiKey'), 'The revoked key'), ...sessionRefusals, '404': refusal('No such key in the workspace', ['not_found']) },
+    },
+  },
+};

@@ -1,0 +1,28 @@
+import { accountPaths, accountSchemas } from './accounts.ts';
+import { ErrorSchema } from './common.ts';
+
+/** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
+export function openApiDocument(baseUrl: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Pre-cutoff land-use evidence service',
+      version: '1.0.0',
+      description:
+        'Evidence of land use before the EUDR cutoff (31 December 2020), one signed evidence object per plot. Every refusal is `{error:{code,message}}`; branch on `code`.',
+    },
+    servers: [{ url: baseUrl }],
+    security: [{ bearer: [] }, { session: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key minted from a signed-in session.' },
+        session: { type: 'apiKey', in: 'cookie', name: 'pce_session', description: 'Browser session; name the workspace with X-Workspace-Id or ?workspace=.' },
+      },
+      schemas: { Error: ErrorSchema, ...accountSchemas },
+    },
+    paths: {
+      ...accountPaths,
+      '/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
+    },
+  };
+}

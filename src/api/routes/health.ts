@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Router from '@koa/router';
+import type { Services } from '../context.ts';
+
+/** GET /health: each dependency checked, never cached; 503 when one the role needs is down. */
+export function healthRoutes(services: Services) {
+  const router = new Router();
+  router.get('/health', async (ctx) => {
+    const database = await check(async () => {
+      await services.store.em().getConnection().execute('select 1');
+      return { backend: services.store.backend };
+    });
+    const queue = services.queue
+      ? await check(async () => {
+          const q = await services.queue!.boss.getQueue('evidence-read');
+          return { queues_ready: q !== null };
+        })
+      : { ok: false, error: 'queue not started' };
+    const archive = await check(async () => archiveState(services));
+    const ok = database.ok && queue.ok && archive.ok;
+    ctx.status = ok ? 200 : 503;
+    ctx.body = { status: ok ? 'ok' : 'degraded', role: services.config.role, database, queue, archive };
+  });
+  return router;
+}
+
+async function check<T extends object>(fn: () => Promise<T>): Promise<{ ok: boolean } & Partial<T> & { error?: string }> {
+  try {
+    return { ok: true, ...(await fn()) };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message } as { ok: boolean; error: string } & Partial<T>;
+  }
+}
+
+async function archiveState(services: Services) {
+  const { archive, dataDir } = services.config;
+  if (archive === 'public') return { kind: archive, synthetic: false };
+  const root = path.join(dataDir, 'archive');
+  if (!fs.existsSync(root)) throw new Error(`the demo archive has not been generated under ${root}`);
+  return { kind: archive, synthetic: true, root };
+}

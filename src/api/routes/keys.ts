@@ -1,0 +1,51 @@
+import Router from '@koa/router';
+import { listKeys, mintKey, revokeKey, type MintedKey } from '../../accounts/keys.ts';
+import { authenticate, callerOf } from '../auth.ts';
+import type { Services } from '../context.ts';
+import { objectBody, optionalString, pathId } from '../parse.ts';
+
+function shownOnce(k: MintedKey) {
+  return {
+    id: k.id,
+    key: k.key,
+    prefix: k.prefix,
+    role: k.role,
+    label: k.label,
+    workspace_id: k.workspaceId,
+    created_at: k.createdAt.toISOString(),
+    note: 'This key is shown once. Store it now; the service keeps only its hash.',
+  };
+}
+
+/** Keys are minted and revoked from a signed-in session (spec 4.7, 5.2); a key carries its seat's access. */
+export function keyRoutes(services: Services) {
+  const router = new Router();
+  const session = authenticate(services, { sessionOnly: true });
+
+  // Studio minting: a workspace member's key (the family gate refuses portal seats).
+  router.post('/api-keys', session, async (ctx) => {
+    const caller = callerOf(ctx);
+    const label = optionalString(objectBody(ctx), 'label');
+    ctx.status = 201;
+    ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role: 'member', createdBy: caller.userId, label }));
+  });
+
+  router.get('/portal/api-keys', session, async (ctx) => {
+    const caller = callerOf(ctx);
+    ctx.body = { keys: await listKeys(services.store.em(), caller.workspaceId), max_active: 5 };
+  });
+
+  // Portal minting: a portal key, whatever the minting seat, reaching the portal families only.
+  router.post('/portal/api-keys', session, async (ctx) => {
+    const caller = callerOf(ctx);
+    const label = optionalString(objectBody(ctx), 'label');
+    ctx.status = 201;
+    ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role: 'portal', createdBy: caller.userId, label }));
+  });
+
+  router.delete('/portal/api-keys/:id', session, async (ctx) => {
+    const caller = callerOf(ctx);
+    ctx.body = await revokeKey(services.store.em(), caller.workspaceId, pathId(ctx, 'API key'));
+  });
+  return router;
+}

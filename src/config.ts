@@ -1,0 +1,104 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Environment → one typed, validated config object. A wrong value stops the start naming the variable. */
+export const ROLES = ['serve', 'api', 'worker'] as const;
+export const ARCHIVES = ['demo', 'public'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export type Role = (typeof ROLES)[number];
+export type ArchiveKind = (typeof ARCHIVES)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  archive: ArchiveKind;
+  poolSize: number;
+  role: Role;
+  /** Ed25519 private key (PEM); null means "generate under the data directory on first start". */
+  signingKeyPem: string | null;
+  logLevel: LogLevel;
+  /** Evidence jobs a worker process runs at once (each job reads its plots in sequence). */
+  jobConcurrency: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL: "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function signingKey(env: Env): string | null {
+  const raw = env.SIGNING_KEY;
+  if (raw === undefined || raw === '') return null;
+  const pem = raw.replace(/\\n/g, '\n').trim();
+  if (!/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----$/.test(pem)) {
+    throw new ConfigError('SIGNING_KEY', 'expected an Ed25519 private key in PKCS#8 PEM form (-----BEGIN PRIVATE KEY-----)');
+  }
+  return pem;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
+  const baseUrl = url(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}/api/v1`;
+  if (!new URL(baseUrl).pathname.replace(/\/$/, '').endsWith('/api/v1')) {
+    throw new ConfigError('BASE_URL', `the path must end in /api/v1, got "${baseUrl}"`);
+  }
+  return {
+    port,
+    host,
+    baseUrl: baseUrl.replace(/\/$/, ''),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
+    archive: oneOf(env, 'ARCHIVE', ARCHIVES, 'demo'),
+    poolSize: integer(env, 'POOL_SIZE', os.availableParallelism(), 1, 256),
+    role: oneOf(env, 'ROLE', ROLES, 'serve'),
+    signingKeyPem: signingKey(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 1, 64),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30000, 0, 600000),
+  };
+}

@@ -1,0 +1,99 @@
+import { parseArgs, runAdminCommand, USAGE } from './admin/commands.ts';
+import { sendToService } from './admin/control.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createLogger } from './log.ts';
+import { openConfiguredStore, startService } from './service.ts';
+
+/** Entry point: `serve` | `api` | `worker` run the service; `migrate` and `admin …` are operator commands. */
+const [command = 'serve', ...rest] = process.argv.slice(2);
+
+let config: Config;
+try {
+  config = loadConfig(command === 'api' || command === 'worker' ? { ...process.env, ROLE: command } : process.env);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`configuration error: ${err.message}`);
+    process.exit(2);
+  }
+  throw err;
+}
+
+switch (command) {
+  case 'serve':
+  case 'api':
+  case 'worker':
+    await serve(config);
+    break;
+  case 'migrate':
+    await migrate(config);
+    break;
+  case 'admin':
+    await admin(config, rest);
+    break;
+  default:
+    console.error(`unknown command "${command}"; expected serve, api, worker, migrate or admin`);
+    process.exit(2);
+}
+
+async function serve(config: Config) {
+  const log = createLogger(config.logLevel);
+  const running = await startService(config, log).catch((err: Error) => {
+    log.fatal({ err }, 'could not start');
+    process.exit(1);
+  });
+  const shutdown = (signal: string) => {
+    log.info({ signal }, 'signal received');
+    running.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+async function migrate(config: Config) {
+  const { store, release } = await openConfiguredStore(config);
+  try {
+    const applied = await store.migrate();
+    console.log(applied.length ? `applied ${applied.join(', ')}` : 'database schema is up to date');
+  } finally {
+    await store.close();
+    release();
+  }
+}
+
+async function admin(config: Config, argv: string[]) {
+  const { words, flags } = parseArgs(argv);
+  const asJson = flags.json === true;
+  delete flags.json;
+  const print = (value: Record<string, unknown>) => {
+    if (asJson) process.stdout.write(`${JSON.stringify(value)}\n`);
+    else for (const [k, v] of Object.entries(value)) console.log(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  };
+  const fail = (code: string, message: string) => {
+    if (asJson) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    else console.error(message);
+    process.exit(code === 'usage' ? 2 : 1);
+  };
+  if (words.length === 0) return fail('usage', USAGE);
+  try {
+    // A running embedded-database service holds the database; it runs the command for us.
+    const remote = config.databaseUrl ? null : await sendToService(config.dataDir, words, flags);
+    if (remote) return remote.ok ? print(remote.result!) : fail(remote.error!.code, remote.error!.message);
+    const { store, release } = await openConfiguredStore(config);
+    try {
+      await store.migrate();
+      print(await runAdminCommand(store, words, flags));
+    } finally {
+      await store.close();
+      release();
+    }
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    fail(typeof e.code === 'string' ? e.code : 'internal', e.message);
+  }
+}

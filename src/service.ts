@@ -1,0 +1,84 @@
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { serveControlSocket } from './admin/control.ts';
+import { createApp } from './api/app.ts';
+import type { Services } from './api/context.ts';
+import type { Config } from './config.ts';
+import { loadSigningKey } from './engine/signing.ts';
+import type { Logger } from './log.ts';
+import { acquireLock } from './store/pglite-lock.ts';
+import { openStore, type Store } from './store/orm.ts';
+import { openQueue, type Queue } from './store/queue.ts';
+
+/** One process of the service in its role: `serve` (API and workers), `api` or `worker`. */
+export interface RunningService {
+  services: Services;
+  url: string | null;
+  stop(): Promise<void>;
+}
+
+export function embeddedDbDir(dataDir: string): string {
+  return path.join(dataDir, 'db');
+}
+
+/** Opens the database for this process: PostgreSQL when configured, else the embedded PGlite under an exclusive lock. */
+export async function openConfiguredStore(config: Config): Promise<{ store: Store; release: () => void }> {
+  const release = config.databaseUrl ? () => {} : acquireLock(config.dataDir);
+  try {
+    const store = await openStore({ databaseUrl: config.databaseUrl, pgliteDir: embeddedDbDir(config.dataDir) });
+    return { store, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+export async function startService(config: Config, log: Logger): Promise<RunningService> {
+  const { store, release } = await openConfiguredStore(config);
+  const applied = await store.migrate();
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const signingKey = loadSigningKey(config.signingKeyPem, config.dataDir);
+  const runsWorkers = config.role !== 'api';
+  const queue: Queue = await openQueue(store, { log, supervise: runsWorkers });
+  const services: Services = { config, store, queue, log, signingKey };
+
+  let server: Server | null = null;
+  let url: string | null = null;
+  if (config.role !== 'worker') {
+    const app = createApp(services);
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(config.port, config.host, () => resolve(s)).once('error', reject);
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    url = `http://${config.host}:${port}/api/v1`;
+    log.info({ url, role: config.role, backend: store.backend, archive: config.archive }, 'listening');
+  }
+  const closeControl = store.pglite ? await serveControlSocket(config.dataDir, store, log) : async () => {};
+  if (runsWorkers) log.info({ poolSize: config.poolSize, jobConcurrency: config.jobConcurrency }, 'worker ready');
+
+  let stopping: Promise<void> | null = null;
+  return {
+    services,
+    url,
+    stop() {
+      // Order matters: stop taking requests and jobs, let the job in hand finish or go back, then close the database.
+      stopping ??= (async () => {
+        log.info('shutting down');
+        if (server) {
+          const s = server;
+          await new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeIdleConnections();
+          });
+        }
+        await closeControl();
+        await queue.stop(config.shutdownTimeoutMs);
+        await store.close();
+        release();
+        log.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}

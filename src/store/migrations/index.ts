@@ -1,0 +1,6 @@
+/** Committed migrations, in order. New ones are generated with `node src/store/make-migration.ts <name>` and listed here. */
+import { Migration20261122035914_initial } from './Migration20261122035914_initial.ts';
+
+export const migrationsList = [
+  { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
+];
