@@ -35,7 +35,7 @@ function buildIndex(): Map<string, string> {
     index.set(countryKey(alpha2), alpha2);
     index.set(countryKey(alpha3), alpha2);
   }
-  // Official names first: "Congo" is the official French name of CG and only an English alias of CD.
+  // Official names first; an alias shared by two countries ("Congo": CG and CD) names neither.
   for (const lang of ['en', 'fr']) {
     for (const [alpha2, name] of Object.entries(countries.getNames(lang, { select: 'official' }))) {
       if (!index.has(countryKey(name))) index.set(countryKey(name), alpha2);

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import type { CsvError, Info } from 'csv-parse/sync';
 import { writtenDecimals } from './decimals.ts';
-import { badCsv, emptyFile, tooManyPlots } from './errors.ts';
+import { IntakeError, badCsv, emptyFile, tooManyPlots } from './errors.ts';
 import { MAX_PLOTS } from './limits.ts';
 import { numberFrom } from './properties.ts';
 import { utf8Text } from './text.ts';
@@ -41,37 +41,14 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
   const latAt = columnIndex(header, LAT);
 
   const rowErrors: RowError[] = [];
-  let index = 0;
-  let rows: { record: string[]; info: Info }[];
-  try {
-    rows = parse(text, {
-      delimiter,
-      from_line: 2,
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      on_skip: (error: CsvError | undefined) => {
-        const line = typeof error?.lines === 'number' ? error.lines : undefined;
-        rowErrors.push({ index: index++, line, code: 'ragged_row', message: `The row cannot be read: ${error?.message ?? 'malformed quoting'}.` });
-      },
-    }) as unknown as { record: string[]; info: Info }[];
-  } catch (error) {
-    throw badCsv(error instanceof Error ? error.message : String(error));
-  }
-
   const plots: RawPlot[] = [];
-  for (const { record, info } of rows) {
-    // csv-parse counts lines from the first one it reads; the header is line 1 of the file.
-    const line = info.lines + 1;
+  let index = 0;
+  // Rows are handled as the parser meets them (on_record, on_skip), so plots and row errors keep the
+  // file's order and no array of all records is held beside the plots.
+  const take = (record: string[], line: number) => {
     if (record.length !== header.length) {
-      rowErrors.push({
-        index: index++,
-        line,
-        code: 'ragged_row',
-        message: `Line ${line} has ${record.length} fields; the header has ${header.length}.`,
-      });
-      continue;
+      rowErrors.push({ index: index++, line, code: 'ragged_row', message: `Line ${line} has ${record.length} fields; the header has ${header.length}.` });
+      return;
     }
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
     const properties: Record<string, unknown> = {};
@@ -84,12 +61,27 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
       lonText === '' && latText === ''
         ? null
         : { type: 'Point', coordinates: [numberFrom(lonText) ?? Number.NaN, numberFrom(latText) ?? Number.NaN] };
-    plots.push({
-      index: index++,
-      geometry,
-      properties,
-      writtenDecimals: Math.min(writtenDecimals(lonText), writtenDecimals(latText)),
+    plots.push({ index: index++, geometry, properties, writtenDecimals: Math.min(writtenDecimals(lonText), writtenDecimals(latText)) });
+  };
+  try {
+    parse(text, {
+      delimiter,
+      from_line: 2,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_record: (record: string[], context: Info) => {
+        take(record, context.lines);
+        return null;
+      },
+      on_skip: (error: CsvError | undefined) => {
+        const line = typeof error?.lines === 'number' ? error.lines : undefined;
+        rowErrors.push({ index: index++, line, code: 'ragged_row', message: `The row cannot be read: ${error?.message ?? 'malformed quoting'}.` });
+      },
     });
+  } catch (error) {
+    if (error instanceof IntakeError) throw error;
+    throw badCsv(error instanceof Error ? error.message : String(error));
   }
   return { format: 'csv', plots, notes: [], row_errors: rowErrors };
 }

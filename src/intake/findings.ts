@@ -32,7 +32,7 @@ interface FindingRule {
   message: string;
 }
 
-/** Tolerance between declared and measured area; see AREA_TOLERANCE for the reasoning. */
+/** How far a declared area may lie from the measured one before a finding says so. */
 export const AREA_TOLERANCE = {
   /**
    * 10%: areas from cadastres, surveys or equal-area GIS agree with the ellipsoidal area to a few per
@@ -48,6 +48,9 @@ export const AREA_TOLERANCE = {
 export const POINT_AREA = { maxHa: 4, minHa: 0.1, assumedHa: 4, exemptCommodity: 'cattle' } as const;
 
 export const REQUIRED_DECIMALS = 6;
+
+/** Under a square metre a polygon is a line or a point drawn as one, not a plot. */
+export const MIN_POLYGON_M2 = 1;
 
 export const FINDING_RULES = {
   unsupported_geometry_type: {
@@ -92,7 +95,7 @@ export const FINDING_RULES = {
     effect: 'repair',
     message: 'The polygon has holes, which a filing does not carry: the EU information system keeps only the outer boundary, and so does this register. To leave the hole out, upload the plot as two polygons without holes.',
   },
-  degenerate_polygon: { effect: 'reject', message: 'The polygon encloses no area: its vertices lie on a line.' },
+  degenerate_polygon: { effect: 'reject', message: 'The polygon encloses no area (under a square metre): its vertices lie on a line.' },
   unrepairable_geometry: { effect: 'reject', message: 'The boundary is invalid and could not be repaired.' },
   point_over_4ha: {
     effect: 'reject',

@@ -64,6 +64,7 @@ export function tidyRings(polygons: Position[][][], reportOrientation: boolean):
       const wantCounterclockwise = r === 0;
       if (area !== 0 && area > 0 !== wantCounterclockwise) {
         kept.reverse();
+        kept.unshift(kept.pop()!); // the ring still starts where the file started it
         turned++;
       }
       kept.push(kept[0]);

@@ -1,6 +1,7 @@
 import { ACCEPTED_COUNTRY_FORMS, countryContains, isRecognisedCountry, lookupCountry } from './countries.ts';
 import {
   AREA_TOLERANCE,
+  MIN_POLYGON_M2,
   POINT_AREA,
   REQUIRED_DECIMALS,
   effectOf,
@@ -204,6 +205,10 @@ function judgeGeometry(
   found.push(...checked.repairs);
   const polygons = checked.polygons;
   const area = polygonsAreaHa(polygons);
+  if (area * 10_000 < MIN_POLYGON_M2) {
+    found.push(finding('degenerate_polygon'));
+    return none;
+  }
   if (declared !== null) {
     const gap = Math.abs(declared - area);
     if (gap > AREA_TOLERANCE.relative * area && gap > AREA_TOLERANCE.absoluteHa) {

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { countryContains, isRecognisedCountry, lookupCountry, recognisedCountries, resolveCountry } from '../../src/intake/countries.ts';
+
+test('resolves alpha-2, alpha-3, English and French names whatever the case and accents', () => {
+  const forms: [string, string][] = [
+    ['FR', 'FR'],
+    ['fr', 'FR'],
+    ['FRA', 'FR'],
+    ['France', 'FR'],
+    ["côte d'ivoire", 'CI'],
+    ['COTE D IVOIRE', 'CI'],
+    ['Ivory Coast', 'CI'],
+    ['Allemagne', 'DE'],
+    ['  ghana ', 'GH'],
+    ['Brésil', 'BR'],
+  ];
+  for (const [input, code] of forms) assert.equal(resolveCountry(input), code, input);
+});
+
+test('refuses to guess between two countries sharing an alias ("Congo"), and reads their official names', () => {
+  assert.equal(lookupCountry('Congo'), null);
+  assert.equal(lookupCountry('Republic of the Congo'), 'CG');
+  assert.equal(lookupCountry('République démocratique du Congo'), 'CD');
+});
+
+test('refuses an unknown country with unknown_country, listing the accepted forms', () => {
+  assert.throws(
+    () => resolveCountry('Narnia'),
+    (error: { status: number; code: string; message: string }) =>
+      error.status === 422 && error.code === 'unknown_country' && /alpha-2.*alpha-3.*English or French name/.test(error.message),
+  );
+  assert.equal(lookupCountry('XX'), null);
+});
+
+test('lists recognised countries with code, alpha-3 and English and French names', () => {
+  const list = recognisedCountries();
+  assert.ok(list.length > 240);
+  assert.deepEqual(list.find((c) => c.code === 'CI'), { code: 'CI', alpha3: 'CIV', name_en: "Cote d'Ivoire", name_fr: "Côte-d'Ivoire" });
+  assert.deepEqual(list.map((c) => c.code), [...list.map((c) => c.code)].sort());
+  assert.ok(list.every((c) => isRecognisedCountry(c.code) && resolveCountry(c.name_fr) === c.code));
+});
+
+test('decides membership on the registry boundaries, overseas parts included', () => {
+  assert.equal(countryContains('GH', [-1.2, 6.6]), true); // Kumasi region
+  assert.equal(countryContains('GH', [6.6, -1.2]), false); // the same swapped: Gulf of Guinea
+  assert.equal(countryContains('FR', [-52.3, 4.9]), true); // Cayenne, French Guiana
+  assert.equal(countryContains('GF', [2.35, 48.85]), false); // Paris
+});

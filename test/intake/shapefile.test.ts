@@ -1,0 +1,145 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { zipSync, strToU8 } from 'fflate';
+import { parseShapefileZip } from '../../src/intake/shapefile.ts';
+import { MAX_ZIP_EXPANDED_BYTES } from '../../src/intake/limits.ts';
+import { writeShapefile, type ShapefileRecord } from '../fixtures/shapefile.ts';
+
+const UTM_32N =
+  'PROJCS["WGS_1984_UTM_Zone_32N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",9.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]';
+const WGS84 =
+  'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
+
+/** A clockwise square (a shapefile's outer ring) of side `d` at (x, y). */
+const square = (x: number, y: number, d: number): [number, number][] => [
+  [x, y],
+  [x, y + d],
+  [x + d, y + d],
+  [x + d, y],
+  [x, y],
+];
+
+const records: ShapefileRecord[] = [
+  { shape: { rings: [square(-1.5, 6.5, 0.001)] }, properties: { ref: 'A-1', commodity: 'cocoa', area_ha: 1.2 } },
+  { shape: { rings: [square(-1.6, 6.6, 0.002)] }, properties: { ref: 'A-2', commodity: 'cocoa', area_ha: 4.9 } },
+];
+
+function zip(files: Record<string, Uint8Array>): Uint8Array {
+  return zipSync(files);
+}
+
+async function refusal(bytes: Uint8Array): Promise<{ code: string; message: string }> {
+  try {
+    await parseShapefileZip(bytes);
+  } catch (error) {
+    return error as { code: string; message: string };
+  }
+  assert.fail('the file was read');
+}
+
+test('reads a zipped shapefile with its properties and says when there is no .prj', async () => {
+  const { shp, shx, dbf } = writeShapefile(records);
+  const parsed = await parseShapefileZip(zip({ 'plots.shp': shp, 'plots.shx': shx, 'plots.dbf': dbf }));
+  assert.equal(parsed.format, 'shapefile');
+  assert.equal(parsed.plots.length, 2);
+  assert.deepEqual(parsed.plots[1].properties, { ref: 'A-2', commodity: 'cocoa', area_ha: 4.9 });
+  assert.deepEqual((parsed.plots[0].geometry as { coordinates: unknown }).coordinates, [square(-1.5, 6.5, 0.001)]);
+  assert.ok(parsed.plots.every((p) => p.orientationByFormat));
+  assert.ok(parsed.notes.some((n) => n.includes('no .prj')));
+});
+
+test('keeps WGS84 coordinates bit for bit when the .prj names WGS84', async () => {
+  const { shp, shx, dbf } = writeShapefile(records);
+  const parsed = await parseShapefileZip(zip({ 'p.shp': shp, 'p.shx': shx, 'p.dbf': dbf, 'p.prj': strToU8(WGS84) }));
+  assert.deepEqual((parsed.plots[0].geometry as { coordinates: unknown }).coordinates, [square(-1.5, 6.5, 0.001)]);
+  assert.deepEqual(parsed.notes, []);
+});
+
+test('reprojects from the .prj to WGS84 (UTM 32N, easting 500 km lies on 9 degrees east)', async () => {
+  const { shp, shx, dbf } = writeShapefile([{ shape: { point: [500000, 5000000] }, properties: { ref: 'U' } }]);
+  const parsed = await parseShapefileZip(zip({ 'u.shp': shp, 'u.shx': shx, 'u.dbf': dbf, 'u.prj': strToU8(UTM_32N) }));
+  const [lon, lat] = (parsed.plots[0].geometry as { coordinates: [number, number] }).coordinates;
+  assert.ok(Math.abs(lon - 9) < 1e-9, `longitude ${lon}`);
+  // 5,000 km of northing at scale 0.9996 on the central meridian is 45.1535 degrees on WGS84.
+  assert.ok(Math.abs(lat - 45.15348) < 1e-4, `latitude ${lat}`);
+  assert.ok(parsed.notes.some((n) => n.includes('converted from WGS_1984_UTM_Zone_32N')));
+});
+
+test('reads the .dbf in the encoding its .cpg names', async () => {
+  const { shp, shx, dbf } = writeShapefile([{ shape: { point: [-1.5, 6.5] }, properties: { producer: 'Coopérative Éclair' } }]);
+  const parsed = await parseShapefileZip(zip({ 'c.shp': shp, 'c.shx': shx, 'c.dbf': dbf, 'c.cpg': strToU8('UTF-8') }));
+  assert.equal(parsed.plots[0].properties.producer, 'Coopérative Éclair');
+});
+
+test('reads the real whisp shapefile zip: 31 polygons, no .prj', async () => {
+  const parsed = await parseShapefileZip(readFileSync('../shared/refdata/plots/whisp/shapefile_example.zip'));
+  assert.equal(parsed.plots.length, 31);
+  assert.ok(parsed.plots.every((p) => ['Polygon', 'MultiPolygon'].includes((p.geometry as { type: string }).type)));
+  assert.ok(parsed.notes.some((n) => n.includes('no .prj')));
+});
+
+test('refuses a .shx whose offsets do not match the .shp with bad_shapefile', async () => {
+  const { shp, shx, dbf } = writeShapefile(records);
+  shx.writeInt32BE(shx.readInt32BE(108) + 4, 108); // record 2 placed 8 bytes off
+  const error = await refusal(zip({ 'b.shp': shp, 'b.shx': shx, 'b.dbf': dbf }));
+  assert.equal(error.code, 'bad_shapefile');
+  assert.match(error.message, /offsets are broken/);
+});
+
+test('refuses a .shp record whose length runs past the file with bad_shapefile', async () => {
+  const { shp, dbf } = writeShapefile(records);
+  shp.writeInt32BE(100_000, 104); // record 1 claims 200 kB
+  const error = await refusal(zip({ 'b.shp': shp, 'b.dbf': dbf }));
+  assert.equal(error.code, 'bad_shapefile');
+  assert.match(error.message, /record 1 at byte 100 claims 200000 bytes/);
+});
+
+test('refuses a truncated .shp and a .dbf whose count differs', async () => {
+  const { shp, shx, dbf } = writeShapefile(records);
+  const truncated = await refusal(zip({ 't.shp': shp.subarray(0, shp.length - 10), 't.dbf': dbf }));
+  assert.equal(truncated.code, 'bad_shapefile');
+  assert.match(truncated.message, /truncated/);
+  dbf.writeUInt32LE(3, 4);
+  const miscounted = await refusal(zip({ 'm.shp': shp, 'm.shx': shx, 'm.dbf': dbf }));
+  assert.equal(miscounted.code, 'bad_shapefile');
+  assert.match(miscounted.message, /holds 3 records but the \.shp holds 2/);
+});
+
+test('refuses a zip without a .shp, and bytes that are no zip', async () => {
+  const noShp = await refusal(zip({ 'readme.txt': strToU8('plots') }));
+  assert.equal(noShp.code, 'bad_shapefile');
+  assert.match(noShp.message, /no \.shp.*readme\.txt/);
+  const notZip = await refusal(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]));
+  assert.equal(notZip.code, 'bad_zip');
+});
+
+/** Sets the uncompressed size of every entry in the zip's central directory and local headers. */
+function declareSize(archive: Uint8Array, size: number): Uint8Array {
+  const b = Buffer.from(archive);
+  for (let i = 0; i + 4 <= b.length; i++) {
+    if (b.readUInt32LE(i) === 0x02014b50) b.writeUInt32LE(size, i + 24);
+    else if (b.readUInt32LE(i) === 0x04034b50) b.writeUInt32LE(size, i + 22);
+  }
+  return b;
+}
+
+test('refuses a zip declaring more expanded bytes than the bound with zip_too_large, before inflating', async () => {
+  const { shp } = writeShapefile(records);
+  const error = await refusal(declareSize(zip({ 'z.shp': shp }), MAX_ZIP_EXPANDED_BYTES + 1));
+  assert.equal(error.code, 'zip_too_large');
+});
+
+test('refuses an entry that inflates past its declared size with bad_zip', async () => {
+  const padded = new Uint8Array(1_000_000); // compresses to a few kB, as a zip bomb's payload does
+  const error = await refusal(declareSize(zip({ 'z.shp': padded }), 1000));
+  assert.equal(error.code, 'bad_zip');
+});
+
+test('reads every layer of a zip holding two', async () => {
+  const a = writeShapefile(records);
+  const b = writeShapefile([{ shape: { point: [-1.5, 6.5] }, properties: { ref: 'P' } }]);
+  const parsed = await parseShapefileZip(zip({ 'a/one.shp': a.shp, 'a/one.dbf': a.dbf, 'two.shp': b.shp, 'two.dbf': b.dbf }));
+  assert.deepEqual(parsed.plots.map((p) => p.properties.ref), ['A-1', 'A-2', 'P']);
+  assert.deepEqual(parsed.plots.map((p) => p.index), [0, 1, 2]);
+});

@@ -1,0 +1,331 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { parseGeoJson } from '../../src/intake/geojson.ts';
+import { validatePlots, type PlotReport, type ValidateOptions } from '../../src/intake/validate.ts';
+import { FINDING_RULES, effectOf, type FindingCode } from '../../src/intake/findings.ts';
+import { checkTopology } from '../../src/intake/topology.ts';
+import { resolveCountry } from '../../src/intake/countries.ts';
+import type { Position } from '../../src/intake/types.ts';
+
+// A square of 0.001 degrees (about 1.22 ha) near Kumasi, Ghana, counterclockwise, six decimals.
+const W = -1.600123;
+const E = -1.599123;
+const S = 6.700456;
+const N = 6.701456;
+const SQUARE: Position[] = [[W, S], [E, S], [E, N], [W, N], [W, S]];
+const polygon = (...rings: Position[][]) => ({ type: 'Polygon', coordinates: rings });
+const point = (x = -1.600123, y = 6.700456) => ({ type: 'Point', coordinates: [x, y] });
+const feature = (geometry: unknown, properties: Record<string, unknown> = {}) => ({ type: 'Feature', properties, geometry });
+
+function judgeAll(features: unknown[], options: ValidateOptions = { country: 'GH' }) {
+  return validatePlots(parseGeoJson(Buffer.from(JSON.stringify({ type: 'FeatureCollection', features }))), options);
+}
+const judge = (f: unknown, options?: ValidateOptions) => judgeAll([f], options).plots[0];
+
+const codes = (p: PlotReport) => [...p.findings, ...p.repairs, ...p.rejections].map((f) => f.code);
+
+/** Each finding code, a plot that triggers it, and what else must hold. */
+const cases: { code: FindingCode; name: string; plot: () => PlotReport; also?: (p: PlotReport) => void }[] = [
+  {
+    code: 'unsupported_geometry_type',
+    name: 'a LineString is refused',
+    plot: () => judge(feature({ type: 'LineString', coordinates: SQUARE })),
+    also: (p) => assert.equal(p.geometry, null),
+  },
+  { code: 'empty_geometry', name: 'a feature without geometry', plot: () => judge(feature(null)) },
+  { code: 'empty_geometry', name: 'a Polygon without coordinates', plot: () => judge(feature(polygon())) },
+  {
+    code: 'unreadable_geometry',
+    name: 'coordinates written as text',
+    plot: () => judge(feature({ type: 'Polygon', coordinates: [SQUARE.map(([x, y]) => [String(x), String(y)])] })),
+  },
+  {
+    code: 'wrong_nesting',
+    name: 'a Polygon nested as a MultiPolygon is read as one',
+    plot: () => judge(feature({ type: 'Polygon', coordinates: [[SQUARE]] })),
+    also: (p) => {
+      assert.equal(p.validation_state, 'repaired');
+      assert.deepEqual(p.geometry, { type: 'Polygon', coordinates: [SQUARE] });
+    },
+  },
+  {
+    code: 'wrong_nesting',
+    name: 'a Point written [[x, y]] is read as a point',
+    plot: () => judge(feature({ type: 'Point', coordinates: [[W, S]] }, { area_ha: 1 })),
+    also: (p) => assert.deepEqual(p.geometry, { type: 'Point', coordinates: [W, S] }),
+  },
+  {
+    code: 'coordinates_not_on_earth',
+    name: 'a longitude of 200 degrees',
+    plot: () => judge(feature(point(200.123456, 6.700456), { area_ha: 1 }), { country: null }),
+    also: (p) => assert.equal(p.geometry, null),
+  },
+  {
+    code: 'axis_order_swapped',
+    name: 'a Ghana square written latitude first is swapped back, decided with the query country',
+    plot: () => judge(feature(polygon(SQUARE.map(([x, y]) => [y, x] as Position))), { country: 'GH' }),
+    also: (p) => {
+      assert.deepEqual(p.geometry, { type: 'Polygon', coordinates: [SQUARE] });
+      assert.equal(p.validation_state, 'repaired');
+    },
+  },
+  {
+    code: 'axis_order_swapped',
+    name: "decided with the feature's own country, which wins over the query",
+    plot: () => judge(feature(point(S, W), { country: 'Ghana', area_ha: 1 }), { country: 'FR' }),
+    also: (p) => {
+      assert.equal(p.country, 'GH');
+      assert.deepEqual(p.geometry, { type: 'Point', coordinates: [W, S] });
+    },
+  },
+  {
+    code: 'unclosed_ring',
+    name: 'a ring not ending on its first vertex is closed',
+    plot: () => judge(feature(polygon(SQUARE.slice(0, -1)))),
+    also: (p) => assert.deepEqual(p.geometry, { type: 'Polygon', coordinates: [SQUARE] }),
+  },
+  {
+    code: 'duplicate_vertices',
+    name: 'a vertex repeated in a row is dropped',
+    plot: () => judge(feature(polygon([SQUARE[0], SQUARE[1], SQUARE[1], SQUARE[2], SQUARE[3], SQUARE[4]]))),
+    also: (p) => assert.deepEqual(p.geometry, { type: 'Polygon', coordinates: [SQUARE] }),
+  },
+  {
+    code: 'vertices_collapse_at_6_decimals',
+    name: 'two vertices 4 cm apart that the 6-decimal cut would merge',
+    plot: () => judge(feature(polygon([SQUARE[0], SQUARE[1], [E + 4e-7, S + 1e-7], SQUARE[2], SQUARE[3], SQUARE[4]]))),
+    also: (p) => assert.deepEqual(p.geometry, { type: 'Polygon', coordinates: [SQUARE] }),
+  },
+  {
+    code: 'too_few_vertices',
+    name: 'a ring of two distinct vertices',
+    plot: () => judge(feature(polygon([SQUARE[0], SQUARE[1], SQUARE[0]]))),
+    also: (p) => assert.equal(p.validation_state, 'rejected'),
+  },
+  {
+    code: 'ring_orientation',
+    name: 'a clockwise outer ring is reversed',
+    plot: () => judge(feature(polygon([...SQUARE].reverse()))),
+    also: (p) => assert.deepEqual(p.geometry, { type: 'Polygon', coordinates: [SQUARE] }),
+  },
+  {
+    code: 'self_intersection',
+    name: 'a figure eight becomes its two lobes, each a quarter of the square',
+    plot: () => judge(feature(polygon([[W, S], [E, N], [E, S], [W, N], [W, S]]))),
+    also: (p) => {
+      assert.equal(p.geometry?.type, 'MultiPolygon');
+      assert.equal((p.geometry?.coordinates as unknown[]).length, 2);
+      const whole = judge(feature(polygon(SQUARE))).area_ha!;
+      assert.ok(Math.abs(p.area_ha! - whole / 2) < 1e-3, `${p.area_ha} against ${whole}`);
+    },
+  },
+  {
+    code: 'invalid_rings',
+    name: 'a hole lying outside its outer ring',
+    plot: () => judge(feature(polygon(SQUARE, SQUARE.map(([x, y]) => [x + 0.002, y] as Position).reverse()))),
+    also: (p) => assert.equal(p.validation_state, 'repaired'),
+  },
+  {
+    code: 'overlapping_parts',
+    name: 'two overlapping parts of a MultiPolygon are merged',
+    plot: () =>
+      judge(feature({ type: 'MultiPolygon', coordinates: [[SQUARE], [SQUARE.map(([x, y]) => [x + 0.0005, y] as Position)]] })),
+    also: (p) => {
+      assert.equal(p.geometry?.type, 'Polygon');
+      const whole = judge(feature(polygon(SQUARE))).area_ha!;
+      assert.ok(Math.abs(p.area_ha! - 1.5 * whole) < 1e-3);
+    },
+  },
+  {
+    code: 'polygon_with_holes',
+    name: 'a hole is filled, as the EU system keeps only the outer boundary',
+    plot: () =>
+      judge(
+        feature(
+          polygon(SQUARE, [
+            [W + 0.0004, S + 0.0004],
+            [W + 0.0004, S + 0.0006],
+            [W + 0.0006, S + 0.0006],
+            [W + 0.0006, S + 0.0004],
+            [W + 0.0004, S + 0.0004],
+          ]),
+        ),
+      ),
+    also: (p) => {
+      assert.equal(p.geometry?.type, 'Polygon');
+      assert.equal((p.geometry?.coordinates as unknown[]).length, 1);
+    },
+  },
+  {
+    code: 'degenerate_polygon',
+    name: 'three vertices on a line',
+    plot: () => judge(feature(polygon([[W, S], [E, N], [(W + E) / 2, (S + N) / 2], [W, S]]))),
+    also: (p) => assert.equal(p.validation_state, 'rejected'),
+  },
+  {
+    code: 'point_over_4ha',
+    name: 'a point declared 5 ha of cocoa',
+    plot: () => judge(feature(point(), { area_ha: 5, commodity: 'cocoa' })),
+    also: (p) => {
+      assert.equal(p.validation_state, 'rejected');
+      const cattle = judge(feature(point(), { area_ha: 5, commodity: 'Cattle' }));
+      assert.equal(cattle.validation_state, 'valid');
+    },
+  },
+  { code: 'point_area_too_small', name: 'a point declared 0.05 ha', plot: () => judge(feature(point(), { area_ha: 0.05 })) },
+  {
+    code: 'point_area_assumed',
+    name: 'a point without a declared area',
+    plot: () => judge(feature(point())),
+    also: (p) => assert.equal(p.validation_state, 'valid'),
+  },
+  {
+    code: 'area_mismatch',
+    name: 'a 1.22 ha square declared 2 ha (and not when declared 1.25)',
+    plot: () => judge(feature(polygon(SQUARE), { area_ha: 2 })),
+    also: (p) => {
+      assert.equal(p.validation_state, 'valid');
+      assert.deepEqual(codes(judge(feature(polygon(SQUARE), { area_ha: '1,25' }))), []);
+    },
+  },
+  { code: 'bad_area', name: 'area_ha that is not a number', plot: () => judge(feature(polygon(SQUARE), { area_ha: 'large' })) },
+  {
+    code: 'low_precision',
+    name: 'a polygon written to four decimals',
+    plot: () => judge(feature(polygon([[-1.6001, 6.7004], [-1.5991, 6.7004], [-1.5991, 6.7014], [-1.6001, 6.7014], [-1.6001, 6.7004]]))),
+    also: (p) => assert.equal(p.validation_state, 'valid'),
+  },
+  {
+    code: 'outside_country',
+    name: 'a Ghana plot stated to be in France',
+    plot: () => judge(feature(polygon(SQUARE)), { country: 'FR' }),
+    also: (p) => assert.equal(p.validation_state, 'valid'),
+  },
+  {
+    code: 'unknown_country',
+    name: "a feature's country that is no country",
+    plot: () => judge(feature(polygon(SQUARE), { country: 'Narnia' }), { country: 'GH' }),
+    also: (p) => {
+      assert.equal(p.validation_state, 'rejected');
+      assert.equal(p.country, 'GH');
+    },
+  },
+  {
+    code: 'bad_planted_year',
+    name: 'years before 1900, after the present, or not whole are left out',
+    plot: () => judge(feature(polygon(SQUARE), { planted_year: 1899 }), { country: 'GH', now: new Date('2024-06-01') }),
+    also: (p) => {
+      assert.equal(p.planted_year, null);
+      const now = new Date('2024-06-01');
+      for (const year of [2025, 2015.5, 'soon']) {
+        const q = judge(feature(polygon(SQUARE), { planted_year: year }), { country: 'GH', now });
+        assert.deepEqual([q.planted_year, codes(q)], [null, ['bad_planted_year']], String(year));
+      }
+      for (const year of [1900, 2024, '2010']) {
+        assert.equal(judge(feature(polygon(SQUARE), { planted_year: year }), { country: 'GH', now }).planted_year, Number(year));
+      }
+    },
+  },
+];
+
+const producers = [
+  { id: 'p1', name: 'Coop Alpha' },
+  { id: 'p2', name: 'Beta Farms' },
+  { id: 'p3', name: 'BETA  farms' },
+];
+
+cases.push(
+  {
+    code: 'producer_not_found',
+    name: 'a producer name no producer has',
+    plot: () => judge(feature(polygon(SQUARE), { producer: 'Gamma' }), { country: 'GH', producers }),
+    also: (p) => {
+      assert.equal(p.producer_id, null);
+      assert.equal(p.validation_state, 'valid');
+    },
+  },
+  {
+    code: 'producer_ambiguous',
+    name: 'a name two producers share once case and spacing are ignored',
+    plot: () => judge(feature(polygon(SQUARE), { producer: 'beta farms' }), { country: 'GH', producers }),
+    also: (p) => assert.equal(p.producer_id, null),
+  },
+  {
+    code: 'duplicate_ref',
+    name: 'the second plot with a ref already used in the file',
+    plot: () => {
+      const report = judgeAll([feature(polygon(SQUARE), { ref: 'A-1' }), feature(point(), { ref: 'A-1', area_ha: 1 })]);
+      assert.equal(report.plots[0].validation_state, 'valid');
+      return report.plots[1];
+    },
+    also: (p) => assert.equal(p.validation_state, 'rejected'),
+  },
+);
+
+for (const c of cases) {
+  test(`${c.code}: ${c.name}`, () => {
+    const plot = c.plot();
+    const bucket = { reject: plot.rejections, repair: plot.repairs, inform: plot.findings }[effectOf(c.code)];
+    const hit = bucket.find((f) => f.code === c.code);
+    assert.ok(hit, `${c.code} not among ${JSON.stringify(codes(plot))}`);
+    assert.ok(hit.message.length > 20);
+    c.also?.(plot);
+  });
+}
+
+test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash', () => {
+  const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]]);
+  assert.equal(result.rejection?.code, 'unrepairable_geometry');
+  cases.push({ code: 'unrepairable_geometry', name: 'covered above', plot: () => assert.fail() });
+});
+
+test('every finding code has a fixture that triggers it', () => {
+  const covered = new Set(cases.map((c) => c.code));
+  assert.deepEqual(Object.keys(FINDING_RULES).filter((code) => !covered.has(code as FindingCode)), []);
+});
+
+test('matches a producer ignoring case and spacing, attaching its id', () => {
+  const p = judge(feature(polygon(SQUARE), { producer: '  coop   ALPHA ' }), { country: 'GH', producers });
+  assert.equal(p.producer_id, 'p1');
+  assert.deepEqual(codes(p), []);
+});
+
+test('a clean plot is valid and carries every report field', () => {
+  const p = judge(feature(polygon(SQUARE), { ref: 'K-7', commodity: 'cocoa', area_ha: 1.2, planted_year: 2012 }));
+  assert.deepEqual(Object.keys(p).sort(), [
+    'area_ha', 'commodity', 'country', 'declared_area_ha', 'findings', 'geometry', 'index', 'planted_year', 'producer_id', 'ref', 'rejections', 'repairs', 'validation_state',
+  ]);
+  assert.equal(p.validation_state, 'valid');
+  assert.deepEqual([p.ref, p.commodity, p.country, p.planted_year, p.declared_area_ha], ['K-7', 'cocoa', 'GH', 2012, 1.2]);
+  assert.ok(p.area_ha! > 1.2 && p.area_ha! < 1.25, `${p.area_ha}`);
+});
+
+test('does not report orientation where the format fixes it (a shapefile ring runs clockwise)', () => {
+  const report = validatePlots(
+    { format: 'shapefile', plots: [{ index: 0, geometry: polygon([...SQUARE].reverse()), properties: {}, orientationByFormat: true }], notes: [], row_errors: [] },
+    { country: 'GH' },
+  );
+  assert.equal(report.plots[0].validation_state, 'valid');
+  assert.deepEqual(report.plots[0].geometry, { type: 'Polygon', coordinates: [SQUARE] });
+});
+
+test('checks the axis order of the real Ghana file swapped, with country "Ghana"', () => {
+  const file = JSON.parse(readFileSync('../shared/refdata/plots/whisp-app/feature_collection_gha.geojson', 'utf8'));
+  const original = structuredClone(file.features.map((f: { geometry: unknown }) => f.geometry));
+  for (const f of file.features) f.geometry.coordinates = f.geometry.coordinates.map((r: Position[]) => r.map(([x, y]) => [y, x]));
+  const report = validatePlots(parseGeoJson(Buffer.from(JSON.stringify(file))), { country: resolveCountry('Ghana') });
+  for (const [i, plot] of report.plots.entries()) {
+    assert.ok(plot.repairs.some((f) => f.code === 'axis_order_swapped'));
+    assert.deepEqual(plot.geometry, original[i]);
+  }
+});
+
+test('skips the axis-order check without a country and says so in notes', () => {
+  const swapped = SQUARE.map(([x, y]) => [y, x] as Position);
+  const report = judgeAll([feature(polygon(swapped))], { country: null });
+  assert.ok(!codes(report.plots[0]).includes('axis_order_swapped'));
+  assert.equal(report.country, null);
+  assert.ok(report.notes.some((n) => /not checked for 1 plot/.test(n)));
+});
