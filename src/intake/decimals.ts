@@ -10,6 +10,13 @@ export function decimalsOf(x: number): number {
   return e < 0 ? places : Math.max(0, places - Number(s.slice(e + 1)));
 }
 
+/**
+ * Whether a number needs more than five decimals to be written: one of up to five decimals survives
+ * the round trip through 1e5 exactly (both sides are the double nearest the same decimal), so this
+ * decides without printing the number.
+ */
+export const needsSixDecimals = (x: number) => Math.round(x * 1e5) / 1e5 !== x;
+
 /** Decimal places written in a number's text, with a point or a comma as separator. */
 export function writtenDecimals(text: string): number {
   const t = text.trim();

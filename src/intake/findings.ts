@@ -23,6 +23,10 @@
  *  - Centroid outside the stated country only informs: the system does not test geometry against
  *    the producer country, and registry boundaries are generalised near borders and coasts.
  *  - Declared area: the system reads `Area` for points only, so a mismatch on a polygon informs.
+ *  - Crossing boundaries are split at the crossings by the even-odd rule (the linework repair of
+ *    GEOS/PostGIS ST_MakeValid) rather than buffered by zero, which would drop a figure eight's lobe.
+ *  - A ref repeated in one file rejects the later plots: the ref is the key a re-upload matches on,
+ *    so it cannot name two plots.
  */
 
 export type FindingEffect = 'reject' | 'repair' | 'inform';
@@ -45,7 +49,7 @@ export const AREA_TOLERANCE = {
 } as const;
 
 /** The EU system's point rule: a point stands for at most 4 ha (cattle excepted), and at least 0.1 ha. */
-export const POINT_AREA = { maxHa: 4, minHa: 0.1, assumedHa: 4, exemptCommodity: 'cattle' } as const;
+export const POINT_AREA = { maxHa: 4, minHa: 0.1, exemptCommodity: 'cattle' } as const;
 
 export const REQUIRED_DECIMALS = 6;
 
@@ -121,14 +125,14 @@ export const FINDING_RULES = {
     message: 'The country is not a recognised ISO 3166-1 alpha-2 or alpha-3 code or English or French name.',
   },
   bad_planted_year: { effect: 'inform', message: 'planted_year is not a year from 1900 to the present; it was left out.' },
-  producer_not_found: { effect: 'inform', message: 'No producer of this workspace has this name; the plot was taken without a producer.' },
+  producer_not_found: { effect: 'inform', message: 'No producer of this workspace has this name; the plot is taken without a producer.' },
   producer_ambiguous: {
     effect: 'inform',
-    message: 'Several producers of this workspace have this name; the plot was taken without a producer.',
+    message: 'Several producers of this workspace have this name; the plot is taken without a producer.',
   },
   duplicate_ref: {
     effect: 'reject',
-    message: 'The ref is used by an earlier plot of this file; a ref names one plot, so this one was not taken.',
+    message: 'An earlier plot of this file has the same ref; a ref names one plot, so only the first is taken.',
   },
 } as const satisfies Record<string, FindingRule>;
 

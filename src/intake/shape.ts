@@ -1,12 +1,12 @@
-import { decimalsOf } from './decimals.ts';
-import { finding, type Finding } from './findings.ts';
+import { decimalsOf, needsSixDecimals } from './decimals.ts';
+import { REQUIRED_DECIMALS, finding, type Finding } from './findings.ts';
 import type { Position } from './types.ts';
 
 /** A plot's geometry once its coordinates are read: a point, or polygons as rings of positions. */
 export type Shape = { kind: 'point'; at: Position } | { kind: 'polygons'; polygons: Position[][][] };
 
 export type ShapeReading =
-  | { shape: Shape; repairs: Finding[]; maxDecimals: number; rejection?: undefined }
+  | { shape: Shape; repairs: Finding[]; /** Decimals of the most precise coordinate, counted up to six. */ decimals: number; rejection?: undefined }
   | { rejection: Finding; shape?: undefined };
 
 class Unreadable extends Error {}
@@ -36,12 +36,15 @@ export function readShape(geometry: unknown): ShapeReading {
   }
   if (!Array.isArray(coordinates) || coordinates.length === 0) return { rejection: finding('empty_geometry') };
 
-  let maxDecimals = 0;
+  let decimals = 0;
   const position = (p: unknown): Position => {
     if (!Array.isArray(p) || p.length < 2) throw new Unreadable();
     const [x, y] = p;
     if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) throw new Unreadable();
-    maxDecimals = Math.max(maxDecimals, decimalsOf(x), decimalsOf(y));
+    // Counting stops at six: printing every coordinate would cost more than the rest of the reading.
+    if (decimals < REQUIRED_DECIMALS) {
+      decimals = needsSixDecimals(x) || needsSixDecimals(y) ? REQUIRED_DECIMALS : Math.max(decimals, decimalsOf(x), decimalsOf(y));
+    }
     return [x, y];
   };
   const list = <T>(a: unknown, item: (x: unknown) => T): T[] => {
@@ -57,8 +60,8 @@ export function readShape(geometry: unknown): ShapeReading {
   if (depth !== expected) repairs.push(finding('wrong_nesting', `The ${type} has coordinates nested ${depth} deep instead of ${expected}.`));
   try {
     if (type === 'Point') {
-      if (depth === 1) return { shape: { kind: 'point', at: position(coordinates) }, repairs, maxDecimals };
-      if (depth === 2 && coordinates.length === 1) return { shape: { kind: 'point', at: position(coordinates[0]) }, repairs, maxDecimals };
+      if (depth === 1) return { shape: { kind: 'point', at: position(coordinates) }, repairs, decimals };
+      if (depth === 2 && coordinates.length === 1) return { shape: { kind: 'point', at: position(coordinates[0]) }, repairs, decimals };
       return { rejection: finding('unreadable_geometry', `The Point has coordinates nested ${depth} deep.`) };
     }
     let polygons: Position[][][];
@@ -68,7 +71,7 @@ export function readShape(geometry: unknown): ShapeReading {
     else return { rejection: finding('unreadable_geometry', `The ${type} has coordinates nested ${depth} deep.`) };
     polygons = polygons.filter((rings) => rings.length > 0 && rings[0].length > 0);
     if (polygons.length === 0) return { rejection: finding('empty_geometry') };
-    return { shape: { kind: 'polygons', polygons }, repairs, maxDecimals };
+    return { shape: { kind: 'polygons', polygons }, repairs, decimals };
   } catch (error) {
     if (error instanceof Unreadable) return { rejection: finding('unreadable_geometry') };
     throw error;

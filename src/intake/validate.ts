@@ -180,7 +180,7 @@ function judgeGeometry(
   if (placed.shape === null) return none;
   const shape = placed.shape;
 
-  const decimals = raw.writtenDecimals ?? reading.maxDecimals;
+  const decimals = raw.writtenDecimals ?? reading.decimals;
   if (decimals < REQUIRED_DECIMALS) found.push(finding('low_precision', `They carry at most ${decimals}.`));
 
   if (shape.kind === 'point') {
