@@ -3,7 +3,7 @@ import { open as openShapefile } from 'shapefile';
 import yauzl from 'yauzl';
 import { IntakeError, badShapefile, badZip, tooManyPlots, unsupportedFormat, zipTooLarge } from './errors.ts';
 import { MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
-import { reprojectGeometry, toWgs84 } from './reproject.ts';
+import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
 
 const PARTS = new Set(['shp', 'shx', 'dbf', 'prj', 'cpg']);
@@ -73,14 +73,14 @@ async function unzipLayers(zip: Buffer): Promise<Map<string, Layer>> {
 
 async function readLayer(name: string, layer: Layer, plots: RawPlot[], notes: string[]): Promise<void> {
   const shp = layer.shp!;
-  const records = checkShp(name, shp, layer.shx);
+  const count = checkShp(name, shp, layer.shx);
   // Bytes past the header's file length are not records; the reader must not see them.
   const shpRecords = shp.subarray(0, shp.readInt32BE(24) * 2);
   if (!layer.shx) notes.push(`${name}: no .shx in the zip; the records were read in order from the .shp.`);
-  if (layer.dbf) checkDbf(name, layer.dbf, records.length);
+  if (layer.dbf) checkDbf(name, layer.dbf, count);
   else notes.push(`${name}: no .dbf in the zip; the plots have no properties.`);
 
-  let convert = null;
+  let convert: Reprojection | null = null;
   if (layer.prj) {
     const crs = toWgs84(layer.prj.toString('utf8'), `${name}.prj`);
     convert = crs.convert;
@@ -158,7 +158,8 @@ const SHAPE_TYPES: Record<number, 'null' | 'point' | 'multipoint' | 'poly'> = {
  * the walk, so broken offsets are refused with where they break rather than read as garbage (the
  * shapefile package skips ahead silently over a record it cannot place).
  */
-function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): { offset: number; length: number }[] {
+/** The number of records, once every one is placed. */
+function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): number {
   const fail = (detail: string) => badShapefile(`${name}.shp: ${detail}`);
   if (shp.length < 100) throw fail(`${shp.length} bytes, shorter than the 100-byte header.`);
   if (shp.readInt32BE(0) !== 9994) throw fail('it does not begin with the shapefile file code 9994.');
@@ -198,7 +199,7 @@ function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): { offset:
       }
     });
   }
-  return records;
+  return records.length;
 }
 
 function checkRecord(shp: Buffer, at: number, length: number, kind: string, fail: (detail: string) => Error): void {
