@@ -7,6 +7,7 @@ import { openApiDocument } from './openapi/index.ts';
 import { healthRoutes } from './routes/health.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { workspaceRoutes } from './routes/workspace.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -22,7 +23,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

@@ -36,9 +36,9 @@ async function resolveCaller(services: Services, ctx: Context, sessionOnly: bool
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"');
-    if (sessionOnly) throw new ServiceError(403, 'session_required', 'API keys are minted and revoked from a signed-in session, not with an API key');
     const key = await authenticateKey(em, match[1]);
     if (!key) throw unauthorized('the API key is not recognised or has been revoked');
+    if (sessionOnly) throw new ServiceError(403, 'session_required', 'API keys are minted and revoked from a signed-in session, not with an API key');
     const workspace = await em.findOne(Workspace, { id: key.workspaceId });
     if (!workspace) throw unauthorized('the API key\'s workspace no longer exists');
     return { workspaceId: workspace.id, plan: workspace.plan, role: key.role, via: 'key', userId: null, keyId: key.keyId };

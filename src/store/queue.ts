@@ -26,8 +26,8 @@ export interface QueueOpenOptions {
   log: Logger;
   /** Run pg-boss maintenance and the heartbeat monitor in this process (workers do; a pure api process need not). */
   supervise: boolean;
-  /** Seconds between monitor passes; short in tests so recovery is observable quickly. */
-  monitorIntervalSeconds?: number;
+  /** Seconds between supervision passes (heartbeat checks, expiry); short in tests so recovery is observable quickly. */
+  superviseIntervalSeconds?: number;
   extraQueues?: QueueDefinition[];
 }
 
@@ -47,7 +47,8 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
   const common = {
     schema: QUEUE_SCHEMA,
     supervise: opts.supervise,
-    monitorIntervalSeconds: opts.monitorIntervalSeconds ?? 30,
+    monitorIntervalSeconds: opts.superviseIntervalSeconds ?? 30,
+    superviseIntervalSeconds: opts.superviseIntervalSeconds ?? 30,
   };
   const boss = store.pglite
     ? // PGlite is one connection in this process: pg-boss gets it through its adapter, with the profile that

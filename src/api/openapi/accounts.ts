@@ -61,6 +61,22 @@ export const accountSchemas: Record<string, Schema> = {
       note: { type: 'string' },
     },
   },
+  Workspace: {
+    type: 'object',
+    required: ['id', 'name', 'plan', 'seat', 'allowance'],
+    properties: {
+      id: uuid,
+      name: { type: 'string' },
+      plan: { enum: ['standard', 'trial', 'professional', 'enterprise'] },
+      seat: { type: 'object', required: ['role', 'via'], properties: { role: { enum: ['member', 'portal'] }, via: { enum: ['key', 'session'] } } },
+      allowance: {
+        type: 'object',
+        required: ['cap', 'used', 'window_days'],
+        description: 'Plot reads finished in the last `window_days` days; `cap` is null on uncapped plans and 0 on Standard.',
+        properties: { cap: nullable({ type: 'integer' }), used: { type: 'integer' }, window_days: { const: 30 } },
+      },
+    },
+  },
   ApiKeyList: {
     type: 'object',
     required: ['keys', 'max_active'],
@@ -81,6 +97,12 @@ export const accountPaths = {
       summary: 'Database, queue and archive checks',
       security: [],
       responses: { '200': json(ref('Health')), '503': json(ref('Health'), 'A dependency is down') },
+    },
+  },
+  '/workspace': {
+    get: {
+      summary: 'The caller\'s workspace, seat and evidence allowance (workspace members)',
+      responses: { '200': json(ref('Workspace')), ...authRefusals, '400': refusal('A session without a workspace', ['workspace_required']) },
     },
   },
   '/auth/sign-in': {

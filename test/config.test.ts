@@ -1,0 +1,44 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('config', () => {
+  test('defaults run the embedded service under ./data on the demo archive', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 8080);
+    assert.equal(c.databaseUrl, null);
+    assert.equal(c.dataDir, path.resolve('./data'));
+    assert.equal(c.archive, 'demo');
+    assert.equal(c.role, 'serve');
+    assert.equal(c.baseUrl, 'http://localhost:8080/api/v1');
+    assert.ok(c.poolSize >= 1);
+  });
+
+  test('a second instance takes its own port and data directory', () => {
+    const c = loadConfig({ PORT: '8181', DATA_DIR: '/tmp/second' });
+    assert.equal(c.port, 8181);
+    assert.equal(c.dataDir, '/tmp/second');
+    assert.equal(c.baseUrl, 'http://localhost:8181/api/v1');
+  });
+
+  const wrong: [string, Record<string, string>][] = [
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['POOL_SIZE', { POOL_SIZE: '0' }],
+    ['ROLE', { ROLE: 'boss' }],
+    ['ARCHIVE', { ARCHIVE: 'earth' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['BASE_URL', { BASE_URL: 'https://evidence.example.org/v2' }],
+    ['SIGNING_KEY', { SIGNING_KEY: 'not a key' }],
+  ];
+  for (const [variable, env] of wrong) {
+    test(`a wrong ${variable} stops the start naming the variable`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(`${variable}:`),
+      );
+    });
+  }
+});

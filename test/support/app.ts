@@ -1,0 +1,81 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../src/api/app.ts';
+import type { Services } from '../../src/api/context.ts';
+import { loadConfig } from '../../src/config.ts';
+import { loadSigningKey } from '../../src/engine/signing.ts';
+import { createLogger } from '../../src/log.ts';
+import type { Backend } from '../../src/store/orm.ts';
+import { openQueue } from '../../src/store/queue.ts';
+import { assertDocumented } from './openapi.ts';
+import { testStore, type TestStore } from './db.ts';
+
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  key?: string;
+  cookie?: string;
+  workspace?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  services: Services;
+  db: TestStore;
+  url: string;
+  dataDir: string;
+  /** Calls the API and checks the answer against the OpenAPI document. */
+  call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+/** The API in this process on an ephemeral port, over a fresh database of the given backend. */
+export async function startTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pce-test-'));
+  const db = await testStore(backend);
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...env });
+  const log = createLogger('silent');
+  const queue = await openQueue(db.store, { log, supervise: false });
+  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir) };
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(services).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    services,
+    db,
+    url,
+    dataDir,
+    async call(method, p, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+      if (opts.cookie) headers.cookie = opts.cookie;
+      if (opts.workspace) headers['x-workspace-id'] = opts.workspace;
+      let body: string | undefined;
+      if (opts.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(opts.body);
+      }
+      const res = await fetch(url + p, { method, headers, body });
+      const text = await res.text();
+      const parsed = (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text;
+      assertDocumented(method, p, res.status, parsed);
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue.stop(1000);
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
