@@ -84,7 +84,7 @@ for (const backend of BACKENDS) {
         const member = onlyJson((await admin(env, 'key', 'mint', '--workspace', String(ws.workspace_id), '--role', 'member', '--json')).stdout);
         const res = await fetch(`${url}/workspace`, { headers: { authorization: `Bearer ${member.api_key}` } });
         assert.equal(res.status, 200);
-        assert.equal((await res.json()).plan, 'standard');
+        assert.equal(((await res.json()) as { plan: string }).plan, 'standard');
       } finally {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));

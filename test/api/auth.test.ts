@@ -142,7 +142,7 @@ for (const backend of BACKENDS) {
       assert.equal(r.status, 200);
       const res = await fetch(`${app.url}/api/v1/nowhere`);
       assert.equal(res.status, 404);
-      assert.equal((await res.json()).error.code, 'not_found');
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
     });
   });
 }
