@@ -316,11 +316,11 @@ export async function openCog(src: ByteSource, signal?: AbortSignal): Promise<Co
         for (let i = 0; i < refs.length; i++) {
           const t = refs[i];
           const bytes = await pending[i];
+          const spec = cog.tileSpec(t);
           if (t.length === 0) {
-            fillRegion(out, win, outSpp, t, nodata ?? 0);
+            fillRegion(out, win, outSpp, t, spec.samplesPerPixel ?? 1, nodata ?? 0);
             continue;
           }
-          const spec = cog.tileSpec(t);
           scratch ??= new ArrayBuffer(decodedByteLength(spec));
           const tile = decodeTile(bytes, spec, scratch);
           copyTile(tile, t, spec.samplesPerPixel ?? 1, out, win, outSpp);
@@ -395,12 +395,14 @@ function copyTile(tile: TypedArray, t: TileRef, tileSpp: number, out: TypedArray
   }
 }
 
-function fillRegion(out: TypedArray, win: PixelWindow, outSpp: number, t: TileRef, value: number): void {
+// A sparse tile (no bytes stored) reads as nodata, as GDAL reads it.
+function fillRegion(out: TypedArray, win: PixelWindow, outSpp: number, t: TileRef, tileSpp: number, value: number): void {
   const xa = Math.max(win.x0, t.x0);
   const xb = Math.min(win.x0 + win.width, t.x0 + t.width);
   const ya = Math.max(win.y0, t.y0);
   const yb = Math.min(win.y0 + win.height, t.y0 + t.height);
-  const planeOnly = outSpp > 1 && win.band === undefined;
+  // A planar tile holds one sample of the interleaved output; any other tile holds them all.
+  const planeOnly = tileSpp === 1 && outSpp > 1;
   for (let y = ya; y < yb; y++) {
     const dst = ((y - win.y0) * win.width + (xa - win.x0)) * outSpp;
     if (!planeOnly) out.fill(value, dst, dst + (xb - xa) * outSpp);

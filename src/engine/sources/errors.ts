@@ -35,3 +35,13 @@ export function isSourceError(err: unknown, code?: SourceErrorCode): err is Sour
   return err instanceof SourceError && (code === undefined || err.code === code);
 }
 
+
+/**
+ * A failure that may pass: a 5xx or 429, a timeout, a reset or a cut body. The HTTP client
+ * retries exactly these, and a caller with mirrors moves on to the next one for them.
+ */
+export function isTransient(err: unknown): boolean {
+  if (!(err instanceof SourceError)) return false;
+  if (err.code === 'http_status') return err.status !== undefined && (err.status >= 500 || err.status === 429);
+  return err.code === 'timeout' || err.code === 'network' || err.code === 'truncated';
+}

@@ -8,7 +8,7 @@ import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import got, { type Request as GotRequest } from 'got';
 import pkg from '../../../package.json' with { type: 'json' };
-import { SourceError } from './errors.ts';
+import { isTransient, SourceError } from './errors.ts';
 
 export interface HttpClientOptions {
   /** Limit for connecting, for the first byte of an answer, and for a body that stalls (ms). */
@@ -80,6 +80,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   };
   // `socket` is an idle limit, so a slow but moving body is never cut; a stalled one is.
   const timeout = { connect: o.timeoutMs, response: o.timeoutMs, socket: o.timeoutMs };
+  // Full jitter: many clients retrying after one outage spread out instead of arriving together.
+  const backoff = (attempt: number, signal: AbortSignal | undefined) => sleep(Math.random() * Math.min(o.retryCapMs, o.retryBaseMs * 2 ** attempt), signal);
 
   interface Exchange {
     method: 'GET' | 'POST';
@@ -167,8 +169,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         return res;
       } catch (err) {
         if (x.signal?.aborted) throw x.signal.reason;
-        if (attempt >= o.retries || !isRetryable(err)) throw err;
-        await sleep(Math.random() * Math.min(o.retryCapMs, o.retryBaseMs * 2 ** attempt), x.signal);
+        if (attempt >= o.retries || !isTransient(err)) throw err;
+        await backoff(attempt, x.signal);
       }
     }
   }
@@ -241,8 +243,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           await rm(partial, { force: true });
           if (opts.signal?.aborted) throw opts.signal.reason;
           const e = refusal ?? translate(err as Error & { code?: string }, url, status !== 0, opts.signal);
-          if (attempt >= o.retries || !isRetryable(e)) throw e;
-          await sleep(Math.random() * Math.min(o.retryCapMs, o.retryBaseMs * 2 ** attempt), opts.signal);
+          if (attempt >= o.retries || !isTransient(e)) throw e;
+          await backoff(attempt, opts.signal);
         }
       }
     },
@@ -282,12 +284,6 @@ function translate(err: Error & { code?: string }, url: string, answered: boolea
     return new SourceError('truncated', `${url} cut its answer short (${err.message})`, { url, cause: err });
   }
   return new SourceError('network', `${url} could not be reached (${err.code ?? err.message})`, { url, cause: err });
-}
-
-function isRetryable(err: unknown): boolean {
-  if (!(err instanceof SourceError)) return false;
-  if (err.code === 'http_status') return err.status !== undefined && (err.status >= 500 || err.status === 429);
-  return err.code === 'timeout' || err.code === 'network' || err.code === 'truncated';
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

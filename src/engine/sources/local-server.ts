@@ -104,7 +104,7 @@ export async function startArchiveServer(opts: ArchiveServerOptions): Promise<Ar
         if (res.destroyed) return;
         const piece = rate === undefined ? c : c.subarray(0, Math.max(1, Math.floor(rate / 20)));
         entry.bytes += piece.length;
-        if (!res.write(piece)) await new Promise((r) => res.once('drain', r));
+        if (!res.write(piece)) await drained(res);
         if (rate !== undefined) await delay((piece.length / rate) * 1000);
         c = c.subarray(piece.length);
       }
@@ -248,6 +248,19 @@ export async function startArchiveServer(opts: ArchiveServerOptions): Promise<Ar
         server.closeAllConnections();
       }),
   };
+}
+
+// Resolves when the response can take more, or has closed (a client gone mid-body).
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function answer(res: http.ServerResponse, entry: RequestLog, status: number, body: unknown): void {

@@ -122,6 +122,20 @@ test('reads one band or all bands of a planar-separate float32 file', async () =
   assert.equal(all.raw[(3 * 20 + 11) * 3 + 1], Math.fround(1000 + 131 + 133 / 1000));
 });
 
+test('a sparse tile of a pixel-interleaved two-band file reads as nodata in both bands', async () => {
+  using dir = tempDir();
+  const band = (b: number) => pattern((n) => new Uint16Array(n), 512, 512, (x, y) => (x < 256 && y < 256 ? 9 : b * 10_000 + x + y));
+  const cog = await openCog(openByteSource(writeGdalCog(join(dir.path, 'sparse.tif'), {
+    width: 512, height: 512, bands: [band(1), band(2)], epsg: 4326, geoTransform: [0, 1, 0, 0, 0, -1], nodata: 9, sparse: true,
+  })));
+  assert.equal(cog.planar, false);
+  assert.equal(cog.tilesFor({ x0: 0, y0: 0, width: 1, height: 1 })[0].length, 0, 'GDAL left the nodata tile out');
+  const win = await cog.readWindow({ x0: 250, y0: 250, width: 10, height: 10 });
+  assert.deepEqual([win.raw[0], win.raw[1]], [9, 9]);
+  const i = (9 * 10 + 9) * 2; // pixel 259,259
+  assert.deepEqual([win.raw[i], win.raw[i + 1]], [10_000 + 518, 20_000 + 518]);
+});
+
 test('reads a striped GeoTIFF whose last strip is short', async () => {
   using dir = tempDir();
   const data = pattern((n) => new Uint16Array(n), 333, 101, (x, y) => x * 100 + y);

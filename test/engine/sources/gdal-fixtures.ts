@@ -57,6 +57,8 @@ export interface CogFixture {
   /** Plain striped GTiff (RowsPerStrip) instead of a COG. */
   stripRows?: number;
   metadata?: Record<string, string>;
+  /** SPARSE_OK: tiles that are all nodata are not written at all. */
+  sparse?: boolean;
 }
 
 const SCRIPT = String.raw`
@@ -84,6 +86,7 @@ if a.get('planarSeparate') or a.get('stripRows'):
     gdal.GetDriverByName('GTiff').CreateCopy(a['out'], mem, options=opts)
 else:
     opts = ['COMPRESS=' + a['compress'], 'PREDICTOR=' + a['predictor'], 'BLOCKSIZE=%d' % a['blockSize'], 'OVERVIEWS=NONE']
+    if a.get('sparse'): opts.append('SPARSE_OK=TRUE')
     gdal.GetDriverByName('COG').CreateCopy(a['out'], mem, options=opts)
 `;
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
-import { isSourceError } from '../../../src/engine/sources/errors.ts';
+import { isSourceError, isTransient } from '../../../src/engine/sources/errors.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
 import { startArchiveServer } from '../../../src/engine/sources/local-server.ts';
 import { tempDir } from './gdal-fixtures.ts';
@@ -45,13 +45,15 @@ test('one mirror down fails every request under its prefix and nothing else, wit
   const http = createHttpClient({ retries: 1, retryBaseMs: 1, retryCapMs: 2 });
   try {
     const a = `${server.url}/mirror-a/tile.tif`;
-    await assert.rejects(openByteSource(a, { http }).read(0, 100), (e) => isSourceError(e, 'http_status') && e.status === 503 && e.url === a);
+    // A down mirror is transient (move to the next one); a missing file is not.
+    await assert.rejects(openByteSource(a, { http }).read(0, 100), (e) => isSourceError(e, 'http_status') && e.status === 503 && e.url === a && isTransient(e));
+    await assert.rejects(openByteSource(`${server.url}/mirror-b/none.tif`, { http }).read(0, 100), (e) => isSourceError(e, 'not_found') && !isTransient(e));
     const b = await openByteSource(`${server.url}/mirror-b/tile.tif`, { http }).read(0, 100);
     assert.equal(b.length, 100);
     const failures = server.requests().filter((r) => r.status >= 500);
     assert.equal(failures.length, 2);
     assert.ok(failures.every((r) => r.path.startsWith('/mirror-a/') && r.fault === 'down'));
-    assert.ok(server.requests().filter((r) => r.path.startsWith('/mirror-b/')).every((r) => r.status === 206));
+    assert.deepEqual(server.requests().filter((r) => r.path.startsWith('/mirror-b/')).map((r) => r.status), [404, 206]);
 
     server.setFaults({});
     assert.equal((await openByteSource(a, { http }).read(0, 10)).length, 10, 'the mirror is back once the fault is lifted');
