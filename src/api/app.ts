@@ -6,6 +6,7 @@ import { requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { healthRoutes } from './routes/health.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { referenceRoutes } from './routes/reference.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 
@@ -23,7 +24,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { signDigest, type SigningKey } from './signing.ts';
+
+/**
+ * RFC 8785 (JSON Canonicalization Scheme): object keys sorted by UTF-16 code units, no whitespace, numbers in
+ * ECMAScript shortest form and strings escaped as JSON.stringify does, which is what the RFC specifies.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`RFC 8785 has no form for ${value}`);
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  throw new TypeError(`RFC 8785 has no form for a ${typeof value}`);
+}
+
+export interface Integrity {
+  canonicalization: 'RFC8785';
+  digest: string;
+  signature: string;
+  key_id: string;
+}
+
+/** The wrapper's integrity block: SHA-256 of the canonical evidence object, and its Ed25519 signature. */
+export function sealEvidence(evidence: unknown, key: SigningKey): Integrity {
+  const digest = createHash('sha256').update(canonicalJson(evidence), 'utf8').digest('hex');
+  return { canonicalization: 'RFC8785', digest, signature: signDigest(key, digest), key_id: key.keyId };
+}
