@@ -175,7 +175,8 @@ export async function startArchiveServer(opts: ArchiveServerOptions): Promise<Ar
       }
     }
     let catalogue = catalogues.get(dir);
-    if (catalogue === undefined) catalogues.set(dir, (catalogue = openStaticCatalogue(dir)));
+    // Relative asset hrefs resolve to this server, so a client reads the assets from here too.
+    if (catalogue === undefined) catalogues.set(dir, (catalogue = openStaticCatalogue(dir, { baseUrl: `${url.origin}${prefix}/` })));
     const token = Number(params.token ?? 0);
     const limit = Number(params.limit ?? pageSize);
     let found: StacItem[];

@@ -2,8 +2,8 @@
 // the way STAC API Item Search pages them); over a directory it is a static catalogue of item
 // JSON files filtered here by the same rules the local archive server answers /search with.
 import { readdir, readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { booleanIntersects } from '@turf/turf';
 import type { Geometry } from 'geojson';
 import { z } from 'zod';
@@ -128,7 +128,7 @@ function apiCatalogue(root: string, http: HttpClient, headers: Headers, maxPages
             : await http.getJson(request.url, { headers: request.headers, signal });
         const parsed = pageSchema.safeParse(raw);
         if (!parsed.success) throw new SourceError('invalid_catalogue', `${request.url} did not answer an item collection`, { url: request.url });
-        for (const f of parsed.data.features) yield parseItem(f, request.url);
+        for (const f of parsed.data.features) yield withAbsoluteHrefs(parseItem(f, request.url), request.url);
         const next = parsed.data.links?.find((l) => l.rel === 'next');
         request = next === undefined || parsed.data.features.length === 0 ? null : nextRequest(next, request);
       }
@@ -148,10 +148,15 @@ function nextRequest(link: StacLink, previous: PageRequest): PageRequest {
 
 // ---- the static catalogue ----
 
-export function openStaticCatalogue(dir: string): StaticCatalogue {
+/**
+ * `baseUrl` is where `dir` is published: relative asset hrefs of its items resolve against it
+ * (default: the directory's file: URL), so one archive reads alike from disk and over HTTP.
+ */
+export function openStaticCatalogue(dir: string, options: { baseUrl?: string } = {}): StaticCatalogue {
+  const baseUrl = options.baseUrl ?? pathToFileURL(`${dir}/`).href;
   let items: Promise<StacItem[]> | null = null;
   const load = () => {
-    items ??= loadItems(dir);
+    items ??= loadItems(dir, baseUrl);
     // A failed load is not remembered: the next search reads the directory again.
     items.catch(() => (items = null));
     return items;
@@ -171,7 +176,7 @@ export function openStaticCatalogue(dir: string): StaticCatalogue {
   };
 }
 
-async function loadItems(dir: string): Promise<StacItem[]> {
+async function loadItems(dir: string, baseUrl: string): Promise<StacItem[]> {
   let names: string[];
   try {
     names = (await readdir(dir, { recursive: true })).filter((n) => n.endsWith('.json')).sort();
@@ -188,13 +193,24 @@ async function loadItems(dir: string): Promise<StacItem[]> {
     } catch (cause) {
       throw new SourceError('invalid_catalogue', `${path} is not JSON`, { url: path, cause });
     }
+    const fileUrl = new URL(name.split(sep).map(encodeURIComponent).join('/'), baseUrl).href;
     // Collections, catalogues and other JSON beside the items are not scenes.
-    if (doc?.type === 'Feature') items.push(parseItem(doc, path));
-    else if (doc?.type === 'FeatureCollection' && Array.isArray(doc.features)) for (const f of doc.features) items.push(parseItem(f, path));
+    const found = doc?.type === 'Feature' ? [doc] : doc?.type === 'FeatureCollection' && Array.isArray(doc.features) ? doc.features : [];
+    for (const f of found) items.push(withAbsoluteHrefs(parseItem(f, path), fileUrl));
   }
   // Newest first, as Earth Search and the Planetary Computer answer.
   const time = (i: StacItem) => Date.parse(i.properties.datetime ?? i.properties.start_datetime ?? '') || 0;
   return items.sort((a, b) => time(b) - time(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+// STAC resolves a relative href against the item's own `self` link, else where the item was read.
+function withAbsoluteHrefs(item: StacItem, readFrom: string): StacItem {
+  const self = item.links?.find((l) => l.rel === 'self')?.href;
+  const base = self !== undefined && /^[a-z][a-z0-9+.-]*:/i.test(self) ? self : readFrom;
+  for (const asset of Object.values(item.assets)) {
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(asset.href)) asset.href = new URL(asset.href, base).href;
+  }
+  return item;
 }
 
 // ---- the filter rules, shared by the static catalogue and the local server ----

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
 import { startArchiveServer, type RouteHandler } from '../../../src/engine/sources/local-server.ts';
@@ -68,10 +70,14 @@ function expected(items: StacItem[], q: StacQuery): string[] {
     .map((i) => i.id);
 }
 
-async function ids(it: AsyncIterable<StacItem>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const item of it) out.push(item.id);
+async function collect(it: AsyncIterable<StacItem>): Promise<StacItem[]> {
+  const out: StacItem[] = [];
+  for await (const item of it) out.push(item);
   return out;
+}
+
+async function ids(it: AsyncIterable<StacItem>): Promise<string[]> {
+  return (await collect(it)).map((i) => i.id);
 }
 
 test('the static catalogue filters by collection, bbox, datetime and the cloud query, newest first', async () => {
@@ -187,4 +193,31 @@ test('a malformed item file in a static catalogue is an error naming the file', 
   writeFileSync(join(dir.path, 'good.json'), JSON.stringify(s2Item('VP', 14, 1, 1)));
   writeFileSync(join(dir.path, 'bad.json'), '{"type": "Feature", "id": ');
   await assert.rejects(ids(openCatalogue(dir.path).search(query)), (e) => isSourceError(e, 'invalid_catalogue') && /bad\.json/.test(e.message));
+});
+
+test('relative asset hrefs resolve to where the item was read: a file URL on disk, the server over HTTP', async () => {
+  using dir = tempDir();
+  const folder = join(dir.path, 'stac', 'items', 'S2A_33VP_20190301_0_L2A');
+  mkdirSync(folder, { recursive: true });
+  const item = s2Item('VP', 14, 59, 1);
+  item.assets.red.href = './B04.tif';
+  item.assets.scl = { href: 'https://example.org/absolute/SCL.tif' };
+  writeFileSync(join(folder, 'item.json'), JSON.stringify(item));
+  writeFileSync(join(folder, 'B04.tif'), 'pixels');
+
+  const [onDisk] = await collect(openCatalogue(join(dir.path, 'stac')).search(query));
+  assert.equal(onDisk.assets.red.href, pathToFileURL(join(folder, 'B04.tif')).href);
+  assert.equal(onDisk.assets.scl.href, 'https://example.org/absolute/SCL.tif');
+  assert.equal(await openByteSource(onDisk.assets.red.href).readAll().then((b) => Buffer.from(b).toString()), 'pixels');
+
+  const server = await startArchiveServer({ root: dir.path });
+  const http = createHttpClient();
+  try {
+    const found = await collect(openCatalogue(`${server.url}/stac`, { http }).search(query));
+    assert.equal(found[0].assets.red.href, `${server.url}/stac/items/S2A_33VP_20190301_0_L2A/B04.tif`);
+    assert.equal(Buffer.from((await http.get(found[0].assets.red.href)).body).toString(), 'pixels');
+  } finally {
+    http.close();
+    await server.close();
+  }
 });
