@@ -69,21 +69,23 @@ export function radarContrast(input: RadarInput, lines: RadarLines): RadarContra
   let hvPower = 0;
   let bothHv = 0;
   let bothHh = 0;
+  // Validity as 0/1 factors and min/max instead of branches: V8 keeps these loops branch-free.
   const ps = plot.spans;
   for (let s = 0; s < ps.length; s += 2) {
     const end = ps[s + 1];
     for (let i = ps[s]; i < end; i++) {
       const v = hv[i];
-      if (v === 0 || v === nodata || lookup[classes[i]] !== 1) continue;
-      const p = v * v;
-      hvPower += p;
-      plotPixels++;
       const h = hh[i];
-      if (h === 0 || h === nodata) continue;
-      bothHv += p;
-      bothHh += h * h;
+      const ok = lookup[classes[i]] & +(v !== 0) & +(v !== nodata);
+      const both = ok & +(h !== 0) & +(h !== nodata);
+      const p = v * v;
+      hvPower += ok * p;
+      plotPixels += ok;
+      bothHv += both * p;
+      bothHh += both * h * h;
     }
   }
+  // Unread ring pixels are counted in bin 0, which no read pixel uses (DN 0 is never read).
   let ringPixels = 0;
   let lo = 65535;
   let hi = 0;
@@ -92,13 +94,15 @@ export function radarContrast(input: RadarInput, lines: RadarLines): RadarContra
     const end = rs[s + 1];
     for (let i = rs[s]; i < end; i++) {
       const v = hv[i];
-      if (v === 0 || v === nodata || lookup[classes[i]] !== 1) continue;
-      ringCounts[v]++;
-      ringPixels++;
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
+      const ok = lookup[classes[i]] & +(v !== 0) & +(v !== nodata);
+      const kept = v * ok;
+      ringCounts[kept]++;
+      ringPixels += ok;
+      lo = Math.min(lo, kept + (1 - ok) * 65535);
+      hi = Math.max(hi, kept);
     }
   }
+  ringCounts[0] = 0;
   let baseline: number | null = null;
   let sigma: number | null = null;
   if (ringPixels >= lines.minRingPixels) {

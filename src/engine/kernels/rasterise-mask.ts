@@ -91,6 +91,10 @@ export function rasteriseMask(footprint: PixelFootprint, width: number, height: 
   }
   const inside = new Uint8Array(width * height);
   const crossings = new Float64Array(edges);
+  // Runs come straight from the crossings: even-odd pairs of a row are disjoint and ascending.
+  let spans = new Int32Array(64);
+  let k = 0;
+  let count = 0;
   const rowFrom = Math.max(0, Math.ceil(ymin - 0.5));
   const rowTo = Math.min(height - 1, Math.ceil(ymax - 0.5) - 1);
   for (let r = rowFrom; r <= rowTo; r++) {
@@ -113,10 +117,19 @@ export function rasteriseMask(footprint: PixelFootprint, width: number, height: 
     for (let i = 0; i + 1 < m; i += 2) {
       const c0 = Math.max(0, Math.ceil(crossings[i] - 0.5));
       const c1 = Math.min(width, Math.ceil(crossings[i + 1] - 0.5));
-      if (c1 > c0) inside.fill(1, base + c0, base + c1);
+      if (c1 <= c0) continue;
+      if (k + 2 > spans.length) {
+        const grown = new Int32Array(spans.length * 2);
+        grown.set(spans);
+        spans = grown;
+      }
+      spans[k++] = base + c0;
+      spans[k++] = base + c1;
+      inside.fill(1, base + c0, base + c1);
+      count += c1 - c0;
     }
   }
-  return maskFromBits(inside, width, height);
+  return { width, height, inside, spans: spans.slice(0, k), count };
 }
 
 // Felzenszwalb and Huttenlocher (2012), "Distance transforms of sampled functions": the exact
@@ -155,28 +168,65 @@ function distance1d(f: Float64Array, n: number, d: Float64Array, v: Int32Array, 
  */
 export function ringMask(plot: PixelMask, outerPx: number, innerPx = 0): PixelMask {
   if (!(outerPx > innerPx && innerPx >= 0)) throw new RangeError(`ring needs 0 ≤ inner < outer, got inner ${innerPx}, outer ${outerPx}`);
-  const { width, height, inside: plotBits } = plot;
-  const n = Math.max(width, height);
-  const f = new Float64Array(n);
-  const d = new Float64Array(n);
-  const v = new Int32Array(n);
-  const z = new Float64Array(n + 1);
-  const sq = new Float64Array(width * height);
-  for (let c = 0; c < width; c++) {
-    for (let r = 0; r < height; r++) f[r] = plotBits[r * width + c] === 0 ? FAR : 0;
-    distance1d(f, height, d, v, z);
-    for (let r = 0; r < height; r++) sq[r * width + c] = d[r];
+  const { width, height, inside: plotBits, spans } = plot;
+  const ring = new Uint8Array(width * height);
+  if (plot.count === 0) return maskFromBits(ring, width, height);
+  // Only the plot's bounding box grown by the outer distance can hold ring pixels.
+  let cMin = width;
+  let cMax = 0;
+  for (let s = 0; s < spans.length; s += 2) {
+    cMin = Math.min(cMin, spans[s] % width);
+    cMax = Math.max(cMax, ((spans[s + 1] - 1) % width));
   }
+  const reach = Math.floor(outerPx);
+  const r0 = Math.max(0, Math.floor(spans[0] / width) - reach);
+  const r1 = Math.min(height - 1, Math.floor((spans[spans.length - 1] - 1) / width) + reach);
+  const c0 = Math.max(0, cMin - reach);
+  const c1 = Math.min(width - 1, cMax + reach);
+  const rw = c1 - c0 + 1;
+  const rh = r1 - r0 + 1;
+  // Rows first: squared distance to the nearest plot pixel in the same row, two sweeps.
+  const rows = new Float64Array(rw * rh);
+  for (let r = 0; r < rh; r++) {
+    const src = (r + r0) * width + c0;
+    const dst = r * rw;
+    let last = -Infinity;
+    for (let c = 0; c < rw; c++) {
+      if (plotBits[src + c] !== 0) last = c;
+      rows[dst + c] = c - last;
+    }
+    last = Infinity;
+    for (let c = rw - 1; c >= 0; c--) {
+      if (plotBits[src + c] !== 0) last = c;
+      const dist = Math.min(rows[dst + c], last - c);
+      rows[dst + c] = dist === Infinity ? FAR : dist * dist;
+    }
+  }
+  // Then columns, a block of them at a time gathered into contiguous lines, so the column pass
+  // reads memory in rows rather than one cache line per pixel.
+  const BLOCK = 8;
+  const line = new Float64Array(BLOCK * rh);
+  const d = new Float64Array(rh);
+  const v = new Int32Array(rh);
+  const z = new Float64Array(rh + 1);
+  const f = new Float64Array(rh);
   const inner2 = innerPx * innerPx;
   const outer2 = outerPx * outerPx;
-  const ring = new Uint8Array(width * height);
-  for (let r = 0; r < height; r++) {
-    const base = r * width;
-    for (let c = 0; c < width; c++) f[c] = sq[base + c];
-    distance1d(f, width, d, v, z);
-    for (let c = 0; c < width; c++) {
-      const dist2 = d[c];
-      ring[base + c] = dist2 > inner2 && dist2 <= outer2 && plotBits[base + c] === 0 ? 1 : 0;
+  for (let cb = 0; cb < rw; cb += BLOCK) {
+    const nb = Math.min(BLOCK, rw - cb);
+    for (let r = 0; r < rh; r++) for (let j = 0; j < nb; j++) line[j * rh + r] = rows[r * rw + cb + j];
+    for (let j = 0; j < nb; j++) {
+      const at = j * rh;
+      for (let r = 0; r < rh; r++) f[r] = line[at + r];
+      distance1d(f, rh, d, v, z);
+      line.set(d, at);
+    }
+    for (let r = 0; r < rh; r++) {
+      const base = (r + r0) * width + c0 + cb;
+      for (let j = 0; j < nb; j++) {
+        const dist2 = line[j * rh + r];
+        ring[base + j] = dist2 > inner2 && dist2 <= outer2 && plotBits[base + j] === 0 ? 1 : 0;
+      }
     }
   }
   return maskFromBits(ring, width, height);

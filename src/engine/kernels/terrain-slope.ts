@@ -1,7 +1,8 @@
 /**
  * Mean slope over the plot by Horn's method (Horn 1981, the weighted 3×3 gradient GDAL's
  * gdaldem uses), so the instruments are not read on ground steeper than they were characterised
- * on. Neighbours beyond the window repeat the edge pixel; a pixel next to no data is not counted.
+ * on. Neighbours beyond the window repeat the edge pixel; a pixel with no data, or next to one,
+ * is not counted.
  */
 import type { PixelMask } from './rasterise-mask.ts';
 import type { Encoding, Raster } from './raster.ts';
@@ -28,6 +29,16 @@ export interface TerrainSlope {
 
 const DEGREES = 180 / Math.PI;
 
+/** 1 when a column's three elevations all hold data (NaN, a float DEM's no data, fails v === v). */
+function columnOk(t: number, m: number, b: number, nodata: number): number {
+  return +(t !== nodata) & +(m !== nodata) & +(b !== nodata) & +(t === t) & +(m === m) & +(b === b);
+}
+
+/**
+ * Horn's gradient read column by column: dz/dx needs each column's weighted sum (top + 2·middle
+ * + bottom) and dz/dy its weighted difference (bottom − top), so sliding along a run loads one new
+ * column per pixel instead of eight neighbours.
+ */
 export function terrainSlope(input: TerrainInput, lines: TerrainLines): TerrainSlope {
   const { mask, dem, encoding, pixelWidthM, pixelHeightM } = input;
   const { width, height } = mask;
@@ -43,23 +54,34 @@ export function terrainSlope(input: TerrainInput, lines: TerrainLines): TerrainS
     const end = spans[s + 1];
     const row = (start / width) | 0;
     const mid = row * width;
-    const up = (row > 0 ? row - 1 : 0) * width;
-    const down = (row < height - 1 ? row + 1 : row) * width;
+    const last = mid + width - 1;
+    // Offsets of the rows above and below, repeating the edge row at the window's edges.
+    const up = Math.max(0, row - 1) * width - mid;
+    const down = Math.min(height - 1, row + 1) * width - mid;
+    const left = Math.max(mid, start - 1);
+    let t = dem[left + up], m = dem[left], b = dem[left + down];
+    let sumL = t + 2 * m + b;
+    let difL = b - t;
+    let okL = columnOk(t, m, b, nodata);
+    t = dem[start + up]; m = dem[start]; b = dem[start + down];
+    let sumM = t + 2 * m + b;
+    let difM = b - t;
+    let okM = columnOk(t, m, b, nodata);
     for (let i = start; i < end; i++) {
-      const c = i - mid;
-      const l = c > 0 ? c - 1 : 0;
-      const r = c < width - 1 ? c + 1 : c;
-      const a = dem[up + l], b = dem[up + c], cc = dem[up + r];
-      const d = dem[mid + l], f = dem[mid + r];
-      const g = dem[down + l], h = dem[down + c], k = dem[down + r];
-      // NaN (a float DEM's no data) falls through the arithmetic; a numeric no-data value is tested.
-      if (a === nodata || b === nodata || cc === nodata || d === nodata || f === nodata || g === nodata || h === nodata || k === nodata) continue;
-      const dx = (cc + 2 * f + k - (a + 2 * d + g)) * kx;
-      const dy = (g + 2 * h + k - (a + 2 * b + cc)) * ky;
+      const j = Math.min(last, i + 1);
+      t = dem[j + up]; m = dem[j]; b = dem[j + down];
+      const sumR = t + 2 * m + b;
+      const difR = b - t;
+      const okR = columnOk(t, m, b, nodata);
+      const dx = (sumR - sumL) * kx;
+      const dy = (difL + 2 * difM + difR) * ky;
       const slope = Math.atan(Math.sqrt(dx * dx + dy * dy));
-      if (slope !== slope) continue;
-      sum += slope;
-      pixels++;
+      // The pixel and its eight neighbours must all hold data; the select keeps NaN out of the sum.
+      const ok = okL & okM & okR;
+      sum += ok === 1 ? slope : 0;
+      pixels += ok;
+      sumL = sumM; difL = difM; okL = okM;
+      sumM = sumR; difM = difR; okM = okR;
     }
   }
   const mean = pixels > 0 ? (sum / pixels) * DEGREES : null;

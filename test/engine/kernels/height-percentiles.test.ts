@@ -17,7 +17,7 @@ function window(height: (i: number) => number) {
   const heights = new Uint8Array(400);
   for (let i = 0; i < 400; i++) heights[i] = height(i);
   const inside = new Uint8Array(400).fill(1, 0, 380);
-  return { mask: maskFromBits(inside, 20, 20), heights, encoding: ETH, binM: 1, maxM: 254 };
+  return { mask: maskFromBits(inside, 20, 20), heights, encoding: ETH };
 }
 
 test('percentiles of whole-metre heights match numpy over the plot pixels', () => {
@@ -45,6 +45,16 @@ test('a low canopy reads crop with confidence, a tall one forest, one between th
   const between = heightPercentiles(window(() => 21), LINES);
   assert.deepEqual([between.forest_like, between.confident], [false, false]);
   assert.equal(between.refusal, null);
+});
+
+test('16-bit heights in decimetres come back in metres, exact', () => {
+  const heights = Uint16Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 65535 : 100 + (i % 50) * 3));
+  const values = [...heights.subarray(0, 380)].filter((v) => v !== 65535).map((v) => v * 0.1).sort((a, b) => a - b);
+  const r = heightPercentiles({ ...window(() => 0), heights, encoding: { scale: 0.1, offset: 0, nodata: 65535 } }, LINES);
+  assert.equal(r.pixels, values.length);
+  for (const [got, q] of [[r.median_m, 0.5], [r.p10_m, 0.1], [r.p90_m, 0.9]] as const) {
+    assert.ok(Math.abs((got as number) - linearQuantile(values, q)) < 1e-9, `q=${q}: ${got}`);
+  }
 });
 
 test('float heights are binned at the width asked for', () => {

@@ -135,6 +135,14 @@ test('too few plot pixels or ring pixels refuse with a sentence', () => {
   assert.match(noRing.refusal as string, /around the plot/);
 });
 
+test('an empty plot mask answers no value, never NaN', () => {
+  const empty = rasteriseMask({ type: 'Polygon', coordinates: [[[70, 70], [80, 70], [80, 80]]] }, W, W);
+  const r = radarContrast({ ...scene(() => -17, () => -12), plot: empty }, LINES);
+  assert.equal(r.plot_pixels, 0);
+  assert.deepEqual([r.plot_hv_db, r.plot_minus_local_forest_db, r.hh_hv_db, r.forest_like, r.polarimetry_cultivated], [null, null, null, null, null]);
+  assert.ok(r.refusal);
+});
+
 test('one call leaves nothing behind for the next', () => {
   const a = scene(() => -17, () => -12);
   const first = radarContrast(a, LINES);

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SeasonTrough } from '../../../src/engine/kernels/seasonal-troughs.ts';
+import { utcDay } from '../../../src/engine/kernels/days.ts';
+import { SCENE_USABLE } from '../../../src/engine/kernels/scene-stats.ts';
+import { seasonalTroughs, type SeasonTrough } from '../../../src/engine/kernels/seasonal-troughs.ts';
 import { structureAtTrough, type StructureLines } from '../../../src/engine/kernels/structure-at-trough.ts';
 
 const LINES: StructureLines = { shadeLine: 0.3, shadeMargin: 0.04, aotDustLimit: 0.5 };
@@ -75,4 +77,26 @@ test('seasons without an answer or without a shade reading contribute nothing; n
   assert.equal(r.aot_at_trough, null);
   assert.equal(r.withheld_for_dust, false);
   assert.match(r.refusal as string, /no clear scene/i);
+});
+
+test('a series whose wintering troughs are hazy keeps its cycle but withholds the canopy reading', () => {
+  // Five Februaries of wintering seen every 5 days; the dry-season haze peaks with the trough.
+  const start = utcDay('2016-01-01');
+  const end = utcDay('2020-12-31');
+  const troughs = ['2016-02-20', '2017-02-14', '2018-02-25', '2019-02-18', '2020-02-22'].map(utcDay);
+  const days: number[] = [];
+  for (let d = start; d <= end; d += 5) days.push(d);
+  const nearest = (d: number) => Math.min(...troughs.map((t) => Math.abs(d - t)));
+  const index = Float64Array.from(days, (d, k) => 0.82 - 0.3 * Math.exp(-0.5 * (nearest(d) / 12) ** 2) + 0.01 * Math.sin(k));
+  const series = { days: Int32Array.from(days), index, flags: new Uint8Array(days.length).fill(SCENE_USABLE) };
+  const record = seasonalTroughs(series, { start, end }, { dipDepth: 0.15, minObservations: 4, maxGapDays: 60, minSeasons: 3, phaseSdLimitDays: 30 });
+  assert.equal(record.cycle, 'phase_locked');
+  const shade = Float64Array.from(days, () => 0.22);
+  const aot = Float64Array.from(days, (d) => (nearest(d) <= 20 ? 0.9 : 0.15));
+  const r = structureAtTrough(record.seasons, shade, aot, LINES);
+  assert.equal(r.withheld_for_dust, true);
+  assert.equal(r.forest_like, null);
+  assert.ok((r.aot_at_trough as number) > LINES.aotDustLimit);
+  const clearSky = structureAtTrough(record.seasons, shade, Float64Array.from(days, () => 0.15), LINES);
+  assert.deepEqual([clearSky.forest_like, clearSky.confident, clearSky.seasons_matched], [false, true, record.seasons_observed]);
 });

@@ -1,0 +1,193 @@
+// `npm run bench -- kernels [side]`: throughput of each pixel kernel over a side × side window
+// (default 2048) whose mask covers every pixel, against a plain sum over the same typed arrays in
+// the same run (the ceiling: the cost of touching those bytes once). `ratio_to_ceiling` is the
+// kernel's time over the sum's; the target is 3 or less. Series kernels and the decision, which
+// run once per plot, are timed per call.
+import os from 'node:os';
+import { classShares } from '../src/engine/kernels/class-shares.ts';
+import { utcDay } from '../src/engine/kernels/days.ts';
+import { heightPercentiles } from '../src/engine/kernels/height-percentiles.ts';
+import { radarContrast } from '../src/engine/kernels/radar-contrast.ts';
+import { rasteriseMask, ringMask, type PixelMask } from '../src/engine/kernels/rasterise-mask.ts';
+import { SCENE_USABLE, sceneStats, sclClearLookup } from '../src/engine/kernels/scene-stats.ts';
+import { seasonalTroughs } from '../src/engine/kernels/seasonal-troughs.ts';
+import { structureAtTrough } from '../src/engine/kernels/structure-at-trough.ts';
+import { terrainSlope } from '../src/engine/kernels/terrain-slope.ts';
+import { yearStats } from '../src/engine/kernels/year-stats.ts';
+import { NO_CONTEXT, decide } from '../src/engine/decide.ts';
+import { operatingPoints as op } from '../src/engine/operating-points.ts';
+
+// One sum per array type, so each stays monomorphic as the kernels are in this run.
+function sumU8(a: Uint8Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i];
+  return s;
+}
+function sumU16(a: Uint16Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i];
+  return s;
+}
+function sumF32(a: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i];
+  return s;
+}
+
+let sink = 0;
+
+/** Median seconds per call of `fn`, over batches of at least `minMs`. */
+function time(fn: () => unknown, minMs = 250): number {
+  for (let i = 0; i < 3; i++) fn();
+  const samples: number[] = [];
+  for (let batch = 0; batch < 5; batch++) {
+    let calls = 0;
+    const t0 = performance.now();
+    let t1 = t0;
+    while (t1 - t0 < minMs / 5) {
+      const r = fn();
+      sink += typeof r === 'number' ? r : 1;
+      calls++;
+      t1 = performance.now();
+    }
+    samples.push((t1 - t0) / 1000 / calls);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[2];
+}
+
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+}
+
+export default function kernels(args: string[]): void {
+  const side = Number(args[0] ?? 2048);
+  const n = side * side;
+  const rnd = lcg(42);
+  const full = rasteriseMask({ type: 'Polygon', coordinates: [[[0, 0], [side, 0], [side, side], [0, side]]] }, side, side);
+  const red = Uint16Array.from({ length: n }, () => 1200 + ((rnd() * 800) | 0));
+  const nir = Uint16Array.from({ length: n }, () => 3500 + ((rnd() * 2000) | 0));
+  const scl = Uint8Array.from({ length: n }, () => (rnd() < 0.9 ? 4 : 9));
+  const aot = Uint16Array.from({ length: n }, () => 100 + ((rnd() * 200) | 0));
+  const hv = Uint16Array.from({ length: n }, () => 2000 + ((rnd() * 3000) | 0));
+  const hh = Uint16Array.from({ length: n }, () => 5000 + ((rnd() * 6000) | 0));
+  const land = new Uint8Array(n).fill(255);
+  const heights = Uint8Array.from({ length: n }, () => (rnd() < 0.02 ? 255 : (rnd() * 40) | 0));
+  const dem = Float32Array.from({ length: n }, (_, i) => 200 + (i % side) * 0.8 + Math.floor(i / side) * 0.5 + rnd() * 3);
+  const tmf = Uint8Array.from({ length: n }, () => (rnd() * 7) | 0);
+  const years = Uint16Array.from({ length: n }, () => (rnd() < 0.7 ? 0 : 1990 + ((rnd() * 35) | 0)));
+
+  // Radar: the plot is the middle of the window, the ring everything else.
+  const q = side / 4;
+  const plot = rasteriseMask({ type: 'Polygon', coordinates: [[[q, q], [3 * q, q], [3 * q, 3 * q], [q, 3 * q]]] }, side, side);
+  const ring = ringMask(plot, side, 0);
+  const star: number[][] = [];
+  for (let k = 0; k < 64; k++) {
+    const r = (k % 2 ? 0.48 : 0.3) * side;
+    star.push([side / 2 + r * Math.cos((k * Math.PI) / 32), side / 2 + r * Math.sin((k * Math.PI) / 32)]);
+  }
+  const landLookup = new Uint8Array(256);
+  landLookup[255] = 1;
+  const sclLookup = sclClearLookup(op.scenes.sclClearClasses);
+
+  type Row = { kernel: string; pixels: number; seconds: number; ceiling: number };
+  const rows: Row[] = [];
+  const add = (kernel: string, pixels: number, run: () => unknown, ceiling: () => number) => {
+    rows.push({ kernel, pixels, seconds: time(run), ceiling: time(ceiling) });
+  };
+
+  add('rasterise-mask', n, () => rasteriseMask({ type: 'Polygon', coordinates: [star] }, side, side).count, () => sumU8(full.inside));
+  add('ring-mask', n, () => ringMask(plot, side / 8, 2).count, () => sumU8(plot.inside));
+  add(
+    'scene-stats',
+    n,
+    () => sceneStats({ mask: full, red, nir, reflectance: { scale: 0.0001, offset: -0.1, nodata: 0 }, clear: { classes: scl, lookup: sclLookup }, shade: op.scenes.shadeEndmembers, aot: { values: aot, encoding: { scale: 0.001, offset: 0, nodata: 0 } } }).ndvi_median,
+    () => sumU16(red) + sumU16(nir) + sumU8(scl) + sumU16(aot),
+  );
+  add(
+    'radar-contrast',
+    plot.count + ring.count,
+    () => radarContrast({ plot, ring, hv, hh, nodata: 1, calibrationDb: 83, usable: { classes: land, lookup: landLookup } }, op.radar).plot_hv_db,
+    // The plot reads HV, HH and the mask band, the ring HV and the mask band: the ceiling sums all
+    // three over the whole window, a little more than the kernel reads.
+    () => sumU16(hv) + sumU16(hh) + sumU8(land),
+  );
+  add('height-percentiles', n, () => heightPercentiles({ mask: full, heights, encoding: { scale: 1, offset: 0, nodata: 255 } }, op.height).median_m, () => sumU8(heights));
+  add('terrain-slope', n, () => terrainSlope({ mask: full, dem, encoding: { scale: 1, offset: 0, nodata: null }, pixelWidthM: 30, pixelHeightM: 30 }, op.terrain).mean_slope_deg, () => sumF32(dem));
+  add(
+    'class-shares',
+    n,
+    () => classShares({ mask: full, classes: tmf, names: { undisturbed_forest: [1], degraded_forest: [2], deforested_land: [3], regrowth: [4], water: [5], other_land_cover: [6] }, noClass: [0] }).classified,
+    () => sumU8(tmf),
+  );
+  add('year-stats', n, () => yearStats({ mask: full, years, yearOffset: 0, none: 0, noData: [], cutoffYear: 2020 }).valid, () => sumU16(years));
+
+  // Per plot: a five-year series every 5 days with a wintering trough each February.
+  const start = utcDay('2016-01-01');
+  const end = utcDay('2020-12-31');
+  const days = Int32Array.from({ length: Math.floor((end - start) / 5) + 1 }, (_, k) => start + 5 * k);
+  const index = Float64Array.from(days, (d) => 0.82 - 0.3 * Math.exp(-0.5 * (((d - start - 50) % 365.2425) / 12) ** 2) + (rnd() - 0.5) * 0.05);
+  const flags = new Uint8Array(days.length).fill(SCENE_USABLE);
+  const series = { days, index, flags };
+  const shade = Float64Array.from(days, () => 0.2 + rnd() * 0.05);
+  const aotSeries = Float64Array.from(days, () => 0.1 + rnd() * 0.2);
+  const troughs = seasonalTroughs(series, { start, end }, op.seasons);
+  const perPlot = {
+    seasonal_troughs_us: time(() => seasonalTroughs(series, { start, end }, op.seasons).seasons_observed) * 1e6,
+    structure_at_trough_us: time(() => structureAtTrough(troughs.seasons, shade, aotSeries, op.structure).seasons_matched) * 1e6,
+    decide_us: time(() => decide({ plot_area_km2: 0.1, cycle: troughs.cycle, shade: { forest_like: false, confident: true }, radar: { forest_like: false, confident: true, polarimetry_cultivated: false }, height: { forest_like: false, confident: false }, terrain_outside: false, context: NO_CONTEXT }).reasons.length) * 1e6,
+    scenes: days.length,
+  };
+
+  // One 10 ha plot at each product's pitch: what a plot's read costs, fixed overheads included.
+  const square = (pitchM: number, marginPx: number) => {
+    const plotPx = Math.sqrt(100_000) / pitchM;
+    const side = Math.ceil(plotPx + 2 * marginPx);
+    const a = marginPx;
+    const b = marginPx + plotPx;
+    return { side, mask: rasteriseMask({ type: 'Polygon', coordinates: [[[a, a], [b, a], [b, b], [a, b]]] }, side, side) };
+  };
+  const s10 = square(10, 2);
+  const s25 = square(25, op.radar.ringOuterM / 25 + 1);
+  const s25ring = ringMask(s25.mask, op.radar.ringOuterM / 25, op.radar.ringInnerM / 25);
+  const s30 = square(30, 1);
+  const plotUs = {
+    rasterise_10m: time(() => rasteriseMask({ type: 'Polygon', coordinates: [star.map(([x, y]) => [(x / side) * s10.side, (y / side) * s10.side])] }, s10.side, s10.side).count) * 1e6,
+    ring_25m: time(() => ringMask(s25.mask, op.radar.ringOuterM / 25, op.radar.ringInnerM / 25).count) * 1e6,
+    scene_stats_10m: time(() => sceneStats({ mask: s10.mask, red, nir, reflectance: { scale: 0.0001, offset: -0.1, nodata: 0 }, clear: { classes: scl, lookup: sclLookup }, shade: op.scenes.shadeEndmembers, aot: { values: aot, encoding: { scale: 0.001, offset: 0, nodata: 0 } } }).clear_pixels) * 1e6,
+    radar_25m: time(() => radarContrast({ plot: s25.mask, ring: s25ring, hv, hh, nodata: 1, calibrationDb: 83, usable: { classes: land, lookup: landLookup } }, op.radar).plot_pixels) * 1e6,
+    height_10m: time(() => heightPercentiles({ mask: s10.mask, heights, encoding: { scale: 1, offset: 0, nodata: 255 } }, op.height).pixels) * 1e6,
+    terrain_30m: time(() => terrainSlope({ mask: s30.mask, dem, encoding: { scale: 1, offset: 0, nodata: null }, pixelWidthM: 30, pixelHeightM: 30 }, op.terrain).pixels) * 1e6,
+  };
+
+  const figures: Record<string, { mpx_s: number; ceiling_mpx_s: number; ratio_to_ceiling: number }> = {};
+  console.log(`kernels over a ${side}×${side} window (${(n / 1e6).toFixed(2)} Mpixel), mask covering every pixel`);
+  console.log('kernel               Mpixel/s   ceiling Mpixel/s   ratio_to_ceiling');
+  for (const r of rows) {
+    const mpx = r.pixels / r.seconds / 1e6;
+    const ceiling = r.pixels / r.ceiling / 1e6;
+    figures[r.kernel] = { mpx_s: +mpx.toFixed(1), ceiling_mpx_s: +ceiling.toFixed(1), ratio_to_ceiling: +(r.seconds / r.ceiling).toFixed(2) };
+    console.log(`${r.kernel.padEnd(20)} ${mpx.toFixed(1).padStart(8)}   ${ceiling.toFixed(1).padStart(16)}   ${(r.seconds / r.ceiling).toFixed(2).padStart(16)}`);
+  }
+  console.log(`one 10 ha plot, µs per call: ${Object.entries(plotUs).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  console.log(`per plot (${perPlot.scenes} scenes): seasonal-troughs ${perPlot.seasonal_troughs_us.toFixed(1)} µs, structure-at-trough ${perPlot.structure_at_trough_us.toFixed(2)} µs, decide ${perPlot.decide_us.toFixed(2)} µs`);
+  if (sink === 0.5) console.log('');
+  console.log(
+    JSON.stringify({
+      bench: 'kernels',
+      window_px: n,
+      kernels: figures,
+      plot_10ha_us: Object.fromEntries(Object.entries(plotUs).map(([k, v]) => [k, +v.toFixed(2)])),
+      per_plot_us: {
+        seasonal_troughs: +perPlot.seasonal_troughs_us.toFixed(1),
+        structure_at_trough: +perPlot.structure_at_trough_us.toFixed(2),
+        decide: +perPlot.decide_us.toFixed(2),
+      },
+      within_3x: Object.values(figures).every((f) => f.ratio_to_ceiling <= 3),
+      cores: os.availableParallelism(),
+      node: process.version,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+    }),
+  );
+}
