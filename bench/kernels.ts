@@ -184,7 +184,7 @@ export default function kernels(args: string[]): void {
         structure_at_trough: +perPlot.structure_at_trough_us.toFixed(2),
         decide: +perPlot.decide_us.toFixed(2),
       },
-      within_3x: Object.values(figures).every((f) => f.ratio_to_ceiling <= 3),
+      over_3x: Object.keys(figures).filter((k) => figures[k].ratio_to_ceiling > 3),
       cores: os.availableParallelism(),
       node: process.version,
       cpu: os.cpus()[0]?.model ?? 'unknown',

@@ -132,9 +132,10 @@ export function rasteriseMask(footprint: PixelFootprint, width: number, height: 
   return { width, height, inside, spans: spans.slice(0, k), count };
 }
 
-// Felzenszwalb and Huttenlocher (2012), "Distance transforms of sampled functions": the exact
-// squared Euclidean distance transform in two 1-D passes, linear in the pixels. A large finite
-// value stands for "far" because the envelope arithmetic needs differences of it to stay finite.
+// The exact squared Euclidean distance transform, linear in the pixels: the nearest plot pixel
+// along each row, then down each column the lower envelope of parabolas of Felzenszwalb and
+// Huttenlocher (2012), "Distance transforms of sampled functions". A large finite value stands
+// for "far" because the envelope arithmetic needs differences of it to stay finite.
 const FAR = 1e20;
 
 function distance1d(f: Float64Array, n: number, d: Float64Array, v: Int32Array, z: Float64Array): void {
@@ -209,7 +210,6 @@ export function ringMask(plot: PixelMask, outerPx: number, innerPx = 0): PixelMa
   const d = new Float64Array(rh);
   const v = new Int32Array(rh);
   const z = new Float64Array(rh + 1);
-  const f = new Float64Array(rh);
   const inner2 = innerPx * innerPx;
   const outer2 = outerPx * outerPx;
   for (let cb = 0; cb < rw; cb += BLOCK) {
@@ -217,8 +217,7 @@ export function ringMask(plot: PixelMask, outerPx: number, innerPx = 0): PixelMa
     for (let r = 0; r < rh; r++) for (let j = 0; j < nb; j++) line[j * rh + r] = rows[r * rw + cb + j];
     for (let j = 0; j < nb; j++) {
       const at = j * rh;
-      for (let r = 0; r < rh; r++) f[r] = line[at + r];
-      distance1d(f, rh, d, v, z);
+      distance1d(line.subarray(at, at + rh), rh, d, v, z);
       line.set(d, at);
     }
     for (let r = 0; r < rh; r++) {

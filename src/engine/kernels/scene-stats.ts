@@ -2,7 +2,7 @@
  * One optical scene over one plot: how much of the plot was seen clear, the vegetation index
  * (NDVI) median over the clear pixels, the shade fraction, and the aerosol optical thickness.
  * Every array is on the grid of the red and near-infrared bands; coarser scene masks and AOT
- * (Sentinel-2's 20 m SCL and AOT) are brought to it, nearest neighbour, when the window is cut.
+ * (Sentinel-2's 20 m SCL and AOT) must be brought to it, nearest neighbour, before the call.
  */
 import { histogramQuantile } from './histogram.ts';
 import type { PixelMask } from './rasterise-mask.ts';
