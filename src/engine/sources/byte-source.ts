@@ -63,7 +63,7 @@ function fileSource(path: string): ByteSource {
     } catch (cause) {
       const code = (cause as { code?: string }).code;
       if (code === 'ENOENT') throw new SourceError('not_found', `${path} does not exist`, { url, cause });
-      throw new SourceError('network', `${path} could not be opened (${code})`, { url, cause });
+      throw new SourceError('unreadable', `${path} could not be opened (${code})`, { url, cause });
     }
   }
 

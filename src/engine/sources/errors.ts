@@ -5,6 +5,7 @@
 export type SourceErrorCode =
   | 'http_status' // the host answered with a refusal (4xx other than 404, or 5xx after the retries)
   | 'not_found' // 404, or a local file that does not exist
+  | 'unreadable' // a local file that exists but cannot be opened (permissions, a directory)
   | 'timeout' // no answer (or a stalled body) within the client's timeout, after the retries
   | 'network' // connection refused, reset or cut before an answer, after the retries
   | 'truncated' // fewer bytes than the answer itself promised
