@@ -19,9 +19,17 @@ export interface CogRaster {
   dtype: CogDtype;
   /** One typed array for one band, or one per band (written pixel-interleaved). */
   data?: CogTypedArray | CogTypedArray[];
-  /** Instead of `data`: windows of the raster; the rest is nodata (sparse where a whole tile is). */
+  /** Instead of `data`: windows of the raster; the rest holds `fill`. */
   blocks?: CogBlock[];
-  tileSize?: 256 | 512;
+  /**
+   * Value of pixels no block covers (default: nodata, else 0). A whole tile of it is written sparse
+   * when it is the nodata value, else compressed once and shared by every such tile.
+   */
+  fill?: number;
+  /** Bands of a raster given as blocks, for when no block carries data. */
+  samplesPerPixel?: number;
+  /** Tile width and height: a multiple of 16 (TIFF 6.0), 256 by default. */
+  tileSize?: number;
   epsg: number;
   geoTransform: GeoTransform;
   nodata?: number;
@@ -93,7 +101,7 @@ export function encodeCog(r: CogRaster): Uint8Array {
     ...b,
     bands: Array.isArray(b.data) ? b.data : [b.data],
   }));
-  const spp = blocks.length > 0 ? blocks[0].bands.length : 1;
+  const spp = r.samplesPerPixel ?? (blocks.length > 0 ? blocks[0].bands.length : 1);
   for (const b of blocks) {
     if (b.bands.length !== spp || spp === 0) throw new TiffWriteError('bad_raster', 'every block needs the same number of bands, at least one');
     if (b.x < 0 || b.y < 0 || b.x + b.width > r.width || b.y + b.height > r.height || !Number.isInteger(b.x) || !Number.isInteger(b.y)) {
@@ -112,16 +120,24 @@ export function encodeCog(r: CogRaster): Uint8Array {
   if (rotX !== 0 || rotY !== 0) throw new TiffWriteError('rotated_transform', 'only north-up rasters are written');
 
   const tile = r.tileSize ?? 256;
+  if (!(Number.isInteger(tile) && tile > 0 && tile % 16 === 0)) throw new TiffWriteError('bad_raster', `tile size must be a positive multiple of 16, got ${tile}`);
   const tilesAcross = Math.ceil(r.width / tile);
   const tilesDown = Math.ceil(r.height / tile);
-  const fill = r.nodata !== undefined && Number.isFinite(r.nodata) ? r.nodata : 0;
+  const nodataFill = r.nodata !== undefined && Number.isFinite(r.nodata) ? r.nodata : 0;
+  const fill = r.fill ?? nodataFill;
+  let sharedFill: Uint8Array | null = null;
+  const untouched = () => {
+    if (r.nodata !== undefined && fill === r.nodata) return SPARSE;
+    sharedFill ??= deflateSync(tileBytes([], 0, 0, tile, spp, dt.array, fill, predictor));
+    return sharedFill;
+  };
   const compressed: Uint8Array[] = [];
   for (let ty = 0; ty < tilesDown; ty++) {
     for (let tx = 0; tx < tilesAcross; tx++) {
       const x0 = tx * tile;
       const y0 = ty * tile;
       const touching = blocks.filter((b) => b.x < x0 + tile && b.x + b.width > x0 && b.y < y0 + tile && b.y + b.height > y0);
-      compressed.push(touching.length === 0 ? SPARSE : deflateSync(tileBytes(touching, x0, y0, tile, spp, dt.array, fill, predictor)));
+      compressed.push(touching.length === 0 ? untouched() : deflateSync(tileBytes(touching, x0, y0, tile, spp, dt.array, fill, predictor)));
     }
   }
 
@@ -171,10 +187,17 @@ export function encodeCog(r: CogRaster): Uint8Array {
     }
   }
   cursor = align(cursor, 8);
+  // A shared tile is stored once; every tile pointing at it gets the same offset.
   const tileOffsets: number[] = [];
+  const stored = new Map<Uint8Array, number>();
   for (const c of compressed) {
-    tileOffsets.push(c.length === 0 ? 0 : cursor);
-    cursor += c.length;
+    if (c.length === 0) tileOffsets.push(0);
+    else if (stored.has(c)) tileOffsets.push(stored.get(c)!);
+    else {
+      stored.set(c, cursor);
+      tileOffsets.push(cursor);
+      cursor += c.length;
+    }
   }
   if (cursor > 0xffffffff) throw new TiffWriteError('bad_raster', 'raster too large for a classic TIFF');
   entries.find((e) => e.tag === 324)!.values = tileOffsets;
@@ -198,7 +221,7 @@ export function encodeCog(r: CogRaster): Uint8Array {
     }
   });
   view.setUint32(ifdOffset + 2 + entries.length * 12, 0, true); // no further IFD
-  compressed.forEach((c, i) => c.length > 0 && out.set(c, tileOffsets[i]));
+  for (const [c, at] of stored) out.set(c, at);
   return out;
 }
 

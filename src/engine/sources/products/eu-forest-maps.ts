@@ -10,10 +10,11 @@ export const GFC2020 = { version: 'V3', FOREST: 1 } as const;
 export const GFT2020 = { version: 'V1', NATURALLY_REGENERATING: 1, PRIMARY: 10, PLANTED: 20 } as const;
 
 /**
- * Assumed grid (unconfirmed by the producer): EPSG:4326 at 0.0001° (~10 m), uint8, 0 for everything
- * that is not a class. The adapter reads whatever the file declares; the demo world writes this.
+ * Assumed grid (unconfirmed by the producer): EPSG:4326 at 0.0001° (~10 m), uint8. Value 0 is
+ * "not forest" (or, for GFT, "not a forest class"), even where a file declares 0 as nodata:
+ * the maps mask non-forest, so dropping 0 as missing would read every plot as all forest.
  */
-export const EU_FOREST_MAPS_ASSUMED = { dtype: 'uint8', epsg: 4326, pixelDegrees: 0.0001, nodata: 0 } as const;
+export const EU_FOREST_MAPS_ASSUMED = { dtype: 'uint8', epsg: 4326, pixelDegrees: 0.0001, notForest: 0 } as const;
 
 /** Tile tag of the north-west corner without zero padding: `N10_W10`, `N0_E0`, `S10_E20`. */
 export function euForestTile(lon: number, lat: number): string {
