@@ -28,7 +28,10 @@ export type IntakeErrorCode =
   | 'unsupported_crs'
   | 'bad_csv'
   | 'too_many_plots'
-  | 'unknown_country';
+  | 'unknown_country'
+  | 'name_required'
+  | 'duplicate_ref'
+  | 'not_found';
 
 const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 
@@ -72,3 +75,10 @@ export const tooManyPlots = () =>
 
 export const unknownCountry = (value: string, acceptedForms: string) =>
   new IntakeError(422, 'unknown_country', `"${value}" is not a recognised country. ${acceptedForms}`);
+
+export const nameRequired = () => new IntakeError(422, 'name_required', 'A producer needs a name.');
+
+export const duplicateProducerRef = (reference: string) =>
+  new IntakeError(409, 'duplicate_ref', `The reference "${reference}" is already held by a producer of this workspace.`);
+
+export const notFound = (what: string, id: string) => new IntakeError(404, 'not_found', `No ${what} ${id} in this workspace.`);

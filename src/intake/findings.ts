@@ -48,8 +48,11 @@ export const AREA_TOLERANCE = {
   absoluteHa: 0.01,
 } as const;
 
-/** The EU system's point rule: a point stands for at most 4 ha (cattle excepted), and at least 0.1 ha. */
-export const POINT_AREA = { maxHa: 4, minHa: 0.1, exemptCommodity: 'cattle' } as const;
+/**
+ * The EU system's point rule: a point stands for at most 4 ha (cattle excepted), and at least 0.1 ha;
+ * a point without a declared area is taken as 4 ha.
+ */
+export const POINT_AREA = { maxHa: 4, minHa: 0.1, assumedHa: 4, exemptCommodity: 'cattle' } as const;
 
 export const REQUIRED_DECIMALS = 6;
 

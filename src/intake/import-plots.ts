@@ -1,0 +1,319 @@
+/**
+ * Validating and importing one uploaded plot file into a workspace's register (spec 2.3, 3.1, 4.1).
+ * An import diffs the file against the stored plots by `ref` and writes the whole file in one
+ * transaction, through batched SQL (one statement per few thousand plots), or writes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Em } from '../store/orm.ts';
+import type { EvidenceState } from '../store/entities/index.ts';
+import { boundaryMoved } from './boundary-shift.ts';
+import { resolveCountry } from './countries.ts';
+import { POINT_AREA, type Finding } from './findings.ts';
+import { readPlotFile } from './plot-file.ts';
+import { workspaceProducers } from './producer-register.ts';
+import type { PlotGeometry, RowError } from './types.ts';
+import { validatePlots, type IntakeReport, type PlotReport, type ValidationState } from './validate.ts';
+
+export interface PlotFileInput {
+  workspaceId: string;
+  bytes: Uint8Array;
+  filename?: string;
+  /** The query's `country` as sent (any accepted form); null or blank names none. */
+  country?: string | null;
+  now?: Date;
+}
+
+export type PlotOutcome = 'created' | 'updated' | 'unchanged' | 'duplicate_ref';
+
+/** One plot's entry in the answer of validate and import. */
+export interface PlotEntry {
+  index: number;
+  ref: string | null;
+  validation_state: ValidationState;
+  /** The area the register holds: measured on a boundary; for a point the declared area, else 4 ha. */
+  area_ha: number | null;
+  country: string | null;
+  producer_id: string | null;
+  findings: Finding[];
+  repairs: Finding[];
+  rejections: Finding[];
+  /** Import only: the register's plot, null for a plot skipped as a repeated ref. */
+  plot_id?: string | null;
+  outcome?: PlotOutcome;
+  /** Import only, on a stored plot whose boundary moved: its evidence withdrawn, or a read in flight (spec 3.1). */
+  evidence?: 'stale' | 'in_flight';
+}
+
+export interface ValidationAnswer {
+  country: string | null;
+  notes: string[];
+  row_errors: RowError[];
+  plots: PlotEntry[];
+}
+
+export interface ImportCounters {
+  /** New plots, with or without a ref. */
+  created: number;
+  /** Stored plots (matched on ref) that the file changed. */
+  updated: number;
+  /** Stored plots the file repeats unchanged. */
+  skipped: number;
+  /** Plots left out because an earlier plot of the file has the same ref. */
+  duplicate_refs: number;
+  /** New plots without a ref, which a later upload cannot match. */
+  unreferenced_inserted: number;
+  /** Plots of the file now in the register: created + updated + skipped. */
+  registered: number;
+  producers_matched: number;
+  producers_unmatched: number;
+  evidence_stale: number;
+  evidence_in_flight: number;
+}
+
+export interface ImportAnswer extends ValidationAnswer {
+  imported: ImportCounters;
+}
+
+/** The area the register holds for a plot (a point stands for its declared area, or the 4 ha the EU system assumes). */
+function registeredArea(plot: PlotReport): number | null {
+  if (plot.area_ha !== null) return plot.area_ha;
+  if (plot.geometry?.type === 'Point') return plot.declared_area_ha ?? POINT_AREA.assumedHa;
+  return plot.declared_area_ha;
+}
+
+function entryOf(plot: PlotReport): PlotEntry {
+  return {
+    index: plot.index,
+    ref: plot.ref,
+    validation_state: plot.validation_state,
+    area_ha: registeredArea(plot),
+    country: plot.country,
+    producer_id: plot.producer_id,
+    findings: plot.findings,
+    repairs: plot.repairs,
+    rejections: plot.rejections,
+  };
+}
+
+async function judgeFile(em: Em, input: PlotFileInput): Promise<IntakeReport> {
+  const queryCountry = input.country?.trim() ? resolveCountry(input.country) : null;
+  const file = await readPlotFile(input.bytes, input.filename);
+  const producers = await workspaceProducers(em, input.workspaceId);
+  return validatePlots(file, { country: queryCountry, producers, now: input.now });
+}
+
+/** POST /portal/plots/validate: the report an import would give, storing nothing. */
+export async function validatePlotFile(em: Em, input: PlotFileInput): Promise<ValidationAnswer> {
+  const report = await judgeFile(em, input);
+  return { country: report.country, notes: report.notes, row_errors: report.row_errors, plots: report.plots.map(entryOf) };
+}
+
+/** A stored plot a re-upload may match. */
+interface StoredPlot {
+  id: string;
+  external_ref: string;
+  commodity: string | null;
+  country: string | null;
+  area_ha: number | null;
+  declared_area_ha: number | null;
+  geometry: PlotGeometry | null;
+  validation_state: string;
+  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
+  planted_year: number | null;
+  producer_id: string | null;
+  evidence_state: EvidenceState;
+}
+
+/** The columns an upload writes, as one element of the JSON array a batch statement reads. */
+interface PlotColumns {
+  id: string;
+  external_ref: string | null;
+  commodity: string | null;
+  country: string | null;
+  area_ha: number | null;
+  declared_area_ha: number | null;
+  geometry: PlotGeometry | null;
+  validation_state: ValidationState;
+  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
+  planted_year: number | null;
+  producer_id: string | null;
+}
+
+/** An update also says whether the boundary moved; the statement withdraws finished evidence then. */
+type PlotUpdate = PlotColumns & { moved: boolean };
+
+const RECORD_COLUMNS = `id uuid, external_ref text, commodity text, country text, area_ha double precision,
+  declared_area_ha double precision, geometry jsonb, validation_state text, validation_report jsonb,
+  planted_year int, producer_id uuid`;
+
+const INSERT_SQL = `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, declared_area_ha, geometry,
+    geometry_source, validation_state, validation_report, planted_year, producer_id, evidence_state, created_at, updated_at)
+  select r.id, ?, r.external_ref, r.commodity, r.country, r.area_ha, r.declared_area_ha, r.geometry,
+    'upload', r.validation_state, r.validation_report, r.planted_year, r.producer_id, 'none', now(), now()
+  from rows from (jsonb_to_recordset(?::jsonb) as (${RECORD_COLUMNS})) with ordinality as r
+  order by r.ordinality`;
+
+// Evidence is withdrawn in the statement itself, on the row's state at the time of writing (spec 3.1):
+// only a finished read is withdrawn; a read in flight keeps its state.
+const WITHDRAW = `(r.moved and p.evidence_state = 'done')`;
+const UPDATE_SQL = `update plots p set
+    external_ref = r.external_ref, commodity = r.commodity, country = r.country, area_ha = r.area_ha,
+    declared_area_ha = r.declared_area_ha, geometry = r.geometry, validation_state = r.validation_state,
+    validation_report = r.validation_report, planted_year = r.planted_year, producer_id = r.producer_id,
+    evidence_state = case when ${WITHDRAW} then 'none' else p.evidence_state end,
+    verdict = case when ${WITHDRAW} then null else p.verdict end,
+    reason = case when ${WITHDRAW} then null else p.reason end,
+    evidence_at = case when ${WITHDRAW} then null else p.evidence_at end,
+    evidence_facts = case when ${WITHDRAW} then null else p.evidence_facts end,
+    post_cutoff_loss_share = case when ${WITHDRAW} then null else p.post_cutoff_loss_share end,
+    updated_at = now()
+  from jsonb_to_recordset(?::jsonb) as r(${RECORD_COLUMNS}, moved boolean)
+  where p.id = r.id and p.workspace_id = ?`;
+
+/** Bounds one statement's JSON so a 25 MB file is written in a handful of statements of a few MB each. */
+const BATCH_CHARS = 4 * 1024 * 1024;
+const BATCH_ROWS = 5000;
+
+async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unknown>): Promise<void> {
+  let parts: string[] = [];
+  let chars = 0;
+  const flush = async () => {
+    if (parts.length === 0) return;
+    const json = `[${parts.join(',')}]`;
+    parts = [];
+    chars = 0;
+    await write(json);
+  };
+  for (const row of rows) {
+    const part = JSON.stringify(row);
+    parts.push(part);
+    chars += part.length;
+    if (chars >= BATCH_CHARS || parts.length >= BATCH_ROWS) await flush();
+  }
+  await flush();
+}
+
+function reportOf(plot: PlotReport) {
+  return { findings: plot.findings, repairs: plot.repairs, rejections: plot.rejections };
+}
+
+const sameFindings = (a: Finding[], b: Finding[]) =>
+  a.length === b.length && a.every((f, i) => f.code === b[i].code && f.message === b[i].message);
+
+const sameGeometry = (a: PlotGeometry | null, b: PlotGeometry | null) =>
+  a === null || b === null ? a === b : a.type === b.type && JSON.stringify(a.coordinates) === JSON.stringify(b.coordinates);
+
+function unchanged(stored: StoredPlot, row: PlotColumns): boolean {
+  return (
+    stored.commodity === row.commodity &&
+    stored.country === row.country &&
+    stored.area_ha === row.area_ha &&
+    stored.declared_area_ha === row.declared_area_ha &&
+    stored.validation_state === row.validation_state &&
+    stored.planted_year === row.planted_year &&
+    stored.producer_id === row.producer_id &&
+    sameGeometry(stored.geometry, row.geometry) &&
+    sameFindings(stored.validation_report.findings, row.validation_report.findings) &&
+    sameFindings(stored.validation_report.repairs, row.validation_report.repairs) &&
+    sameFindings(stored.validation_report.rejections, row.validation_report.rejections)
+  );
+}
+
+const namedProducer = (plot: PlotReport) =>
+  plot.producer_id !== null || plot.findings.some((f) => f.code === 'producer_not_found' || f.code === 'producer_ambiguous');
+
+async function storedByRef(tx: Em, workspaceId: string, refs: string[]): Promise<Map<string, StoredPlot>> {
+  const byRef = new Map<string, StoredPlot>();
+  if (refs.length === 0) return byRef;
+  const rows = await tx.execute<StoredPlot[]>(
+    `select p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.declared_area_ha, p.geometry, p.validation_state,
+            p.validation_report, p.planted_year, p.producer_id, p.evidence_state
+       from plots p join jsonb_array_elements_text(?::jsonb) as f(ref) on p.external_ref = f.ref
+      where p.workspace_id = ?`,
+    [JSON.stringify(refs), workspaceId],
+  );
+  for (const row of rows) byRef.set(row.external_ref, row);
+  return byRef;
+}
+
+/**
+ * POST /portal/plots/import. Every plot of the file is stored, rejected ones with their findings; a
+ * ref already in the register updates that plot. A file that names no country leaves a stored
+ * country untouched, and a producer name that matches none leaves a stored producer attached.
+ * Throws IntakeError (nothing written) for a file that cannot be taken as a whole.
+ */
+export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportAnswer> {
+  const report = await judgeFile(em, input);
+  const { workspaceId } = input;
+  const counters: ImportCounters = {
+    created: 0, updated: 0, skipped: 0, duplicate_refs: 0, unreferenced_inserted: 0, registered: 0,
+    producers_matched: 0, producers_unmatched: 0, evidence_stale: 0, evidence_in_flight: 0,
+  };
+  const entries = report.plots.map(entryOf);
+
+  await em.transactional(async (tx) => {
+    // Imports into one workspace take turns, so two uploads of one ref cannot both create it.
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plots:${workspaceId}`]);
+    const refs = report.plots.filter((p) => p.ref !== null && !p.rejections.some((f) => f.code === 'duplicate_ref')).map((p) => p.ref!);
+    const stored = await storedByRef(tx, workspaceId, refs);
+    const inserts: PlotColumns[] = [];
+    const updates: PlotUpdate[] = [];
+
+    report.plots.forEach((plot, i) => {
+      const entry = entries[i];
+      if (plot.rejections.some((f) => f.code === 'duplicate_ref')) {
+        counters.duplicate_refs++;
+        entry.plot_id = null;
+        entry.outcome = 'duplicate_ref';
+        return;
+      }
+      if (plot.producer_id !== null) counters.producers_matched++;
+      else if (namedProducer(plot)) counters.producers_unmatched++;
+      const previous = plot.ref === null ? undefined : stored.get(plot.ref);
+      const row: PlotColumns = {
+        id: previous?.id ?? randomUUID(),
+        external_ref: plot.ref,
+        commodity: plot.commodity,
+        country: plot.country ?? previous?.country ?? null,
+        area_ha: entry.area_ha,
+        declared_area_ha: plot.declared_area_ha,
+        geometry: plot.geometry,
+        validation_state: plot.validation_state,
+        validation_report: reportOf(plot),
+        planted_year: plot.planted_year,
+        producer_id: plot.producer_id ?? previous?.producer_id ?? null,
+      };
+      entry.plot_id = row.id;
+      entry.country = row.country;
+      entry.producer_id = row.producer_id;
+      if (!previous) {
+        inserts.push(row);
+        counters.created++;
+        if (plot.ref === null) counters.unreferenced_inserted++;
+        entry.outcome = 'created';
+        return;
+      }
+      if (unchanged(previous, row)) {
+        counters.skipped++;
+        entry.outcome = 'unchanged';
+        return;
+      }
+      const moved = boundaryMoved(previous.geometry, row.geometry);
+      if (moved && previous.evidence_state === 'done') {
+        counters.evidence_stale++;
+        entry.evidence = 'stale';
+      } else if (moved && (previous.evidence_state === 'queued' || previous.evidence_state === 'running')) {
+        counters.evidence_in_flight++;
+        entry.evidence = 'in_flight';
+      }
+      updates.push({ ...row, moved });
+      counters.updated++;
+      entry.outcome = 'updated';
+    });
+
+    await writeBatches(inserts, (json) => tx.execute(INSERT_SQL, [workspaceId, json], 'run'));
+    await writeBatches(updates, (json) => tx.execute(UPDATE_SQL, [json, workspaceId], 'run'));
+  });
+  counters.registered = counters.created + counters.updated + counters.skipped;
+  return { imported: counters, country: report.country, notes: report.notes, row_errors: report.row_errors, plots: entries };
+}

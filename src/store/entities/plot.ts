@@ -1,0 +1,57 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const VALIDATION_STATES = ['valid', 'repaired', 'rejected', 'pending'] as const;
+export type ValidationStateValue = (typeof VALIDATION_STATES)[number];
+
+/** Spec 3.1. */
+export const EVIDENCE_STATES = ['none', 'queued', 'running', 'done', 'failed'] as const;
+export type EvidenceState = (typeof EVIDENCE_STATES)[number];
+
+/**
+ * A register row (spec 2.1). Intake writes the boundary and its report; the evidence engine writes
+ * the evidence columns. Imports write through batched SQL (src/intake/import-plots.ts), so a column
+ * added here is added there too.
+ */
+export const Plot = defineEntity({
+  name: 'Plot',
+  tableName: 'plots',
+  indexes: [
+    // The register's order and its paging.
+    { properties: ['workspaceId', 'seq'] },
+    { properties: ['workspaceId', 'evidenceState'] },
+  ],
+  // NULL refs are distinct in a unique index: plots uploaded without a ref never collide.
+  uniques: [{ properties: ['workspaceId', 'externalRef'] }],
+  properties: {
+    id: p.uuid().primary(),
+    /** Insertion order (file order within an import): the register's stable order. */
+    seq: p.bigint('number').autoincrement(),
+    workspaceId: p.uuid(),
+    externalRef: p.text().nullable(),
+    commodity: p.text().nullable(),
+    /** ISO 3166-1 alpha-2. */
+    country: p.string().length(2).nullable(),
+    /** Measured on the boundary; for a point the declared area, else 4 ha (as the EU system takes it). */
+    areaHa: p.double().nullable(),
+    declaredAreaHa: p.double().nullable(),
+    /** WGS84 GeoJSON Point, Polygon or MultiPolygon as stored after repair; null when none could be read. */
+    geometry: p.json<object>().nullable(),
+    /** `upload` for imported plots, `alert` for plots made from alerts. */
+    geometrySource: p.text().default('upload'),
+    validationState: p.enum(VALIDATION_STATES),
+    /** `{findings, repairs, rejections}` of the last upload, each a list of `{code, message}`. */
+    validationReport: p.json<object>(),
+    plantedYear: p.integer().nullable(),
+    producerId: p.uuid().nullable().index(),
+    evidenceState: p.enum(EVIDENCE_STATES).default('none'),
+    verdict: p.text().nullable(),
+    reason: p.text().nullable(),
+    evidenceAt: p.datetime().nullable(),
+    /** The few facts of the stored evidence that the plot's `state` needs (engine/plot-state.ts); null while unread. */
+    evidenceFacts: p.json<object>().nullable(),
+    postCutoffLossShare: p.double().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type Plot = InferEntity<typeof Plot>;
