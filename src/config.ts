@@ -25,6 +25,15 @@ export interface Config {
   /** Evidence jobs a worker process runs at once (each job reads its plots in sequence). */
   jobConcurrency: number;
   shutdownTimeoutMs: number;
+  archiveReview: ArchiveReviewConfig;
+}
+
+/** The archive imagery review's price (spec 2.14 `archive_review_price`); every figure null until set. */
+export interface ArchiveReviewConfig {
+  priceUsd: number | null;
+  volumePriceUsd: number | null;
+  volumeFromPlots: number | null;
+  deliveryDays: number | null;
 }
 
 export class ConfigError extends Error {
@@ -70,6 +79,38 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+/** A price in US dollars: a positive amount with at most two decimals (cents). */
+function usd(env: Env, name: string): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  if (!/^\d+(\.\d{1,2})?$/.test(raw.trim()) || Number(raw) <= 0) {
+    throw new ConfigError(name, `expected a price in US dollars above 0 with at most two decimals (45 or 45.50), got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function optionalInteger(env: Env, name: string, min: number, max: number): number | null {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? null : integer(env, name, 0, min, max);
+}
+
+function archiveReview(env: Env): ArchiveReviewConfig {
+  const priceUsd = usd(env, 'ARCHIVE_REVIEW_PRICE_USD');
+  const volumePriceUsd = usd(env, 'ARCHIVE_REVIEW_VOLUME_PRICE_USD');
+  const volumeFromPlots = optionalInteger(env, 'ARCHIVE_REVIEW_VOLUME_FROM_PLOTS', 2, 1_000_000);
+  const deliveryDays = optionalInteger(env, 'ARCHIVE_REVIEW_DELIVERY_DAYS', 1, 365);
+  if (volumePriceUsd !== null) {
+    if (priceUsd === null) throw new ConfigError('ARCHIVE_REVIEW_VOLUME_PRICE_USD', 'a volume price needs ARCHIVE_REVIEW_PRICE_USD, the price of one review');
+    if (volumePriceUsd >= priceUsd) {
+      throw new ConfigError('ARCHIVE_REVIEW_VOLUME_PRICE_USD', `the volume price (${volumePriceUsd}) must be below ARCHIVE_REVIEW_PRICE_USD (${priceUsd})`);
+    }
+    if (volumeFromPlots === null) throw new ConfigError('ARCHIVE_REVIEW_VOLUME_FROM_PLOTS', 'a volume price needs the number of plots from which it applies');
+  } else if (volumeFromPlots !== null) {
+    throw new ConfigError('ARCHIVE_REVIEW_VOLUME_FROM_PLOTS', 'set only with ARCHIVE_REVIEW_VOLUME_PRICE_USD');
+  }
+  return { priceUsd, volumePriceUsd, volumeFromPlots, deliveryDays };
+}
+
 function signingKey(env: Env): string | null {
   const raw = env.SIGNING_KEY;
   if (raw === undefined || raw === '') return null;
@@ -100,5 +141,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 1, 64),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30000, 0, 600000),
+    archiveReview: archiveReview(env),
   };
 }
