@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2.ts';
+import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { writeCog } from '../../../../src/engine/sources/tiff-writer.ts';
+import { mirrorPath } from '../../../../src/engine/sources/products/archive-url.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { transformer } from '../../../../src/engine/sources/reproject.ts';
   BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset,
   parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike,
 } from '../../../../src/engine/sources/products/sentinel-2.ts';
@@ -129,4 +139,67 @@ test('parses Earth Search and Planetary Computer item shapes', () => {
   assert.equal(p.assets.red?.encoding.offset, -0.1);
   assert.equal(p.assets.scl?.href, 'https://blob/SCL_20m.tif');
   assert.throws(() => parseS2Item({ ...pc, properties: { datetime: '2024-01-01' } }, 'planetary-computer'), /proj:epsg/);
+});
+
+// --- the adapter over the generated demo world and a hand-built Planetary Computer item ---------
+
+
+const site = DEMO_SITES.find((s) => s.name === 'id-kalbar-rubber')!;
+const [lon, lat] = site.centre;
+const box: [number, number, number, number] = [lon - 0.001, lat - 0.001, lon + 0.001, lat + 0.001];
+
+test('finds a demo site\'s Earth Search scenes and reads a known pixel under each BOA case', async () => {
+  const { root, manifest } = await demoWorld();
+  const s2 = createSentinel2Adapter({ catalogue: 'earth-search-v1', where: onDisk(root) });
+  const scenes = await s2.search({ bbox: box, start: '2016-01-01', end: '2025-12-31' });
+  const records = manifest.sentinel2.filter((r) => r.site === site.name);
+  assert.equal(scenes.length, records.length);
+  const cases = {
+    wrongFlagOffsetIn: records.find((r) => r.offsetInPixels && r.flag),
+    wrongFlagOffsetOut: records.find((r) => !r.offsetInPixels && !r.flag && r.date >= '2022-01-25'),
+    early: records.find((r) => r.date < '2021-01-01' && r.sky === 'clear'),
+  };
+  for (const [name, rec] of Object.entries(cases)) {
+    assert.ok(rec, name);
+    const scene = scenes.find((s) => s.id === rec.id)!;
+    const read = await s2.readScene(scene, box, ['red', 'nir', 'scl']);
+    const [x, y] = transformer('EPSG:4326', scene.epsg)(lon, lat);
+    const raw = windowPixel(read.bands.red!.window, x, y)[0];
+    const file = mirrored(root, scene.assets.red!.href);
+    assert.deepEqual([raw], gdalPixel(file, lon, lat), `${name}: same DN as GDAL`);
+    const enc = read.bands.red!.encoding;
+    const expected = (raw - (rec.offsetInPixels ? 1000 : 0)) * 0.0001;
+    assert.ok(Math.abs(raw * enc.scale + enc.offset - expected) < 1e-9, `${name}: reflectance with the offset settled`);
+    assert.equal(read.boa.flagOverruled, name !== 'early', name);
+    assert.equal(read.provenance.synthetic, true);
+    assert.match(read.provenance.attribution, /Copernicus Sentinel data 20\d\d/);
+  }
+});
+
+test('reads a Planetary Computer item: no raster:bands, 1000 DN subtracted from baseline 04.00', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 's2-pc-'));
+  try {
+    const href = 'https://sentinel2l2a01.blob.core.windows.net/sentinel2-l2/47/P/NS/2024/04/19/X.SAFE/GRANULE/G/IMG_DATA/R10m/T47PNS_20240419T033541_B04_10m.tif';
+    const [x0, y0] = transformer('EPSG:4326', 32647)(99.13, 8.85);
+    const ox = Math.floor(x0 / 10) * 10 - 100;
+    const oy = Math.floor(y0 / 10) * 10 + 100;
+    await writeCog(join(dir, mirrorPath(href)), { width: 20, height: 20, dtype: 'uint16', data: new Uint16Array(400).fill(1500), epsg: 32647, geoTransform: [ox, 10, 0, oy, 0, -10], nodata: 0 });
+    const item = {
+      type: 'Feature', stac_version: '1.0.0', id: 'S2A_MSIL2A_20240419T033541_R061_T47PNS_20240419T080000', collection: 'sentinel-2-l2a',
+      geometry: { type: 'Polygon', coordinates: [[[99.12, 8.84], [99.14, 8.84], [99.14, 8.86], [99.12, 8.86], [99.12, 8.84]]] }, bbox: [99.12, 8.84, 99.14, 8.86],
+      properties: { datetime: '2024-04-19T03:35:41Z', 'proj:epsg': 32647, 's2:mgrs_tile': '47PNS', 's2:processing_baseline': '05.10', 'eo:cloud_cover': 1 },
+      assets: { B04: { href } },
+    };
+    const itemFile = join(dir, 'planetarycomputer.microsoft.com/api/stac/v1/collections/sentinel-2-l2a/items', `${item.id}.json`);
+    await mkdir(join(itemFile, '..'), { recursive: true });
+    await writeFile(itemFile, JSON.stringify(item));
+    const s2 = createSentinel2Adapter({ catalogue: 'planetary-computer', where: { root: pathToFileURL(dir).href } });
+    const [scene] = await s2.search({ bbox: [99.125, 8.845, 99.135, 8.855], start: '2024-01-01', end: '2024-12-31' });
+    const read = await s2.readScene(scene, [99.1299, 8.8499, 99.1301, 8.8501], ['red']);
+    const { window, encoding } = read.bands.red!;
+    assert.ok(Math.abs(window.raw[0] * encoding.scale + encoding.offset - 0.05) < 1e-12);
+    assert.equal(read.provenance.synthetic, false);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
