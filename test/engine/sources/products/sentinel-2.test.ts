@@ -1,19 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
 import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2.ts';
+import {
+  BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset,
+  createSentinel2Adapter, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike,
+} from '../../../../src/engine/sources/products/sentinel-2.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { writeCog } from '../../../../src/engine/sources/tiff-writer.ts';
 import { mirrorPath } from '../../../../src/engine/sources/products/archive-url.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
-  BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset,
-  parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike,
-} from '../../../../src/engine/sources/products/sentinel-2.ts';
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
 
@@ -141,7 +140,7 @@ test('parses Earth Search and Planetary Computer item shapes', () => {
   assert.throws(() => parseS2Item({ ...pc, properties: { datetime: '2024-01-01' } }, 'planetary-computer'), /proj:epsg/);
 });
 
-// --- the adapter over the generated demo world and a hand-built Planetary Computer item ---------
+
 
 
 const site = DEMO_SITES.find((s) => s.name === 'id-kalbar-rubber')!;
