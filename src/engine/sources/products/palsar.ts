@@ -169,8 +169,12 @@ export function createPalsarAdapter(opts: ProductDeps & { mirrors?: readonly Pal
         if (!mirror.covers(lon, lat)) continue;
         try {
           const query = mirror.sasTokenUrl ? await signer.query(mirror.sasTokenUrl, signal) : undefined;
-          const [hh, hv, mask] = await Promise.all((['HH', 'HV', 'mask'] as const).map(async (band) =>
+          // Every band settles before the mirror is judged, so a failed read leaves nothing in flight behind it.
+          const settled = await Promise.allSettled((['HH', 'HV', 'mask'] as const).map(async (band) =>
             (await cogs.open(mirror.href(lon, lat, year, band), { query, signal })).readBbox(bbox, 'EPSG:4326', signal)));
+          const refused = settled.find((r) => r.status === 'rejected');
+          if (refused) throw refused.reason;
+          const [hh, hv, mask] = settled.map((r) => (r as PromiseFulfilledResult<RasterWindow>).value);
           return {
             mirror: mirror.name, year, bands: { HH: hh, HV: hv, mask }, nodata: palsarNodata(year, 'HV'), calibrationDb: PALSAR_CF_DB,
             failedOver, provenance: palsarProvenance(lon, lat, year, mirror, opts.where),

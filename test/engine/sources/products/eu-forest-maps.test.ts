@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createEuForestMapsAdapter, euForestTile, gfc2020Href, gft2020Href } from '../../../../src/engine/sources/products/eu-forest-maps.ts';
+import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+
+const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
+const around = ([lon, lat]: [number, number], d = 0.002): [number, number, number, number] => [lon - d, lat - d, lon + d, lat + d];
+
+test('GFC2020/GFT2020 tiles are tagged by their north-west corner without padding', () => {
+  assert.equal(euForestTile(-5.75, 6.95), 'N10_W10');
+  assert.equal(euForestTile(0.5, -0.5), 'N0_E0');
+  assert.equal(euForestTile(25, -12), 'S10_E20');
+  assert.equal(gfc2020Href('N10_W10'), 'https://jeodpp.jrc.ec.europa.eu/ftp/jrc-opendata/FOREST/GFC2020/LATEST/tiles/JRC_GFC2020_V3_N10_W10.tif');
+  assert.equal(gft2020Href('S30_E140'), 'https://jeodpp.jrc.ec.europa.eu/ftp/jrc-opendata/FOREST/GFT2020/LATEST/tiles/JRC_GFT2020_V1_S30_E140.tif');
+});
+
+test('reads both 2020 maps over a demo plot; 0 stays a value (not forest), never missing', async () => {
+  const { root } = await demoWorld();
+  const maps = createEuForestMapsAdapter({ where: onDisk(root) });
+  const [lon, lat] = centre('kh-kampong-cham-record');
+  const { gfc2020, gft2020 } = await maps.read(around([lon, lat], 0.003));
+  assert.equal(gfc2020.encoding.nodata, null);
+  const values = new Set(Array.from(gfc2020.window.raw));
+  assert.deepEqual([...values].sort(), [0, 1]);
+  const types = new Set(Array.from(gft2020.window.raw));
+  assert.ok(types.has(1) && types.has(10), 'naturally regenerating on the plot, primary around it');
+  assert.deepEqual([windowPixel(gfc2020.window, lon, lat)[0]], gdalPixel(mirrored(root, gfc2020Href(euForestTile(lon, lat))), lon, lat));
+});
