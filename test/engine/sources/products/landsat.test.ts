@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { transformer } from '../../../../src/engine/sources/reproject.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 import {
-  QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance,
+  createLandsatAdapter, QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance,
   parseLandsatItem, qaPixelConfidence, qaPixelIsClear,
 } from '../../../../src/engine/sources/products/landsat.ts';
 
@@ -46,4 +49,26 @@ test('parses a landsat-c2-l2 item with raster:bands', () => {
   assert.equal(s.tile, '089090');
   assert.equal(s.assets.red?.encoding.offset, -0.2);
   assert.equal(s.assets.qa_pixel?.encoding.nodata, 1);
+});
+
+const kalbar = DEMO_SITES.find((s) => s.name === 'id-kalbar-rubber')!.centre;
+
+test('finds a demo site\'s Landsat scenes and reads SR and QA_PIXEL at a known pixel', async () => {
+  const { root } = await demoWorld();
+  const landsat = createLandsatAdapter({ where: onDisk(root) });
+  const [lon, lat] = kalbar;
+  const box: [number, number, number, number] = [lon - 0.001, lat - 0.001, lon + 0.001, lat + 0.001];
+  const scenes = await landsat.search({ bbox: box, start: '2016-01-01', end: '2020-12-31', maxCloudCover: 5 });
+  assert.ok(scenes.length > 5);
+  const scene = scenes[0];
+  const read = await landsat.readScene(scene, box, ['red', 'nir08', 'qa_pixel']);
+  const [x, y] = transformer('EPSG:4326', scene.epsg)(lon, lat);
+  const qa = windowPixel(read.bands.qa_pixel!.window, x, y)[0];
+  assert.equal(qaPixelIsClear(qa), true);
+  const red = windowPixel(read.bands.red!.window, x, y)[0];
+  assert.deepEqual([red], gdalPixel(mirrored(root, scene.assets.red!.href), lon, lat));
+  const enc = read.bands.red!.encoding;
+  assert.ok(Math.abs(red * enc.scale + enc.offset - landsatReflectance(red)) < 1e-12);
+  assert.ok(landsatReflectance(red) > 0 && landsatReflectance(red) < 0.15, 'rubber is dark in red');
+  assert.equal(read.provenance.synthetic, true);
 });

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
+import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
+import { toLonLat } from '../../../../src/engine/sources/demo/geometry.ts';
+import {
+  createOpenBuildingsAdapter, gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching,
+} from '../../../../src/engine/sources/products/open-buildings.ts';
+import { transformer } from '../../../../src/engine/sources/reproject.ts';
+import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
+
+test('manifest listing, names by year and tile extents follow the bucket layout', () => {
+  assert.equal(manifestListingUrl('3b'), 'https://storage.googleapis.com/storage/v1/b/open-buildings-temporal-data/o?prefix=v1%2Fmanifests_merged_s2_level_2_float%2F3b_');
+  assert.deepEqual(manifestNamesForYear({ items: [{ name: 'x/3b_a_2020_06_30.json' }, { name: 'x/3b_a_2016_06_30.json' }] }, 2020), ['x/3b_a_2020_06_30.json']);
+  const tiles = parseManifest({
+    uriPrefix: 'gs://open-buildings-temporal-data/',
+    tilesets: [{ crs: 'EPSG:32647', sources: [{ uris: ['v1/geotiffs/t.tif'], affineTransform: { translateX: 100, translateY: 1000, scaleX: 0.5, scaleY: -0.5 }, dimensions: { width: 100, height: 40 } }] }],
+  });
+  assert.deepEqual(tiles, [{ href: 'https://storage.googleapis.com/open-buildings-temporal-data/v1/geotiffs/t.tif', epsg: 32647, bounds: [100, 980, 150, 1000] }]);
+  assert.equal(tilesTouching(tiles, 32647, [140, 990, 160, 995]).length, 1);
+  assert.equal(tilesTouching(tiles, 32647, [151, 990, 160, 995]).length, 0);
+  assert.equal(gsToHttps('gs://b/k'), 'https://storage.googleapis.com/b/k');
+});
+
+test('reads building presence and height of a demo farmhouse in the years it stands', async () => {
+  const { root } = await demoWorld();
+  const ob = createOpenBuildingsAdapter({ where: onDisk(root) });
+  const spec = DEMO_SITES.find((s) => s.name === 'th-surat-thani-rubber')!;
+  const m = buildSiteModel(spec, DEMO_SEED);
+  const house = spec.buildings![0];
+  const [lon, lat] = toLonLat(m.frame, house.x, house.y);
+  const box: [number, number, number, number] = [lon - 0.0005, lat - 0.0005, lon + 0.0005, lat + 0.0005];
+  const y2020 = await ob.read(box, 2020);
+  assert.equal(y2020.coverage, true);
+  const [x, y] = transformer('EPSG:4326', y2020.epsg!)(lon, lat);
+  const [count, height, presence] = windowPixel(y2020.bands!.window, x, y);
+  assert.ok(presence > 0.75 && Math.abs(height - house.heightM) < 2 && count > 0);
+  const y2016 = await ob.read(box, 2016);
+  assert.deepEqual(windowPixel(y2016.bands!.window, x, y), [0, 0, 0]);
+  assert.equal((await ob.read(box, 2012)).coverage, false);
+});

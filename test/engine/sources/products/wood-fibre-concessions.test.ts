@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { booleanIntersects } from '@turf/turf';
+import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
+import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
+import { gfwDataApiRoutes } from '../../../../src/engine/sources/demo/gfw-routes.ts';
+import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
+import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
+import { DEFAULT_LICENCE_TYPE, createConcessionsAdapter } from '../../../../src/engine/sources/products/wood-fibre-concessions.ts';
+import { demoWorld } from '../demo-world.ts';
+
+const plotOf = (name: string) => ({ type: 'Polygon' as const, coordinates: [buildSiteModel(DEMO_SITES.find((s) => s.name === name)!, DEMO_SEED).lonLatRing] });
+
+test('finds the concession a demo plot lies in, with its class and outline but not its name', async () => {
+  const { root } = await demoWorld();
+  const server = await startArchiveServer({ root, routes: [gfwDataApiRoutes({ root })] });
+  const http = createHttpClient({ retries: 0 });
+  try {
+    const concessions = createConcessionsAdapter({ where: { root: server.url, synthetic: true }, http, apiKey: 'any' });
+    const inside = await concessions.read(plotOf('id-jambi-pulpwood-concession'));
+    assert.equal(inside.features.length, 1);
+    assert.equal(inside.features[0].licenceType, DEFAULT_LICENCE_TYPE);
+    assert.ok(booleanIntersects(inside.features[0].geometry, plotOf('id-jambi-pulpwood-concession')));
+    assert.ok(!JSON.stringify(inside).includes('Demo HTI concession'));
+    assert.equal((await concessions.read(plotOf('id-kalbar-rubber'))).features.length, 0);
+    server.setFaults({ status: { match: 'gfw_wood_fiber', status: 503 } });
+    await assert.rejects(concessions.read(plotOf('id-kalbar-rubber')));
+  } finally {
+    http.close();
+    await server.close();
+  }
+});
