@@ -34,7 +34,7 @@ export interface CoverModel {
 }
 
 export const COVERS: Record<Cover, CoverModel> = {
-  forest: { leaf: { red: 0.03, nir: 0.33 }, hv: -11.5, hh: -6.5, height: { median: 30, sd: 4 }, treecover2000: 95 },
+  forest: { leaf: { red: 0.028, nir: 0.3 }, hv: -11.5, hh: -6.5, height: { median: 30, sd: 4 }, treecover2000: 95 },
   // Dry dipterocarp forest: leafless for weeks in the dry season, still a tall, layered canopy in deep shade.
   deciduous_forest: { leaf: { red: 0.035, nir: 0.34 }, trough: { red: 0.075, nir: 0.27 }, hv: -12.0, hh: -7.0, height: { median: 27, sd: 3 }, treecover2000: 85 },
   // Tapped rubber: winters each dry season and shows litter and soil through bare crowns.

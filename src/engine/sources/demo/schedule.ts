@@ -38,18 +38,18 @@ function aotFor(spec: DemoSiteSpec, day: number, r: () => number): number {
 /** Sentinel-2 passes over a site, oldest first. */
 export function sentinel2Passes(spec: DemoSiteSpec, seed: string): Pass[] {
   const rnd = randomFor(seed, spec.name, 's2-schedule');
-  const days: Array<{ day: number; atTrough: boolean }> = [];
+  const first = dayNumber(`${FIRST_YEAR}-01-01`);
+  const end = dayNumber(`${LAST_YEAR + 1}-01-01`);
+  const cutoff = dayNumber(`${CUTOFF_YEAR + 1}-01-01`);
+  const extras: number[] = [];
   for (let year = FIRST_YEAR; year <= LAST_YEAR; year++) {
-    const period = year <= CUTOFF_YEAR ? 'before' : 'after';
-    const start = dayNumber(`${year}-01-01`);
-    const end = dayNumber(`${year + 1}-01-01`);
-    const troughDay = start + spec.trough.doy - 1;
-    const extras = S2_TROUGH_OFFSETS[period].map((o) => troughDay + o);
-    let d = start + Math.floor(rnd.next() * S2_ROUTINE_DAYS[period]);
-    for (; d < end; d += S2_ROUTINE_DAYS[period]) {
-      if (extras.every((e) => Math.abs(e - d) > 4)) days.push({ day: d, atTrough: false });
-    }
-    for (const e of extras) if (e >= dayNumber(`${FIRST_YEAR}-01-01`) && e < dayNumber(`${LAST_YEAR + 1}-01-01`)) days.push({ day: e, atTrough: true });
+    const troughDay = dayNumber(`${year}-01-01`) + spec.trough.doy - 1;
+    for (const o of S2_TROUGH_OFFSETS[year <= CUTOFF_YEAR ? 'before' : 'after']) if (troughDay + o >= first && troughDay + o < end) extras.push(troughDay + o);
+  }
+  // Routine passes run on without restarting each year, so no gap opens at New Year.
+  const days: Array<{ day: number; atTrough: boolean }> = extras.map((day) => ({ day, atTrough: true }));
+  for (let d = first + Math.floor(rnd.next() * S2_ROUTINE_DAYS.before); d < end; d += d < cutoff ? S2_ROUTINE_DAYS.before : S2_ROUTINE_DAYS.after) {
+    if (extras.every((e) => Math.abs(e - d) > 4)) days.push({ day: d, atTrough: false });
   }
   days.sort((a, b) => a.day - b.day);
   return assignSky(spec, seed, 's2', days);

@@ -105,7 +105,7 @@ export interface DemoSiteSpec {
 // --- the instruments' answers, named once ------------------------------------------------------
 
 const SHADE_CROP = { forest_like: false, confident: true, note: 'leafless crowns at the trough show litter and soil: shade near 0.23' } as const;
-const SHADE_FOREST = { forest_like: true, confident: true, note: 'a partial wintering under dense crowns keeps shade near 0.35 at the trough' } as const;
+const SHADE_FOREST = { forest_like: true, confident: true, note: 'a partial wintering under dense crowns keeps shade near 0.37 at the trough' } as const;
 const SHADE_DUST = { forest_like: null, confident: false, note: 'harmattan dust (AOT near 0.9) over every trough: withheld for dust' } as const;
 const SHADE_DECIDUOUS = { forest_like: true, confident: true, note: 'a leafless layered forest canopy still casts shade near 0.36' } as const;
 const SHADE_EVERGREEN_FOREST = { forest_like: true, confident: true, note: 'closed evergreen canopy: shade near 0.39 at every season\'s lowest point' } as const;
@@ -377,7 +377,7 @@ export const DEMO_SITES: readonly DemoSiteSpec[] = [
     country: 'VN', commodity: 'rubber', centre: [106.9, 11.65],
     plot: { areaHa: 11.2, aspect: 1.4, angleDeg: 80 }, producer: 'Demo Dong Phu Rubber Households', plantedYear: 2007,
     story: 'A dense clone that winters only partly: shade at the trough reads forest-like, while radar and canopy height both confidently read a crop.',
-    plotCover: 'rubber', trough: { doy: 40, spectrum: { red: 0.065, nir: 0.29 } }, surround: SURROUND_FOREST, sky: CLEAR_SKY,
+    plotCover: 'rubber', trough: { doy: 40, spectrum: { red: 0.06, nir: 0.27 } }, surround: SURROUND_FOREST, sky: CLEAR_SKY,
     terrain: { elevation: 150, slopeDeg: 3, aspectDeg: 90 },
     tmf: { plot: ESTABLISHED_RUBBER, surround: { kind: 'forest' } },
     euMaps: { forestShare: 0, forestType: 'primary' },
@@ -390,7 +390,7 @@ export const DEMO_SITES: readonly DemoSiteSpec[] = [
     country: 'KH', commodity: 'rubber', centre: [105.6, 11.93],
     plot: { areaHa: 10.8, aspect: 1.2, angleDeg: -20 }, producer: 'Demo Chup Rubber Families', plantedYear: 2009,
     story: 'Shade reads forest-like and the canopy height sits between the lines, but radar confidently reads a crop and the Landsat record dates the clearing to 2008.',
-    plotCover: 'rubber', trough: { doy: 35, spectrum: { red: 0.065, nir: 0.29 } }, surround: SURROUND_FOREST, sky: CLEAR_SKY,
+    plotCover: 'rubber', trough: { doy: 35, spectrum: { red: 0.06, nir: 0.27 } }, surround: SURROUND_FOREST, sky: CLEAR_SKY,
     plotHeight: { median: 21, sd: 1.5 },
     terrain: { elevation: 80, slopeDeg: 2, aspectDeg: 160 },
     tmf: { plot: { kind: 'deforested', year: 2008, to: 'plantation' }, surround: { kind: 'forest' } },
@@ -404,7 +404,7 @@ export const DEMO_SITES: readonly DemoSiteSpec[] = [
     country: 'CI', commodity: 'rubber', centre: [-5.75, 6.95],
     plot: { areaHa: 12.5, aspect: 1.5, angleDeg: 35 }, producer: 'Demo Marahoué Hévéa Cooperative', plantedYear: 2006,
     story: 'Shade reads forest-like; radar has no forest around to compare with, but canopy height confidently reads a crop and both 2020 maps put 5% of the plot in forest.',
-    plotCover: 'rubber', trough: { doy: 25, spectrum: { red: 0.065, nir: 0.29 } }, surround: { main: 'savanna', other: 'farmland', otherShare: 0.4 }, sky: CLEAR_SKY,
+    plotCover: 'rubber', trough: { doy: 25, spectrum: { red: 0.06, nir: 0.27 } }, surround: { main: 'savanna', other: 'farmland', otherShare: 0.4 }, sky: CLEAR_SKY,
     terrain: { elevation: 230, slopeDeg: 2, aspectDeg: 10 },
     tmf: { plot: { kind: 'never' }, surround: { kind: 'never' } },
     euMaps: { forestShare: 0.05, forestType: 'naturally_regenerating' },
