@@ -39,6 +39,8 @@ export interface CogRaster {
   predictor?: 1 | 2;
   /** Extra dataset-level GDAL metadata items. */
   metadata?: Record<string, string>;
+  /** zlib level, 1 (fastest) to 9 (smallest); 6 by default, as GDAL writes. */
+  deflateLevel?: number;
 }
 
 export interface CogBlock {
@@ -123,12 +125,13 @@ export function encodeCog(r: CogRaster): Uint8Array {
   if (!(Number.isInteger(tile) && tile > 0 && tile % 16 === 0)) throw new TiffWriteError('bad_raster', `tile size must be a positive multiple of 16, got ${tile}`);
   const tilesAcross = Math.ceil(r.width / tile);
   const tilesDown = Math.ceil(r.height / tile);
+  const level = r.deflateLevel ?? 6;
   const nodataFill = r.nodata !== undefined && Number.isFinite(r.nodata) ? r.nodata : 0;
   const fill = r.fill ?? nodataFill;
   let sharedFill: Uint8Array | null = null;
   const untouched = () => {
     if (r.nodata !== undefined && fill === r.nodata) return SPARSE;
-    sharedFill ??= deflateSync(tileBytes([], 0, 0, tile, spp, dt.array, fill, predictor));
+    sharedFill ??= deflateSync(tileBytes([], 0, 0, tile, spp, dt.array, fill, predictor), { level });
     return sharedFill;
   };
   const compressed: Uint8Array[] = [];
@@ -137,7 +140,7 @@ export function encodeCog(r: CogRaster): Uint8Array {
       const x0 = tx * tile;
       const y0 = ty * tile;
       const touching = blocks.filter((b) => b.x < x0 + tile && b.x + b.width > x0 && b.y < y0 + tile && b.y + b.height > y0);
-      compressed.push(touching.length === 0 ? untouched() : deflateSync(tileBytes(touching, x0, y0, tile, spp, dt.array, fill, predictor)));
+      compressed.push(touching.length === 0 ? untouched() : deflateSync(tileBytes(touching, x0, y0, tile, spp, dt.array, fill, predictor), { level }));
     }
   }
 

@@ -4,6 +4,9 @@
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { RouteHandler } from '../local-server.ts';
+import { gfwDataApiRoutes } from './gfw-routes.ts';
+import { overpassRoutes } from './overpass-routes.ts';
 import { plotBook, plotRef } from './plot-book.ts';
 import { DEMO_SEED, DEMO_WORLD_VERSION, WORLD_MANIFEST, type WorldManifest, generateDemoWorld, siteModels } from './world.ts';
 import type { DemoSiteSummary } from './sites.ts';
@@ -117,4 +120,14 @@ export function demoSites(): DemoSiteSummary[] {
       story: m.spec.story,
     };
   });
+}
+
+/**
+ * The route handlers that make the local archive server answer the demo world's API-shaped
+ * sources (GFW Data API, Overpass) from `<dataDir>/archive`. File-only archives cannot answer
+ * queries, so a demo deployment serves its archive through the local server with these.
+ */
+export function demoRoutes(dataDir: string, opts: { gfwApiKeys?: string[] } = {}): RouteHandler[] {
+  const root = demoArchiveDir(dataDir);
+  return [gfwDataApiRoutes({ root, apiKeys: opts.gfwApiKeys }), overpassRoutes({ root })];
 }

@@ -89,6 +89,8 @@ export class RasterFiles {
         metadata: f.spec.metadata,
         // Demo windows are small: a tile much larger than the window would only compress padding.
         tileSize: Math.min(256, Math.ceil(Math.max(extent.width, extent.height) / 16) * 16),
+        // Noisy demo rasters barely shrink at higher levels; the fastest level keeps generation quick.
+        deflateLevel: 1,
       }));
     }
     this.files.clear();
