@@ -1,0 +1,98 @@
+/**
+ * The plain meaning of every verdict (spec 2.9) and reason code (spec 2.10), for a reader who has
+ * the document and not the API. The one table of them: documents and summaries import it.
+ */
+import type { ReasonCode, Verdict } from '../engine/decide.ts';
+
+export interface VerdictMeaning {
+  /** A short heading. */
+  title: string;
+  meaning: string;
+}
+
+export const VERDICT_MEANINGS: Record<Verdict, VerdictMeaning> = {
+  prior_management_evidenced: {
+    title: 'Established plantation before the cutoff',
+    meaning:
+      'The satellite record and the structural readings agree that the plot was an established, managed ' +
+      'plantation before 31 December 2020.',
+  },
+  prior_management_weak: {
+    title: 'Withheld: supporting evidence only',
+    meaning:
+      'No positive finding is issued. What was read is supporting evidence only; the reasons below say what ' +
+      'withheld the finding. The plot goes on to a planting record, a title document or a field visit, with ' +
+      'these reasons attached.',
+  },
+  no_prior_management_evidenced: {
+    title: 'No prior management evidenced',
+    meaning:
+      'A well-observed record shows no annual canopy cycle, so it gives no evidence that the plot was managed ' +
+      'as a plantation before the cutoff.',
+  },
+  insufficient_record: {
+    title: 'Insufficient record',
+    meaning:
+      'Too few dry seasons before the cutoff could be measured to answer either way. The seasons without an ' +
+      'answer are listed with the seasonal record.',
+  },
+};
+
+export const REASON_MEANINGS: Record<ReasonCode, string> = {
+  cycle_and_structure_agree:
+    'Every measured dry season showed the canopy thinning and recovering (the wintering of a plantation), and ' +
+    'the structural readings agree that the canopy is a crop.',
+  structure_confirmed_single_trough:
+    'The record verified one seasonal thinning, and a structural instrument confidently reads a crop rather ' +
+    'than forest.',
+  shade_veto_overruled_by_two_confident_readings:
+    'The canopy kept forest-like shade at its seasonal low, but radar and canopy height both confidently read ' +
+    'a crop, and together they outweigh it.',
+  shade_veto_overruled_by_structure_and_record:
+    'The canopy kept forest-like shade at its seasonal low, but radar or canopy height confidently reads a ' +
+    'crop, and the Landsat record dates the clearing of most of the plot to 2015 or earlier, with no moist ' +
+    'forest or regrowth at the cutoff.',
+  shade_veto_overruled_by_structure_and_eu_maps:
+    'The canopy kept forest-like shade at its seasonal low, but radar or canopy height confidently reads a ' +
+    'crop, and both Commission 2020 maps put at most a tenth of the plot in forest.',
+  structural_reading_says_forest:
+    'A structural instrument (shade at the seasonal low, radar or canopy height) reads the canopy as ' +
+    'forest-like, so the seasonal cycle alone cannot carry a finding.',
+  cycle_not_consistent:
+    'Some measured dry seasons showed the seasonal thinning of a plantation and others did not, or the ' +
+    'thinning fell at different times of year.',
+  no_structural_reading:
+    'No structural instrument (shade, radar, canopy height) could answer, so nothing confirms what the ' +
+    'seasonal cycle suggests.',
+  single_structural_reading_short_of_margin:
+    'Only one structural instrument answered, and not by the margin a finding needs.',
+  terrain_outside_characterised_range:
+    'The ground is steeper than the ground the instruments were characterised on, so their readings are not ' +
+    'relied on here.',
+  evergreen_canopy_unsupported:
+    'There is no seasonal cycle, but a structural reading or the radar\'s polarisation says the canopy is ' +
+    'cultivated: an evergreen crop that the seasonal method cannot confirm.',
+  no_canopy_cycle: 'A well-observed record shows no annual canopy cycle.',
+  record_too_thin: 'Too few dry seasons before the cutoff could be measured, mostly for cloud or gaps in the archive.',
+  plot_below_evidence_floor:
+    'The plot is under the 4 ha evidence floor: no positive finding is issued at this size, whatever the ' +
+    'instruments read; their reason is listed beside this one.',
+  inside_licensed_pulpwood_concession:
+    'The plot intersects a licensed pulpwood concession on the Indonesian concession layer, so a positive ' +
+    'reading is withheld; the instruments\' reason follows.',
+  concession_layer_unavailable:
+    'The plot is on Indonesian ground and the pulpwood concession layer could not be read, so a positive ' +
+    'reading is withheld until the check can be made (run the plot again).',
+  landsat_record_reads_undisturbed_forest:
+    'The Landsat moist-forest record classes most of the plot as undisturbed moist forest at the end of 2020, ' +
+    'so a positive reading is withheld.',
+  landsat_record_unavailable:
+    'On ground in Indonesia or Malaysia the Landsat moist-forest record could not be read, so a positive ' +
+    'reading is withheld.',
+  planted_forest_2020:
+    'The Commission\'s 2020 forest-type map classes most of the plot as planted forest, so a positive reading ' +
+    'is withheld; the instruments\' reason follows.',
+  eu_forest_maps_read_forest:
+    'The Commission\'s 2020 forest maps class at least half of the plot as forest; no positive finding is ' +
+    'issued against them from the satellite record alone.',
+};
