@@ -1,7 +1,7 @@
 // A demo world for tests, generated once per machine and version into the system's temporary
 // folder and shared by the test files that read it (generated beside, then renamed into place).
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_WORLD_VERSION, type WorldManifest, WORLD_MANIFEST, generateDemoWorld } from '../../../src/engine/sources/demo/world.ts';
@@ -16,8 +16,14 @@ export const TEST_SITES = [
 ];
 
 export async function demoWorld(sites: string[] = TEST_SITES): Promise<{ root: string; manifest: WorldManifest }> {
-  const key = createHash('sha256').update([DEMO_WORLD_VERSION, ...sites].join(',')).digest('hex').slice(0, 12);
-  const root = join(tmpdir(), `precutoff-demo-${key}`);
+  const key = createHash('sha256').update(sites.join(',')).digest('hex').slice(0, 12);
+  const root = join(tmpdir(), `precutoff-demo-${DEMO_WORLD_VERSION}-${key}`);
+  // Worlds of earlier generator versions are of no more use.
+  for (const name of await readdir(tmpdir())) {
+    if (name.startsWith('precutoff-demo-') && !name.startsWith(`precutoff-demo-${DEMO_WORLD_VERSION}-`) && !name.startsWith('precutoff-demo-staging-')) {
+      await rm(join(tmpdir(), name), { recursive: true, force: true });
+    }
+  }
   try {
     return { root, manifest: JSON.parse(await readFile(join(root, WORLD_MANIFEST), 'utf8')) };
   } catch {

@@ -7,7 +7,7 @@ import { operatingPoints as op } from '../../../../src/engine/operating-points.t
 import { heightPercentiles } from '../../../../src/engine/kernels/height-percentiles.ts';
 import { radarContrast } from '../../../../src/engine/kernels/radar-contrast.ts';
 import { type PixelMask, rasteriseMask, ringMask } from '../../../../src/engine/kernels/rasterise-mask.ts';
-import { sceneFlags, sceneStats, sclClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';
+import { qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';
 import { type CycleClass, seasonalTroughs } from '../../../../src/engine/kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../../../../src/engine/kernels/structure-at-trough.ts';
 import { terrainSlope } from '../../../../src/engine/kernels/terrain-slope.ts';
@@ -17,6 +17,7 @@ import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
 import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2.ts';
+import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat.ts';
 import { createPalsarAdapter } from '../../../../src/engine/sources/products/palsar.ts';
 import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height.ts';
 import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem.ts';
@@ -58,6 +59,8 @@ function onto(fine: RasterWindow, coarse: RasterWindow): Uint16Array {
 
 interface Readings {
   cycle: CycleClass;
+  /** The cycle of the record with the Landsat half merged in. */
+  cycleWithLandsat: CycleClass;
   shade: { forest_like: boolean | null; confident: boolean; value: number | null; dusty: boolean };
   radar: { forest_like: boolean | null; confident: boolean; polarimetry: boolean | null; contrast: number | null };
   height: { forest_like: boolean | null; confident: boolean; median: number | null };
@@ -96,6 +99,27 @@ async function readSite(root: string, name: string): Promise<Readings> {
     aot.push(stats.aot_mean ?? Number.NaN);
   }
   const troughs = seasonalTroughs({ days: Float64Array.from(days), index: Float64Array.from(ndvi), flags: Uint8Array.from(flags) }, PERIOD, op.seasons);
+
+  const landsat = createLandsatAdapter({ where });
+  const qaLookup = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
+  const merged: Array<[number, number, number]> = days.map((d, k) => [d, ndvi[k], flags[k]]);
+  for (const scene of await landsat.search({ bbox: box, start: '2016-01-01', end: '2020-12-31' })) {
+    const read = await landsat.readScene(scene, box, ['red', 'nir08', 'qa_pixel']);
+    const red = read.bands.red!;
+    const stats = sceneStats({
+      mask: plotMask(red.window, m.lonLatRing),
+      red: red.window.raw as Uint16Array,
+      nir: read.bands.nir08!.window.raw as Uint16Array,
+      reflectance: red.encoding,
+      clear: { classes: read.bands.qa_pixel!.window.raw, lookup: qaLookup },
+      shade: op.scenes.shadeEndmembers,
+    });
+    merged.push([Math.floor(Date.parse(scene.datetime) / 86_400_000), stats.ndvi_median ?? Number.NaN, sceneFlags(stats, op.scenes)]);
+  }
+  merged.sort((a, b) => a[0] - b[0]);
+  const withLandsat = seasonalTroughs({
+    days: Float64Array.from(merged, (x) => x[0]), index: Float64Array.from(merged, (x) => x[1]), flags: Uint8Array.from(merged, (x) => x[2]),
+  }, PERIOD, op.seasons);
   const structure = structureAtTrough(troughs.seasons, Float64Array.from(shade), Float64Array.from(aot), op.structure);
 
   const radarBox = boxAround(m.lonLatRing, 0.0065);
@@ -122,6 +146,7 @@ async function readSite(root: string, name: string): Promise<Readings> {
 
   return {
     cycle: troughs.cycle,
+    cycleWithLandsat: withLandsat.cycle,
     shade: { forest_like: structure.forest_like, confident: structure.confident, value: structure.shade_at_trough, dusty: structure.withheld_for_dust },
     radar: { forest_like: radar.forest_like, confident: radar.confident, polarimetry: radar.polarimetry_cultivated, contrast: radar.plot_minus_local_forest_db },
     height: { forest_like: height.forest_like, confident: height.confident, median: height.median_m },
@@ -136,6 +161,7 @@ test('every demo site reads, through the adapters and kernels, as its truth inte
     const i = spec.intended;
     const say = (what: string) => `${spec.name} ${what}: ${JSON.stringify(r)}`;
     assert.equal(r.cycle, i.cycle, say('cycle'));
+    assert.equal(r.cycleWithLandsat, i.cycle, say('cycle with the Landsat half'));
     if (i.cycle !== 'too_thin') {
       assert.equal(r.shade.forest_like, i.shade.forest_like, say('shade'));
       if (i.shade.forest_like !== null) assert.equal(r.shade.confident, i.shade.confident, say('shade confidence'));
