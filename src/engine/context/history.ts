@@ -1,0 +1,364 @@
+// The `history` block and `post_cutoff_loss` (spec 2.8.4): the JRC Tropical Moist Forest record
+// over the plot's 30 m pixels, and the three facts it gives the decision rules (at least half
+// undisturbed forest at the end of 2020; Indonesian or Malaysian ground whose record could not be
+// read; clearing of most of the plot dated to 2015 or earlier).
+import { classShares } from '../kernels/class-shares.ts';
+import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
+import { yearStats, type YearRange, type YearStats } from '../kernels/year-stats.ts';
+import { percent, round, yearSpan } from './wording.ts';
+
+export const CUTOFF_YEAR = 2020;
+/** Spec 2.8.4 rule 3: at least half the plot undisturbed moist forest at the end of 2020 withholds. */
+export const UNDISTURBED_WITHHOLDS_FROM = 0.5;
+/** Spec 2.8.4 rule 4: loss dated from 2021 on at least 5% of the plot and at least three pixels. */
+export const POST_CUTOFF_LOSS_MIN_SHARE = 0.05;
+export const POST_CUTOFF_LOSS_MIN_PIXELS = 3;
+/** Under this many 30 m pixels the block says its shares rest on few pixels. */
+export const FEW_PIXELS = 12;
+/** Spec 2.10 `shade_veto_overruled_by_structure_and_record`: clearing dated to this year or earlier. */
+export const CLEARED_BY_YEAR = 2015;
+/** Ground whose unreadable record withholds a positive finding (spec 2.8.4 rule 3). */
+export const RECORD_REQUIRED_IN = ['ID', 'MY'] as const;
+
+/** The TMF datasets the block reads, in the order `layers` names them. */
+export const HISTORY_DATASETS = [
+  'AnnualChange_1990',
+  'AnnualChange_2020',
+  'DeforestationYear',
+  'DegradationYear',
+  'TransitionMap_MainClasses',
+  'TransitionMap_Subtypes',
+] as const;
+export type HistoryDataset = (typeof HISTORY_DATASETS)[number];
+
+// Value codes of data-products.md §6 (as src/engine/sources/products/tmf.ts holds them). They are
+// repeated here as plain numbers because this file runs in the workers, which load no adapter.
+const NO_DATA = 0;
+const ANNUAL_CLASSES = {
+  undisturbed_forest: [1],
+  degraded_forest: [2],
+  deforested_land: [3],
+  regrowth: [4],
+  water: [5],
+  other_land_cover: [6],
+} as const;
+/** Main classes of pixels that were moist forest at some time in the record (10–50); 60 water and 70 other never were. */
+const EVER_MOIST = [10, 20, 30, 41, 42, 43, 50];
+const PLANTATION_SUBTYPES = [81, 82, 83, 84, 85, 86];
+/** The record's last year: a pixel never deforested was still moist forest then. */
+export const RECORD_LAST_YEAR = 2025;
+
+export interface HistoryProvenance {
+  source: string;
+  version: string;
+  licence: string;
+  citation: string;
+  acknowledgement: string;
+}
+
+export type ClassShares6 = Record<keyof typeof ANNUAL_CLASSES, number | null>;
+
+export interface EventYears {
+  share_ever: number | null;
+  share_before_2021: number | null;
+  share_2021_or_later: number | null;
+  year_min: number | null;
+  year_median: number | null;
+  year_max: number | null;
+  before_2021: YearRange;
+  from_2021: YearRange;
+}
+
+export interface HistoryBlock {
+  note: string;
+  source: string;
+  version: string;
+  resolution_m: number;
+  record: string;
+  layers: string[];
+  licence: string;
+  citation: string;
+  acknowledgement: string;
+  definition: string;
+  cutoff_year: number;
+  checked: boolean;
+  available: boolean;
+  tile: string | null;
+  pixels: number | null;
+  classes_1990: ClassShares6 | null;
+  classes_2020: ClassShares6 | null;
+  moist_forest_2020_share: number | null;
+  never_moist_forest_share: number | null;
+  deforestation_year: EventYears | null;
+  degradation_year: EventYears | null;
+  last_moist_forest_year: { median: number | null; max: number | null; share_at_cutoff: number | null } | null;
+  plantation_2025_share: number | null;
+  reading: string[];
+  note_on_read: string | null;
+}
+
+export interface PostCutoffLoss {
+  share: number;
+  area_ha: number;
+  years: number[];
+  source: string;
+}
+
+export interface HistoryFacts {
+  landsat_record_reads_undisturbed_forest: boolean;
+  landsat_record_unavailable: boolean;
+  record_cleared_by_2015: boolean;
+}
+
+export interface HistoryResult {
+  history: HistoryBlock;
+  post_cutoff_loss: PostCutoffLoss | null;
+  facts: HistoryFacts;
+}
+
+/** The six TMF layers over one window (all on the product's one grid), raw values. */
+export interface HistoryLayers {
+  AnnualChange_1990: Uint8Array;
+  AnnualChange_2020: Uint8Array;
+  DeforestationYear: Uint16Array;
+  DegradationYear: Uint16Array;
+  TransitionMap_MainClasses: Uint8Array;
+  TransitionMap_Subtypes: Uint8Array;
+}
+
+const NOTE =
+  'The Landsat record of tropical moist forest (JRC TMF, 1990 to 2025) summarised over the 30 m pixels whose centre lies inside the boundary. It withholds a positive finding when at least half of the plot was undisturbed moist forest at the end of 2020; otherwise it changes nothing.';
+const DEFINITION =
+  'Tropical moist forest is closed evergreen and semi-evergreen forest of the humid tropics as the product maps it from every Landsat scene since 1982. Undisturbed: no disturbance observed; degraded: disturbed but still forest; deforested land: forest cover lost; regrowth: forest growing back after deforestation. Shares are of the classified pixels; pixels without a class are dropped, not counted as other land cover.';
+
+function frame(p: HistoryProvenance, state: { checked: boolean; available: boolean; tile: string | null }): Omit<HistoryBlock, 'pixels' | 'classes_1990' | 'classes_2020' | 'moist_forest_2020_share' | 'never_moist_forest_share' | 'deforestation_year' | 'degradation_year' | 'last_moist_forest_year' | 'plantation_2025_share' | 'reading' | 'note_on_read'> {
+  return {
+    note: NOTE,
+    source: p.source,
+    version: p.version,
+    resolution_m: 30,
+    record: '1990–2025',
+    layers: [...HISTORY_DATASETS],
+    licence: p.licence,
+    citation: p.citation,
+    acknowledgement: p.acknowledgement,
+    definition: DEFINITION,
+    cutoff_year: CUTOFF_YEAR,
+    ...state,
+  };
+}
+
+const NOT_READ = {
+  pixels: null,
+  classes_1990: null,
+  classes_2020: null,
+  moist_forest_2020_share: null,
+  never_moist_forest_share: null,
+  deforestation_year: null,
+  degradation_year: null,
+  last_moist_forest_year: null,
+  plantation_2025_share: null,
+} as const;
+
+export type HistoryNotRead =
+  /** Outside the product's tiles: nothing asked for. */
+  | { kind: 'outside_coverage'; tile: string | null; why: string }
+  /** The tile exists (or should) but could not be read: nothing is remembered. */
+  | { kind: 'unreadable'; tile: string | null; why: string };
+
+/**
+ * The block when the record was not read. Neither case is a plot without history: every figure
+ * is null, and only unreadable Indonesian or Malaysian ground withholds a finding.
+ */
+export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, requiredGround: boolean): HistoryResult {
+  const outside = notRead.kind === 'outside_coverage';
+  const sentence = outside
+    ? `The plot lies outside the tiles of the moist-forest record (${notRead.why}); no read was attempted. This is not a plot without history.`
+    : `The moist-forest record could not be read (${notRead.why}); nothing was remembered, and running the plot again asks again. This is not a plot without history.`;
+  return {
+    history: {
+      ...frame(p, { checked: false, available: false, tile: notRead.tile }),
+      ...NOT_READ,
+      reading: [sentence],
+      note_on_read: sentence,
+    },
+    post_cutoff_loss: null,
+    facts: {
+      landsat_record_reads_undisturbed_forest: false,
+      landsat_record_unavailable: !outside && requiredGround,
+      record_cleared_by_2015: false,
+    },
+  };
+}
+
+const share4 = (v: number | null): number | null => (v === null ? null : round(v, 4));
+
+function eventYears(s: YearStats): EventYears {
+  return {
+    share_ever: share4(s.share_ever),
+    share_before_2021: share4(s.share_before),
+    share_2021_or_later: share4(s.share_from),
+    year_min: s.year_min,
+    year_median: s.year_median,
+    year_max: s.year_max,
+    before_2021: s.before,
+    from_2021: s.from,
+  };
+}
+
+/** The plot mask narrowed to pixels whose value is in `keep` (a 256-entry lookup). */
+function narrowed(mask: PixelMask, values: Uint8Array, keep: Uint8Array): PixelMask {
+  const bits = new Uint8Array(mask.width * mask.height);
+  const { spans } = mask;
+  for (let s = 0; s < spans.length; s += 2) {
+    for (let i = spans[s]; i < spans[s + 1]; i++) bits[i] = keep[values[i]];
+  }
+  return maskFromBits(bits, mask.width, mask.height);
+}
+
+function lookup(values: readonly number[]): Uint8Array {
+  const t = new Uint8Array(256);
+  for (const v of values) t[v] = 1;
+  return t;
+}
+
+/** Distinct years from `fromYear` on that hold an event inside the mask, ascending. */
+function yearsFrom(mask: PixelMask, years: Uint16Array, fromYear: number): number[] {
+  const seen = new Set<number>();
+  const { spans } = mask;
+  for (let s = 0; s < spans.length; s += 2) {
+    for (let i = spans[s]; i < spans[s + 1]; i++) if (years[i] >= fromYear) seen.add(years[i]);
+  }
+  return [...seen].sort((a, b) => a - b);
+}
+
+function reading(h: {
+  c2020: ClassShares6;
+  moist: number;
+  never: number;
+  deforestation: YearStats;
+  plantation: number;
+}): string[] {
+  const out: string[] = [];
+  const { c2020, deforestation: d } = h;
+  if (h.never >= 0.995) {
+    out.push('The record shows no moist forest on the plot at any time since 1990.');
+  } else {
+    const parts = [`${percent(c2020.undisturbed_forest ?? 0)} undisturbed`, `${percent(c2020.degraded_forest ?? 0)} degraded`];
+    const regrowth = (c2020.regrowth ?? 0) > 0 ? `, and ${percent(c2020.regrowth ?? 0)} was regrowth` : '';
+    out.push(`At the end of 2020, ${percent(h.moist)} of the plot was moist forest (${parts.join(', ')})${regrowth}.`);
+  }
+  if (d.pixels_before > 0 && d.before.year_min !== null && d.before.year_max !== null) {
+    out.push(`Deforestation is dated on ${percent(d.share_before ?? 0)} of the plot before 2021, ${yearSpan(d.before.year_min, d.before.year_max)}.`);
+  }
+  if (d.pixels_from > 0 && d.from.year_min !== null && d.from.year_max !== null) {
+    out.push(`Moist forest was lost on ${percent(d.share_from ?? 0)} of the plot after the cutoff, ${yearSpan(d.from.year_min, d.from.year_max)}.`);
+  } else if (h.never < 0.995) {
+    out.push('No loss of moist forest is dated to 2021 or later.');
+  }
+  if (h.plantation > 0) out.push(`In 2025, ${percent(h.plantation)} of the plot is mapped as a plantation.`);
+  return out;
+}
+
+export interface HistoryInput {
+  /** Pixels whose centre lies inside the boundary, on the TMF window's grid. */
+  mask: PixelMask;
+  layers: HistoryLayers;
+  tile: string;
+  plotAreaHa: number;
+  provenance: HistoryProvenance;
+}
+
+/** The block, `post_cutoff_loss` and the facts from the record read over the plot. */
+export function readHistory(input: HistoryInput): HistoryResult {
+  const { mask, layers, provenance } = input;
+  const frameOf = frame(provenance, { checked: true, available: true, tile: input.tile });
+  // Rule 1: pixels with no class are dropped; the main-class layer says which pixels carry one.
+  const classified = narrowed(mask, layers.TransitionMap_MainClasses, lookup([...EVER_MOIST, 60, 70]));
+  const fewPixels =
+    mask.count < FEW_PIXELS
+      ? `Only ${mask.count} pixel${mask.count === 1 ? '' : 's'} of 30 m ${mask.count === 1 ? 'has its' : 'have their'} centre inside the boundary: the shares rest on few pixels.`
+      : null;
+  if (classified.count === 0) {
+    const why = mask.count === 0 ? 'no 30 m pixel has its centre inside the boundary' : 'no pixel inside the boundary carries a class of the record';
+    const sentence = `Nothing could be read from the record: ${why}.`;
+    return {
+      history: { ...frameOf, ...NOT_READ, pixels: mask.count, reading: [sentence], note_on_read: sentence },
+      post_cutoff_loss: null,
+      facts: { landsat_record_reads_undisturbed_forest: false, landsat_record_unavailable: false, record_cleared_by_2015: false },
+    };
+  }
+  const shares = (classes: Uint8Array): ClassShares6 => {
+    const s = classShares({ mask: classified, classes, names: ANNUAL_CLASSES, noClass: [NO_DATA] }).shares as ClassShares6;
+    return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, share4(v)])) as ClassShares6;
+  };
+  const c1990 = shares(layers.AnnualChange_1990);
+  const raw2020 = classShares({ mask: classified, classes: layers.AnnualChange_2020, names: ANNUAL_CLASSES, noClass: [NO_DATA] });
+  const c2020 = shares(layers.AnnualChange_2020);
+  const main = classShares({ mask: classified, classes: layers.TransitionMap_MainClasses, names: { never: [60, 70] }, noClass: [NO_DATA] });
+  const plantation = classShares({ mask: classified, classes: layers.TransitionMap_Subtypes, names: { plantation: PLANTATION_SUBTYPES }, noClass: [NO_DATA] });
+  const years = (raster: Uint16Array) => yearStats({ mask: classified, years: raster, yearOffset: 0, none: 0, noData: [], cutoffYear: CUTOFF_YEAR });
+  const deforestation = years(layers.DeforestationYear);
+  const degradation = years(layers.DegradationYear);
+
+  // The last year a pixel was moist forest: the year before its deforestation, or the record's
+  // last year for a pixel never deforested; pixels never moist forest have none.
+  const ever = narrowed(classified, layers.TransitionMap_MainClasses, lookup(EVER_MOIST));
+  const last = new Uint16Array(mask.width * mask.height);
+  for (let s = 0; s < ever.spans.length; s += 2) {
+    for (let i = ever.spans[s]; i < ever.spans[s + 1]; i++) {
+      const y = layers.DeforestationYear[i];
+      last[i] = y === 0 ? RECORD_LAST_YEAR : y - 1;
+    }
+  }
+  // Split before the cutoff year, so the "from" side holds the pixels still forest at the end of 2020.
+  const lastStats = yearStats({ mask: ever, years: last, yearOffset: 0, none: 0, noData: [], cutoffYear: CUTOFF_YEAR - 1 });
+
+  const undisturbed2020 = raw2020.shares.undisturbed_forest ?? 0;
+  const moist2020 = undisturbed2020 + (raw2020.shares.degraded_forest ?? 0);
+  const never = main.shares.never ?? 0;
+  const plantationShare = plantation.shares.plantation ?? 0;
+
+  // Rule 4: loss dated from 2021 on at least 5% of the plot and at least three pixels.
+  const lossShare = deforestation.share_from ?? 0;
+  const post_cutoff_loss: PostCutoffLoss | null =
+    lossShare >= POST_CUTOFF_LOSS_MIN_SHARE && deforestation.pixels_from >= POST_CUTOFF_LOSS_MIN_PIXELS
+      ? {
+          share: round(lossShare, 4),
+          area_ha: round(lossShare * input.plotAreaHa, 2),
+          years: yearsFrom(classified, layers.DeforestationYear, CUTOFF_YEAR + 1),
+          source: `${provenance.source} ${provenance.version}, DeforestationYear`,
+        }
+      : null;
+
+  // Clearing of most of the plot dated to 2015 or earlier, with no moist forest or regrowth left at the cutoff.
+  const clearedBy2015 = yearStats({ mask: classified, years: layers.DeforestationYear, yearOffset: 0, none: 0, noData: [], cutoffYear: CLEARED_BY_YEAR });
+  const nothingStanding = raw2020.counts.undisturbed_forest + raw2020.counts.degraded_forest + raw2020.counts.regrowth === 0;
+
+  return {
+    history: {
+      ...frameOf,
+      pixels: mask.count,
+      classes_1990: c1990,
+      classes_2020: c2020,
+      moist_forest_2020_share: round(moist2020, 4),
+      never_moist_forest_share: round(never, 4),
+      deforestation_year: eventYears(deforestation),
+      degradation_year: eventYears(degradation),
+      last_moist_forest_year: {
+        median: lastStats.year_median,
+        max: lastStats.year_max,
+        share_at_cutoff: share4(lastStats.share_from),
+      },
+      plantation_2025_share: round(plantationShare, 4),
+      reading: reading({ c2020, moist: moist2020, never, deforestation, plantation: plantationShare }),
+      note_on_read: fewPixels,
+    },
+    post_cutoff_loss,
+    facts: {
+      landsat_record_reads_undisturbed_forest: undisturbed2020 >= UNDISTURBED_WITHHOLDS_FROM,
+      landsat_record_unavailable: false,
+      record_cleared_by_2015: (clearedBy2015.share_before ?? 0) > 0.5 && nothingStanding,
+    },
+  };
+}
