@@ -3,6 +3,7 @@ import { sendToService } from './admin/control.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import { openConfiguredStore, startService } from './service.ts';
+import { demoSites, ensureDemoArchive } from './engine/sources/demo/archive.ts';
 
 /** Entry point: `serve` | `api` | `worker` run the service; `migrate` and `admin …` are operator commands. */
 const [command = 'serve', ...rest] = process.argv.slice(2);
@@ -30,8 +31,11 @@ switch (command) {
   case 'admin':
     await admin(config, rest);
     break;
+  case 'demo':
+    await demo(config, rest);
+    break;
   default:
-    console.error(`unknown command "${command}"; expected serve, api, worker, migrate or admin`);
+    console.error(`unknown command "${command}"; expected serve, api, worker, migrate, admin or demo`);
     process.exit(2);
 }
 
@@ -95,5 +99,21 @@ async function admin(config: Config, argv: string[]) {
   } catch (err) {
     const e = err as { code?: string; message: string };
     fail(typeof e.code === 'string' ? e.code : 'internal', e.message);
+  }
+}
+
+/** `demo sites [--json]`: the demo world's sites and the verdict each is built to reach; `demo generate`: write it now. */
+async function demo(config: Config, argv: string[]) {
+  const { words, flags } = parseArgs(argv);
+  if (words[0] === 'sites') {
+    const sites = demoSites().map((s) => ({ name: s.name, country: s.country, commodity: s.commodity, bounds: s.bounds, plot_ref: s.plot_ref, verdict: s.verdict, reason: s.reason, reasons: s.reasons, synthetic: true }));
+    if (flags.json === true) process.stdout.write(`${JSON.stringify(sites)}\n`);
+    else for (const s of sites) console.log(`${s.name.padEnd(28)} ${s.country} ${s.commodity.padEnd(10)} ${s.verdict} (${s.reasons.join(', ')})`);
+  } else if (words[0] === 'generate') {
+    const result = await ensureDemoArchive(config.dataDir);
+    console.log(result.generated ? `generated the synthetic demo world ${result.version} under ${config.dataDir}` : `the demo world ${result.version} is already in place`);
+  } else {
+    console.error('usage: npm run --silent demo -- sites [--json] | generate');
+    process.exit(2);
   }
 }
