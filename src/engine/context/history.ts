@@ -5,6 +5,7 @@
 import { classShares } from '../kernels/class-shares.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { yearStats, type YearRange, type YearStats } from '../kernels/year-stats.ts';
+import { ANNUAL_CHANGE, MAIN_CLASSES, SUBTYPE_PLANTATION_MAX, SUBTYPE_PLANTATION_MIN, TMF_LAST_YEAR } from '../sources/products/tmf.ts';
 import { percent, round, yearSpan } from './wording.ts';
 
 export const CUTOFF_YEAR = 2020;
@@ -31,22 +32,20 @@ export const HISTORY_DATASETS = [
 ] as const;
 export type HistoryDataset = (typeof HISTORY_DATASETS)[number];
 
-// Value codes of data-products.md §6 (as src/engine/sources/products/tmf.ts holds them). They are
-// repeated here as plain numbers because this file runs in the workers, which load no adapter.
-const NO_DATA = 0;
+const A = ANNUAL_CHANGE;
+const M = MAIN_CLASSES;
 const ANNUAL_CLASSES = {
-  undisturbed_forest: [1],
-  degraded_forest: [2],
-  deforested_land: [3],
-  regrowth: [4],
-  water: [5],
-  other_land_cover: [6],
+  undisturbed_forest: [A.UNDISTURBED],
+  degraded_forest: [A.DEGRADED],
+  deforested_land: [A.DEFORESTED],
+  regrowth: [A.REGROWTH],
+  water: [A.WATER],
+  other_land_cover: [A.OTHER],
 } as const;
-/** Main classes of pixels that were moist forest at some time in the record (10–50); 60 water and 70 other never were. */
-const EVER_MOIST = [10, 20, 30, 41, 42, 43, 50];
-const PLANTATION_SUBTYPES = [81, 82, 83, 84, 85, 86];
-/** The record's last year: a pixel never deforested was still moist forest then. */
-export const RECORD_LAST_YEAR = 2025;
+/** Main classes of pixels that were moist forest at some time in the record; water and other land cover never were. */
+const EVER_MOIST = [M.UNDISTURBED, M.DEGRADED, M.REGROWTH, M.DEFORESTED_TO_PLANTATION, M.DEFORESTED_TO_WATER, M.DEFORESTED_TO_OTHER, M.ONGOING_DISTURBANCE];
+const NEVER_MOIST = [M.WATER, M.OTHER];
+const PLANTATION_SUBTYPES = Array.from({ length: SUBTYPE_PLANTATION_MAX - SUBTYPE_PLANTATION_MIN + 1 }, (_, k) => SUBTYPE_PLANTATION_MIN + k);
 
 export interface HistoryProvenance {
   source: string;
@@ -274,7 +273,7 @@ export function readHistory(input: HistoryInput): HistoryResult {
   const { mask, layers, provenance } = input;
   const frameOf = frame(provenance, { checked: true, available: true, tile: input.tile });
   // Rule 1: pixels with no class are dropped; the main-class layer says which pixels carry one.
-  const classified = narrowed(mask, layers.TransitionMap_MainClasses, lookup([...EVER_MOIST, 60, 70]));
+  const classified = narrowed(mask, layers.TransitionMap_MainClasses, lookup([...EVER_MOIST, ...NEVER_MOIST]));
   const fewPixels =
     mask.count < FEW_PIXELS
       ? `Only ${mask.count} pixel${mask.count === 1 ? '' : 's'} of 30 m ${mask.count === 1 ? 'has its' : 'have their'} centre inside the boundary: the shares rest on few pixels.`
@@ -289,14 +288,14 @@ export function readHistory(input: HistoryInput): HistoryResult {
     };
   }
   const shares = (classes: Uint8Array): ClassShares6 => {
-    const s = classShares({ mask: classified, classes, names: ANNUAL_CLASSES, noClass: [NO_DATA] }).shares as ClassShares6;
+    const s = classShares({ mask: classified, classes, names: ANNUAL_CLASSES, noClass: [A.NO_DATA] }).shares as ClassShares6;
     return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, share4(v)])) as ClassShares6;
   };
   const c1990 = shares(layers.AnnualChange_1990);
-  const raw2020 = classShares({ mask: classified, classes: layers.AnnualChange_2020, names: ANNUAL_CLASSES, noClass: [NO_DATA] });
+  const raw2020 = classShares({ mask: classified, classes: layers.AnnualChange_2020, names: ANNUAL_CLASSES, noClass: [A.NO_DATA] });
   const c2020 = shares(layers.AnnualChange_2020);
-  const main = classShares({ mask: classified, classes: layers.TransitionMap_MainClasses, names: { never: [60, 70] }, noClass: [NO_DATA] });
-  const plantation = classShares({ mask: classified, classes: layers.TransitionMap_Subtypes, names: { plantation: PLANTATION_SUBTYPES }, noClass: [NO_DATA] });
+  const main = classShares({ mask: classified, classes: layers.TransitionMap_MainClasses, names: { never: NEVER_MOIST }, noClass: [A.NO_DATA] });
+  const plantation = classShares({ mask: classified, classes: layers.TransitionMap_Subtypes, names: { plantation: PLANTATION_SUBTYPES }, noClass: [A.NO_DATA] });
   const years = (raster: Uint16Array) => yearStats({ mask: classified, years: raster, yearOffset: 0, none: 0, noData: [], cutoffYear: CUTOFF_YEAR });
   const deforestation = years(layers.DeforestationYear);
   const degradation = years(layers.DegradationYear);
@@ -308,7 +307,7 @@ export function readHistory(input: HistoryInput): HistoryResult {
   for (let s = 0; s < ever.spans.length; s += 2) {
     for (let i = ever.spans[s]; i < ever.spans[s + 1]; i++) {
       const y = layers.DeforestationYear[i];
-      last[i] = y === 0 ? RECORD_LAST_YEAR : y - 1;
+      last[i] = y === 0 ? TMF_LAST_YEAR : y - 1;
     }
   }
   // Split before the cutoff year, so the "from" side holds the pixels still forest at the end of 2020.
