@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Polygon } from 'geojson';
-import { concessionApplies, readConcession, type ConcessionLayer } from '../../../src/engine/context/concession.ts';
+import { concessionApplies, readConcession, type ConcessionFeature } from '../../../src/engine/context/concession.ts';
 import type { ContextPlot } from '../../../src/engine/context/plot.ts';
 
 const PROVENANCE = { source: 'Global Forest Watch Data API', dataset: 'gfw_wood_fiber', version: 'v202106', licence: 'varies', citation: 'GFW' };
@@ -10,8 +10,8 @@ const box = (w: number, s: number, e: number, n: number): Polygon => ({ type: 'P
 function plotAt(lon: number, lat: number, country: string | null): ContextPlot {
   return { footprint: box(lon - 0.001, lat - 0.001, lon + 0.001, lat + 0.001), centroid: [lon, lat], area_ha: 4.9, country, producer_country: country };
 }
-const read = (plot: ContextPlot, layer: Omit<ConcessionLayer, 'provenance'>) =>
-  readConcession(plot, { ...layer, provenance: PROVENANCE } as ConcessionLayer, '2026-11-22');
+type Answer = { checked: true; features: ConcessionFeature[] } | { checked: false; why: string };
+const read = (plot: ContextPlot, answer: Answer) => readConcession(plot, { ...answer, provenance: PROVENANCE }, '2026-11-22');
 
 test('present only in Indonesia\'s extent, which holds Malaysia; absent in Thailand, Brazil and Papua New Guinea', () => {
   assert.equal(concessionApplies([102.85, -1.25]), true); // Jambi
