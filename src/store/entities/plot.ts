@@ -44,6 +44,10 @@ export const Plot = defineEntity({
     plantedYear: p.integer().nullable(),
     producerId: p.uuid().nullable().index(),
     evidenceState: p.enum(EVIDENCE_STATES).default('none'),
+    /** The evidence job holding the plot while it is queued or running (and the last one after). */
+    evidenceJobId: p.uuid().nullable(),
+    /** Why the last read failed, in words; null unless `evidenceState` is `failed`. */
+    evidenceError: p.text().nullable(),
     verdict: p.text().nullable(),
     reason: p.text().nullable(),
     evidenceAt: p.datetime().nullable(),

@@ -1,0 +1,147 @@
+/**
+ * The archive a worker process reads (design decision 7): every product adapter of
+ * src/engine/sources/products, configured once with one HTTP client and one range cache.
+ * `ARCHIVE=demo` reads the generated demo world in place (`file:` URLs under
+ * `<DATA_DIR>/archive`, every provenance synthetic) and answers its API-shaped sources (GFW Data
+ * API, Overpass) from a local archive server bound to 127.0.0.1; `ARCHIVE=public` reads the real
+ * hosts of data-products.md. Tests and benchmarks point the same adapters at a local archive server
+ * (`root` = its URL) to read over HTTP with latency and faults.
+ */
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ArchiveKind } from '../config.ts';
+import { demoArchiveDir } from './sources/demo/archive.ts';
+import { gfwDataApiRoutes } from './sources/demo/gfw-routes.ts';
+import { overpassRoutes } from './sources/demo/overpass-routes.ts';
+import { createHttpClient, type HttpClient } from './sources/http-client.ts';
+import { type ArchiveServer, startArchiveServer } from './sources/local-server.ts';
+import { CogOpener, PlanetaryComputerSigner } from './sources/products/cog-opener.ts';
+import { createCanopyHeightAdapter, type CanopyHeightAdapter } from './sources/products/canopy-height.ts';
+import { createOilPalmAdapter, createRubberAdapter, type OilPalmAdapter, type RubberAdapter } from './sources/products/commodity-maps.ts';
+import { createDemAdapter, type DemAdapter } from './sources/products/copernicus-dem.ts';
+import { createEuForestMapsAdapter, type EuForestMapsAdapter } from './sources/products/eu-forest-maps.ts';
+import { createAlertsAdapter, type AlertsAdapter } from './sources/products/gfw-alerts.ts';
+import { createHansenAdapter, type HansenAdapter } from './sources/products/hansen.ts';
+import { createLandsatAdapter, type LandsatAdapter } from './sources/products/landsat.ts';
+import { createOpenBuildingsAdapter, type OpenBuildingsAdapter } from './sources/products/open-buildings.ts';
+import { createPalsarAdapter, PALSAR_MIRRORS, type PalsarAdapter, type PalsarMirror } from './sources/products/palsar.ts';
+import { createProtectedAreasAdapter, type ProtectedAreasAdapter } from './sources/products/protected-areas.ts';
+import type { ArchiveLocation } from './sources/products/provenance.ts';
+import { createSentinel2Adapter, type S2Catalogue, type Sentinel2Adapter } from './sources/products/sentinel-2.ts';
+import { createTmfAdapter, type TmfAdapter } from './sources/products/tmf.ts';
+import { createConcessionsAdapter, type ConcessionsAdapter } from './sources/products/wood-fibre-concessions.ts';
+import { RangeCache } from './sources/range-cache.ts';
+
+export interface ArchiveOptions {
+  kind: ArchiveKind;
+  dataDir: string;
+  /**
+   * Where the archive's files are: a folder or `file:` URL, or the URL of a local archive server.
+   * Default: `<dataDir>/archive` for demo, the real hosts for public.
+   */
+  root?: string;
+  /** Where the API-shaped sources answer; default: `root` when it is a server, else (demo) a local server started here. */
+  apiRoot?: string;
+  /** Bytes the shared range cache keeps (default 256 MiB). */
+  rangeCacheBytes?: number;
+  http?: HttpClient;
+  /** The GFW Data API key (alerts, concessions); absent, those sources answer `api_key_missing`. */
+  gfwApiKey?: string;
+}
+
+export interface Archive {
+  readonly kind: ArchiveKind;
+  /** Every value read from it is generated, none observed. */
+  readonly synthetic: boolean;
+  /** Where raster products are read. */
+  readonly where: ArchiveLocation;
+  readonly http: HttpClient;
+  readonly cache: RangeCache;
+  /** Opens any product's COG by its real address (headers parsed once and kept). */
+  readonly cogs: CogOpener;
+  /** Planetary Computer read tokens (public archive only). */
+  readonly signer: PlanetaryComputerSigner;
+  readonly sentinel2: Sentinel2Adapter;
+  readonly s2Catalogue: S2Catalogue;
+  readonly landsat: LandsatAdapter;
+  readonly palsar: PalsarAdapter;
+  readonly palsarMirrors: readonly PalsarMirror[];
+  readonly canopyHeight: CanopyHeightAdapter;
+  readonly dem: DemAdapter;
+  readonly tmf: TmfAdapter;
+  readonly euForestMaps: EuForestMapsAdapter;
+  readonly hansen: HansenAdapter;
+  readonly openBuildings: OpenBuildingsAdapter;
+  readonly oilPalm: OilPalmAdapter;
+  readonly rubber: RubberAdapter;
+  readonly alerts: AlertsAdapter;
+  readonly concessions: ConcessionsAdapter;
+  readonly protectedAreas: ProtectedAreasAdapter;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RANGE_CACHE_BYTES = 256 * 1024 * 1024;
+/** The demo world's GFW Data API answers this key only. */
+export const DEMO_GFW_API_KEY = 'demo-key';
+
+const isServer = (root: string) => /^https?:\/\//i.test(root);
+const asRoot = (root: string) => (isServer(root) || root.startsWith('file:') ? root : pathToFileURL(root).href);
+
+export async function openArchive(options: ArchiveOptions): Promise<Archive> {
+  const demo = options.kind === 'demo';
+  const http = options.http ?? createHttpClient();
+  const ownsHttp = options.http === undefined;
+  const cache = new RangeCache({ maxBytes: options.rangeCacheBytes ?? DEFAULT_RANGE_CACHE_BYTES });
+  const root = options.root ?? (demo ? demoArchiveDir(options.dataDir) : undefined);
+  const where: ArchiveLocation = root === undefined ? { synthetic: demo } : { root: asRoot(root), synthetic: demo };
+  let apiServer: ArchiveServer | null = null;
+  let apiWhere = where;
+  if (options.apiRoot !== undefined) apiWhere = { root: asRoot(options.apiRoot), synthetic: demo };
+  else if (demo && root !== undefined && !isServer(root)) {
+    // Files cannot answer a query: the demo world's API tables are served from 127.0.0.1.
+    const dir = root.startsWith('file:') ? fileURLToPath(root) : root;
+    apiServer = await startArchiveServer({ root: dir, routes: [gfwDataApiRoutes({ root: dir, apiKeys: [DEMO_GFW_API_KEY] }), overpassRoutes({ root: dir })] });
+    apiWhere = { root: apiServer.url, synthetic: true };
+  }
+  const deps = { where, http, cache };
+  const gfw = { where: apiWhere, http, apiKey: options.gfwApiKey ?? (demo ? DEMO_GFW_API_KEY : undefined) };
+  const s2Catalogue: S2Catalogue = 'earth-search-v1';
+  return {
+    kind: options.kind,
+    synthetic: demo,
+    where,
+    http,
+    cache,
+    cogs: new CogOpener(deps),
+    signer: new PlanetaryComputerSigner(deps),
+    sentinel2: createSentinel2Adapter({ ...deps, catalogue: s2Catalogue }),
+    s2Catalogue,
+    landsat: createLandsatAdapter(deps),
+    palsar: createPalsarAdapter(deps),
+    palsarMirrors: PALSAR_MIRRORS,
+    canopyHeight: createCanopyHeightAdapter(deps),
+    dem: createDemAdapter(deps),
+    tmf: createTmfAdapter({ ...deps, cacheDir: join(options.dataDir, 'cache') }),
+    euForestMaps: createEuForestMapsAdapter(deps),
+    hansen: createHansenAdapter(deps),
+    openBuildings: createOpenBuildingsAdapter(deps),
+    oilPalm: createOilPalmAdapter(deps),
+    rubber: createRubberAdapter(deps),
+    alerts: createAlertsAdapter(gfw),
+    concessions: createConcessionsAdapter(gfw),
+    protectedAreas: createProtectedAreasAdapter({ where: apiWhere, http }),
+    async close() {
+      await apiServer?.close();
+      if (ownsHttp) http.close();
+    },
+  };
+}
+
+/** A demo world served over HTTP by a local archive server (tests, benchmarks), with its API-shaped routes. */
+export async function serveDemoArchive(dir: string, opts: { latencyMs?: number } = {}): Promise<ArchiveServer> {
+  return startArchiveServer({
+    root: dir,
+    latencyMs: opts.latencyMs,
+    routes: [gfwDataApiRoutes({ root: dir, apiKeys: [DEMO_GFW_API_KEY] }), overpassRoutes({ root: dir })],
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * The evidence object of spec 2.7, exactly as it is stored, signed and served. The engine's own
+ * fields are typed field by field; the context blocks of spec 2.8 (filled by src/engine/context)
+ * are typed as loosely as their owners leave them, so a document reads them field by field.
+ *
+ * What is never here (spec 2.7 rule 2, and the kernels' working fields): the decision lines
+ * (`radar.evergreen_hh_hv_min_db`, `radar.threshold_db`, `structure.threshold`,
+ * `structure.aot_limit`, `height.crop_line_m`, `height.forest_line_m`, `terrain.max_slope_deg`)
+ * and `confident`, `trough_scene`, `polarimetry_cultivated`, `plot_hv_db`, `plot_pixels`,
+ * `ring_pixels`, `cycle`. WITHDRAWN_FIELDS names them for the tests that check their absence.
+ */
+import type { CalibrationBlock } from './context/calibration.ts';
+import type { ReasonCode, Verdict } from './decide.ts';
+import type { NextStep } from './next-step.ts';
+
+/** A context block as its owner fills it: named fields, read one by one. */
+export type Block = Record<string, unknown>;
+
+export interface EvidenceRead {
+  /** Plot pixels on the optical grid (Sentinel-2, 10 m). */
+  pixels: number;
+  pitch_m: number;
+  /** Optical scenes the search returned over the record period, both sensors. */
+  scenes_searched: number;
+  /** Scenes clear enough over the plot to enter the record, both sensors. */
+  scenes_kept: number;
+  /** The thresholds a scene met to be kept (they are the read's, not decision lines). */
+  min_clear_fraction: number;
+  min_pixels: number;
+  start: string;
+  end: string;
+  sensors: string[];
+  /** The Landsat half of the read. */
+  landsat: { scenes_kept: number };
+}
+
+/** Spec 2.8.5. */
+export interface EvidenceSeason {
+  season: number;
+  label: string;
+  observations: number;
+  plateau: number | null;
+  trough: number | null;
+  trough_date: string | null;
+  depth: number | null;
+  dipped: boolean;
+  no_answer: boolean;
+  truncated: boolean;
+  last_observed: string | null;
+}
+
+export interface EvidenceStructure {
+  layer: string;
+  shade_at_trough: number | null;
+  seasons_matched: number;
+  forest_like: boolean | null;
+  aot_at_trough: number | null;
+  withheld_for_dust: boolean;
+  /** Why the instrument could not answer (spec 2.7 rule 1); null when it answered. */
+  refusal: string | null;
+}
+
+export interface EvidenceRadar {
+  instrument: string;
+  tile: string | null;
+  /** Which of the two mirrors served the read; null when neither could. */
+  mirror: string | null;
+  years_read: number[];
+  plot_minus_local_forest_db: number | null;
+  local_forest_baseline_db: number | null;
+  sigma_db: number | null;
+  hh_hv_db: number | null;
+  forest_like: boolean | null;
+  refusal: string | null;
+}
+
+export interface EvidenceHeight {
+  instrument: string;
+  tile: string | null;
+  median_m: number | null;
+  p10_m: number | null;
+  p90_m: number | null;
+  pixels: number;
+  forest_like: boolean | null;
+  refusal: string | null;
+}
+
+export interface EvidenceTerrain {
+  mean_slope_deg: number | null;
+  source: string;
+  outside_characterised_range: boolean | null;
+}
+
+export interface SkippedScene {
+  scene: string;
+  /** Acquisition date. */
+  at: string;
+  why: string;
+}
+
+export interface EvidenceObject {
+  aoi_name: string;
+  cutoff: string;
+  issued: string;
+  plot_area_km2: number;
+  evidence_floor_km2: number;
+  calibration: CalibrationBlock;
+  risk: Block;
+  settlement: Block;
+  history: Block;
+  footprint: string;
+  read: EvidenceRead;
+  verdict: Verdict;
+  reason: ReasonCode;
+  reasons: ReasonCode[];
+  finding: string;
+  seasons: EvidenceSeason[];
+  seasons_observed: number;
+  seasons_with_dip: number;
+  phase_locked: boolean;
+  /** Null when fewer than two seasons dipped (no spread to measure). */
+  phase_sd_days: number | null;
+  /** Null when no season was measured. */
+  mean_depth: number | null;
+  seasons_without_answer: number[];
+  structure: EvidenceStructure;
+  radar: EvidenceRadar;
+  height: EvidenceHeight;
+  terrain: EvidenceTerrain;
+  scenes: string[];
+  skipped: SkippedScene[];
+  posture: string;
+  baseline_note: string;
+  next_step: NextStep | null;
+  post_cutoff_loss: Block | null;
+  forest_types: Block;
+  commodity_maps: Block;
+  whisp: Block;
+  /** Present only for plots whose centroid lies in Indonesia's extent (spec 2.8.7). */
+  concession?: Block;
+  /** True for every object read from the generated demo archive. */
+  synthetic: boolean;
+  /** Present when `synthetic`: says so in words. */
+  synthetic_note?: string;
+}
+
+/** Fields that must never appear in a served object, as `block.field` (spec 2.7 rule 2) or top-level names. */
+export const WITHDRAWN_FIELDS: readonly string[] = [
+  'radar.evergreen_hh_hv_min_db', 'radar.threshold_db', 'structure.threshold', 'structure.aot_limit',
+  'height.crop_line_m', 'height.forest_line_m', 'terrain.max_slope_deg',
+  'structure.confident', 'radar.confident', 'height.confident', 'radar.polarimetry_cultivated',
+  'radar.plot_hv_db', 'radar.plot_pixels', 'radar.ring_pixels', 'seasons[].trough_scene', 'cycle',
+];

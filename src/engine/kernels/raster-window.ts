@@ -1,0 +1,253 @@
+/**
+ * The rasters of a plot task, on the worker side. For every window a block asked for, the main
+ * thread ships the tiles the window touches: each with a slot (two SharedArrayBuffers the main
+ * thread allocated and keeps in its decoded-tile cache) and, unless the slot is already decoded,
+ * the tile's compressed bytes. Here each slot is made ready exactly once across all threads (the
+ * first to claim it decodes, the others wait on its state word), each window is cut from its tiles
+ * into a WorkerRaster, and footprints become pixel masks on a raster's grid.
+ *
+ * This module reads tiles and reprojects footprints, so beside the kernels it imports the
+ * decoder and the projection of src/engine/sources; it does no I/O.
+ */
+import { metresPerDegree } from '../sources/products/copernicus-dem.ts';
+import { transformer } from '../sources/reproject.ts';
+import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from '../sources/tile-decode.ts';
+import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from './rasterise-mask.ts';
+
+/** [originX, pixelWidth, 0, originY, 0, pixelHeight] in the raster's CRS (GDAL's order, north up). */
+export type GeoTransform = [number, number, number, number, number, number];
+
+/**
+ * A decoded tile's shared memory: `state` holds one Int32 (index STATE_WORD) with a TILE_STATE
+ * value; `data` holds the decoded pixels from byte 0. The main thread reads the state word only to
+ * decide whether the compressed bytes must travel with the slot.
+ */
+export interface TileSlot {
+  state: SharedArrayBuffer;
+  data: SharedArrayBuffer;
+}
+
+export const STATE_WORD = 0;
+export const STATE_BYTES = Int32Array.BYTES_PER_ELEMENT;
+export const TILE_STATE = { EMPTY: 0, DECODING: 1, READY: 2 } as const;
+
+/** A new, empty slot for a tile of this spec (main thread). */
+export function newTileSlot(spec: TileSpec): TileSlot {
+  return { state: new SharedArrayBuffer(STATE_BYTES), data: new SharedArrayBuffer(decodedByteLength(spec)) };
+}
+
+export function slotIsReady(slot: TileSlot): boolean {
+  return Atomics.load(new Int32Array(slot.state), STATE_WORD) === TILE_STATE.READY;
+}
+
+/**
+ * Makes a slot ready: the first thread to move it from EMPTY to DECODING runs `decode`, every other
+ * thread waits on the state word until it is READY. A failed decode puts the slot back to EMPTY
+ * (and wakes the waiters, one of which then tries itself) before the error travels on.
+ */
+export function readySlot(slot: TileSlot, decode: (into: SharedArrayBuffer) => void): void {
+  const state = new Int32Array(slot.state);
+  for (;;) {
+    const now = Atomics.load(state, STATE_WORD);
+    if (now === TILE_STATE.READY) return;
+    if (now === TILE_STATE.DECODING) {
+      Atomics.wait(state, STATE_WORD, TILE_STATE.DECODING);
+      continue;
+    }
+    if (Atomics.compareExchange(state, STATE_WORD, TILE_STATE.EMPTY, TILE_STATE.DECODING) !== TILE_STATE.EMPTY) continue;
+    try {
+      decode(slot.data);
+      Atomics.store(state, STATE_WORD, TILE_STATE.READY);
+    } catch (err) {
+      Atomics.store(state, STATE_WORD, TILE_STATE.EMPTY);
+      throw err;
+    } finally {
+      Atomics.notify(state, STATE_WORD);
+    }
+    return;
+  }
+}
+
+/** One tile a shipped window touches. */
+export interface ShippedTile {
+  spec: TileSpec;
+  /** The tile's upper-left pixel in the raster, and the sample plane it holds (planar files). */
+  x0: number;
+  y0: number;
+  plane: number;
+  /** null for a sparse tile (no bytes stored), which reads as `fill` everywhere. */
+  slot: TileSlot | null;
+  /** The compressed bytes, present unless the slot was already decoded when the task was sent. */
+  bytes: Uint8Array | null;
+  fill: number;
+}
+
+/** One window of one COG, cut from the task's tiles. */
+export interface ShippedRaster {
+  key: string;
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+  /** The sample kept from interleaved tiles; all samples (interleaved) when absent. */
+  band?: number;
+  dtype: Dtype;
+  samplesPerPixel: number;
+  planar: boolean;
+  /** Indices into the task's tile list. */
+  tiles: number[];
+  geoTransform: GeoTransform;
+  epsg: number | null;
+  nodata: number | null;
+  scale: number;
+  offset: number;
+}
+
+/** A window's pixels as a kernel reads them. */
+export interface WorkerRaster {
+  raw: TypedArray;
+  width: number;
+  height: number;
+  /** Samples per pixel of `raw` (1 unless every sample of an interleaved file was asked for). */
+  samplesPerPixel: number;
+  geoTransform: GeoTransform;
+  epsg: number | null;
+  nodata: number | null;
+  scale: number;
+  offset: number;
+}
+
+/** Every tile's pixels, decoded where needed; null for sparse tiles. */
+export function readyTiles(tiles: readonly ShippedTile[]): Array<TypedArray | null> {
+  return tiles.map((t) => {
+    if (t.slot === null) return null;
+    const bytes = t.bytes;
+    readySlot(t.slot, (into) => {
+      if (bytes === null) throw new Error('a tile slot arrived undecoded without its bytes');
+      decodeTile(bytes, t.spec, into);
+    });
+    return typedArray(t.spec.dtype, t.slot.data, 0, t.spec.width * t.spec.height * (t.spec.samplesPerPixel ?? 1));
+  });
+}
+
+/** Cuts one window out of its tiles: whole row runs when the sample layout matches, a strided copy otherwise. */
+export function assembleRaster(r: ShippedRaster, tiles: readonly ShippedTile[], pixels: ReadonlyArray<TypedArray | null>): WorkerRaster {
+  const outSpp = r.band === undefined ? r.samplesPerPixel : 1;
+  const out = typedArray(r.dtype, new ArrayBuffer(r.width * r.height * outSpp * BYTES_PER_SAMPLE[r.dtype]), 0, r.width * r.height * outSpp);
+  for (const index of r.tiles) {
+    const t = tiles[index];
+    const tileSpp = t.spec.samplesPerPixel ?? 1;
+    const xa = Math.max(r.x0, t.x0);
+    const xb = Math.min(r.x0 + r.width, t.x0 + t.spec.width);
+    const ya = Math.max(r.y0, t.y0);
+    const yb = Math.min(r.y0 + r.height, t.y0 + t.spec.height);
+    const n = xb - xa;
+    if (n <= 0 || yb <= ya) continue;
+    const tile = pixels[index];
+    // Which sample of the tile goes where: same layout, one picked out of interleaved samples, or
+    // a planar tile's sample placed into interleaved output.
+    const same = tileSpp === outSpp && !(r.planar && outSpp > 1);
+    const pick = r.band !== undefined && tileSpp > 1 ? r.band : 0;
+    const place = r.planar && outSpp > 1 ? t.plane : 0;
+    for (let y = ya; y < yb; y++) {
+      const dst = ((y - r.y0) * r.width + (xa - r.x0)) * outSpp;
+      if (tile === null) {
+        if (same) out.fill(t.fill, dst, dst + n * outSpp);
+        else for (let i = 0; i < n; i++) out[dst + i * outSpp + place] = t.fill;
+        continue;
+      }
+      const src = ((y - t.y0) * t.spec.width + (xa - t.x0)) * tileSpp;
+      if (same) out.set(tile.subarray(src, src + n * tileSpp), dst);
+      else for (let i = 0; i < n; i++) out[dst + i * outSpp + place] = tile[src + i * tileSpp + pick];
+    }
+  }
+  return { raw: out, width: r.width, height: r.height, samplesPerPixel: outSpp, geoTransform: r.geoTransform, epsg: r.epsg, nodata: r.nodata, scale: r.scale, offset: r.offset };
+}
+
+/** Every shipped window by its key, its tiles made ready first. */
+export function assembleRasters(rasters: readonly ShippedRaster[], tiles: readonly ShippedTile[]): Map<string, WorkerRaster> {
+  const pixels = readyTiles(tiles);
+  const out = new Map<string, WorkerRaster>();
+  for (const r of rasters) out.set(r.key, assembleRaster(r, tiles, pixels));
+  return out;
+}
+
+/** A WGS 84 Polygon or MultiPolygon, [longitude, latitude]. */
+export type LonLatFootprint =
+  | { readonly type: 'Polygon'; readonly coordinates: readonly (readonly (readonly number[])[])[] }
+  | { readonly type: 'MultiPolygon'; readonly coordinates: readonly (readonly (readonly (readonly number[])[])[])[] };
+
+/** The footprint in pixel units of a raster's window (x right, y down). */
+export function toPixels(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, footprint: LonLatFootprint): PixelFootprint {
+  const toCrs = transformer('EPSG:4326', raster.epsg ?? 4326);
+  const [ox, pw, , oy, , ph] = raster.geoTransform;
+  const ring = (r: readonly (readonly number[])[]) =>
+    r.map(([lon, lat]) => {
+      const [x, y] = toCrs(lon, lat);
+      return [(x - ox) / pw, (y - oy) / ph];
+    });
+  return footprint.type === 'Polygon'
+    ? { type: 'Polygon', coordinates: footprint.coordinates.map(ring) }
+    : { type: 'MultiPolygon', coordinates: footprint.coordinates.map((p) => p.map(ring)) };
+}
+
+/** The plot on a raster's grid: pixels whose centre lies inside the footprint. */
+export function maskFor(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>, footprint: LonLatFootprint): PixelMask {
+  return rasteriseMask(toPixels(raster, footprint), raster.width, raster.height);
+}
+
+/** Ground size of a raster's pixel in metres (a geographic raster's, at its window's centre latitude). */
+export function pixelSizeM(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'height'>): { x: number; y: number } {
+  const [, pw, , oy, , ph] = raster.geoTransform;
+  if (raster.epsg !== 4326 && raster.epsg !== null) return { x: Math.abs(pw), y: Math.abs(ph) };
+  const m = metresPerDegree(oy + (ph * raster.height) / 2);
+  return { x: Math.abs(pw) * m.lon, y: Math.abs(ph) * m.lat };
+}
+
+/**
+ * The ring around a plot for a local baseline, from `innerM` to `outerM` metres, measured in the
+ * raster's pixel height (the ring transform counts in square pixels).
+ */
+export function ringFor(plot: PixelMask, raster: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'height'>, innerM: number, outerM: number): PixelMask {
+  const pixelM = pixelSizeM(raster).y;
+  return ringMask(plot, outerM / pixelM, innerM / pixelM);
+}
+
+/**
+ * A raster of one CRS brought onto another raster's grid of the same CRS, nearest neighbour (a
+ * scene's 20 m SCL and AOT onto its 10 m red and near-infrared). Cells outside the source read as
+ * its nodata (0 when it has none).
+ */
+export function resampleNearest(target: Pick<WorkerRaster, 'geoTransform' | 'width' | 'height' | 'epsg'>, source: WorkerRaster): TypedArray {
+  if (target.epsg !== source.epsg) throw new RangeError(`resampling needs one CRS, got EPSG:${target.epsg} and EPSG:${source.epsg}`);
+  const { width, height } = target;
+  const [tx, tw, , ty, , th] = target.geoTransform;
+  const [sx, sw, , sy, , sh] = source.geoTransform;
+  const raw = source.raw;
+  const out = typedArray(dtypeOfArray(raw), new ArrayBuffer(width * height * raw.BYTES_PER_ELEMENT), 0, width * height);
+  out.fill(source.nodata ?? 0);
+  // Source columns of each target column, once; rows likewise.
+  const cols = new Int32Array(width);
+  for (let c = 0; c < width; c++) cols[c] = Math.floor((tx + (c + 0.5) * tw - sx) / sw);
+  for (let r = 0; r < height; r++) {
+    const sr = Math.floor((ty + (r + 0.5) * th - sy) / sh);
+    if (sr < 0 || sr >= source.height) continue;
+    const base = sr * source.width;
+    const at = r * width;
+    for (let c = 0; c < width; c++) {
+      const sc = cols[c];
+      if (sc >= 0 && sc < source.width) out[at + c] = raw[base + sc];
+    }
+  }
+  return out;
+}
+
+function dtypeOfArray(a: TypedArray): Dtype {
+  if (a instanceof Uint8Array) return 'uint8';
+  if (a instanceof Uint16Array) return 'uint16';
+  if (a instanceof Int16Array) return 'int16';
+  if (a instanceof Uint32Array) return 'uint32';
+  if (a instanceof Int32Array) return 'int32';
+  if (a instanceof Float32Array) return 'float32';
+  return 'float64';
+}
