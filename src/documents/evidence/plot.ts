@@ -1,0 +1,68 @@
+/** The plot the evidence is about: who refers to it, where and how large it is, and its map. */
+import type { Content } from 'pdfmake/interfaces.js';
+import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
+import type { FootprintPicture } from '../footprint-map.ts';
+import { facts, fields, heading, NOT_READ, show } from '../layout.ts';
+import { sceneDate } from '../scene-date.ts';
+
+/** Register facts the evidence object does not carry, shown as registered. */
+export interface PlotRegisterFacts {
+  commodity: string | null;
+}
+
+const MAP_WIDTH = 215;
+
+function mapBlock(picture: FootprintPicture | null): Content {
+  if (picture === null) {
+    return { text: 'No map was stored with this evidence.', style: 'small', margin: [0, 30, 0, 0] };
+  }
+  const under = picture.scene
+    ? `Footprint (yellow outline) over a true-colour chip of scene ${picture.scene}${sceneDate(picture.scene) ? `, acquired ${sceneDate(picture.scene)}` : ''}.`
+    : 'No true-colour chip was stored with this evidence: the footprint is drawn alone, shaded yellow, on a plain ground.';
+  return {
+    stack: [
+      { image: `data:image/png;base64,${picture.png.toString('base64')}`, width: MAP_WIDTH },
+      { text: `${under} North is up; the bar in the lower left is ${picture.scale_bar_m} m.`, style: 'small', margin: [0, 3, 0, 0] },
+    ],
+  };
+}
+
+export function plotSection(wrapper: EvidenceWrapper, register: PlotRegisterFacts, picture: FootprintPicture | null): Content[] {
+  const e = wrapper.evidence;
+  const country = fields(fields(e.risk).country);
+  const countryText = typeof country.country === 'string' ? `${show(country.country_name)} (${country.country})` : 'not given (no producer or plot country on record)';
+  const areaHa = e.plot_area_km2 * 100;
+  const floorHa = e.evidence_floor_km2 * 100;
+  const floor = areaHa < floorHa
+    ? `${floorHa} ha (${e.evidence_floor_km2} km²): this plot is under it, so no positive finding is issued`
+    : `${floorHa} ha (${e.evidence_floor_km2} km²): this plot is above it`;
+  return [
+    heading('The plot'),
+    {
+      columns: [
+        {
+          width: '*',
+          stack: [
+            facts(
+              [
+                ['Reference', wrapper.external_ref ?? e.aoi_name],
+                ['Plot id', { text: wrapper.plot_id, style: 'code' }],
+                ['Commodity (as registered)', register.commodity ?? NOT_READ],
+                ['Country of production', countryText],
+                ['Area', `${areaHa.toFixed(2)} ha (${e.plot_area_km2.toFixed(4)} km²)`],
+                ['Evidence floor', floor],
+                ['Footprint read', e.footprint],
+                ['Cutoff', `${e.cutoff} (31 December 2020)`],
+                ['Issued', e.issued],
+                ['Evidence state', wrapper.state],
+              ],
+              105,
+            ),
+          ],
+        },
+        { width: MAP_WIDTH, stack: [mapBlock(picture)] },
+      ],
+      columnGap: 12,
+    },
+  ];
+}

@@ -1,0 +1,166 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RULES, type ReasonCode } from '../../src/engine/decide.ts';
+import { canonicalJson, sealEvidence } from '../../src/engine/integrity.ts';
+import { evidencePdf, type EvidenceDocumentInput } from '../../src/documents/evidence-pdf.ts';
+import { VERDICT_MEANINGS } from '../../src/documents/meanings.ts';
+import { fixtureKey, fixtureMap, fixtureWrapper, type FixtureOptions } from '../fixtures/evidence-wrapper.ts';
+import { pdfText } from './pdf-text.ts';
+
+const OPTIONS = { baseUrl: 'https://evidence.example.org/api/v1' };
+
+async function render(fixture: FixtureOptions = {}, withChip = true): Promise<{ input: EvidenceDocumentInput; pdf: Buffer }> {
+  const input: EvidenceDocumentInput = { wrapper: fixtureWrapper(fixture), register: { commodity: 'rubber' }, map: await fixtureMap(withChip) };
+  return { input, pdf: await evidencePdf(input, OPTIONS) };
+}
+
+/** Collapses the line breaks a table cell may add inside a sentence. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+describe('the evidence document of a four-season rubber plot', () => {
+  let input: EvidenceDocumentInput;
+  let pdf: Buffer;
+  let pages: string[];
+  let text: string;
+  before(async () => {
+    ({ input, pdf } = await render());
+    ({ pages, text } = await pdfText(pdf));
+  });
+
+  test('is a PDF of several pages that a reader opens', () => {
+    assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.match(pdf.subarray(-8).toString('latin1'), /%%EOF\s*$/);
+    assert.ok(pages.length >= 4, `${pages.length} pages`);
+  });
+
+  test('carries the verdict with its plain meaning, the reason and the finding sentence', () => {
+    const e = input.wrapper.evidence;
+    assert.ok(text.includes(e.verdict));
+    assert.ok(text.includes(VERDICT_MEANINGS[e.verdict].title));
+    assert.ok(text.includes(e.reason));
+    assert.ok(flat(text).includes(e.finding));
+  });
+
+  test('carries every scene identifier behind the figures, kept and skipped', () => {
+    const e = input.wrapper.evidence;
+    assert.ok(e.scenes.length > 100 && e.skipped.length > 50);
+    for (const id of [...e.scenes, ...e.skipped.map((s) => s.scene)]) assert.ok(text.includes(id), `${id} is missing`);
+    assert.ok(text.includes(input.map!.chip!.scene));
+  });
+
+  test('carries the digest of the stored object on every page, and the signature and key id', () => {
+    const { digest, signature, key_id } = input.wrapper.integrity;
+    for (const [i, page] of pages.entries()) assert.ok(page.includes(digest), `page ${i + 1} lacks the digest`);
+    assert.ok(text.replace(/\s+/g, '').includes(signature));
+    assert.ok(text.includes(key_id));
+    assert.ok(flat(text).includes(`${OPTIONS.baseUrl}/evidence/public-key`));
+    assert.ok(flat(text).includes('RFC 8785'));
+  });
+
+  test('states the demo archive\'s synthetic origin on every page', () => {
+    for (const [i, page] of pages.entries()) assert.ok(page.includes('SYNTHETIC DEMO DATA'), `page ${i + 1} lacks the label`);
+  });
+
+  test('carries the plot, each instrument\'s answer, the terrain, the context blocks\' sources and the calibration', () => {
+    const e = input.wrapper.evidence;
+    const t = flat(text);
+    for (const needle of [
+      'SRT-0412', input.wrapper.plot_id, 'rubber', 'Thailand (TH)', '9.20 ha',
+      e.radar.instrument, e.height.instrument, e.terrain.source, '3.2 °',
+      'JRC Tropical Moist Forest', '© OpenStreetMap contributors', 'ODbL 1.0', 'Google Open Buildings 2.5D Temporal',
+      'Commission Implementing Regulation (EU) 2025/1093', e.calibration.note, 'Limitations',
+    ]) {
+      assert.ok(t.includes(needle), `"${needle}" is missing`);
+    }
+    assert.equal((t.match(/not forest-like \(reads as a crop\)/g) ?? []).length, 3);
+  });
+});
+
+test('a document carries every reason code it lists, each with its meaning, whole', async () => {
+  const all = RULES.map((r) => r.code) as ReasonCode[];
+  const { pdf } = await render({ edit: (e) => { e.verdict = 'prior_management_weak'; e.reason = all[0]; e.reasons = all; } });
+  const { text } = await pdfText(pdf);
+  for (const code of all) assert.ok(text.includes(code), `${code} is missing or broken across lines`);
+  assert.ok(text.includes(VERDICT_MEANINGS.prior_management_weak.title));
+});
+
+test('a withheld plot under the floor shows both reasons and the floor\'s next step', async () => {
+  const { pdf, input } = await render({
+    edit: (e) => {
+      e.plot_area_km2 = 0.024;
+      e.verdict = 'prior_management_weak';
+      e.reasons = ['cycle_and_structure_agree', 'plot_below_evidence_floor'];
+      e.next_step = { code: 'below_evidence_floor', note: 'The plot is under the 4 ha evidence floor: test note.' };
+    },
+  });
+  const t = flat((await pdfText(pdf)).text);
+  assert.equal(input.wrapper.evidence.reasons.length, 2);
+  assert.ok(t.includes('plot_below_evidence_floor'));
+  assert.ok(t.includes('below_evidence_floor'));
+  assert.ok(t.includes('this plot is under it'));
+  assert.ok(t.includes('2.40 ha'));
+});
+
+test('the same stored object gives the same bytes; a changed one gives another document with its own digest', async () => {
+  const a = await render();
+  const b = await render();
+  assert.ok(a.pdf.equals(b.pdf));
+  const changed = await render({ edit: (e) => { e.seasons[1].depth = 0.301; } });
+  assert.notEqual(changed.input.wrapper.integrity.digest, a.input.wrapper.integrity.digest);
+  assert.ok(!changed.pdf.equals(a.pdf));
+  const text = (await pdfText(changed.pdf)).text;
+  assert.ok(text.includes(changed.input.wrapper.integrity.digest));
+  assert.ok(!text.includes(a.input.wrapper.integrity.digest));
+  assert.ok(text.includes('0.301'));
+});
+
+test('the digest printed is the SHA-256 of the canonical object the document was rendered from', async () => {
+  const { input, pdf } = await render();
+  const reseal = sealEvidence(JSON.parse(canonicalJson(input.wrapper.evidence)), fixtureKey());
+  assert.equal(reseal.digest, input.wrapper.integrity.digest);
+  assert.ok((await pdfText(pdf)).text.includes(reseal.digest));
+});
+
+test('withdrawn decision lines never reach the document, even when a stored object carries them', async () => {
+  const { pdf } = await render({
+    edit: (e) => {
+      Object.assign(e.radar, { threshold_db: -1.987654, evergreen_hh_hv_min_db: 4.876543 });
+      Object.assign(e.structure, { threshold: 0.345678, aot_limit: 0.765432 });
+      Object.assign(e.height, { crop_line_m: 17.654321, forest_line_m: 23.456789 });
+      Object.assign(e.terrain, { max_slope_deg: 21.123456 });
+    },
+  });
+  const text = (await pdfText(pdf)).text;
+  for (const needle of ['threshold', 'aot_limit', 'crop_line', 'forest_line', 'max_slope', 'evergreen_hh_hv_min', '1.98', '4.87', '0.345', '0.765', '17.65', '23.45', '21.12']) {
+    assert.ok(!text.includes(needle), `"${needle}" reached the document`);
+  }
+});
+
+test('real-archive evidence carries no synthetic label', async () => {
+  const { pdf } = await render({ synthetic: false });
+  const { pages } = await pdfText(pdf);
+  for (const page of pages) assert.ok(!page.includes('SYNTHETIC'));
+});
+
+test('without a stored chip the map draws the footprint alone and says so', async () => {
+  const { pdf } = await render({}, false);
+  const t = flat((await pdfText(pdf)).text);
+  assert.ok(t.includes('No true-colour chip was stored with this evidence: the footprint is drawn alone'));
+  assert.ok(t.includes('no scene (footprint drawn alone)'));
+});
+
+test('a plot read with seasons without an answer lists them', async () => {
+  const { pdf } = await render({
+    seasons: 3,
+    edit: (e) => {
+      e.verdict = 'insufficient_record';
+      e.reason = 'record_too_thin';
+      e.reasons = ['record_too_thin'];
+      e.seasons[0] = { ...e.seasons[0], no_answer: true, dipped: false, trough: null, trough_date: null, depth: null, plateau: null };
+      e.seasons_without_answer = [e.seasons[0].season];
+    },
+  });
+  const t = flat((await pdfText(pdf)).text);
+  assert.ok(t.includes('Seasons without an answer 2018'));
+  assert.ok(t.includes('no answer'));
+});
