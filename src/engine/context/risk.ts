@@ -5,7 +5,7 @@
 // never served as a zero.
 import { booleanIntersects, feature, pointToPolygonDistance } from '@turf/turf';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
-import { type PixelMask, ringMask } from '../kernels/rasterise-mask.ts';
+import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import type { GeoTransform } from '../sources/cog.ts';
 import { DATAMASK, lossYear } from '../sources/products/hansen.ts';
 import type { ProtectedArea } from '../sources/products/protected-areas.ts';
@@ -182,8 +182,8 @@ function rowAreasM2(geoTransform: GeoTransform, height: number): Float64Array {
 }
 
 export interface NeighbourhoodInput {
-  /** Plot pixels on the Hansen window's grid (EPSG:4326). */
-  plot: PixelMask;
+  /** The ring around the plot on the Hansen window's grid (EPSG:4326), the plot cut out. */
+  ring: PixelMask;
   treecover2000: Uint8Array;
   lossyear: Uint8Array;
   /** 0 no data, 1 land, 2 water; absent: every pixel land. */
@@ -193,18 +193,14 @@ export interface NeighbourhoodInput {
 }
 
 /**
- * Loss since 2021 over pixels of at least 30% canopy in 2000, in a ring of RING_KM around the
- * plot with the plot cut out; the ring's land area is the denominator.
+ * Loss since 2021 over pixels of at least 30% canopy in 2000, in the ring around the plot; the
+ * ring's land area is the denominator.
  */
 export function readNeighbourhood(input: NeighbourhoodInput): NeighbourhoodBlock {
-  const { plot, treecover2000, lossyear, datamask, geoTransform } = input;
-  if (plot.count === 0) return neighbourhoodNotRead(input.provenance, 'no 30 m pixel has its centre inside the boundary, so no ring can be drawn around it');
-  const midLat = geoTransform[3] + (plot.height / 2) * geoTransform[5];
-  const pixelM = Math.sqrt(Math.abs(geoTransform[1]) * 111_320 * Math.cos((midLat * Math.PI) / 180) * Math.abs(geoTransform[5]) * 110_574);
-  const ring = ringMask(plot, (RING_KM * 1000) / pixelM);
+  const { ring, treecover2000, lossyear, datamask, geoTransform } = input;
   const counts = new Uint8Array(256);
   for (let v = 0; v < 256; v++) counts[v] = (lossYear(v) ?? 0) >= SINCE_YEAR ? 1 : 0;
-  const rows = rowAreasM2(geoTransform, plot.height);
+  const rows = rowAreasM2(geoTransform, ring.height);
   let ringM2 = 0;
   let lossM2 = 0;
   const { spans, width } = ring;
@@ -216,7 +212,7 @@ export function readNeighbourhood(input: NeighbourhoodInput): NeighbourhoodBlock
       if (counts[lossyear[i]] === 1 && treecover2000[i] >= CANOPY_DENSITY_THRESHOLD_PCT) lossM2 += a;
     }
   }
-  if (ringM2 === 0) return neighbourhoodNotRead(input.provenance, 'the ring holds no land pixel of the product');
+  if (ringM2 === 0) return neighbourhoodNotRead(input.provenance, 'the ring around the plot holds no land pixel of the product');
   return {
     available: true,
     loss_ha: round(lossM2 / 10_000, 2),

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Polygon } from 'geojson';
-import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
+import { maskFromBits, ringMask } from '../../../src/engine/kernels/rasterise-mask.ts';
 import type { ProtectedArea } from '../../../src/engine/sources/products/protected-areas.ts';
 import type { ContextPlot } from '../../../src/engine/context/plot.ts';
 import { readNeighbourhood, readProtectedAreas, riskBlock, SEARCH_RADIUS_KM } from '../../../src/engine/context/risk.ts';
@@ -58,16 +58,17 @@ test('an unread source is available: false with a note naming it, never "no area
 const N = 201;
 const GT: [number, number, number, number, number, number] = [-N * 0.000125, 0.00025, 0, N * 0.000125, 0, -0.00025];
 const HANSEN = { source: 'Hansen/UMD Global Forest Change', dataset: 'GFC-2025-v1.13', version: 'v1.13', licence: 'CC BY 4.0', citation: 'Hansen et al. 2013' };
-function plotMask() {
+/** The ring of 2 km around the plot, in pixels of 0.00025° of latitude (27.6 m). */
+function ring() {
   const bits = new Uint8Array(N * N);
   for (let r = 95; r <= 105; r++) for (let c = 95; c <= 105; c++) bits[r * N + c] = 1;
-  return maskFromBits(bits, N, N);
+  return ringMask(maskFromBits(bits, N, N), 2000 / (0.00025 * 110_574));
 }
 const grid = (f: (r: number, c: number) => number) => Uint8Array.from({ length: N * N }, (_, i) => f(Math.floor(i / N), i % N));
 
 test('neighbourhood: loss since 2021 over at least 30% canopy in 2000, in a ring with the plot cut out', () => {
   // Loss in 2022 everywhere, the plot included; canopy 60% east of the plot's middle column, 20% elsewhere.
-  const hood = readNeighbourhood({ plot: plotMask(), treecover2000: grid((_, c) => (c > 100 ? 60 : 20)), lossyear: grid(() => 22), datamask: null, geoTransform: GT, provenance: HANSEN });
+  const hood = readNeighbourhood({ ring: ring(), treecover2000: grid((_, c) => (c > 100 ? 60 : 20)), lossyear: grid(() => 22), datamask: null, geoTransform: GT, provenance: HANSEN });
   assert.equal(hood.available, true);
   assert.equal(hood.ring_km, 2);
   assert.equal(hood.since_year, 2021);
@@ -81,17 +82,17 @@ test('neighbourhood: loss since 2021 over at least 30% canopy in 2000, in a ring
 });
 
 test('neighbourhood: loss in 2020 does not count, water leaves the ring, and a measured zero is a zero', () => {
-  const before = readNeighbourhood({ plot: plotMask(), treecover2000: grid(() => 80), lossyear: grid(() => 20), datamask: null, geoTransform: GT, provenance: HANSEN });
+  const before = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 20), datamask: null, geoTransform: GT, provenance: HANSEN });
   assert.deepEqual([before.available, before.loss_ha, before.prevalence_pct], [true, 0, 0]);
-  const all = readNeighbourhood({ plot: plotMask(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: null, geoTransform: GT, provenance: HANSEN });
-  const wet = readNeighbourhood({ plot: plotMask(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: grid((r) => (r < 100 ? 2 : 1)), geoTransform: GT, provenance: HANSEN });
+  const all = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: null, geoTransform: GT, provenance: HANSEN });
+  const wet = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: grid((r) => (r < 100 ? 2 : 1)), geoTransform: GT, provenance: HANSEN });
   assert.equal(all.prevalence_pct, 100);
   assert.ok(wet.ring_area_ha! < all.ring_area_ha! * 0.55);
   assert.equal(wet.prevalence_pct, 100);
 });
 
 test('risk carries the producer\'s country classification, never the plot\'s', () => {
-  const hood = readNeighbourhood({ plot: plotMask(), treecover2000: grid(() => 80), lossyear: grid(() => 0), datamask: null, geoTransform: GT, provenance: HANSEN });
+  const hood = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 0), datamask: null, geoTransform: GT, provenance: HANSEN });
   const pa = readProtectedAreas(PLOT, { available: true, around: [], containing: [], snapshot: null }, OSM);
   const risk = riskBlock({ ...PLOT, country: 'GH', producer_country: 'BR' }, pa, hood);
   assert.equal(risk.country.country, 'BR');
