@@ -1,0 +1,98 @@
+import { NEXT_STEP_CODES } from '../../engine/next-step.ts';
+import { CSV_COLUMNS } from '../../documents/book-summary.ts';
+import { REASON_MEANINGS, VERDICT_MEANINGS } from '../../documents/meanings.ts';
+import { authRefusals, ref, refusal, uuid, type Schema } from './common.ts';
+
+const count: Schema = { type: 'integer', minimum: 0 };
+const countsOf = (keys: readonly string[], description: string): Schema => ({
+  type: 'object',
+  description,
+  required: [...keys],
+  additionalProperties: false,
+  properties: Object.fromEntries(keys.map((k) => [k, count])),
+});
+
+export const documentSchemas: Record<string, Schema> = {
+  NextStep: {
+    type: 'object',
+    required: ['code', 'note'],
+    additionalProperties: false,
+    description:
+      'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `run_evidence` (never read, or withdrawn), `await_read` (queued or being read). `note` is display text.',
+    properties: { code: { enum: [...NEXT_STEP_CODES] }, note: { type: 'string' } },
+  },
+  BookSummary: {
+    type: 'object',
+    required: ['plots', 'evidence_states', 'state_tones', 'state_labels', 'verdicts', 'reasons', 'archive_review_price'],
+    additionalProperties: false,
+    properties: {
+      plots: count,
+      evidence_states: countsOf(['none', 'queued', 'running', 'done', 'failed'], 'Plots by evidence state.'),
+      state_tones: countsOf(['finding', 'record', 'forest_mapped'], 'Plots by the tone of their `state`.'),
+      state_labels: {
+        type: 'object',
+        description: 'Plots by the label of their `state`; every label is present.',
+        additionalProperties: count,
+      },
+      verdicts: countsOf(Object.keys(VERDICT_MEANINGS), 'Plots by the verdict on their register row; a plot without one is in none.'),
+      reasons: countsOf(
+        Object.keys(REASON_MEANINGS),
+        'Plots by each code in their `reasons`: a plot under the 4 ha floor counts under `plot_below_evidence_floor` and under the reason its instruments reached.',
+      ),
+      archive_review_price: ref('ArchiveReviewPrice'),
+    },
+  },
+};
+
+const plotId = { name: 'id', in: 'path', required: true, schema: uuid };
+const workspaceQuery = {
+  name: 'workspace',
+  in: 'query',
+  required: false,
+  schema: uuid,
+  description: 'A signed-in session names its workspace here (or with X-Workspace-Id), so a link opens in a browser.',
+};
+
+export const documentPaths = {
+  '/portal/plots/summary': {
+    get: {
+      summary: 'Book summary: every plot with what the record shows on it, as counts or as a CSV row per plot',
+      parameters: [
+        {
+          name: 'format',
+          in: 'query',
+          required: false,
+          schema: { enum: ['json', 'csv'], default: 'json' },
+          description:
+            `\`json\`: counts by state tone and label, evidence state, verdict and reason, with the archive review price. \`csv\`: one row per plot in register order, streamed, with the columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}. \`state\` is the state's label, \`record\` its summary; \`reasons\` are joined by \`;\`; \`document_url\` is set once the evidence is read. A text starting with =, +, -, @, a tab or a carriage return is written with a leading apostrophe so a spreadsheet does not run it.`,
+        },
+        workspaceQuery,
+      ],
+      responses: {
+        '200': {
+          description: 'The summary',
+          content: {
+            'application/json': { schema: ref('BookSummary') },
+            'text/csv': { schema: { type: 'string' } },
+          },
+        },
+        ...authRefusals,
+        '422': refusal('An unknown format', ['bad_format']),
+      },
+    },
+  },
+  '/portal/plots/{id}/evidence.pdf': {
+    get: {
+      summary: 'The evidence document (PDF), rendered from the stored evidence object the JSON route serves',
+      description:
+        'Carries the plot and its map, the verdict and every reason with its plain meaning, the finding, the seasonal record as a chart and a table, each instrument\'s answer, terrain, every context block with its source, the calibration, the next step, the scene identifiers, the issue time, and the content digest and signature with how to verify them against GET /evidence/public-key. Evidence from the demo archive says so on every page.',
+      parameters: [plotId, workspaceQuery],
+      responses: {
+        '200': { description: 'The document', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
+        ...authRefusals,
+        '404': refusal('No such plot in the workspace', ['not_found']),
+        '409': refusal('The read has not finished, or the evidence was withdrawn; the message names the plot\'s state', ['no_evidence']),
+      },
+    },
+  },
+};

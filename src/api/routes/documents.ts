@@ -1,0 +1,56 @@
+import { Readable } from 'node:stream';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
+import { bookSummary, bookSummaryCsv } from '../../documents/book-summary.ts';
+import { evidencePdf } from '../../documents/evidence-pdf.ts';
+import { getEvidenceMap, getEvidenceWrapper } from '../../engine/evidence-store.ts';
+import { authenticate, callerOf } from '../auth.ts';
+import type { Services } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import { pathId } from '../parse.ts';
+
+const FORMATS = ['json', 'csv'] as const;
+
+function formatOf(ctx: Context): (typeof FORMATS)[number] {
+  const value = ctx.query.format ?? 'json';
+  if (typeof value !== 'string' || !(FORMATS as readonly string[]).includes(value)) {
+    throw badRequest('bad_format', `format must be one of ${FORMATS.join(', ')}`);
+  }
+  return value as (typeof FORMATS)[number];
+}
+
+/** A file name that is safe in a header: the caller's reference reduced to plain characters. */
+const fileStem = (ref: string | null, id: string) => (ref ? ref.replace(/[^\w.-]+/g, '_').slice(0, 80) : id);
+
+/** Documents of the plot register (spec 4.2 book summary, 4.3 evidence PDF). */
+export function documentRoutes(services: Services) {
+  const router = new Router();
+  const auth = authenticate(services);
+  const em = () => services.store.em();
+
+  router.get('/portal/plots/summary', auth, async (ctx) => {
+    const { workspaceId } = callerOf(ctx);
+    if (formatOf(ctx) === 'json') {
+      ctx.body = await bookSummary(em(), workspaceId, archiveReviewPrice(services.config.archiveReview));
+      return;
+    }
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Content-Disposition', 'attachment; filename="plots-summary.csv"');
+    ctx.body = Readable.from(bookSummaryCsv(em(), workspaceId, services.config.baseUrl));
+  });
+
+  router.get('/portal/plots/:id/evidence.pdf', auth, async (ctx) => {
+    const { workspaceId } = callerOf(ctx);
+    const plotId = pathId(ctx, 'plot');
+    const store = em();
+    const wrapper = await getEvidenceWrapper(store, workspaceId, plotId);
+    const [plot] = await store.execute<{ commodity: string | null }[]>('select commodity from plots where id = ? and workspace_id = ?', [plotId, workspaceId]);
+    const map = await getEvidenceMap(store, workspaceId, plotId);
+    const pdf = await evidencePdf({ wrapper, register: { commodity: plot?.commodity ?? null }, map }, { baseUrl: services.config.baseUrl });
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `inline; filename="evidence-${fileStem(wrapper.external_ref, plotId)}.pdf"`);
+    ctx.body = pdf;
+  });
+  return router;
+}
