@@ -26,6 +26,8 @@ export interface Config {
   jobConcurrency: number;
   shutdownTimeoutMs: number;
   archiveReview: ArchiveReviewConfig;
+  /** The perennial-crop rating of the evidence's `whisp` block (WHISP=on); off by default. */
+  whisp: boolean;
 }
 
 /** The archive imagery review's price (spec 2.14 `archive_review_price`); every figure null until set. */
@@ -142,5 +144,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 1, 64),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30000, 0, 600000),
     archiveReview: archiveReview(env),
+    whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',
   };
 }
