@@ -92,8 +92,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
     footer: footer(wrapper),
     defaultStyle: { font: 'Roboto', fontSize: 8.5 },
     styles: STYLES,
-    pageBreakBefore: keepHeadingsWithNext,
-    content: [
+    content: keepHeadingsWithNext([
       { text: 'Evidence of land use before the EUDR cutoff', style: 'title' },
       {
         text: `Cutoff 31 December 2020 (Regulation (EU) 2023/1115). Rendered from the stored evidence object whose digest and signature close this document; the JSON evidence and this document cannot disagree.`,
@@ -108,7 +107,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
       ...limitationsSection(e),
       ...integritySection(wrapper, options.baseUrl),
       ...scenesSection(e, picture),
-    ],
+    ]),
   };
 }
 

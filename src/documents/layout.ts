@@ -2,7 +2,7 @@
  * The documents' typography and the few building blocks every section uses: headings, label and
  * value tables, data tables, and how a value is written when it is unknown, a boolean or a share.
  */
-import type { Content, ContentTable, Node, NodeQueries, StyleDictionary, TableCell } from 'pdfmake/interfaces.js';
+import type { Content, ContentTable, StyleDictionary, TableCell } from 'pdfmake/interfaces.js';
 
 export const PAGE = { size: 'A4', margins: [40, 64, 40, 48] as [number, number, number, number], width: 515 } as const;
 
@@ -54,7 +54,7 @@ export function answer(forestLike: unknown): string {
   return 'no answer';
 }
 
-/** Headings carry a level so the page-break rule keeps them with what follows. */
+/** Headings carry a level so keepHeadingsWithNext() finds them. */
 export const heading = (text: string): Content => ({ text, style: 'h1', headlineLevel: 1 });
 /** A subheading, with the evidence object's key for the block when it has one. */
 export const subheading = (text: string, key?: string): Content => ({
@@ -63,15 +63,28 @@ export const subheading = (text: string, key?: string): Content => ({
   headlineLevel: 2,
 });
 
+const isHeading = (c: Content): boolean => typeof c === 'object' && c !== null && 'headlineLevel' in c;
+
 /**
- * pdfmake's pageBreakBefore: no heading is left last on a page. Header and footer nodes are on
- * every page, so only what follows the heading inside the body area counts.
+ * No heading is left last on a page: each run of headings is bound to the block after it in an
+ * unbreakable stack. pdfmake's pageBreakBefore would do the same by laying the whole document out
+ * again for every break it adds, which costs more than the rest of the layout. The block after a
+ * heading is always shorter than a page (a paragraph, a table of a few rows), which an unbreakable
+ * stack needs.
  */
-export function keepHeadingsWithNext(node: Node, queries: NodeQueries): boolean {
-  if (node.headlineLevel === undefined) return false;
-  const at = node.startPosition;
-  const bodyEnd = PAGE.margins[1] + at.pageInnerHeight;
-  return !queries.getFollowingNodesOnPage().some((n) => n.startPosition.top > at.top && n.startPosition.top < bodyEnd);
+export function keepHeadingsWithNext(content: Content[]): Content[] {
+  const out: Content[] = [];
+  for (let i = 0; i < content.length; i++) {
+    if (!isHeading(content[i])) {
+      out.push(content[i]);
+      continue;
+    }
+    let j = i;
+    while (j < content.length - 1 && isHeading(content[j])) j++;
+    out.push({ stack: content.slice(i, j + 1), unbreakable: true });
+    i = j;
+  }
+  return out;
 }
 export const para = (text: string, extra: Record<string, unknown> = {}): Content => ({ text, style: 'body', margin: [0, 0, 0, 4], ...extra });
 export const code = (text: string): Content => ({ text, style: 'code' });

@@ -43,10 +43,11 @@ function historyBlock(e: EvidenceObject): Content[] {
   const years = (label: string, block: unknown): [string, string] => {
     const y = fields(block);
     const before = fields(y.before_2021), from = fields(y.from_2021);
+    const span = (part: Record<string, unknown>) => (typeof part.year_min === 'number' ? ` (${part.year_min} to ${show(part.year_max)})` : '');
     const text = y.share_ever === undefined
       ? NOT_READ
-      : `${share(y.share_ever)} of the plot ever; ${share(y.share_before_2021)} before 2021 (years ${show(before.year_min)} to ${show(before.year_max)}), ` +
-        `${share(y.share_2021_or_later)} in 2021 or later (years ${show(from.year_min)} to ${show(from.year_max)})`;
+      : `${share(y.share_ever)} of the plot ever; ${share(y.share_before_2021)} before 2021${span(before)}, ` +
+        `${share(y.share_2021_or_later)} in 2021 or later${span(from)}`;
     return [label, text];
   };
   const last = fields(h.last_moist_forest_year);

@@ -15,6 +15,6 @@ export const LIMITATIONS: readonly string[] = [
 ];
 
 export function limitationsSection(e: EvidenceObject): Content[] {
-  const items = e.synthetic ? [...LIMITATIONS, `Synthetic data: ${e.synthetic_note ?? 'this evidence was read from the generated demo archive, not from observations.'}`] : LIMITATIONS;
+  const items = e.synthetic ? [...LIMITATIONS, `This evidence is synthetic. ${e.synthetic_note ?? 'It was read from the generated demo archive, not from observations.'}`] : LIMITATIONS;
   return [heading('Limitations'), { ul: items.map((text) => ({ text, style: 'body', margin: [0, 0, 0, 2] })) }];
 }
