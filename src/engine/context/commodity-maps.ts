@@ -4,7 +4,28 @@
 import { classShares } from '../kernels/class-shares.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import { yearStats } from '../kernels/year-stats.ts';
-import { OIL_PALM_EXTENT, oilPalmPlantingYear, RUBBER_CLASSES } from '../sources/products/commodity-maps.ts';
+import type { Archive } from '../archive.ts';
+import { maskFor, type WorkerRaster } from '../kernels/raster-window.ts';
+import { type RasterRequest, requestForBox } from '../read-plan.ts';
+import { readArchiveJson } from '../sources/products/cog-opener.ts';
+import {
+  type GridCellFeature,
+  OIL_PALM_EXTENT,
+  OIL_PALM_GRID_HREF,
+  oilPalmCells,
+  oilPalmHref,
+  oilPalmPlantingYear,
+  oilPalmProvenance,
+  RUBBER_CLASSES,
+  rubberCovers,
+  rubberHref,
+  rubberProvenance,
+  rubberReadable,
+} from '../sources/products/commodity-maps.ts';
+import { euForestTile } from '../sources/products/eu-forest-maps.ts';
+import type { Bbox } from '../sources/reproject.ts';
+import { type ContextPlot, footprintBox } from './plot.ts';
+import { rasterAt, uint16, uint8, unlessAborted } from './rasters.ts';
 import { round } from './wording.ts';
 
 /**
@@ -125,4 +146,84 @@ export function readRubber(input: RubberInput): { block: RubberBlock; share: num
   }
   const share = r.shares.rubber ?? 0;
   return { block: { available: true, outside_coverage: false, rubber_2020: round(share, 4), citation: input.citation }, share };
+}
+
+// --- planning (main thread) and computing (worker) ----------------------------------------------
+
+export interface CommodityMapsPrepared {
+  oilPalm: { citation: string } & ({ state: 'read'; extent: string; years: string } | { state: 'not_read'; notRead: MapNotRead });
+  rubber: { citation: string } & ({ state: 'read'; classes: string } | { state: 'not_read'; notRead: MapNotRead });
+}
+
+// The oil palm grid is one document per archive: kept once asked for, dropped if the ask failed.
+const palmGrids = new WeakMap<Archive, Promise<{ features: GridCellFeature[] }>>();
+function palmGrid(archive: Archive, signal?: AbortSignal): Promise<{ features: GridCellFeature[] }> {
+  let grid = palmGrids.get(archive);
+  if (grid === undefined) {
+    grid = readArchiveJson<{ features: GridCellFeature[] }>(OIL_PALM_GRID_HREF, archive, signal);
+    palmGrids.set(archive, grid);
+    grid.catch(() => palmGrids.delete(archive));
+  }
+  return grid;
+}
+
+async function planOilPalm(archive: Archive, box: Bbox, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: CommodityMapsPrepared['oilPalm'] }> {
+  const citation = oilPalmProvenance('', archive.where).citation;
+  try {
+    const cells = oilPalmCells(await palmGrid(archive, signal), box);
+    if (cells.length === 0) return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'outside_coverage', why: 'the map covers the producing regions only' } } };
+    const [extent, years] = await Promise.all((['OP-extent', 'YoP'] as const).map(async (layer) => requestForBox(await archive.cogs.open(oilPalmHref(layer, cells[0]), { signal }), box)));
+    return { requests: [extent, years], prepared: { citation, state: 'read', extent: extent.key, years: years.key } };
+  } catch (err) {
+    return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'unreadable', why: unlessAborted(err, signal) } } };
+  }
+}
+
+async function planRubber(plot: ContextPlot, archive: Archive, box: Bbox, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: CommodityMapsPrepared['rubber'] }> {
+  const tile = euForestTile(...plot.centroid);
+  const citation = rubberProvenance(tile, archive.where).citation;
+  if (!rubberCovers(...plot.centroid)) return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'outside_coverage', why: 'the plot lies outside it' } } };
+  if (!rubberReadable(archive.where)) {
+    return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'unreadable', why: 'the map is published as an Earth Engine asset only and no mirror of it is configured' } } };
+  }
+  try {
+    const classes = requestForBox(await archive.cogs.open(rubberHref(tile), { signal }), box);
+    return { requests: [classes], prepared: { citation, state: 'read', classes: classes.key } };
+  } catch (err) {
+    return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'unreadable', why: unlessAborted(err, signal) } } };
+  }
+}
+
+export async function planCommodityMaps(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: CommodityMapsPrepared }> {
+  const box = footprintBox(plot.footprint, 60);
+  const [palm, rubber] = await Promise.all([planOilPalm(archive, box, signal), planRubber(plot, archive, box, signal)]);
+  return { requests: [...palm.requests, ...rubber.requests], prepared: { oilPalm: palm.prepared, rubber: rubber.prepared } };
+}
+
+export interface CommodityMapsResult {
+  commodity_maps: CommodityMapsBlock;
+  /** Shares the perennial-crop rating reuses: palm dated 2020 or earlier, rubber; null where not read. */
+  palmBy2020: number | null;
+  rubber: number | null;
+}
+
+export function computeCommodityMaps(p: CommodityMapsPrepared, rasters: ReadonlyMap<string, WorkerRaster>, plot: ContextPlot): CommodityMapsResult {
+  let palm: { block: OilPalmBlock; by2020: number | null };
+  if (p.oilPalm.state === 'read') {
+    const extent = rasterAt(rasters, p.oilPalm.extent);
+    const years = rasterAt(rasters, p.oilPalm.years);
+    palm = readOilPalm({
+      extentMask: maskFor(extent, plot.footprint),
+      extent: uint8(extent, 'oil palm extent'),
+      yearMask: maskFor(years, plot.footprint),
+      plantingDays: uint16(years, 'oil palm planting year'),
+      citation: p.oilPalm.citation,
+    });
+  } else palm = { block: oilPalmNotRead(p.oilPalm.citation, p.oilPalm.notRead), by2020: null };
+  let rubber: { block: RubberBlock; share: number | null };
+  if (p.rubber.state === 'read') {
+    const classes = rasterAt(rasters, p.rubber.classes);
+    rubber = readRubber({ mask: maskFor(classes, plot.footprint), classes: uint8(classes, 'rubber map'), citation: p.rubber.citation });
+  } else rubber = { block: rubberNotRead(p.rubber.citation, p.rubber.notRead), share: null };
+  return { commodity_maps: { oil_palm: palm.block, rubber: rubber.block }, palmBy2020: palm.by2020, rubber: rubber.share };
 }

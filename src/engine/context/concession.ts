@@ -3,7 +3,11 @@
 // withheld one (inside a licensed concession, or the layer unread on Indonesian ground).
 import { area, booleanIntersects, feature, featureCollection, intersect, union } from '@turf/turf';
 import type { Feature, MultiPolygon, Polygon } from 'geojson';
+import type { Archive } from '../archive.ts';
+import { GFW_DATA_API } from '../sources/products/gfw-data-api.ts';
+import { type ConcessionFeature, WOOD_FIBRE_DATASET } from '../sources/products/wood-fibre-concessions.ts';
 import { inBox, type ContextPlot, type LonLatBox } from './plot.ts';
+import { unlessAborted } from './rasters.ts';
 import { round } from './wording.ts';
 
 /**
@@ -39,14 +43,11 @@ export interface ConcessionBlock {
   note: string;
 }
 
+export type { ConcessionFeature };
+
 export interface ConcessionFacts {
   inside_licensed_pulpwood_concession: boolean;
   concession_layer_unavailable: boolean;
-}
-
-export interface ConcessionFeature {
-  geometry: Polygon | MultiPolygon;
-  licenceType: string;
 }
 
 export type ConcessionLayer =
@@ -117,4 +118,42 @@ export function readConcession(plot: ContextPlot, layer: ConcessionLayer, readOn
     },
     facts: { inside_licensed_pulpwood_concession: true, concession_layer_unavailable: false },
   };
+}
+
+// --- planning (main thread) and computing (worker) ----------------------------------------------
+
+/** What the layer answered for the plot, and the day it answered; null where the block is absent. */
+export type ConcessionPrepared = { layer: ConcessionLayer; readOn: string } | null;
+
+const SOURCE = 'Global Forest Watch Data API';
+
+/** Asks the layer for the concessions intersecting the plot; an unanswered layer is recorded, never taken for outside. */
+export async function planConcession(plot: ContextPlot, archive: Archive, readOn: string, signal?: AbortSignal): Promise<ConcessionPrepared> {
+  if (!concessionApplies(plot.centroid)) return null;
+  try {
+    const read = await archive.concessions.read(plot.footprint, signal);
+    const p = read.provenance;
+    return {
+      readOn,
+      layer: {
+        checked: true,
+        features: read.features,
+        provenance: { source: SOURCE, dataset: p.dataset, version: read.version, licence: p.licence, citation: p.citation },
+      },
+    };
+  } catch (err) {
+    const why = unlessAborted(err, signal);
+    return {
+      readOn,
+      layer: {
+        checked: false,
+        why,
+        provenance: { source: SOURCE, dataset: WOOD_FIBRE_DATASET, version: null, licence: 'Varies by source', citation: `Global Forest Watch, ${WOOD_FIBRE_DATASET}, ${GFW_DATA_API}/dataset/${WOOD_FIBRE_DATASET}` },
+      },
+    };
+  }
+}
+
+export function computeConcession(p: ConcessionPrepared, plot: ContextPlot): { concession: ConcessionBlock; facts: ConcessionFacts } | null {
+  return p === null ? null : readConcession(plot, p.layer, p.readOn);
 }

@@ -4,7 +4,22 @@
 // (which lets structure overrule a forest-like shade reading).
 import { classShares } from '../kernels/class-shares.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
-import { EU_FOREST_MAPS_ASSUMED, GFC2020, GFT2020 } from '../sources/products/eu-forest-maps.ts';
+import type { Archive } from '../archive.ts';
+import { maskFor, type WorkerRaster } from '../kernels/raster-window.ts';
+import { type RasterRequest, requestForBox } from '../read-plan.ts';
+import {
+  EU_FOREST_MAPS_ASSUMED,
+  GFC2020,
+  GFT2020,
+  euForestTile,
+  gfc2020Href,
+  gfc2020Provenance,
+  gft2020Href,
+  gft2020Provenance,
+} from '../sources/products/eu-forest-maps.ts';
+import type { ArchiveLocation } from '../sources/products/provenance.ts';
+import { type ContextPlot, footprintBox } from './plot.ts';
+import { rasterAt, uint8, unlessAborted } from './rasters.ts';
 import { round } from './wording.ts';
 
 /** "Most of the plot": strictly more than half. */
@@ -105,4 +120,46 @@ export function readForestTypes(input: ForestTypesInput): ForestTypesResult {
       eu_maps_at_most_a_tenth_forest: gftForest <= EU_FOREST_AT_MOST && gfcForest <= EU_FOREST_AT_MOST,
     },
   };
+}
+
+// --- planning (main thread) and computing (worker) ----------------------------------------------
+
+export type ForestTypesPrepared = { provenance: ForestTypesProvenance } & (
+  | { state: 'read'; gft: string; gfc: string }
+  | { state: 'not_read'; why: string }
+);
+
+function forestTypesProvenance(where: ArchiveLocation, tile: string): ForestTypesProvenance {
+  const gft = gft2020Provenance(tile, where);
+  const gfc = gfc2020Provenance(tile, where);
+  return {
+    source: `${gft.dataset} (GFT2020 ${GFT2020.version}, 10 m), on the forest mask of ${gfc.dataset} (GFC2020 ${GFC2020.version})`,
+    licence: gft.licence,
+    citation: `${gft.citation}; ${gfc.citation}`,
+  };
+}
+
+export async function planForestTypes(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: ForestTypesPrepared }> {
+  const tile = euForestTile(...plot.centroid);
+  const provenance = forestTypesProvenance(archive.where, tile);
+  const box = footprintBox(plot.footprint, 20);
+  try {
+    const [gft, gfc] = await Promise.all([gft2020Href(tile), gfc2020Href(tile)].map(async (href) => requestForBox(await archive.cogs.open(href, { signal }), box)));
+    return { requests: [gft, gfc], prepared: { provenance, state: 'read', gft: gft.key, gfc: gfc.key } };
+  } catch (err) {
+    return { requests: [], prepared: { provenance, state: 'not_read', why: unlessAborted(err, signal) } };
+  }
+}
+
+/** The plot on both maps' grids, or null when they were not read. */
+export function forestTypesRasters(p: ForestTypesPrepared, rasters: ReadonlyMap<string, WorkerRaster>, plot: ContextPlot) {
+  if (p.state !== 'read') return null;
+  const gft = rasterAt(rasters, p.gft);
+  const gfc = rasterAt(rasters, p.gfc);
+  return { gftMask: maskFor(gft, plot.footprint), gft: uint8(gft, 'GFT2020'), gfcMask: maskFor(gfc, plot.footprint), gfc: uint8(gfc, 'GFC2020') };
+}
+
+export function computeForestTypes(p: ForestTypesPrepared, read: ReturnType<typeof forestTypesRasters>): ForestTypesResult {
+  if (p.state !== 'read' || read === null) return forestTypesNotRead(p.provenance, p.state === 'read' ? 'the windows were not read' : p.why);
+  return readForestTypes({ ...read, provenance: p.provenance });
 }

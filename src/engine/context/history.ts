@@ -5,7 +5,27 @@
 import { classShares } from '../kernels/class-shares.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { yearStats, type YearRange, type YearStats } from '../kernels/year-stats.ts';
-import { ANNUAL_CHANGE, MAIN_CLASSES, SUBTYPE_PLANTATION_MAX, SUBTYPE_PLANTATION_MIN, TMF_LAST_YEAR } from '../sources/products/tmf.ts';
+import type { Archive } from '../archive.ts';
+import { maskFor, type WorkerRaster } from '../kernels/raster-window.ts';
+import { type RasterRequest, requestForBox } from '../read-plan.ts';
+import type { Cog } from '../sources/cog.ts';
+import { isSourceError } from '../sources/errors.ts';
+import type { ArchiveLocation } from '../sources/products/provenance.ts';
+import {
+  ANNUAL_CHANGE,
+  MAIN_CLASSES,
+  SUBTYPE_PLANTATION_MAX,
+  SUBTYPE_PLANTATION_MIN,
+  TMF_LAST_YEAR,
+  TMF_VERSION,
+  type TmfDataset,
+  tmfCovers,
+  tmfHref,
+  tmfProvenance,
+  tmfTile,
+} from '../sources/products/tmf.ts';
+import { type ContextPlot, footprintBox, groundIn } from './plot.ts';
+import { rasterAt, sameGrid, uint16, uint8, unlessAborted } from './rasters.ts';
 import { percent, round, yearSpan } from './wording.ts';
 
 export const CUTOFF_YEAR = 2020;
@@ -242,6 +262,8 @@ function reading(h: {
   const { c2020, deforestation: d } = h;
   if (h.never >= 0.995) {
     out.push('The record shows no moist forest on the plot at any time since 1990.');
+  } else if (h.moist === 0) {
+    out.push(`The record shows no moist forest on the plot at the end of 2020${(c2020.regrowth ?? 0) > 0 ? `; ${percent(c2020.regrowth ?? 0)} was regrowth` : ''}.`);
   } else {
     const parts = [`${percent(c2020.undisturbed_forest ?? 0)} undisturbed`, `${percent(c2020.degraded_forest ?? 0)} degraded`];
     const regrowth = (c2020.regrowth ?? 0) > 0 ? `, and ${percent(c2020.regrowth ?? 0)} was regrowth` : '';
@@ -360,4 +382,72 @@ export function readHistory(input: HistoryInput): HistoryResult {
       record_cleared_by_2015: (clearedBy2015.share_before ?? 0) > 0.5 && nothingStanding,
     },
   };
+}
+
+// --- planning (main thread) and computing (worker) ----------------------------------------------
+
+export type HistoryPrepared = { provenance: HistoryProvenance; requiredGround: boolean } & (
+  | { state: 'read'; tile: string; keys: Record<HistoryDataset, string> }
+  | { state: 'not_read'; notRead: HistoryNotRead }
+);
+
+function historyProvenance(where: ArchiveLocation, tile: string): HistoryProvenance {
+  const p = tmfProvenance('TransitionMap_MainClasses', tile, where);
+  return { source: 'JRC Tropical Moist Forest (TMF)', version: TMF_VERSION, licence: p.licence, citation: p.citation, acknowledgement: p.attribution };
+}
+
+/**
+ * The one place the block opens a TMF layer. The real host answers whole files only; the archive's
+ * range reads serve the demo archive and archive servers.
+ */
+function openTmf(archive: Archive, dataset: TmfDataset, tile: { lat: string; lon: string }, signal?: AbortSignal): Promise<Cog> {
+  return archive.cogs.open(tmfHref(dataset, tile), { signal });
+}
+
+/** Which TMF windows the block needs over the plot; outside the tiles nothing is asked for. */
+export async function planHistory(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: HistoryPrepared }> {
+  const [lon, lat] = plot.centroid;
+  const tile = tmfTile(lon, lat);
+  const base = { provenance: historyProvenance(archive.where, tile.id), requiredGround: groundIn(plot, RECORD_REQUIRED_IN) };
+  if (!tmfCovers(lat)) {
+    return { requests: [], prepared: { ...base, state: 'not_read', notRead: { kind: 'outside_coverage', tile: null, why: 'the record covers 30°S to 30°N' } } };
+  }
+  // Two pixels of margin so every pixel centred inside the boundary is in the window.
+  const box = footprintBox(plot.footprint, 60);
+  try {
+    const requests = await Promise.all(HISTORY_DATASETS.map(async (d) => requestForBox(await openTmf(archive, d, tile, signal), box)));
+    const keys = Object.fromEntries(HISTORY_DATASETS.map((d, k) => [d, requests[k].key])) as Record<HistoryDataset, string>;
+    return { requests, prepared: { ...base, state: 'read', tile: tile.id, keys } };
+  } catch (err) {
+    const why = unlessAborted(err, signal);
+    const notRead: HistoryNotRead = isSourceError(err, 'not_found')
+      ? { kind: 'outside_coverage', tile: tile.id, why: `no tile ${tile.id} is published` }
+      : { kind: 'unreadable', tile: tile.id, why };
+    return { requests: [], prepared: { ...base, state: 'not_read', notRead } };
+  }
+}
+
+/** The plot's mask and the six layers on the TMF grid, or null when the record was not read. */
+export function historyLayers(p: HistoryPrepared, rasters: ReadonlyMap<string, WorkerRaster>, plot: ContextPlot): { mask: PixelMask; layers: HistoryLayers } | null {
+  if (p.state !== 'read') return null;
+  const r = Object.fromEntries(HISTORY_DATASETS.map((d) => [d, rasterAt(rasters, p.keys[d])])) as Record<HistoryDataset, WorkerRaster>;
+  sameGrid('the moist-forest record', Object.values(r));
+  return {
+    mask: maskFor(r.AnnualChange_2020, plot.footprint),
+    layers: {
+      AnnualChange_1990: uint8(r.AnnualChange_1990, 'AnnualChange_1990'),
+      AnnualChange_2020: uint8(r.AnnualChange_2020, 'AnnualChange_2020'),
+      DeforestationYear: uint16(r.DeforestationYear, 'DeforestationYear'),
+      DegradationYear: uint16(r.DegradationYear, 'DegradationYear'),
+      TransitionMap_MainClasses: uint8(r.TransitionMap_MainClasses, 'TransitionMap_MainClasses'),
+      TransitionMap_Subtypes: uint8(r.TransitionMap_Subtypes, 'TransitionMap_Subtypes'),
+    },
+  };
+}
+
+export function computeHistory(p: HistoryPrepared, read: ReturnType<typeof historyLayers>, plot: ContextPlot): HistoryResult {
+  if (p.state !== 'read' || read === null) {
+    return historyNotRead(p.provenance, p.state === 'read' ? { kind: 'unreadable', tile: p.tile, why: 'the windows were not read' } : p.notRead, p.requiredGround);
+  }
+  return readHistory({ mask: read.mask, layers: read.layers, tile: p.tile, plotAreaHa: plot.area_ha, provenance: p.provenance });
 }

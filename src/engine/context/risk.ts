@@ -5,12 +5,16 @@
 // never served as a zero.
 import { booleanIntersects, feature, pointToPolygonDistance } from '@turf/turf';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
+import type { Archive } from '../archive.ts';
+import { maskFor, ringFor, type WorkerRaster } from '../kernels/raster-window.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
+import { type RasterRequest, requestForBox } from '../read-plan.ts';
 import type { GeoTransform } from '../sources/cog.ts';
-import { DATAMASK, lossYear } from '../sources/products/hansen.ts';
+import { DATAMASK, HANSEN_VERSION, hansenHref, hansenProvenance, hansenTile, lossYear } from '../sources/products/hansen.ts';
 import type { ProtectedArea } from '../sources/products/protected-areas.ts';
 import { classifyCountry, type CountryRiskBlock } from './country-classification.ts';
-import type { ContextPlot } from './plot.ts';
+import { type ContextPlot, footprintBox } from './plot.ts';
+import { rasterAt, sameGrid, uint8, unlessAborted } from './rasters.ts';
 import { round } from './wording.ts';
 
 export const RISK_NOTE = 'Context for the risk assessment of Article 10; it changes no verdict, reason, reasons or finding sentence.';
@@ -245,4 +249,89 @@ export function riskBlock(plot: ContextPlot, protectedArea: ProtectedAreaBlock, 
     country: classifyCountry(plot.producer_country),
     neighbourhood,
   };
+}
+
+// --- planning (main thread) and computing (worker) ----------------------------------------------
+
+const PROTECTED_AREA_SOURCE: ProtectedAreaProvenance = {
+  source: 'OpenStreetMap, through the Overpass API',
+  dataset: 'OSM features tagged boundary=protected_area, boundary=national_park or leisure=nature_reserve',
+  licence: 'ODbL 1.0',
+  attribution: '© OpenStreetMap contributors',
+};
+
+export interface RiskPrepared {
+  protectedAreas: ProtectedAreaAnswer;
+  neighbourhood: { provenance: NeighbourhoodProvenance } & (
+    | { state: 'read'; treecover2000: string; lossyear: string; datamask: string }
+    | { state: 'not_read'; why: string }
+  );
+}
+
+async function askProtectedAreas(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<ProtectedAreaAnswer> {
+  const [lon, lat] = plot.centroid;
+  try {
+    const [around, containing] = await Promise.all([
+      archive.protectedAreas.around(lon, lat, SEARCH_RADIUS_KM * 1000, signal),
+      archive.protectedAreas.containing(lon, lat, signal),
+    ]);
+    return { available: true, around: around.areas, containing: containing.areas, snapshot: around.snapshot ?? containing.snapshot };
+  } catch (err) {
+    return { available: false, why: unlessAborted(err, signal) };
+  }
+}
+
+/** The Hansen windows reach the ring's outer edge and a pixel beyond. */
+export async function planRisk(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: RiskPrepared }> {
+  const tile = hansenTile(...plot.centroid);
+  const p = hansenProvenance('lossyear', tile, archive.where);
+  const provenance: NeighbourhoodProvenance = {
+    source: 'Hansen/UMD Global Forest Change',
+    dataset: HANSEN_VERSION.release,
+    version: HANSEN_VERSION.release.replace(/^.*-(v[\d.]+)$/, '$1'),
+    licence: p.licence,
+    citation: p.citation,
+  };
+  const box = footprintBox(plot.footprint, RING_KM * 1000 + 60);
+  const layers = ['treecover2000', 'lossyear', 'datamask'] as const;
+  const [protectedAreas, hansen] = await Promise.all([
+    askProtectedAreas(plot, archive, signal),
+    Promise.all(layers.map(async (layer) => requestForBox(await archive.cogs.open(hansenHref(layer, tile), { signal }), box))).then(
+      (requests) => ({ requests, error: null }),
+      (error: unknown) => ({ requests: [] as RasterRequest[], error }),
+    ),
+  ]);
+  if (hansen.error !== null) {
+    return { requests: [], prepared: { protectedAreas, neighbourhood: { provenance, state: 'not_read', why: unlessAborted(hansen.error, signal) } } };
+  }
+  const [treecover2000, lossyear, datamask] = hansen.requests.map((r) => r.key);
+  return { requests: hansen.requests, prepared: { protectedAreas, neighbourhood: { provenance, state: 'read', treecover2000, lossyear, datamask } } };
+}
+
+/** The Hansen windows with the plot and its ring on their grid, or null when they were not read. */
+export function hansenRasters(p: RiskPrepared, rasters: ReadonlyMap<string, WorkerRaster>, plot: ContextPlot) {
+  const n = p.neighbourhood;
+  if (n.state !== 'read') return null;
+  const treecover = rasterAt(rasters, n.treecover2000);
+  const loss = rasterAt(rasters, n.lossyear);
+  const mask = rasterAt(rasters, n.datamask);
+  sameGrid('Hansen Global Forest Change', [treecover, loss, mask]);
+  const plotMask = maskFor(treecover, plot.footprint);
+  return {
+    plot: plotMask,
+    ring: ringFor(plotMask, treecover, 0, RING_KM * 1000),
+    treecover2000: uint8(treecover, 'treecover2000'),
+    lossyear: uint8(loss, 'lossyear'),
+    datamask: uint8(mask, 'datamask'),
+    geoTransform: treecover.geoTransform,
+  };
+}
+
+export function computeRisk(p: RiskPrepared, hansen: ReturnType<typeof hansenRasters>, plot: ContextPlot): RiskBlock {
+  const n = p.neighbourhood;
+  let neighbourhood: NeighbourhoodBlock;
+  if (n.state !== 'read' || hansen === null) neighbourhood = neighbourhoodNotRead(n.provenance, n.state === 'read' ? 'the windows were not read' : n.why);
+  else if (hansen.plot.count === 0) neighbourhood = neighbourhoodNotRead(n.provenance, 'no 30 m pixel has its centre inside the boundary, so no ring can be drawn around it');
+  else neighbourhood = readNeighbourhood({ ...hansen, provenance: n.provenance });
+  return riskBlock(plot, readProtectedAreas(plot, p.protectedAreas, PROTECTED_AREA_SOURCE), neighbourhood);
 }

@@ -3,6 +3,7 @@
 // same datasets, behind a deployment switch (WHISP=on). Off, the block is `available: false`.
 // Context only: it changes no verdict.
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
+import { GFC2020 } from '../sources/products/eu-forest-maps.ts';
 import { lossYear } from '../sources/products/hansen.ts';
 import { ANNUAL_CHANGE, isPlantationSubtype } from '../sources/products/tmf.ts';
 import type { HistoryLayers } from './history.ts';
@@ -125,4 +126,12 @@ export function whispFromHansen(mask: PixelMask, treecover2000: Uint8Array, loss
   const [before, after] = counts;
   const n = mask.count;
   return n === 0 ? {} : { GFC_loss_before_2020: before / n, GFC_loss_after_2020: after / n };
+}
+
+/** The Commission's 2020 forest cover over the plot (Whisp's EUFO_2020). */
+export function whispFromGfc(mask: PixelMask, gfc: Uint8Array): WhispMeasures {
+  let forest = 0;
+  const { spans } = mask;
+  for (let s = 0; s < spans.length; s += 2) for (let i = spans[s]; i < spans[s + 1]; i++) if (gfc[i] === GFC2020.FOREST) forest++;
+  return mask.count === 0 ? {} : { EUFO_2020: forest / mask.count };
 }
