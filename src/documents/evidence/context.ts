@@ -27,11 +27,17 @@ function provenance(block: Record<string, unknown>): Content {
 
 const sentences = (value: unknown): string => (Array.isArray(value) ? value.join(' ') : show(value));
 
+/** A stored note as a sentence of its own: capitalised, ending in one full stop. */
+function sentence(value: unknown): string {
+  const text = show(value).trim().replace(/[.\s]+$/, '');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
 function historyBlock(e: EvidenceObject): Content[] {
   const h = fields(e.history);
   const out: Content[] = [subheading('Landsat moist-forest record, 1990 to 2025', 'history')];
   if (h.checked === false || h.available === false) {
-    out.push(para(`Not read: ${show(h.note_on_read ?? h.note)}. This is not a plot without history.`));
+    out.push(para(`Not read. ${sentence(h.note_on_read ?? h.note)} This is not a plot without history.`));
     out.push(provenance(h));
     return out;
   }
@@ -82,7 +88,7 @@ function forestTypesBlock(e: EvidenceObject): Content[] {
   const f = fields(e.forest_types);
   const out: Content[] = [subheading('The Commission\'s 2020 forest-type map', 'forest_types')];
   if (f.available === false) {
-    out.push(para(`Not read: ${show(f.note)}. Nothing was withheld on its account.`));
+    out.push(para(`Not read. ${sentence(f.note)} Nothing was withheld on its account.`));
   } else {
     out.push(grid(['primary', 'naturally regenerating', 'planted', 'not forest'], [[share(f.primary), share(f.naturally_regenerating), share(f.planted), share(f.not_forest)]]));
   }
@@ -129,7 +135,7 @@ function riskBlock(e: EvidenceObject): Content[] {
   const out: Content[] = [subheading('Risk context (Article 10; never a verdict)', 'risk'), para(`${show(risk.note)} (${show(risk.article)})`)];
 
   let paWords: string;
-  if (pa.available === false) paWords = `Not measured: ${show(pa.note ?? pa.coverage_note)}.`;
+  if (pa.available === false) paWords = `Not measured. ${sentence(pa.note ?? pa.coverage_note)}`;
   else if (pa.intersects === true) paWords = 'A protected area on the map crosses the plot. An intersection is not a finding of illegality.';
   else {
     const d = typeof pa.distance_km === 'number' ? pa.distance_km : null;
@@ -144,7 +150,7 @@ function riskBlock(e: EvidenceObject): Content[] {
   }
   const excluded = Array.isArray(pa.excluded_sources)
     ? pa.excluded_sources.map((x) => (typeof x === 'string' ? x : `${show(fields(x).source)} (${show(fields(x).why)})`)).join('; ')
-    : show(pa.excluded_sources);
+    : pa.excluded_sources;
   out.push(facts(known([
     ['Coverage', pa.coverage_note],
     ['Databases not read', excluded],
@@ -168,7 +174,7 @@ function riskBlock(e: EvidenceObject): Content[] {
   ])));
 
   const hoodWords = hood.available === false
-    ? `Not measured: ${show(hood.note ?? hood.source)}.`
+    ? `Not measured. ${sentence(hood.note ?? hood.source)}`
     : `${show(hood.loss_ha)} ha of tree cover lost since ${show(hood.since_year)} in a ${show(hood.ring_km)} km ring around the plot (${show(hood.ring_area_ha)} ha, plot cut out), ` +
       `counting pixels with at least ${show(hood.canopy_density_threshold_pct)}% canopy in 2000: ${show(hood.prevalence_pct)}% of the ring.`;
   out.push({ text: 'Loss in the neighbourhood', bold: true, style: 'body', margin: [0, 2, 0, 2] }, para(hoodWords));
@@ -180,7 +186,7 @@ function settlementBlock(e: EvidenceObject): Content[] {
   const s = fields(e.settlement);
   const out: Content[] = [subheading('Buildings (supporting evidence; never a verdict)', 'settlement')];
   if (s.available === false) {
-    out.push(para(`Not measured: ${show(s.note)}.`));
+    out.push(para(`Not measured. ${sentence(s.note)}`));
     out.push(provenance(s));
     return out;
   }

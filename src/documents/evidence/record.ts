@@ -1,11 +1,11 @@
 /** The seasonal record: what was read, the chart of each season, and the same seasons as a table. */
 import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
-import { facts, grid, heading, measure, NOT_READ, para, show, subheading } from '../layout.ts';
+import { facts, grid, heading, measure, para, show, subheading } from '../layout.ts';
 import { CHART, seasonChart } from '../season-chart.ts';
 
-/** Index values to three decimals, so the table's columns line up. */
-const index = (v: number | null) => (v === null ? NOT_READ : v.toFixed(3));
+/** Index values to three decimals, so the table's columns line up; a season without an answer has none. */
+const index = (v: number | null) => (v === null ? '—' : v.toFixed(3));
 
 export function recordSection(e: EvidenceObject): Content[] {
   const r = e.read;
@@ -46,7 +46,7 @@ export function recordSection(e: EvidenceObject): Content[] {
         s.observations,
         index(s.plateau),
         index(s.trough),
-        s.trough_date,
+        s.trough_date ?? '—',
         index(s.depth),
         s.dipped,
         s.no_answer ? 'no answer' : 'answered',
