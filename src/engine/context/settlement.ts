@@ -146,18 +146,23 @@ function cellsOf(r: WorkerRaster): Cells {
   const seen = new Uint16Array(n);
   const spp = r.samplesPerPixel;
   const raw = r.raw;
-  const nodata = r.nodata;
+  const nodata = r.nodata ?? Number.NaN;
+  // The cell column of every pixel column, once, so the pixel loop does no division.
+  const cellOf = new Int32Array(width * k);
+  for (let x = 0; x < width * k; x++) cellOf[x] = Math.floor(x / k);
   for (let y = 0; y < height * k; y++) {
     const cellRow = Math.floor(y / k) * width;
-    for (let x = 0; x < width * k; x++) {
-      const at = (y * r.width + x) * spp;
+    let at = y * r.width * spp;
+    for (let x = 0; x < width * k; x++, at += spp) {
       const p = raw[at + PRESENCE];
-      if (p === nodata || Number.isNaN(p)) continue;
-      const c = cellRow + Math.floor(x / k);
+      // NaN is never equal to itself: a float raster's NaN is no data too.
+      if (p === nodata || p !== p) continue;
+      const c = cellRow + cellOf[x];
       seen[c]++;
       presence[c] += p;
       count[c] += raw[at + COUNT];
-      if (raw[at + HEIGHT] > tallest[c]) tallest[c] = raw[at + HEIGHT];
+      const h = raw[at + HEIGHT];
+      if (h > tallest[c]) tallest[c] = h;
     }
   }
   for (let c = 0; c < n; c++) {
