@@ -2,11 +2,11 @@
 // over the plot's 30 m pixels, and the three facts it gives the decision rules (at least half
 // undisturbed forest at the end of 2020; Indonesian or Malaysian ground whose record could not be
 // read; clearing of most of the plot dated to 2015 or earlier).
+import type { Archive } from '../archive.ts';
 import { classShares } from '../kernels/class-shares.ts';
+import { maskFor, type WorkerRaster } from '../kernels/raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { yearStats, type YearRange, type YearStats } from '../kernels/year-stats.ts';
-import type { Archive } from '../archive.ts';
-import { maskFor, type WorkerRaster } from '../kernels/raster-window.ts';
 import { type RasterRequest, requestForBox } from '../read-plan.ts';
 import type { Cog } from '../sources/cog.ts';
 import { isSourceError } from '../sources/errors.ts';
@@ -150,7 +150,23 @@ const NOTE =
 const DEFINITION =
   'Tropical moist forest is closed evergreen and semi-evergreen forest of the humid tropics as the product maps it from every Landsat scene since 1982. Undisturbed: no disturbance observed; degraded: disturbed but still forest; deforested land: forest cover lost; regrowth: forest growing back after deforestation. Shares are of the classified pixels; pixels without a class are dropped, not counted as other land cover.';
 
-function frame(p: HistoryProvenance, state: { checked: boolean; available: boolean; tile: string | null }): Omit<HistoryBlock, 'pixels' | 'classes_1990' | 'classes_2020' | 'moist_forest_2020_share' | 'never_moist_forest_share' | 'deforestation_year' | 'degradation_year' | 'last_moist_forest_year' | 'plantation_2025_share' | 'reading' | 'note_on_read'> {
+/** Every figure of the block, null: what a block that read nothing serves. */
+const NOT_READ = {
+  pixels: null,
+  classes_1990: null,
+  classes_2020: null,
+  moist_forest_2020_share: null,
+  never_moist_forest_share: null,
+  deforestation_year: null,
+  degradation_year: null,
+  last_moist_forest_year: null,
+  plantation_2025_share: null,
+} as const;
+
+/** The block's description of itself, the same whether or not the record was read. */
+type HistoryFrame = Omit<HistoryBlock, keyof typeof NOT_READ | 'reading' | 'note_on_read'>;
+
+function frame(p: HistoryProvenance, state: { checked: boolean; available: boolean; tile: string | null }): HistoryFrame {
   return {
     note: NOTE,
     source: p.source,
@@ -166,18 +182,6 @@ function frame(p: HistoryProvenance, state: { checked: boolean; available: boole
     ...state,
   };
 }
-
-const NOT_READ = {
-  pixels: null,
-  classes_1990: null,
-  classes_2020: null,
-  moist_forest_2020_share: null,
-  never_moist_forest_share: null,
-  deforestation_year: null,
-  degradation_year: null,
-  last_moist_forest_year: null,
-  plantation_2025_share: null,
-} as const;
 
 export type HistoryNotRead =
   /** Outside the product's tiles: nothing asked for. */
