@@ -4,6 +4,8 @@ import { serveControlSocket } from './admin/control.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/context.ts';
 import type { Config } from './config.ts';
+import { type EvidenceWorker, startEvidenceWorker } from './engine/job-runner.ts';
+import { ensureDemoArchive } from './engine/sources/demo/archive.ts';
 import { loadSigningKey } from './engine/signing.ts';
 import type { Logger } from './log.ts';
 import { acquireLock } from './store/pglite-lock.ts';
@@ -55,7 +57,22 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.info({ url, role: config.role, backend: store.backend, archive: config.archive }, 'listening');
   }
   const closeControl = store.pglite ? await serveControlSocket(config.dataDir, store, log) : async () => {};
-  if (runsWorkers) log.info({ poolSize: config.poolSize, jobConcurrency: config.jobConcurrency }, 'worker ready');
+  // The demo archive is made on first start, beside the listening API: evidence jobs wait in the
+  // queue until it is there, and shutdown waits for it so no half-made world is left behind.
+  const demoArchive = config.archive === 'demo'
+    ? ensureDemoArchive(config.dataDir).then((a) => {
+        if (a.generated) log.info({ version: a.version }, 'demo archive generated');
+      })
+    : Promise.resolve();
+  demoArchive.catch((err: Error) => log.error({ err }, 'the demo archive could not be made'));
+  const evidenceWorker: Promise<EvidenceWorker | null> = runsWorkers
+    ? demoArchive.then(async () => {
+        const worker = await startEvidenceWorker({ config, store, queue, log, signingKey });
+        log.info({ poolSize: config.poolSize, jobConcurrency: config.jobConcurrency }, 'worker ready');
+        return worker;
+      })
+    : Promise.resolve(null);
+  evidenceWorker.catch((err: Error) => log.error({ err }, 'the evidence worker could not start'));
 
   let stopping: Promise<void> | null = null;
   return {
@@ -73,7 +90,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
           });
         }
         await closeControl();
+        await demoArchive.catch(() => {});
+        const worker = await evidenceWorker.catch(() => null);
+        worker?.stopTaking();
         await queue.stop(config.shutdownTimeoutMs);
+        await worker?.close();
         await store.close();
         release();
         log.info('stopped');

@@ -5,6 +5,7 @@ import type { AppState, Services } from './context.ts';
 import { requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { evidenceRoutes } from './routes/evidence.ts';
 import { healthRoutes } from './routes/health.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { referenceRoutes } from './routes/reference.ts';
@@ -25,7 +26,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

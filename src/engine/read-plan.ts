@@ -3,7 +3,22 @@
  * names them as RasterRequests; the engine fetches their tiles (raster-shipment.ts), the plot task
  * assembles them by key (kernels/raster-window.ts) and hands each block its rasters.
  */
+import type { MultiPolygon, Point, Polygon } from 'geojson';
+import type { Archive } from './archive.ts';
+import { type ContextPlan, type ContextPlot, planContext } from './context-hook.ts';
+import { footprintBox } from './context/plot.ts';
+import type { SkippedScene } from './evidence-object.ts';
+import { plotFootprint, type PlotFootprint } from './footprint.ts';
+import { utcDay } from './kernels/days.ts';
+import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from './kernels/tasks.ts';
+import { operatingPoints as op } from './operating-points.ts';
 import type { Cog, PixelWindow } from './sources/cog.ts';
+import { isSourceError, isTransient } from './sources/errors.ts';
+import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from './sources/products/canopy-height.ts';
+import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from './sources/products/copernicus-dem.ts';
+import type { LandsatScene } from './sources/products/landsat.ts';
+import { mirrorMayFail, palsarNodata, palsarTile1, PALSAR_CF_DB, type PalsarMirror } from './sources/products/palsar.ts';
+import type { S2Asset, S2Scene } from './sources/products/sentinel-2.ts';
 import type { Bbox } from './sources/reproject.ts';
 
 /** A window of an opened COG that a block needs, under a key stable for that COG, band and window. */
@@ -23,4 +38,293 @@ export function rasterRequest(cog: Cog, window: PixelWindow, band?: number): Ras
 /** The window of a COG covering a box given in longitude and latitude (clipped to the raster). */
 export function requestForBox(cog: Cog, box: Bbox, band?: number): RasterRequest {
   return rasterRequest(cog, cog.windowFor(box, 'EPSG:4326'), band);
+}
+
+// ---- the instruments' plan for one plot ----------------------------------------------------------
+
+/** A register row as the read needs it. */
+export interface PlotToRead {
+  id: string;
+  workspaceId: string;
+  ref: string | null;
+  geometry: Point | Polygon | MultiPolygon;
+  areaHa: number | null;
+  declaredAreaHa: number | null;
+  country: string | null;
+  producerCountry: string | null;
+}
+
+/** The record that decides: the five seasons before the cutoff (spec 2.7 `read.start`, `read.end`). */
+export const RECORD_PERIOD = { start: '2016-01-01', end: '2020-12-31' } as const;
+/**
+ * The radar mosaics pooled into one reading: the last two before the cutoff. Pooling two years'
+ * looks halves the speckle of the plot mean and of the ring's forest baseline; both years share
+ * their grid and (since 2017) their nodata value.
+ */
+export const RADAR_YEARS = [2019, 2020] as const;
+/** The scene search's cloud query: tiles more than this cloudy (percent) are not worth opening. */
+export const MAX_SCENE_CLOUD_COVER = 80;
+
+export const SENSORS = { 'sentinel-2': 'Sentinel-2 MSI L2A', landsat: 'Landsat 8-9 OLI Collection 2 L2' } as const;
+export const RADAR_INSTRUMENT = 'ALOS-2 PALSAR-2 yearly mosaic (L-band HH/HV, 25 m)';
+export const HEIGHT_INSTRUMENT = 'ETH Global Canopy Height 2020 (10 m)';
+export const TERRAIN_SOURCE = 'Copernicus DEM GLO-30';
+
+// Margins of the windows read around the footprint: a few pixels, so the rasterised edge is whole.
+const OPTICAL_MARGIN_M = 30;
+const HEIGHT_MARGIN_M = 20;
+const DEM_MARGIN_M = 60;
+/** The radar window reaches past the ring by two 25 m pixels. */
+const RADAR_MARGIN_M = 50;
+
+/** One scene of the record as the evidence names it. */
+export interface PlannedScene {
+  id: string;
+  sensor: OpticalScenePlan['sensor'];
+  date: string;
+}
+
+export interface PlotPlan {
+  plot: PlotToRead;
+  footprint: PlotFootprint;
+  contextPlot: ContextPlot;
+  /** The optical read's box (lon/lat). */
+  box: Bbox;
+  requests: RasterRequest[];
+  task: Omit<PlotTaskParams, 'shipment'>;
+  /** In the order of `task.optical`. */
+  scenes: PlannedScene[];
+  /** Sentinel-2 scenes of the record by id, for the true-colour chip. */
+  sentinel2: Map<string, S2Scene>;
+  searched: { 'sentinel-2': number; landsat: number };
+  /** Scenes found but not read, with why. */
+  skipped: SkippedScene[];
+  radar: { tile: string; mirror: string | null; years: number[]; refusal: string | null };
+  height: { tile: string; refusal: string | null };
+  terrain: { source: string };
+}
+
+/** A read failure the plot cannot get past (the read fails and costs nothing). */
+export class ReadError extends Error {
+  readonly code = 'read_failed';
+}
+
+/** A permanent absence (no such file, not a readable COG) is recorded; anything else fails the read. */
+function permanent(err: unknown): boolean {
+  return !isTransient(err) && (isSourceError(err, 'not_found') || isSourceError(err, 'invalid_tiff') || isSourceError(err, 'unsupported_tiff') || isSourceError(err, 'window_outside'));
+}
+
+const dateOf = (datetime: string) => datetime.slice(0, 10);
+const why = (err: unknown) => (err as Error).message;
+
+export async function planRead(plot: PlotToRead, archive: Archive, signal?: AbortSignal): Promise<PlotPlan> {
+  const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
+  const fp = footprint.footprint;
+  const box = footprintBox(fp, OPTICAL_MARGIN_M);
+  const contextPlot: ContextPlot = { footprint: fp, centroid: footprint.centroid, area_ha: footprint.areaHa, country: plot.country, producer_country: plot.producerCountry };
+  const requests: RasterRequest[] = [];
+  const skipped: SkippedScene[] = [];
+  const search = { bbox: box, start: RECORD_PERIOD.start, end: RECORD_PERIOD.end, maxCloudCover: MAX_SCENE_CLOUD_COVER };
+  const [s2Scenes, landsatScenes, radar, height, terrain, context] = await Promise.all([
+    archive.sentinel2.search(search, signal),
+    archive.landsat.search(search, signal),
+    planRadar(archive, footprint, requests, signal),
+    planHeight(archive, fp, requests, signal),
+    planTerrain(archive, fp, requests, signal),
+    planContext(contextPlot, archive, signal),
+  ]);
+  const optical = (await Promise.all([
+    ...s2Scenes.map((s) => planSentinel2(archive, s, box, skipped, signal)),
+    ...landsatScenes.map((s) => planLandsat(archive, s, box, skipped, signal)),
+  ])).filter((o): o is NonNullable<typeof o> => o !== null);
+  optical.sort((a, b) => a.plan.day - b.plan.day || (a.plan.id < b.plan.id ? -1 : 1));
+  for (const o of optical) requests.push(...o.requests);
+  requests.push(...context.requests);
+  skipped.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return {
+    plot,
+    footprint,
+    contextPlot,
+    box,
+    requests,
+    task: {
+      footprint: fp,
+      optical: optical.map((o) => o.plan),
+      period: { start: utcDay(RECORD_PERIOD.start), end: utcDay(RECORD_PERIOD.end) },
+      radar: radar.task,
+      height: height.task,
+      terrain: terrain.task,
+      context: { prepared: (context as ContextPlan).prepared, plot: contextPlot },
+    },
+    scenes: optical.map((o) => ({ id: o.plan.id, sensor: o.plan.sensor, date: dateOf(o.datetime) })),
+    sentinel2: new Map(s2Scenes.map((s) => [s.id, s])),
+    searched: { 'sentinel-2': s2Scenes.length, landsat: landsatScenes.length },
+    skipped,
+    radar: radar.evidence,
+    height: height.evidence,
+    terrain: { source: terrain.source },
+  };
+}
+
+interface PlannedOptical {
+  plan: OpticalScenePlan;
+  datetime: string;
+  requests: RasterRequest[];
+}
+
+/** Opens a scene's assets; a scene whose files are missing or unreadable is skipped with why, anything else fails the read. */
+async function openScene<A extends string>(
+  id: string, datetime: string, assets: readonly A[], open: (a: A) => Promise<Cog>, skipped: SkippedScene[],
+): Promise<Record<A, Cog> | null> {
+  try {
+    const cogs = await Promise.all(assets.map(open));
+    return Object.fromEntries(assets.map((a, i) => [a, cogs[i]])) as Record<A, Cog>;
+  } catch (err) {
+    if (!permanent(err)) throw err;
+    skipped.push({ scene: id, at: dateOf(datetime), why: `could not be read: ${why(err)}` });
+    return null;
+  }
+}
+
+async function planSentinel2(archive: Archive, scene: S2Scene, box: Bbox, skipped: SkippedScene[], signal?: AbortSignal): Promise<PlannedOptical | null> {
+  const red = scene.assets.red?.reflectance;
+  const check = red?.verifyWithPixels === true && scene.assets.blue !== undefined;
+  const assets: S2Asset[] = ['red', 'nir', 'scl', 'aot', ...(check ? (['blue'] as const) : [])];
+  if (red === undefined || assets.some((a) => scene.assets[a] === undefined)) {
+    skipped.push({ scene: scene.id, at: dateOf(scene.datetime), why: `the item lacks one of the assets ${assets.join(', ')}` });
+    return null;
+  }
+  const cogs = await openScene(scene.id, scene.datetime, assets, (a) => archive.sentinel2.openAsset(scene, a, signal), skipped);
+  if (cogs === null) return null;
+  const req = Object.fromEntries(assets.map((a) => [a, requestForBox(cogs[a], box)])) as Record<S2Asset, RasterRequest>;
+  const aot = scene.assets.aot!.encoding;
+  return {
+    datetime: scene.datetime,
+    requests: assets.map((a) => req[a]),
+    plan: {
+      id: scene.id,
+      sensor: 'sentinel-2',
+      day: Math.floor(Date.parse(scene.datetime) / 86_400_000),
+      red: req.red.key,
+      nir: req.nir.key,
+      clear: { key: req.scl.key, kind: 'scl' },
+      aot: { key: req.aot.key, encoding: { scale: aot.scale, offset: aot.offset, nodata: aot.nodata } },
+      reflectance: { scale: red.scale, offset: red.offset, nodata: red.nodata },
+      boaCheck: check ? { blue: req.blue.key, encoding: red } : null,
+    },
+  };
+}
+
+async function planLandsat(archive: Archive, scene: LandsatScene, box: Bbox, skipped: SkippedScene[], signal?: AbortSignal): Promise<PlannedOptical | null> {
+  const assets = ['red', 'nir08', 'qa_pixel'] as const;
+  if (assets.some((a) => scene.assets[a] === undefined)) {
+    skipped.push({ scene: scene.id, at: dateOf(scene.datetime), why: `the item lacks one of the assets ${assets.join(', ')}` });
+    return null;
+  }
+  const cogs = await openScene(scene.id, scene.datetime, assets, (a) => archive.landsat.openAsset(scene, a, signal), skipped);
+  if (cogs === null) return null;
+  const red = requestForBox(cogs.red, box);
+  const nir = requestForBox(cogs.nir08, box);
+  const qa = requestForBox(cogs.qa_pixel, box);
+  return {
+    datetime: scene.datetime,
+    requests: [red, nir, qa],
+    plan: {
+      id: scene.id,
+      sensor: 'landsat',
+      day: Math.floor(Date.parse(scene.datetime) / 86_400_000),
+      red: red.key,
+      nir: nir.key,
+      clear: { key: qa.key, kind: 'qa_pixel' },
+      aot: null,
+      reflectance: scene.assets.red!.encoding,
+      boaCheck: null,
+    },
+  };
+}
+
+/**
+ * Each radar year from the first mirror that holds it (the mirrors' failover rule is the PALSAR
+ * adapter's). A year no mirror could serve for want of the file is left out; when every failure
+ * was a transient one, the read fails rather than answer without radar.
+ */
+async function planRadar(archive: Archive, footprint: PlotFootprint, requests: RasterRequest[], signal?: AbortSignal) {
+  const [lon, lat] = footprint.centroid;
+  const tile = palsarTile1(lon, lat);
+  const box = footprintBox(footprint.footprint, op.radar.ringOuterM + RADAR_MARGIN_M);
+  const years: RadarYearPlan[] = [];
+  const mirrors: string[] = [];
+  const failures: unknown[] = [];
+  for (const year of RADAR_YEARS) {
+    for (const mirror of archive.palsarMirrors) {
+      if (!mirror.covers(lon, lat)) continue;
+      try {
+        const read = await openRadarYear(archive, mirror, lon, lat, year, box, signal);
+        requests.push(read.hh, read.hv, read.mask);
+        years.push({ year, hh: read.hh.key, hv: read.hv.key, mask: read.mask.key, nodata: palsarNodata(year, 'HV') });
+        mirrors.push(mirror.name);
+        break;
+      } catch (err) {
+        // A mirror whose file does not reach the ground (window_outside) does not hold it either.
+        if (signal?.aborted || !(mirrorMayFail(err) || isSourceError(err, 'window_outside'))) throw err;
+        failures.push(err);
+      }
+    }
+  }
+  if (years.length === 0 && failures.length > 0 && failures.every(isTransient)) {
+    throw new ReadError(`the radar mosaics could not be read from any mirror: ${why(failures[failures.length - 1])}`);
+  }
+  const refusal = years.length === 0 ? `No radar mosaic of ${RADAR_YEARS.join(' or ')} could be read over the plot from either mirror.` : null;
+  return {
+    task: years.length === 0 ? null : { years, calibrationDb: PALSAR_CF_DB },
+    evidence: { tile, mirror: mirrors.length === 0 ? null : mirrors[mirrors.length - 1], years: years.map((y) => y.year), refusal },
+  };
+}
+
+async function openRadarYear(archive: Archive, mirror: PalsarMirror, lon: number, lat: number, year: number, box: Bbox, signal?: AbortSignal) {
+  const query = mirror.sasTokenUrl ? await archive.signer.query(mirror.sasTokenUrl, signal) : undefined;
+  const [hh, hv, mask] = await Promise.all((['HH', 'HV', 'mask'] as const).map((band) => archive.cogs.open(mirror.href(lon, lat, year, band), { query, signal })));
+  // One window on one grid for all three bands: the mask's grid is the backscatter's.
+  const window = hv.windowFor(box, 'EPSG:4326');
+  return { hh: rasterRequest(hh, window), hv: rasterRequest(hv, window), mask: rasterRequest(mask, window) };
+}
+
+async function planHeight(archive: Archive, fp: Polygon | MultiPolygon, requests: RasterRequest[], signal?: AbortSignal) {
+  const box = footprintBox(fp, HEIGHT_MARGIN_M);
+  const tile = canopyHeightTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+  try {
+    const cog = await archive.cogs.open(canopyHeightHref(tile, 'Map'), { signal });
+    const req = requestForBox(cog, box);
+    requests.push(req);
+    // The producer states nodata 255; a file that declares none is read with it all the same.
+    return { task: { key: req.key, encoding: { scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? CANOPY_HEIGHT_NODATA } }, evidence: { tile, refusal: null } };
+  } catch (err) {
+    if (!permanent(err)) throw err;
+    return { task: null, evidence: { tile, refusal: 'The canopy-height map has no readable tile over the plot.' } };
+  }
+}
+
+async function planTerrain(archive: Archive, fp: Polygon | MultiPolygon, requests: RasterRequest[], signal?: AbortSignal) {
+  const box = footprintBox(fp, DEM_MARGIN_M);
+  const lat = (box[1] + box[3]) / 2;
+  const tile = demTile((box[0] + box[2]) / 2, lat);
+  try {
+    const cog = await archive.cogs.open(demHref(tile), { signal });
+    const req = requestForBox(cog, box);
+    requests.push(req);
+    const m = metresPerDegree(lat);
+    return {
+      task: {
+        key: req.key,
+        encoding: { scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? DEM_ASSUMED_NODATA },
+        pixelWidthM: Math.abs(cog.geoTransform[1]) * m.lon,
+        pixelHeightM: Math.abs(cog.geoTransform[5]) * m.lat,
+      },
+      source: `${TERRAIN_SOURCE}, tile ${tile}`,
+    };
+  } catch (err) {
+    // The ocean has no tiles: no ground to measure, so no slope (and nothing withheld on its account).
+    if (!permanent(err)) throw err;
+    return { task: null, source: `${TERRAIN_SOURCE} (no tile over the plot)` };
+  }
 }

@@ -1,6 +1,7 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
 import { ErrorSchema } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
+import { evidencePaths, evidenceSchemas } from './evidence.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
@@ -20,11 +21,12 @@ export function openApiDocument(baseUrl: string) {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key minted from a signed-in session.' },
         session: { type: 'apiKey', in: 'cookie', name: 'pce_session', description: 'Browser session; name the workspace with X-Workspace-Id or ?workspace=.' },
       },
-      schemas: { Error: ErrorSchema, ...accountSchemas, ...referenceSchemas, ...documentSchemas },
+      schemas: { Error: ErrorSchema, ...accountSchemas, ...referenceSchemas, ...documentSchemas, ...evidenceSchemas },
     },
     paths: {
       ...accountPaths,
       ...referencePaths,
+      ...evidencePaths,
       ...documentPaths,
       '/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     },

@@ -152,7 +152,7 @@ export interface PalsarAdapter {
 }
 
 /** Mirror failures worth moving on for: the mirror's fault or absence, not a broken request. */
-function mirrorMayFail(err: unknown): boolean {
+export function mirrorMayFail(err: unknown): boolean {
   return isTransient(err) || isSourceError(err, 'not_found') || isSourceError(err, 'http_status') || isSourceError(err, 'invalid_tiff');
 }
 

@@ -1,0 +1,194 @@
+/**
+ * The evidence object of spec 2.7, put together from the read's plan, the plot task's readings,
+ * the decision and the context blocks. Pure: the same inputs give the same object. Only readings
+ * and categorical answers are carried; the decision lines and the kernels' working fields stay out
+ * (spec 2.7 rule 2). Also the few facts of the object the register keeps for the plot's `state`.
+ */
+import type { Decision } from './decide.ts';
+import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
+import type { Block, EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
+import { findingSentence } from './finding.ts';
+import type { PlotTaskResult } from './kernels/tasks.ts';
+import { nextStep } from './next-step.ts';
+import { operatingPoints as op } from './operating-points.ts';
+import type { EvidenceFacts, Landsat2020Class } from './plot-state.ts';
+import { HEIGHT_INSTRUMENT, RADAR_INSTRUMENT, RECORD_PERIOD, SENSORS, type PlotPlan } from './read-plan.ts';
+
+export const CUTOFF = '2020-12-31';
+
+export const POSTURE =
+  'The service reads open satellite archives and files nothing itself: the due diligence statement is filed by the caller, ' +
+  'from the caller\'s own account in the EU information system, and the caller remains responsible for it.';
+
+export const BASELINE_NOTE =
+  'Each structural instrument is read against decision lines set before this read, which are not served: they move as ' +
+  'control campaigns accumulate, and the calibration block says where they were measured. The radar is read against the ' +
+  'forest in a ring around the plot, so its baseline is the plot\'s own neighbourhood.';
+
+export const SYNTHETIC_NOTE =
+  'Read from the generated demo archive: every scene and figure here is synthetic, drawn for a demonstration site, not observed.';
+
+const STRUCTURE_LAYER = 'Sentinel-2 L2A shade fraction at each season\'s trough (spectral unmixing)';
+
+/** Readings to the precision they carry; an absent reading stays null. */
+const round = (v: number | null | undefined, digits: number): number | null =>
+  v === null || v === undefined || !Number.isFinite(v) ? null : Number(v.toFixed(digits));
+
+export interface AssembleInput {
+  plan: PlotPlan;
+  result: PlotTaskResult;
+  decision: Decision;
+  issued: Date;
+  synthetic: boolean;
+}
+
+function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
+  const out = [...plan.skipped];
+  result.scenes.forEach((s, k) => {
+    if (s.usable) return;
+    const scene = plan.scenes[k];
+    let why: string;
+    if (s.pixels === 0) why = 'no plot pixel falls in the scene';
+    else if (s.clear_pixels === 0) why = 'no clear pixel over the plot (cloud, shadow or no data)';
+    else if ((s.clear_fraction ?? 0) < op.scenes.minClearFraction) {
+      why = `${Math.round((s.clear_fraction ?? 0) * 100)}% of the plot clear, under the ${Math.round(op.scenes.minClearFraction * 100)}% a scene needs`;
+    } else why = `${s.clear_pixels} clear pixels over the plot, under the ${op.scenes.minPixels} a scene needs`;
+    out.push({ scene: scene.id, at: scene.date, why });
+  });
+  return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.scene < b.scene ? -1 : 1));
+}
+
+export function assembleEvidence(input: AssembleInput): EvidenceObject {
+  const { plan, result, decision } = input;
+  const t = result.troughs;
+  const kept = plan.scenes.filter((_, k) => result.scenes[k].usable);
+  const blocks = result.context.blocks;
+  const seasons: EvidenceSeason[] = t.seasons.map((s) => ({
+    season: s.season,
+    label: s.label,
+    observations: s.observations,
+    plateau: round(s.plateau, 3),
+    trough: round(s.trough, 3),
+    trough_date: s.trough_date,
+    depth: round(s.depth, 3),
+    dipped: s.dipped,
+    no_answer: s.no_answer,
+    truncated: s.truncated,
+    last_observed: s.last_observed,
+  }));
+  const { structure: st, radar: ra, height: he, terrain: te } = result;
+  const plotAreaKm2 = Number((plan.footprint.areaHa / 100).toFixed(6));
+  const evidence: EvidenceObject = {
+    aoi_name: plan.plot.ref ?? plan.plot.id,
+    cutoff: CUTOFF,
+    issued: input.issued.toISOString(),
+    plot_area_km2: plotAreaKm2,
+    evidence_floor_km2: EVIDENCE_FLOOR_KM2,
+    calibration: blocks.calibration,
+    risk: blocks.risk,
+    settlement: blocks.settlement,
+    history: blocks.history,
+    footprint: plan.footprint.sentence,
+    read: {
+      pixels: result.pixels,
+      pitch_m: round(result.pitch_m, 1) ?? 10,
+      scenes_searched: plan.searched['sentinel-2'] + plan.searched.landsat,
+      scenes_kept: kept.length,
+      min_clear_fraction: op.scenes.minClearFraction,
+      min_pixels: op.scenes.minPixels,
+      start: RECORD_PERIOD.start,
+      end: RECORD_PERIOD.end,
+      sensors: (Object.keys(SENSORS) as Array<keyof typeof SENSORS>).filter((s) => plan.searched[s] > 0).map((s) => SENSORS[s]),
+      landsat: { scenes_kept: kept.filter((s) => s.sensor === 'landsat').length },
+    },
+    verdict: decision.verdict,
+    reason: decision.reason,
+    reasons: decision.reasons,
+    finding: findingSentence(decision, { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length }),
+    seasons,
+    seasons_observed: t.seasons_observed,
+    seasons_with_dip: t.seasons_with_dip,
+    phase_locked: t.phase_locked,
+    phase_sd_days: round(t.phase_sd_days, 1),
+    mean_depth: round(t.mean_depth, 3),
+    seasons_without_answer: t.seasons_without_answer,
+    structure: {
+      layer: STRUCTURE_LAYER,
+      shade_at_trough: round(st.shade_at_trough, 3),
+      seasons_matched: st.seasons_matched,
+      forest_like: st.forest_like,
+      aot_at_trough: round(st.aot_at_trough, 3),
+      withheld_for_dust: st.withheld_for_dust,
+      refusal: st.refusal,
+    },
+    radar: {
+      instrument: RADAR_INSTRUMENT,
+      tile: plan.radar.tile,
+      mirror: plan.radar.mirror,
+      years_read: plan.radar.years,
+      plot_minus_local_forest_db: round(ra?.plot_minus_local_forest_db, 2),
+      local_forest_baseline_db: round(ra?.local_forest_baseline_db, 2),
+      sigma_db: round(ra?.sigma_db, 2),
+      hh_hv_db: round(ra?.hh_hv_db, 2),
+      forest_like: ra?.forest_like ?? null,
+      refusal: ra === null ? plan.radar.refusal : ra.refusal,
+    },
+    height: {
+      instrument: HEIGHT_INSTRUMENT,
+      tile: plan.height.tile,
+      median_m: round(he?.median_m, 1),
+      p10_m: round(he?.p10_m, 1),
+      p90_m: round(he?.p90_m, 1),
+      pixels: he?.pixels ?? 0,
+      forest_like: he?.forest_like ?? null,
+      refusal: he === null ? plan.height.refusal : he.refusal,
+    },
+    terrain: {
+      mean_slope_deg: round(te?.mean_slope_deg, 1),
+      source: plan.terrain.source,
+      outside_characterised_range: te?.outside_characterised_range ?? null,
+    },
+    scenes: kept.map((s) => s.id),
+    skipped: skippedScenes(plan, result),
+    posture: POSTURE,
+    baseline_note: BASELINE_NOTE,
+    next_step: nextStep({ evidence_state: 'done', verdict: decision.verdict, reasons: decision.reasons, area_ha: plan.footprint.areaHa }),
+    post_cutoff_loss: blocks.post_cutoff_loss,
+    forest_types: blocks.forest_types,
+    commodity_maps: blocks.commodity_maps,
+    whisp: blocks.whisp,
+    ...(blocks.concession === undefined ? {} : { concession: blocks.concession }),
+    synthetic: input.synthetic,
+    ...(input.synthetic ? { synthetic_note: SYNTHETIC_NOTE } : {}),
+  };
+  return evidence;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const MOST = 0.5;
+
+/** The Landsat record's class of the plot at the end of 2020, from the history block (null: not read). */
+function landsat2020(history: Block): Landsat2020Class | null {
+  if (history.available === false) return null;
+  if (history.checked === false) return 'not_covered';
+  const c = history.classes_2020 as Record<string, unknown> | null | undefined;
+  if (c === null || c === undefined) return null;
+  if ((num(c.undisturbed_forest) ?? 0) >= MOST) return 'undisturbed_forest';
+  if ((num(c.degraded_forest) ?? 0) >= MOST) return 'degraded_forest';
+  const cleared = num((history.deforestation_year as Record<string, unknown> | null | undefined)?.share_before_2021);
+  if ((cleared ?? 0) >= MOST) return 'cleared_before_2021';
+  if ((num(history.never_moist_forest_share) ?? 0) >= MOST) return 'outside_moist_forest';
+  return 'mixed_cover';
+}
+
+/** What the register keeps of the object for the plot's `state` (engine/plot-state.ts). */
+export function evidenceFacts(e: EvidenceObject): EvidenceFacts {
+  const ft = e.forest_types;
+  const notForest = ft.available === false ? null : num(ft.not_forest);
+  return {
+    eu_maps_forest_share: notForest === null ? null : Number((1 - notForest).toFixed(4)),
+    eu_maps_planted_share: ft.available === false ? null : num(ft.planted),
+    landsat_2020: landsat2020(e.history),
+    seasons_measured: e.seasons_observed,
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The evidence job runner (design: "the path of one plot"). A job reads its plots one after
+ * another in the order it was given, and keeps the fetching of the next plots (planning, scene
+ * search, tile bytes) running while the current one is computed, at most `lookahead` plots ahead,
+ * so memory stays flat however long the job.
+ *
+ * A job resumes rather than restarts: only plots still held by this job (queued or running under
+ * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
+ * left. A failed read records its reason, costs nothing, and the job goes on. When the process
+ * shuts down, the plot in hand finishes and the job is released back to the queue.
+ */
+import { randomUUID } from 'node:crypto';
+import type { MultiPolygon, Point, Polygon } from 'geojson';
+import type { Job } from 'pg-boss';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { Store } from '../store/orm.ts';
+import { type Queue, QUEUES } from '../store/queue.ts';
+import { type Archive, openArchive } from './archive.ts';
+import type { EvidenceJobData } from './evidence-runs.ts';
+import { markRunning, recordFailure, storeEvidence } from './evidence-store.ts';
+import { createPool, type EnginePool } from './kernels/pool.ts';
+import { DecodedTiles } from './raster-shipment.ts';
+import { type EngineDeps, finishPlot, type PreparedPlot, preparePlot } from './read-plot.ts';
+import type { PlotToRead } from './read-plan.ts';
+import type { SigningKey } from './signing.ts';
+
+/** Plots fetched ahead of the one being computed. */
+export const DEFAULT_LOOKAHEAD = 2;
+
+export interface RunnerDeps extends EngineDeps {
+  store: Store;
+  /** The service's base URL (ending /api/v1), for the events' links. */
+  baseUrl: string;
+  log: Logger;
+  lookahead?: number;
+}
+
+/** Thrown to hand a job back to the queue (pg-boss retries it), with the plots it has not read. */
+export class JobReleasedError extends Error {
+  readonly code = 'job_released';
+}
+
+interface HeldPlot {
+  id: string;
+  external_ref: string | null;
+  geometry: Point | Polygon | MultiPolygon;
+  area_ha: number | null;
+  declared_area_ha: number | null;
+  country: string | null;
+  producer_country: string | null;
+}
+
+/** The job's plots it still holds, in its order. */
+async function heldPlots(deps: RunnerDeps, job: Job<EvidenceJobData>): Promise<PlotToRead[]> {
+  const { workspaceId, plotIds } = job.data;
+  const rows = await deps.store.em().execute<HeldPlot[]>(
+    `select p.id, p.external_ref, p.geometry, p.area_ha, p.declared_area_ha, p.country, pr.country as producer_country
+       from plots p left join producers pr on pr.id = p.producer_id
+      where p.workspace_id = ? and p.evidence_job_id = ? and p.evidence_state in ('queued', 'running') and p.geometry is not null`,
+    [workspaceId, job.id],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return plotIds.flatMap((id) => {
+    const r = byId.get(id);
+    return r === undefined ? [] : [{
+      id: r.id, workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha, declaredAreaHa: r.declared_area_ha,
+      country: r.country, producerCountry: r.producer_country,
+    }];
+  });
+}
+
+/** A failed read's reason, in words a person can act on. */
+export function failureReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && code !== 'read_failed') return `The archive could not be read (${code}): ${message}`;
+  return `The read could not be completed: ${message}`;
+}
+
+/** The queue handler of evidence jobs. `stopping` aborts when the process shuts down. */
+export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
+  const lookahead = deps.lookahead ?? DEFAULT_LOOKAHEAD;
+  return async (job: Job<EvidenceJobData>): Promise<void> => {
+    const { workspaceId } = job.data;
+    const plots = await heldPlots(deps, job);
+    const log = deps.log.child({ job: job.id, workspace: workspaceId });
+    log.info({ plots: plots.length, of: job.data.plotIds.length, attempt: job.retryCount }, 'evidence job started');
+    // Fetches ahead are called off when the job ends however it ends.
+    const ahead = new AbortController();
+    const signal = job.signal === undefined ? ahead.signal : AbortSignal.any([job.signal, ahead.signal]);
+    const prepared = new Map<number, Promise<PreparedPlot>>();
+    const prepare = (k: number) => {
+      if (k >= plots.length || prepared.has(k)) return;
+      const p = preparePlot(plots[k], deps, signal);
+      p.catch(() => {});
+      prepared.set(k, p);
+    };
+    try {
+      for (let k = 0; k < plots.length; k++) {
+        if (stopping.aborted) throw new JobReleasedError(`the worker is shutting down; ${plots.length - k} plots of the job go back to the queue`);
+        for (let j = k; j <= k + lookahead; j++) prepare(j);
+        const plot = plots[k];
+        const em = deps.store.em();
+        if (!(await markRunning(em, workspaceId, plot.id, job.id))) {
+          prepared.delete(k);
+          continue;
+        }
+        let reading;
+        try {
+          reading = await finishPlot(await prepared.get(k)!, deps, signal);
+        } catch (err) {
+          if (signal.aborted) throw err;
+          const error = failureReason(err);
+          log.warn({ plot: plot.id, err }, 'plot read failed');
+          await recordFailure(em, { workspaceId, plotId: plot.id, jobId: job.id, error, at: new Date() });
+          continue;
+        } finally {
+          prepared.delete(k);
+        }
+        const outcome = await storeEvidence(em, {
+          readId: randomUUID(), workspaceId, plotId: plot.id, jobId: job.id,
+          evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
+        }, { baseUrl: deps.baseUrl });
+        log.debug({ plot: plot.id, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+      }
+      log.info('evidence job finished');
+    } finally {
+      ahead.abort(new Error('the job ended'));
+    }
+  };
+}
+
+export interface EvidenceWorker {
+  readonly archive: Archive;
+  readonly pool: EnginePool;
+  /** Stop taking plots: the plot in hand finishes, then the job goes back to the queue. */
+  stopTaking(): void;
+  /** Closes the pool and the archive (after the queue has stopped). */
+  close(): Promise<void>;
+}
+
+export interface WorkerServices {
+  config: Config;
+  store: Store;
+  queue: Queue;
+  log: Logger;
+  signingKey: SigningKey;
+}
+
+/** The worker side of a process: one archive, one pool, one decoded-tile cache, and `jobConcurrency` queue workers. */
+export async function startEvidenceWorker(
+  services: WorkerServices,
+  options: { archiveRoot?: string; apiRoot?: string; lookahead?: number } = {},
+): Promise<EvidenceWorker> {
+  const { config, store, queue, log, signingKey } = services;
+  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot, apiRoot: options.apiRoot });
+  const pool = createPool({ size: config.poolSize });
+  const stopping = new AbortController();
+  const handler = evidenceJobHandler({
+    archive, pool, tiles: new DecodedTiles(), signingKey, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
+  }, stopping.signal);
+  for (let i = 0; i < config.jobConcurrency; i++) await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
+  return {
+    archive,
+    pool,
+    stopTaking() {
+      stopping.abort(new Error('shutting down'));
+    },
+    async close() {
+      await pool.close();
+      await archive.close();
+    },
+  };
+}

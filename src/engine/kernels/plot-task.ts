@@ -1,0 +1,192 @@
+/**
+ * The pool's task entry (design decision 4): one plot with all its rasters. Tiles are made ready,
+ * windows assembled, the footprint rasterised once per grid, then every instrument's kernel runs
+ * and the context blocks are computed; a few numbers per scene and per instrument go back.
+ * Exported functions are the tasks of tasks.ts, by name.
+ */
+import { computeContext } from '../context-hook.ts';
+import { operatingPoints as op } from '../operating-points.ts';
+import { PALSAR_MASK } from '../sources/products/palsar.ts';
+import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2.ts';
+import { transformer } from '../sources/reproject.ts';
+import { heightPercentiles } from './height-percentiles.ts';
+import { radarContrast } from './radar-contrast.ts';
+import type { Encoding } from './raster.ts';
+import { assembleRasters, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
+import { maskFromBits, type PixelMask } from './rasterise-mask.ts';
+import { type DigitalNumbers, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from './scene-stats.ts';
+import { seasonalTroughs } from './seasonal-troughs.ts';
+import { structureAtTrough } from './structure-at-trough.ts';
+import type { ChipTaskParams, ChipTaskResult, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
+import { terrainSlope } from './terrain-slope.ts';
+
+const SCL_LOOKUP = sclClearLookup(op.scenes.sclClearClasses);
+const QA_LOOKUP = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
+const RADAR_USABLE = Uint8Array.from({ length: 256 }, (_, v) => (v === PALSAR_MASK.LAND ? 1 : 0));
+
+function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRaster {
+  const r = rasters.get(key);
+  if (r === undefined) throw new Error(`the task was sent no raster ${key}`);
+  return r;
+}
+
+const gridOf = (r: WorkerRaster) => `${r.epsg}|${r.geoTransform.join(',')}|${r.width}x${r.height}`;
+
+/** The footprint's mask on each grid, made once: a plot's scenes of one tile share their grid. */
+function masksOf(footprint: LonLatFootprint): (r: WorkerRaster) => PixelMask {
+  const masks = new Map<string, PixelMask>();
+  return (r) => {
+    const grid = gridOf(r);
+    let m = masks.get(grid);
+    if (m === undefined) masks.set(grid, (m = maskFor(r, footprint)));
+    return m;
+  };
+}
+
+function onGrid(target: WorkerRaster, source: WorkerRaster): WorkerRaster['raw'] {
+  return gridOf(target) === gridOf(source) ? source.raw : resampleNearest(target, source);
+}
+
+function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: WorkerRaster) => PixelMask) {
+  const n = p.optical.length;
+  const days = new Float64Array(n);
+  const index = new Float64Array(n);
+  const flags = new Uint8Array(n);
+  const shade = new Float64Array(n);
+  const aot = new Float64Array(n);
+  const scenes: SceneReading[] = [];
+  let pixels = 0;
+  let pitch: number | null = null;
+  p.optical.forEach((scene, k) => {
+    const red = need(rasters, scene.red);
+    const mask = maskOf(red);
+    if (pitch === null || (scene.sensor === 'sentinel-2' && pitch > pixelSizeM(red).x)) {
+      pitch = pixelSizeM(red).x;
+      pixels = mask.count;
+    }
+    let reflectance: Encoding = scene.reflectance;
+    if (scene.boaCheck !== null) {
+      const blue = need(rasters, scene.boaCheck.blue);
+      const settled = settleReflectanceEncoding(scene.boaCheck.encoding, inferBoaOffset(blue.raw, scene.boaCheck.encoding.nodata ?? 0));
+      reflectance = { scale: settled.scale, offset: settled.offset, nodata: settled.nodata };
+    }
+    const stats = sceneStats({
+      mask,
+      red: red.raw as DigitalNumbers,
+      nir: need(rasters, scene.nir).raw as DigitalNumbers,
+      reflectance,
+      clear: { classes: onGrid(red, need(rasters, scene.clear.key)), lookup: scene.clear.kind === 'scl' ? SCL_LOOKUP : QA_LOOKUP },
+      shade: op.scenes.shadeEndmembers,
+      aot: scene.aot === null ? null : { values: onGrid(red, need(rasters, scene.aot.key)) as DigitalNumbers, encoding: scene.aot.encoding },
+    });
+    const usable = sceneFlags(stats, op.scenes);
+    days[k] = scene.day;
+    index[k] = stats.ndvi_median ?? Number.NaN;
+    flags[k] = usable;
+    shade[k] = stats.shade_fraction ?? Number.NaN;
+    aot[k] = stats.aot_mean ?? Number.NaN;
+    scenes.push({
+      pixels: stats.pixels,
+      clear_pixels: stats.clear_pixels,
+      clear_fraction: stats.clear_fraction,
+      ndvi: stats.ndvi_median,
+      shade: stats.shade_fraction,
+      aot: stats.aot_mean,
+      usable: usable !== 0,
+    });
+  });
+  const troughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
+  return { scenes, troughs, structure: structureAtTrough(troughs.seasons, shade, aot, op.structure), pixels, pitch };
+}
+
+/** The radar years pooled into one reading: their windows share one grid, so they stack row-wise. */
+function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>) {
+  if (p.radar === null || p.radar.years.length === 0) return null;
+  const years = p.radar.years.map((y) => ({ hh: need(rasters, y.hh), hv: need(rasters, y.hv), mask: need(rasters, y.mask), nodata: y.nodata }));
+  const first = years[0].hv;
+  const size = first.width * first.height;
+  if (years.some((y) => gridOf(y.hv) !== gridOf(first) || gridOf(y.hh) !== gridOf(first) || gridOf(y.mask) !== gridOf(first) || y.nodata !== years[0].nodata)) {
+    throw new Error('radar years to pool must share one grid and one nodata value');
+  }
+  const plot = maskFor(first, p.footprint);
+  const ring = ringFor(plot, first, op.radar.ringInnerM, op.radar.ringOuterM);
+  const stack = (m: PixelMask) => {
+    const inside = new Uint8Array(size * years.length);
+    for (let k = 0; k < years.length; k++) inside.set(m.inside, k * size);
+    return maskFromBits(inside, first.width, first.height * years.length);
+  };
+  const hv = new Uint16Array(size * years.length);
+  const hh = new Uint16Array(size * years.length);
+  const usable = new Uint8Array(size * years.length);
+  years.forEach((y, k) => {
+    hv.set(y.hv.raw as Uint16Array, k * size);
+    hh.set(y.hh.raw as Uint16Array, k * size);
+    usable.set(y.mask.raw as Uint8Array, k * size);
+  });
+  return radarContrast({
+    plot: years.length === 1 ? plot : stack(plot),
+    ring: years.length === 1 ? ring : stack(ring),
+    hv,
+    hh,
+    nodata: years[0].nodata,
+    calibrationDb: p.radar.calibrationDb,
+    usable: { classes: usable, lookup: RADAR_USABLE },
+  }, op.radar);
+}
+
+export function plot(p: PlotTaskParams): PlotTaskResult {
+  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const maskOf = masksOf(p.footprint);
+  const optical = readingsOf(p, rasters, maskOf);
+  const height = p.height === null ? null : (() => {
+    const h = need(rasters, p.height.key);
+    return heightPercentiles({ mask: maskOf(h), heights: h.raw, encoding: p.height.encoding }, op.height);
+  })();
+  const terrain = p.terrain === null ? null : (() => {
+    const t = p.terrain;
+    const dem = need(rasters, t.key);
+    return terrainSlope({ mask: maskOf(dem), dem: dem.raw, encoding: t.encoding, pixelWidthM: t.pixelWidthM, pixelHeightM: t.pixelHeightM }, op.terrain);
+  })();
+  return {
+    pixels: optical.pixels,
+    pitch_m: optical.pitch,
+    scenes: optical.scenes,
+    troughs: optical.troughs,
+    structure: optical.structure,
+    radar: radarOf(p, rasters),
+    height,
+    terrain,
+    context: computeContext(p.context.prepared, rasters, p.context.plot),
+  };
+}
+
+/** Reflectance up to this value spans the chip's 8 bits, on a square-root curve that lifts dark canopy. */
+const CHIP_WHITE = 0.3;
+
+export function chip(p: ChipTaskParams): ChipTaskResult {
+  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const bands = [need(rasters, p.red), need(rasters, p.green), need(rasters, p.blue)];
+  const grid = bands[0];
+  const toCrs = transformer('EPSG:4326', grid.epsg ?? 4326);
+  const [ox, pw, , oy, , ph] = grid.geoTransform;
+  const [w, s, e, n] = p.bbox;
+  const { scale, offset, nodata } = p.reflectance;
+  const rgb = new Uint8Array(p.width * p.height * 3);
+  for (let j = 0; j < p.height; j++) {
+    const lat = n - ((j + 0.5) * (n - s)) / p.height;
+    for (let i = 0; i < p.width; i++) {
+      const [x, y] = toCrs(w + ((i + 0.5) * (e - w)) / p.width, lat);
+      const c = Math.floor((x - ox) / pw);
+      const r = Math.floor((y - oy) / ph);
+      if (c < 0 || r < 0 || c >= grid.width || r >= grid.height) continue;
+      const at = r * grid.width + c;
+      for (let b = 0; b < 3; b++) {
+        const dn = bands[b].raw[at];
+        if (dn === nodata) continue;
+        const v = Math.min(1, Math.max(0, (dn * scale + offset) / CHIP_WHITE));
+        rgb[(j * p.width + i) * 3 + b] = Math.round(255 * Math.sqrt(v));
+      }
+    }
+  }
+  return { rgb, width: p.width, height: p.height };
+}

@@ -1,0 +1,94 @@
+/**
+ * The engine's one Piscina pool per worker process (design decision 4). Sizing and queueing are
+ * explicit and checked when the pool is made, each refusal naming its option:
+ * - `size` (POOL_SIZE): threads; a plot task keeps one core busy, so one per core.
+ * - `minThreads` (default: `size`): threads kept started. A thread loads the kernels, the decoder
+ *   and proj4 when it starts (a few hundred milliseconds); a job's plots arrive back to back.
+ * - `idleTimeoutMs` (default 60 s): how long a thread above `minThreads` waits for work.
+ * - `maxQueue` (default 4 × size): tasks waiting beyond the running ones before `run` refuses. A
+ *   job sends one plot at a time, so the queue holds at most one plot per job running in the process.
+ *
+ * Operating guidance: a task is one plot (decision 4: a dispatch costs tens of microseconds, a
+ * tile hundreds), rasters travel as SharedArrayBuffers, and nothing but summaries comes back.
+ */
+import { Piscina } from 'piscina';
+import type { EngineTasks } from './tasks.ts';
+
+export type PoolErrorCode = 'pool_option_invalid' | 'pool_closed';
+
+export class PoolError extends Error {
+  readonly code: PoolErrorCode;
+  constructor(code: PoolErrorCode, message: string) {
+    super(message);
+    this.name = 'PoolError';
+    this.code = code;
+  }
+}
+
+/** A map of task names to their parameter and result types, as tasks.ts declares the engine's. */
+export type TaskShapes<M> = { [K in keyof M]: { params: unknown; result: unknown } };
+
+export interface PoolOptions {
+  size: number;
+  minThreads?: number;
+  idleTimeoutMs?: number;
+  maxQueue?: number;
+  /** The task module (default: plot-task.ts); its exported functions are the tasks, by name. */
+  filename?: string | URL;
+}
+
+export interface EnginePool<M extends TaskShapes<M> = EngineTasks> {
+  readonly size: number;
+  /** Tasks waiting for a thread. */
+  readonly queued: number;
+  run<K extends keyof M & string>(task: K, params: M[K]['params'], opts?: { signal?: AbortSignal }): Promise<M[K]['result']>;
+  close(): Promise<void>;
+}
+
+export const MAX_POOL_SIZE = 256;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+const QUEUE_PER_THREAD = 4;
+
+function wholeNumber(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new PoolError('pool_option_invalid', `pool option "${name}" must be a whole number from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolOptions): EnginePool<M> {
+  const size = wholeNumber('size (POOL_SIZE)', options.size, 1, MAX_POOL_SIZE);
+  const minThreads = wholeNumber('minThreads', options.minThreads ?? size, 0, size);
+  const idleTimeout = wholeNumber('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 0, 24 * 3600_000);
+  const maxQueue = wholeNumber('maxQueue', options.maxQueue ?? QUEUE_PER_THREAD * size, 0, 1_000_000);
+  const filename = options.filename ?? new URL('./plot-task.ts', import.meta.url);
+  const piscina = new Piscina({
+    filename: filename instanceof URL ? filename.href : filename,
+    maxThreads: size,
+    minThreads,
+    idleTimeout,
+    maxQueue,
+    // A task is one plot: it runs alone on its thread.
+    concurrentTasksPerWorker: 1,
+    // The task module reaches geotiff.js (through the product encodings), which loads the
+    // web-worker package; in a thread without workerData that package takes itself for its own
+    // child and throws. An empty object tells it this thread is not one of its workers.
+    workerData: {},
+  });
+  let closed = false;
+  return {
+    size,
+    get queued() {
+      return piscina.queueSize;
+    },
+    run(task, params, opts = {}) {
+      if (closed) return Promise.reject(new PoolError('pool_closed', `the engine pool is closed; task ${task} was not run`));
+      return piscina.run(params, { name: task, signal: opts.signal ?? null });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await piscina.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The one typed map of the tasks the engine's pool runs (design decision 4): each task's name,
+ * what it is sent and what it answers. A task is one plot with all its rasters; what comes back is
+ * a handful of numbers per scene and per instrument, never a raster.
+ */
+import type { ContextPlot, ContextResult } from '../context-hook.ts';
+import type { ReflectanceEncoding } from '../sources/products/sentinel-2.ts';
+import type { HeightPercentiles } from './height-percentiles.ts';
+import type { RadarContrast } from './radar-contrast.ts';
+import type { Encoding } from './raster.ts';
+import type { LonLatFootprint, ShippedRaster, ShippedTile } from './raster-window.ts';
+import type { SeasonalTroughs } from './seasonal-troughs.ts';
+import type { StructureAtTrough } from './structure-at-trough.ts';
+import type { TerrainSlope } from './terrain-slope.ts';
+
+/** The tiles and windows of one task (raster-shipment.ts builds it). */
+export interface RasterShipment {
+  tiles: ShippedTile[];
+  rasters: ShippedRaster[];
+}
+
+export type OpticalSensor = 'sentinel-2' | 'landsat';
+
+/** One optical scene of the record: its windows by key and how to read them. */
+export interface OpticalScenePlan {
+  id: string;
+  sensor: OpticalSensor;
+  /** UTC day number of the acquisition. */
+  day: number;
+  red: string;
+  nir: string;
+  /** The scene classification (Sentinel-2 SCL) or the pixel quality word (Landsat QA_PIXEL). */
+  clear: { key: string; kind: 'scl' | 'qa_pixel' };
+  /** Aerosol optical thickness (Sentinel-2 only). */
+  aot: { key: string; encoding: Encoding } | null;
+  /** Shared by red and near-infrared. */
+  reflectance: Encoding;
+  /**
+   * Set when the catalogue's word on the BOA offset must be checked against the pixels (Earth
+   * Search v1, baseline 04.00 on): the blue window to check with and the reflectance encoding to settle.
+   */
+  boaCheck: { blue: string; encoding: ReflectanceEncoding } | null;
+}
+
+export interface RadarYearPlan {
+  year: number;
+  hh: string;
+  hv: string;
+  mask: string;
+  /** DN marking no data in HH and HV that year. */
+  nodata: number;
+}
+
+export interface PlotTaskParams {
+  footprint: LonLatFootprint;
+  shipment: RasterShipment;
+  /** Oldest first: the record's series is read in this order. */
+  optical: OpticalScenePlan[];
+  /** The record period, inclusive UTC day numbers. */
+  period: { start: number; end: number };
+  /** Years of one grid and one nodata, pooled into one reading; null when no mosaic could be opened. */
+  radar: { years: RadarYearPlan[]; calibrationDb: number } | null;
+  height: { key: string; encoding: Encoding } | null;
+  terrain: { key: string; encoding: Encoding; pixelWidthM: number; pixelHeightM: number } | null;
+  context: { prepared: unknown; plot: ContextPlot };
+}
+
+/** What one optical scene gave over the plot. */
+export interface SceneReading {
+  pixels: number;
+  clear_pixels: number;
+  clear_fraction: number | null;
+  ndvi: number | null;
+  shade: number | null;
+  aot: number | null;
+  usable: boolean;
+}
+
+export interface PlotTaskResult {
+  /** Plot pixels on the optical grid of the first scene (Sentinel-2's 10 m where it was read). */
+  pixels: number;
+  pitch_m: number | null;
+  /** One per planned scene, in the plan's order. */
+  scenes: SceneReading[];
+  troughs: SeasonalTroughs;
+  structure: StructureAtTrough;
+  radar: RadarContrast | null;
+  height: HeightPercentiles | null;
+  terrain: TerrainSlope | null;
+  context: ContextResult;
+}
+
+/** A true-colour cut of one scene, resampled onto a north-up grid linear in longitude and latitude. */
+export interface ChipTaskParams {
+  shipment: RasterShipment;
+  red: string;
+  green: string;
+  blue: string;
+  reflectance: Encoding;
+  /** [west, south, east, north], degrees. */
+  bbox: [number, number, number, number];
+  width: number;
+  height: number;
+}
+
+export interface ChipTaskResult {
+  /** 8-bit RGB, row-major, `width × height × 3`. */
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface EngineTasks {
+  plot: { params: PlotTaskParams; result: PlotTaskResult };
+  chip: { params: ChipTaskParams; result: ChipTaskResult };
+}
+
+export type EngineTaskName = keyof EngineTasks;
