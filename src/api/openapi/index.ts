@@ -2,6 +2,7 @@ import { accountPaths, accountSchemas } from './accounts.ts';
 import { ErrorSchema } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
+import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
@@ -21,13 +22,14 @@ export function openApiDocument(baseUrl: string) {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key minted from a signed-in session.' },
         session: { type: 'apiKey', in: 'cookie', name: 'pce_session', description: 'Browser session; name the workspace with X-Workspace-Id or ?workspace=.' },
       },
-      schemas: { Error: ErrorSchema, ...accountSchemas, ...referenceSchemas, ...documentSchemas, ...evidenceSchemas },
+      schemas: { Error: ErrorSchema, ...accountSchemas, ...referenceSchemas, ...plotSchemas, ...documentSchemas, ...evidenceSchemas },
     },
     paths: {
       ...accountPaths,
       ...referencePaths,
       ...evidencePaths,
       ...documentPaths,
+      ...plotPaths,
       '/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     },
   };

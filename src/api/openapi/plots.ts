@@ -1,0 +1,369 @@
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+
+const integer: Schema = { type: 'integer', minimum: 0 };
+const alpha2: Schema = { type: 'string', pattern: '^[A-Z]{2}$' };
+
+const findingList: Schema = { type: 'array', items: ref('Finding') };
+
+export const plotSchemas: Record<string, Schema> = {
+  Finding: {
+    type: 'object',
+    required: ['code', 'message'],
+    additionalProperties: false,
+    properties: { code: { type: 'string', description: 'Stable finding code; branch on it.' }, message: { type: 'string' } },
+  },
+  PlotState: {
+    type: 'object',
+    required: ['tone', 'label', 'summary'],
+    additionalProperties: false,
+    description: 'What the record shows on the plot. Branch on `tone`; `label` and `summary` are display text. It issues and withholds nothing.',
+    properties: {
+      tone: { enum: ['finding', 'record', 'forest_mapped'] },
+      label: {
+        enum: [
+          'Established before the cutoff',
+          'Cultivated on the archive scene date',
+          'Record only, under the evidence floor',
+          'Forest on the 2020 maps',
+          'Forest in the Landsat record',
+          'Record only',
+          'Not read yet',
+          'Queued',
+          'Reading',
+          'Could not be read',
+        ],
+      },
+      summary: { type: 'string' },
+    },
+  },
+  ArchiveReviewPrice: {
+    type: 'object',
+    required: ['priced', 'price_usd', 'volume_price_usd', 'volume_from_plots', 'delivery_days', 'line'],
+    additionalProperties: false,
+    description: 'The archive imagery review of a withheld plot. Until the deployment sets a price, `priced` is false and `line` says the review is quoted on request.',
+    properties: {
+      priced: { type: 'boolean' },
+      price_usd: nullable({ type: 'number' }),
+      volume_price_usd: nullable({ type: 'number' }),
+      volume_from_plots: nullable({ type: 'integer' }),
+      delivery_days: nullable({ type: 'integer' }),
+      line: { type: 'string' },
+    },
+  },
+  PlotRow: {
+    type: 'object',
+    required: [
+      'id', 'external_ref', 'commodity', 'country', 'area_ha', 'declared_area_ha', 'geometry_source', 'validation_state', 'planted_year',
+      'producer_id', 'producer_name', 'evidence_state', 'verdict', 'reason', 'evidence_at', 'state', 'post_cutoff_loss_share', 'created_at', 'updated_at',
+    ],
+    properties: {
+      id: uuid,
+      external_ref: nullable({ type: 'string', description: 'The caller\'s reference (`ref` at upload); a re-upload matches on it.' }),
+      commodity: nullable({ type: 'string' }),
+      country: nullable({ ...alpha2, description: 'ISO 3166-1 alpha-2.' }),
+      area_ha: nullable({ type: 'number', description: 'Measured (ellipsoidal) on a boundary; a point stands for its declared area, or 4 ha when none is declared.' }),
+      declared_area_ha: nullable({ type: 'number' }),
+      geometry_source: { type: 'string', description: '`alert` for plots made from alerts.' },
+      validation_state: { enum: ['valid', 'repaired', 'rejected', 'pending'] },
+      planted_year: nullable({ type: 'integer', minimum: 1900 }),
+      producer_id: nullable(uuid),
+      producer_name: nullable({ type: 'string' }),
+      evidence_state: { enum: ['none', 'queued', 'running', 'done', 'failed'] },
+      verdict: nullable({ type: 'string' }),
+      reason: nullable({ type: 'string' }),
+      evidence_at: nullable(timestamp),
+      state: ref('PlotState'),
+      post_cutoff_loss_share: nullable({ type: 'number' }),
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
+  PlotDetail: {
+    allOf: [
+      ref('PlotRow'),
+      {
+        type: 'object',
+        required: ['geometry', 'validation_report'],
+        properties: {
+          geometry: nullable({
+            type: 'object',
+            required: ['type', 'coordinates'],
+            description: 'WGS84 GeoJSON Point, Polygon or MultiPolygon as stored (after repair); null when no boundary could be read.',
+            properties: { type: { enum: ['Point', 'Polygon', 'MultiPolygon'] }, coordinates: { type: 'array' } },
+          }),
+          validation_report: {
+            type: 'object',
+            required: ['findings', 'repairs', 'rejections'],
+            properties: { findings: findingList, repairs: findingList, rejections: findingList },
+          },
+        },
+      },
+    ],
+  },
+  PlotPage: {
+    type: 'object',
+    required: ['total', 'limit', 'offset', 'plots', 'archive_review_price'],
+    additionalProperties: false,
+    properties: {
+      total: { ...integer, description: 'Plots matching the filters.' },
+      limit: { type: 'integer', minimum: 1, maximum: 500 },
+      offset: integer,
+      plots: { type: 'array', items: ref('PlotRow') },
+      archive_review_price: ref('ArchiveReviewPrice'),
+    },
+  },
+  PlotReportEntry: {
+    type: 'object',
+    required: ['index', 'ref', 'validation_state', 'area_ha', 'country', 'producer_id', 'findings', 'repairs', 'rejections'],
+    additionalProperties: false,
+    properties: {
+      index: { ...integer, description: '0-based position of the feature, shapefile record or CSV data row in the file.' },
+      ref: nullable({ type: 'string' }),
+      validation_state: { enum: ['valid', 'repaired', 'rejected'] },
+      area_ha: nullable({ type: 'number' }),
+      country: nullable(alpha2),
+      producer_id: nullable(uuid),
+      findings: { ...findingList, description: 'What a filing accepts but the caller should know.' },
+      repairs: { ...findingList, description: 'What a filing would refuse and was repaired; the repaired boundary is stored.' },
+      rejections: { ...findingList, description: 'Why the plot cannot be filed; it is stored with validation_state `rejected`.' },
+      plot_id: nullable({ ...uuid, description: 'Import only: the register\'s plot; null for a plot left out as a repeated ref.' }),
+      outcome: { enum: ['created', 'updated', 'unchanged', 'duplicate_ref'], description: 'Import only.' },
+      evidence: {
+        enum: ['stale', 'in_flight'],
+        description: 'Import only, on a stored plot whose boundary moved by more than about 1 cm: `stale` when its finished evidence was withdrawn (state `none`), `in_flight` when a read is queued or running (run it again with `rerun: true` once it finishes).',
+      },
+    },
+  },
+  RowError: {
+    type: 'object',
+    required: ['index', 'code', 'message'],
+    additionalProperties: false,
+    properties: { index: integer, line: { type: 'integer' }, code: { enum: ['ragged_row', 'not_a_feature'] }, message: { type: 'string' } },
+  },
+  ValidationReport: {
+    type: 'object',
+    required: ['country', 'notes', 'row_errors', 'plots'],
+    additionalProperties: false,
+    properties: {
+      country: nullable({ ...alpha2, description: 'The query\'s `country`, as alpha-2.' }),
+      notes: { type: 'array', items: { type: 'string' } },
+      row_errors: { type: 'array', items: ref('RowError') },
+      plots: { type: 'array', items: ref('PlotReportEntry') },
+    },
+  },
+  ImportReport: {
+    type: 'object',
+    required: ['imported', 'country', 'notes', 'row_errors', 'plots'],
+    additionalProperties: false,
+    properties: {
+      imported: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'created', 'updated', 'skipped', 'duplicate_refs', 'unreferenced_inserted', 'registered',
+          'producers_matched', 'producers_unmatched', 'evidence_stale', 'evidence_in_flight',
+        ],
+        properties: {
+          created: { ...integer, description: 'New plots, with or without a ref.' },
+          updated: { ...integer, description: 'Stored plots (matched on ref) the file changed.' },
+          skipped: { ...integer, description: 'Stored plots the file repeats unchanged.' },
+          duplicate_refs: { ...integer, description: 'Plots left out because an earlier plot of the file has the same ref.' },
+          unreferenced_inserted: { ...integer, description: 'New plots without a ref (counted in `created` too); a later upload cannot match them.' },
+          registered: { ...integer, description: 'Plots of the file now in the register: created + updated + skipped.' },
+          producers_matched: { ...integer, description: 'Plots whose producer name matched exactly one producer of the workspace.' },
+          producers_unmatched: { ...integer, description: 'Plots naming a producer that matched none or several.' },
+          evidence_stale: { ...integer, description: 'Plots whose finished evidence was withdrawn because the boundary moved.' },
+          evidence_in_flight: { ...integer, description: 'Plots whose boundary moved while a read was queued or running.' },
+        },
+      },
+      country: nullable(alpha2),
+      notes: { type: 'array', items: { type: 'string' } },
+      row_errors: { type: 'array', items: ref('RowError') },
+      plots: { type: 'array', items: ref('PlotReportEntry') },
+    },
+  },
+  CountryList: {
+    type: 'object',
+    required: ['countries', 'accepted_forms'],
+    additionalProperties: false,
+    properties: {
+      countries: {
+        type: 'array',
+        description: 'Countries whose boundary the service holds, so membership and the axis-order check can be decided.',
+        items: {
+          type: 'object',
+          required: ['code', 'alpha3', 'name_en', 'name_fr'],
+          additionalProperties: false,
+          properties: { code: alpha2, alpha3: { type: 'string', pattern: '^[A-Z]{3}$' }, name_en: { type: 'string' }, name_fr: { type: 'string' } },
+        },
+      },
+      accepted_forms: { type: 'string' },
+    },
+  },
+  Producer: {
+    type: 'object',
+    required: ['id', 'name', 'reference', 'country', 'created_at', 'plots'],
+    additionalProperties: false,
+    properties: {
+      id: uuid,
+      name: { type: 'string' },
+      reference: nullable({ type: 'string' }),
+      country: nullable({ ...alpha2, description: 'Decides the calibration campaign and the country classification of its plots\' evidence.' }),
+      created_at: timestamp,
+      plots: { ...integer, description: 'Plots attached to the producer.' },
+    },
+  },
+};
+
+const uploadBody = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description: 'GeoJSON (Polygon, MultiPolygon or Point features), a zipped shapefile (.shp, .shx, .dbf, .prj), or a CSV of points with lon and lat columns. At most 25 MB and 100,000 plots.',
+          },
+        },
+      },
+    },
+  },
+};
+
+const countryParameter = {
+  name: 'country',
+  in: 'query',
+  required: false,
+  schema: { type: 'string' },
+  description:
+    'Alpha-2 or alpha-3 code or English or French name, case and accents ignored; stored as alpha-2 on every plot the file does not give its own `country`. Drives the axis-order check. A file naming no country leaves a stored country untouched.',
+};
+
+const uploadRefusals = {
+  ...authRefusals,
+  '413': refusal('The file is over 25 MB (refused while it streams in)', ['file_too_large']),
+  '422': refusal('The file cannot be taken as a whole; nothing is stored', [
+    'empty_file', 'file_required', 'unknown_country', 'unsupported_format', 'bad_encoding', 'bad_json', 'bad_geojson',
+    'bad_zip', 'zip_too_large', 'bad_shapefile', 'unsupported_crs', 'bad_csv', 'too_many_plots',
+  ]),
+};
+
+const plotId = { name: 'id', in: 'path', required: true, schema: uuid };
+const plotNotFound = refusal('No such plot in the workspace', ['not_found']);
+
+/** Static routes come before `/portal/plots/{id}` so a path is matched to its own template first. */
+export const plotPaths = {
+  '/portal/plots/validate': {
+    post: {
+      summary: 'Validate a plot file: the report an import would give; nothing is stored',
+      parameters: [countryParameter],
+      requestBody: uploadBody,
+      responses: { '200': json(ref('ValidationReport')), ...uploadRefusals },
+    },
+  },
+  '/portal/plots/import': {
+    post: {
+      summary: 'Import a plot file into the register, in one transaction: all of it or nothing',
+      description:
+        'Every plot is stored, rejected ones with their findings. A `ref` already in the register updates that plot; a boundary moved by more than about 1 cm withdraws finished evidence (`evidence: stale`) or is marked `evidence: in_flight` while a read is queued or running; an unchanged boundary changes nothing. Producer names are matched ignoring case and spacing; an import never creates producers, and a name that matches none leaves an attached producer in place.',
+      parameters: [countryParameter],
+      requestBody: uploadBody,
+      responses: { '200': json(ref('ImportReport')), ...uploadRefusals },
+    },
+  },
+  '/portal/plots/countries': {
+    get: { summary: 'The recognised countries and the accepted forms of `country`', responses: { '200': json(ref('CountryList')), ...authRefusals } },
+  },
+  '/portal/plots/producers': {
+    get: {
+      summary: 'The workspace\'s producers, in name order',
+      responses: { '200': json({ type: 'object', required: ['producers'], additionalProperties: false, properties: { producers: { type: 'array', items: ref('Producer') } } }), ...authRefusals },
+    },
+    post: {
+      summary: 'Create a producer',
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['name'],
+              properties: {
+                name: { type: 'string', description: 'Uploaded `producer` names are matched to it ignoring case and spacing.' },
+                reference: { type: 'string', description: 'Your reference; unique in the workspace.' },
+                country: { type: 'string', description: 'Any accepted form (see /portal/plots/countries); stored as alpha-2.' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '201': json(ref('Producer'), 'The producer'),
+        ...authRefusals,
+        '409': refusal('The reference is already held by a producer of the workspace', ['duplicate_ref']),
+        '422': refusal('A field is missing or not recognised', ['name_required', 'unknown_country', 'bad_body']),
+      },
+    },
+  },
+  '/portal/plots': {
+    get: {
+      summary: 'The plot register, a page at a time, in upload order',
+      parameters: [
+        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+        { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+        {
+          name: 'state',
+          in: 'query',
+          required: false,
+          schema: { enum: ['none', 'queued', 'running', 'done', 'failed', 'finding', 'record', 'forest_mapped'] },
+          description: 'An evidence state, or a tone of the plot\'s `state`.',
+        },
+        { name: 'q', in: 'query', required: false, schema: { type: 'string' }, description: 'A fragment of the reference, case ignored.' },
+        {
+          name: 'shipment_id',
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Narrows the list to one shipment\'s plots; a shipment not in the workspace answers 404 `not_found`.',
+        },
+      ],
+      responses: {
+        '200': json(ref('PlotPage')),
+        ...authRefusals,
+        '404': refusal('No such shipment in the workspace', ['not_found']),
+        '422': refusal('A query parameter is out of range', ['bad_limit', 'bad_offset', 'bad_state', 'bad_q', 'bad_shipment_id']),
+      },
+    },
+  },
+  '/portal/plots/{id}': {
+    get: {
+      summary: 'One plot with its boundary and its validation report',
+      parameters: [plotId],
+      responses: { '200': json(ref('PlotDetail')), ...authRefusals, '404': plotNotFound },
+    },
+  },
+  '/portal/plots/{id}/producer': {
+    post: {
+      summary: 'Attach a producer of the workspace to the plot (`producer_id: null` detaches)',
+      parameters: [plotId],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['producer_id'], properties: { producer_id: nullable(uuid) } },
+          },
+        },
+      },
+      responses: {
+        '200': json(ref('PlotRow'), 'The plot as the register now holds it'),
+        ...authRefusals,
+        '404': refusal('No such plot, or no such producer, in the workspace', ['not_found']),
+        '422': refusal('producer_id missing or not an id', ['producer_id_required', 'bad_producer_id', 'bad_body']),
+      },
+    },
+  },
+};

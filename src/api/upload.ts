@@ -1,0 +1,125 @@
+import { Buffer } from 'node:buffer';
+import type { Context } from 'koa';
+import { badRequest } from './errors.ts';
+
+/** One uploaded file from a multipart/form-data body. */
+export interface Upload {
+  bytes: Buffer;
+  filename: string | undefined;
+}
+
+export interface UploadOptions {
+  /** The form field holding the file. */
+  field: string;
+  /** The most bytes the file may have. */
+  maxBytes: number;
+  /** The refusal for a larger file (a 413). */
+  tooLarge: () => Error;
+}
+
+/** Room for the multipart envelope (boundaries, part headers, small fields) beside the file. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+const fileRequired = (field: string, why: string) =>
+  badRequest('file_required', `${why} Send the file as multipart/form-data in the field "${field}" (curl -F ${field}=@plots.geojson).`);
+
+/**
+ * Reads the body of a multipart upload, refusing it as soon as more bytes arrive than the file may
+ * have (the declared Content-Length is checked before anything is read): an oversized upload is never
+ * held in memory. The rest of a refused body is read and dropped rather than the connection closed
+ * on it: closing a socket with unread bytes resets it, and the reset can destroy the 413 before the
+ * client reads it. The server's request timeout bounds how long a client may go on sending.
+ */
+export async function readUpload(ctx: Context, options: UploadOptions): Promise<Upload> {
+  const boundary = boundaryOf(ctx.get('Content-Type'));
+  if (!boundary) throw fileRequired(options.field, 'The request is not multipart/form-data.');
+  const cap = options.maxBytes + ENVELOPE_BYTES;
+  const declared = Number(ctx.get('Content-Length'));
+  if (Number.isFinite(declared) && declared > cap) throw options.tooLarge();
+  let body: Buffer;
+  try {
+    body = await readCapped(ctx.req, cap);
+  } catch (error) {
+    if (error !== OVER_CAP) throw error;
+    throw options.tooLarge();
+  }
+  const part = filePart(body, boundary, options.field);
+  if (!part) throw fileRequired(options.field, `The form has no field "${options.field}".`);
+  if (part.bytes.length > options.maxBytes) throw options.tooLarge();
+  return part;
+}
+
+const OVER_CAP = new Error('over cap');
+
+/** The body's bytes; rejects with OVER_CAP once more than `cap` bytes arrived, dropping the rest as it comes. */
+function readCapped(req: NodeJS.ReadableStream, cap: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        done();
+        req.resume();
+        reject(OVER_CAP);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+function boundaryOf(contentType: string): string | null {
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) return null;
+  const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
+  return m ? (m[1] ?? m[2]) : null;
+}
+
+const CRLF = Buffer.from('\r\n');
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+/** The named part of a multipart/form-data body (RFC 7578), as a view on the body's bytes. */
+function filePart(body: Buffer, boundary: string, field: string): Upload | null {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const between = Buffer.from(`\r\n--${boundary}`);
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    at += delimiter.length;
+    if (body[at] === 0x2d && body[at + 1] === 0x2d) return null; // the closing delimiter
+    if (!body.subarray(at, at + 2).equals(CRLF)) return null;
+    const headersEnd = body.indexOf(HEADER_END, at + 2);
+    if (headersEnd < 0) return null;
+    const headers = body.toString('utf8', at + 2, headersEnd);
+    const contentStart = headersEnd + HEADER_END.length;
+    const contentEnd = body.indexOf(between, contentStart);
+    if (contentEnd < 0) return null;
+    const disposition = /^content-disposition:(.*)$/im.exec(headers)?.[1] ?? '';
+    if (parameter(disposition, 'name') === field) {
+      return { bytes: body.subarray(contentStart, contentEnd), filename: parameter(disposition, 'filename') };
+    }
+    at = contentEnd + 2;
+  }
+  return null;
+}
+
+function parameter(header: string, name: string): string | undefined {
+  const m = new RegExp(`;\\s*${name}="((?:[^"\\\\]|\\\\.)*)"|;\\s*${name}=([^;\\s]+)`, 'i').exec(header);
+  if (!m) return undefined;
+  return m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
+}
