@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findingSentence } from '../../src/engine/finding.ts';
+
+const counts = { measured: 5, dipped: 5, seasons: 5 };
+
+test('a positive finding says what the instruments found', () => {
+  assert.equal(
+    findingSentence({ verdict: 'prior_management_evidenced', reason: 'cycle_and_structure_agree', reasons: ['cycle_and_structure_agree'] }, counts),
+    'Established plantation before the cutoff: the canopy wintered in each of the 5 dry seasons measured, in phase, and the structural readings agree that it is a crop.',
+  );
+});
+
+test('a withheld positive reading names what withheld it first, then what the record shows', () => {
+  const s = findingSentence({
+    verdict: 'prior_management_weak', reason: 'inside_licensed_pulpwood_concession',
+    reasons: ['inside_licensed_pulpwood_concession', 'cycle_and_structure_agree', 'plot_below_evidence_floor'],
+  }, counts);
+  assert.match(s, /^Withheld: the plot intersects a licensed pulpwood concession; and the plot is under the 4 ha evidence floor\. Read alone, the record shows an established plantation: the canopy wintered/);
+});
+
+test('a reading that is not positive keeps its own sentence, the floor added after it', () => {
+  const s = findingSentence({ verdict: 'prior_management_weak', reason: 'cycle_not_consistent', reasons: ['cycle_not_consistent', 'plot_below_evidence_floor'] }, { measured: 5, dipped: 3, seasons: 5 });
+  assert.match(s, /^The canopy dipped in 3 of the 5 dry seasons measured/);
+  assert.match(s, /The plot is under the 4 ha evidence floor, so this reading stands as supporting evidence only\.$/);
+});
+
+test('a record too thin says how many seasons answered', () => {
+  assert.equal(
+    findingSentence({ verdict: 'insufficient_record', reason: 'record_too_thin', reasons: ['record_too_thin'] }, { measured: 1, dipped: 0, seasons: 5 }),
+    'Too few dry seasons could be measured to answer: 1 of the 5 seasons read gave an answer.',
+  );
+});

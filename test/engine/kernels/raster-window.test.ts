@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateSync } from 'node:zlib';
+import {
+  assembleRaster, maskFor, newTileSlot, readySlot, readyTiles, resampleNearest, ringFor, type ShippedRaster, type ShippedTile, slotIsReady, type WorkerRaster,
+} from '../../../src/engine/kernels/raster-window.ts';
+import type { TileSpec } from '../../../src/engine/sources/tile-decode.ts';
+
+const SPEC: TileSpec = { compression: 8, predictor: 1, dtype: 'uint16', width: 4, height: 4 };
+
+/** A 4×4 uint16 tile whose pixel (c, r) holds base + r·4 + c, DEFLATE-compressed. */
+function tile(base: number, x0: number, y0: number): ShippedTile {
+  const px = Uint16Array.from({ length: 16 }, (_, i) => base + i);
+  const bytes = new Uint8Array(deflateSync(Buffer.from(px.buffer)));
+  return { spec: SPEC, x0, y0, plane: 0, slot: newTileSlot(SPEC), bytes, fill: 0 };
+}
+
+const raster = (over: Partial<ShippedRaster>): ShippedRaster => ({
+  key: 'k', x0: 0, y0: 0, width: 4, height: 4, dtype: 'uint16', samplesPerPixel: 1, planar: false, tiles: [],
+  geoTransform: [0, 1, 0, 0, 0, -1], epsg: 32633, nodata: 9999, scale: 1, offset: 0, ...over,
+});
+
+test('a window across two tiles and a sparse one is cut from the decoded tiles, the sparse part read as nodata', () => {
+  const tiles = [tile(100, 0, 0), tile(200, 4, 0), { spec: SPEC, x0: 0, y0: 4, plane: 0, slot: null, bytes: null, fill: 9999 }];
+  const w = assembleRaster(raster({ x0: 2, y0: 2, width: 4, height: 3, tiles: [0, 1, 2] }), tiles, readyTiles(tiles));
+  assert.equal(w.width, 4);
+  assert.deepEqual(Array.from(w.raw), [
+    110, 111, 208, 209,
+    114, 115, 212, 213,
+    9999, 9999, 0, 0,
+  ]);
+  assert.ok(tiles.slice(0, 2).every((t) => slotIsReady(t.slot!)));
+});
+
+test('a ready slot is read as it is, without its bytes', () => {
+  const t = tile(1, 0, 0);
+  readyTiles([t]);
+  const again = { ...t, bytes: null };
+  assert.equal(readyTiles([again])[0]![5], 6);
+});
+
+test('an undecoded slot without bytes is an error, and the slot stays empty for a later decode', () => {
+  const t = { ...tile(1, 0, 0), bytes: null };
+  assert.throws(() => readyTiles([t]), /undecoded without its bytes/);
+  assert.equal(slotIsReady(t.slot!), false);
+  let decoded = 0;
+  readySlot(t.slot!, () => decoded++);
+  assert.equal(decoded, 1);
+});
+
+test('one band is picked out of interleaved tiles', () => {
+  const spec: TileSpec = { compression: 1, predictor: 1, dtype: 'uint8', width: 2, height: 1, samplesPerPixel: 3 };
+  const t: ShippedTile = { spec, x0: 0, y0: 0, plane: 0, slot: newTileSlot(spec), bytes: Uint8Array.of(1, 2, 3, 4, 5, 6), fill: 0 };
+  const w = assembleRaster(raster({ width: 2, height: 1, band: 1, dtype: 'uint8', samplesPerPixel: 3, tiles: [0] }), [t], readyTiles([t]));
+  assert.deepEqual(Array.from(w.raw), [2, 5]);
+});
+
+const grid = (over: Partial<WorkerRaster>): WorkerRaster => ({
+  raw: new Uint8Array(0), width: 10, height: 10, samplesPerPixel: 1, geoTransform: [0, 0.001, 0, 0.01, 0, -0.001], epsg: 4326, nodata: null, scale: 1, offset: 0, ...over,
+});
+
+test('a footprint takes the pixels whose centre lies inside it', () => {
+  // A square from 0.0021 to 0.0059 degrees east and north: centres 0.0025 to 0.0055 fall inside.
+  const ring = [[0.0021, 0.0021], [0.0059, 0.0021], [0.0059, 0.0059], [0.0021, 0.0059], [0.0021, 0.0021]];
+  const m = maskFor(grid({}), { type: 'Polygon', coordinates: [ring] });
+  assert.equal(m.count, 16);
+  // Row 4 (latitude 0.0055 at its centre) holds columns 2 to 5.
+  assert.deepEqual(Array.from(m.inside.subarray(40, 50)), [0, 0, 1, 1, 1, 1, 0, 0, 0, 0]);
+});
+
+test('the ring is measured in metres from the plot, cut out of it', () => {
+  const g = grid({ width: 40, height: 40, geoTransform: [0, 0.0001, 0, 0.004, 0, -0.0001] });
+  const plot = maskFor(g, { type: 'Polygon', coordinates: [[[0.0018, 0.0018], [0.0022, 0.0018], [0.0022, 0.0022], [0.0018, 0.0022], [0.0018, 0.0018]]] });
+  // The plot spans columns and rows 18 to 21; a pixel is about 11 m tall, so 55 m reaches four pixels out, not six.
+  const ring = ringFor(plot, g, 0, 55);
+  for (let i = 0; i < plot.inside.length; i++) assert.ok(!(plot.inside[i] && ring.inside[i]));
+  const row = 20 * 40;
+  assert.equal(ring.inside[row + 21 + 4], 1);
+  assert.equal(ring.inside[row + 21 + 6], 0);
+});
+
+test('a coarse band is brought onto the fine grid, nearest neighbour, nodata outside it', () => {
+  const fine = grid({ width: 4, height: 2, geoTransform: [0, 10, 0, 20, 0, -10], epsg: 32633 });
+  const coarse = grid({ raw: Uint8Array.of(1, 2, 3, 4), width: 2, height: 2, geoTransform: [10, 20, 0, 20, 0, -20], epsg: 32633, nodata: 0 });
+  assert.deepEqual(Array.from(resampleNearest(fine, coarse)), [0, 1, 1, 2, 0, 1, 1, 2]);
+});

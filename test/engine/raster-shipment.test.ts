@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assembleRasters, slotIsReady } from '../../src/engine/kernels/raster-window.ts';
+import { DecodedTiles, shipRasters } from '../../src/engine/raster-shipment.ts';
+import { rasterRequest } from '../../src/engine/read-plan.ts';
+import { type ByteSource, openByteSource } from '../../src/engine/sources/byte-source.ts';
+import { openCog } from '../../src/engine/sources/cog.ts';
+import { writeCog } from '../../src/engine/sources/tiff-writer.ts';
+
+const SIDE = 512;
+const value = (x: number, y: number) => 1 + ((x * 7 + y * 13) % 4000);
+
+/** A 512×512 uint16 COG of four 256-pixel tiles, read through a source that counts tile-sized reads. */
+async function fixture() {
+  const dir = mkdtempSync(join(tmpdir(), 'pce-ship-'));
+  const path = join(dir, 'b.tif');
+  const data = new Uint16Array(SIDE * SIDE);
+  for (let y = 0; y < SIDE; y++) for (let x = 0; x < SIDE; x++) data[y * SIDE + x] = value(x, y);
+  await writeCog(path, { width: SIDE, height: SIDE, dtype: 'uint16', data, tileSize: 256, epsg: 32633, geoTransform: [500000, 10, 0, 1000000, 0, -10], nodata: 0 });
+  const raw = openByteSource(path);
+  let tileReads = 0;
+  const counted: ByteSource = {
+    id: raw.id,
+    get size() {
+      return raw.size;
+    },
+    read(offset, length, signal) {
+      if (length > 4096) tileReads++;
+      return raw.read(offset, length, signal);
+    },
+    readAll: (signal) => raw.readAll(signal),
+  };
+  const cog = await openCog(counted);
+  return { cog, reads: () => tileReads, [Symbol.dispose]: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('a tile two windows touch travels once; once decoded, it travels as its slot alone', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles();
+  const a = rasterRequest(f.cog, { x0: 200, y0: 200, width: 100, height: 20 });
+  const b = rasterRequest(f.cog, { x0: 240, y0: 210, width: 10, height: 10 });
+  const first = await shipRasters([a, b], decoded);
+  assert.equal(first.tiles.length, 2);
+  assert.equal(f.reads(), 2);
+  assert.deepEqual(first.rasters.map((r) => r.tiles), [[0, 1], [0]]);
+  const rasters = assembleRasters(first.rasters, first.tiles);
+  assert.equal(rasters.get(b.key)!.raw[0], value(240, 210));
+  assert.equal(rasters.get(a.key)!.raw[99], value(299, 200));
+  assert.ok(first.tiles.every((t) => slotIsReady(t.slot!)));
+
+  const again = await shipRasters([b], decoded);
+  assert.equal(again.fetchedBytes, 0);
+  assert.equal(again.tiles[0].bytes, null);
+  assert.equal(again.tiles[0].slot, first.tiles[0].slot);
+  assert.equal(f.reads(), 2);
+});
+
+test('the decoded tiles kept stay within their bound, the least recently used going first', async () => {
+  using f = await fixture();
+  const tileBytes = 256 * 256 * 2;
+  const decoded = new DecodedTiles({ maxBytes: 2 * tileBytes });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  for (const [x, y] of [[0, 0], [300, 0], [0, 300]]) {
+    const s = await shipRasters([corner(x, y)], decoded);
+    assembleRasters(s.rasters, s.tiles);
+    assert.ok(decoded.bytes <= decoded.maxBytes);
+  }
+  const reads = f.reads();
+  // The first tile was evicted: asking for it again decodes it again from fetched bytes.
+  const s = await shipRasters([corner(0, 0)], decoded);
+  assert.ok(s.fetchedBytes > 0);
+  assert.ok(f.reads() > reads);
+});
