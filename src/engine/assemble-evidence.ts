@@ -4,9 +4,10 @@
  * and categorical answers are carried; the decision lines and the kernels' working fields stay out
  * (spec 2.7 rule 2). Also the few facts of the object the register keeps for the plot's `state`.
  */
+import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
-import type { Block, EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
+import type { EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
 import { findingSentence } from './finding.ts';
 import type { PlotTaskResult } from './kernels/tasks.ts';
 import { nextStep } from './next-step.ts';
@@ -164,31 +165,28 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
   return evidence;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const MOST = 0.5;
 
 /** The Landsat record's class of the plot at the end of 2020, from the history block (null: not read). */
-function landsat2020(history: Block): Landsat2020Class | null {
-  if (history.available === false) return null;
-  if (history.checked === false) return 'not_covered';
-  const c = history.classes_2020 as Record<string, unknown> | null | undefined;
-  if (c === null || c === undefined) return null;
-  if ((num(c.undisturbed_forest) ?? 0) >= MOST) return 'undisturbed_forest';
-  if ((num(c.degraded_forest) ?? 0) >= MOST) return 'degraded_forest';
-  const cleared = num((history.deforestation_year as Record<string, unknown> | null | undefined)?.share_before_2021);
-  if ((cleared ?? 0) >= MOST) return 'cleared_before_2021';
-  if ((num(history.never_moist_forest_share) ?? 0) >= MOST) return 'outside_moist_forest';
+function landsat2020(h: ContextBlocks['history']): Landsat2020Class | null {
+  if (!h.available) return null;
+  if (!h.checked) return 'not_covered';
+  const c = h.classes_2020;
+  if (c === null) return null;
+  if ((c.undisturbed_forest ?? 0) >= MOST) return 'undisturbed_forest';
+  if ((c.degraded_forest ?? 0) >= MOST) return 'degraded_forest';
+  if ((h.deforestation_year?.share_before_2021 ?? 0) >= MOST) return 'cleared_before_2021';
+  if ((h.never_moist_forest_share ?? 0) >= MOST) return 'outside_moist_forest';
   return 'mixed_cover';
 }
 
-/** What the register keeps of the object for the plot's `state` (engine/plot-state.ts). */
-export function evidenceFacts(e: EvidenceObject): EvidenceFacts {
-  const ft = e.forest_types;
-  const notForest = ft.available === false ? null : num(ft.not_forest);
+/** What the register keeps of a read for the plot's `state` (engine/plot-state.ts). */
+export function evidenceFacts(blocks: ContextBlocks, seasonsObserved: number): EvidenceFacts {
+  const ft = blocks.forest_types;
   return {
-    eu_maps_forest_share: notForest === null ? null : Number((1 - notForest).toFixed(4)),
-    eu_maps_planted_share: ft.available === false ? null : num(ft.planted),
-    landsat_2020: landsat2020(e.history),
-    seasons_measured: e.seasons_observed,
+    eu_maps_forest_share: ft.available && ft.not_forest !== null ? Number((1 - ft.not_forest).toFixed(4)) : null,
+    eu_maps_planted_share: ft.available ? ft.planted : null,
+    landsat_2020: landsat2020(blocks.history),
+    seasons_measured: seasonsObserved,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The evidence object of spec 2.7, exactly as it is stored, signed and served. The engine's own
- * fields are typed field by field; the context blocks of spec 2.8 (filled by src/engine/context)
- * are typed as loosely as their owners leave them, so a document reads them field by field.
+ * fields are typed field by field; the context blocks of spec 2.8 are filled from
+ * src/engine/context's ContextBlocks and typed loosely here, so a stored object is read field by
+ * field whatever version of the blocks wrote it.
  *
  * What is never here (spec 2.7 rule 2, and the kernels' working fields): the decision lines
  * (`radar.evergreen_hh_hv_min_db`, `radar.threshold_db`, `structure.threshold`,
@@ -13,8 +14,8 @@ import type { CalibrationBlock } from './context/calibration.ts';
 import type { ReasonCode, Verdict } from './decide.ts';
 import type { NextStep } from './next-step.ts';
 
-/** A context block as its owner fills it: named fields, read one by one. */
-export type Block = Record<string, unknown>;
+/** A context block (spec 2.8) as stored. */
+export type Block = object;
 
 export interface EvidenceRead {
   /** Plot pixels on the optical grid (Sentinel-2, 10 m). */

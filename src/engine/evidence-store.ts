@@ -147,7 +147,8 @@ export async function storeEvidence(em: Em, read: FinishedRead, links: EventLink
     if (!held(plot, read.jobId)) return 'superseded';
     const e = read.evidence;
     const issued = new Date(e.issued);
-    const postCutoffShare = e.post_cutoff_loss !== null && typeof e.post_cutoff_loss.share === 'number' ? e.post_cutoff_loss.share : null;
+    const loss = e.post_cutoff_loss as { share?: unknown } | null;
+    const postCutoffShare = typeof loss?.share === 'number' ? loss.share : null;
     await tx.execute('update evidence set current = false where plot_id = ? and current', [read.plotId], 'run');
     await tx.execute(
       `update plots set evidence_state = 'done', verdict = ?, reason = ?, evidence_at = ?::timestamptz, evidence_facts = ?::jsonb,

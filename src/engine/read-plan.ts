@@ -5,7 +5,7 @@
  */
 import type { MultiPolygon, Point, Polygon } from 'geojson';
 import type { Archive } from './archive.ts';
-import { type ContextPlan, type ContextPlot, planContext } from './context-hook.ts';
+import { type ContextPlot, planContext } from './context/index.ts';
 import { footprintBox } from './context/plot.ts';
 import type { SkippedScene } from './evidence-object.ts';
 import { plotFootprint, type PlotFootprint } from './footprint.ts';
@@ -154,7 +154,7 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
       radar: radar.task,
       height: height.task,
       terrain: terrain.task,
-      context: { prepared: (context as ContextPlan).prepared, plot: contextPlot },
+      context: { prepared: context.prepared, plot: contextPlot },
     },
     scenes: optical.map((o) => ({ id: o.plan.id, sensor: o.plan.sensor, date: dateOf(o.datetime) })),
     sentinel2: new Map(s2Scenes.map((s) => [s.id, s])),

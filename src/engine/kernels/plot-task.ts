@@ -4,7 +4,7 @@
  * and the context blocks are computed; a few numbers per scene and per instrument go back.
  * Exported functions are the tasks of tasks.ts, by name.
  */
-import { computeContext } from '../context-hook.ts';
+import { computeContext } from '../context/index.ts';
 import { operatingPoints as op } from '../operating-points.ts';
 import { PALSAR_MASK } from '../sources/products/palsar.ts';
 import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2.ts';

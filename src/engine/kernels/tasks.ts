@@ -3,7 +3,7 @@
  * what it is sent and what it answers. A task is one plot with all its rasters; what comes back is
  * a handful of numbers per scene and per instrument, never a raster.
  */
-import type { ContextPlot, ContextResult } from '../context-hook.ts';
+import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2.ts';
 import type { HeightPercentiles } from './height-percentiles.ts';
 import type { RadarContrast } from './radar-contrast.ts';
@@ -62,7 +62,7 @@ export interface PlotTaskParams {
   radar: { years: RadarYearPlan[]; calibrationDb: number } | null;
   height: { key: string; encoding: Encoding } | null;
   terrain: { key: string; encoding: Encoding; pixelWidthM: number; pixelHeightM: number } | null;
-  context: { prepared: unknown; plot: ContextPlot };
+  context: { prepared: ContextPrepared; plot: ContextPlot };
 }
 
 /** What one optical scene gave over the plot. */
