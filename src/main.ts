@@ -34,8 +34,11 @@ switch (command) {
   case 'demo':
     await demo(config, rest);
     break;
+  case 'campaign':
+    await campaign(config, rest);
+    break;
   default:
-    console.error(`unknown command "${command}"; expected serve, api, worker, migrate, admin or demo`);
+    console.error(`unknown command "${command}"; expected serve, api, worker, migrate, admin, demo or campaign`);
     process.exit(2);
 }
 
@@ -115,5 +118,23 @@ async function demo(config: Config, argv: string[]) {
   } else {
     console.error('usage: npm run --silent demo -- sites [--json] | generate');
     process.exit(2);
+  }
+}
+
+/** `campaign <controls.geojson> [--regions <file>] [--json]`: a control campaign, its counts written into the calibration file. */
+async function campaign(config: Config, argv: string[]) {
+  const { CAMPAIGN_USAGE, describeCampaign, runCampaignCommand } = await import('./engine/context/campaign-command.ts');
+  const { words, flags } = parseArgs(argv);
+  if (words.length !== 1) {
+    console.error(CAMPAIGN_USAGE);
+    process.exit(2);
+  }
+  try {
+    const run = await runCampaignCommand(config, { controlsFile: words[0], regionsFile: typeof flags.regions === 'string' ? flags.regions : undefined });
+    if (flags.json === true) process.stdout.write(`${JSON.stringify(run)}\n`);
+    else for (const line of describeCampaign(run)) console.log(line);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
   }
 }

@@ -1,0 +1,81 @@
+// `npm run campaign -- <controls file> [--regions <calibration file>] [--json]`: reads every control
+// block with the engine, on the archive the configuration names, and writes the counts into the
+// calibration file. On the demo archive the figures are written labelled `demo` and no region
+// becomes `validated`.
+import { readFile } from 'node:fs/promises';
+import { area } from '@turf/turf';
+import type { Config } from '../../config.ts';
+import { openArchive } from '../archive.ts';
+import { createPool } from '../kernels/pool.ts';
+import { DecodedTiles } from '../raster-shipment.ts';
+import { type EngineDeps, readPlot } from '../read-plot.ts';
+import { loadSigningKey } from '../signing.ts';
+import { ensureDemoArchive } from '../sources/demo/archive.ts';
+import { CALIBRATION_FILE, type ControlReader, parseControls, type RegionTally, runCampaign, writeCampaign } from './campaign.ts';
+
+export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--regions <calibration-regions.json>] [--json]';
+
+/** A control block read as a plot without a job: nothing is stored, the verdict is all that is kept. */
+export function engineReader(deps: EngineDeps): ControlReader {
+  return async (block, signal) => {
+    const reading = await readPlot(
+      {
+        id: block.ref,
+        workspaceId: 'control-campaign',
+        ref: block.ref,
+        geometry: block.geometry,
+        areaHa: area(block.geometry) / 10_000,
+        declaredAreaHa: null,
+        country: block.country,
+        producerCountry: block.country,
+      },
+      deps,
+      signal,
+    );
+    return reading.decision.verdict;
+  };
+}
+
+export interface CampaignRun {
+  regions: RegionTally[];
+  file: string;
+  archive: 'demo' | 'public';
+  measured_on: string;
+}
+
+export interface CampaignOptions {
+  controlsFile: string;
+  regionsFile?: string;
+  /** Where the archive is read (tests: a generated world or a local server); the configured archive otherwise. */
+  archiveRoot?: string;
+  /** The day written as `measured_on` (YYYY-MM-DD); today by default. */
+  measuredOn?: string;
+}
+
+export async function runCampaignCommand(config: Config, options: CampaignOptions): Promise<CampaignRun> {
+  const blocks = parseControls(JSON.parse(await readFile(options.controlsFile, 'utf8')));
+  if (config.archive === 'demo' && options.archiveRoot === undefined) await ensureDemoArchive(config.dataDir);
+  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot });
+  const pool = createPool({ size: config.poolSize });
+  try {
+    const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir) };
+    const regions = await runCampaign(blocks, engineReader(deps));
+    const file = options.regionsFile ?? CALIBRATION_FILE;
+    const measuredOn = options.measuredOn ?? new Date().toISOString().slice(0, 10);
+    await writeCampaign(file, regions, { archive: config.archive, measuredOn });
+    return { regions, file, archive: config.archive, measured_on: measuredOn };
+  } finally {
+    await pool.close();
+    await archive.close();
+  }
+}
+
+/** What the command prints: one line per region, or one JSON object with `--json`. */
+export function describeCampaign(run: CampaignRun): string[] {
+  const lines = run.regions.map((t) => {
+    const failed = t.failed.length === 0 ? '' : `; ${t.failed.length} not read (${t.failed.map((f) => `${f.ref}: ${f.why}`).join('; ')})`;
+    return `${t.region}: ${t.forest.positive}/${t.forest.read} forest blocks reached a positive finding, ${t.crop.filable}/${t.crop.read} established-crop blocks a filable one${failed}`;
+  });
+  const where = run.archive === 'demo' ? 'the synthetic demo world (labelled demo; no region becomes validated)' : 'the public archives';
+  return [...lines, `measured on ${run.measured_on} over ${where}; written to ${run.file}`];
+}

@@ -1,0 +1,79 @@
+// The campaign runner end to end on the demo world: control blocks read by the engine as plots
+// are, the counts written into a copy of the calibration file, labelled demo.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadConfig } from '../../../src/config.ts';
+import { calibrationBlockFrom, parseCalibrationTable } from '../../../src/engine/context/calibration.ts';
+import { CALIBRATION_FILE } from '../../../src/engine/context/campaign.ts';
+import { describeCampaign, runCampaignCommand } from '../../../src/engine/context/campaign-command.ts';
+import { DEMO_SITES } from '../../../src/engine/sources/demo/sites.ts';
+import { buildSiteModel } from '../../../src/engine/sources/demo/site-model.ts';
+import { DEMO_SEED } from '../../../src/engine/sources/demo/world.ts';
+import { demoWorld } from '../sources/demo-world.ts';
+
+/** Demo sites of Southeast Asia as control blocks: the deciduous forest, and established rubber. */
+const CONTROLS: Record<string, 'forest' | 'established_crop'> = {
+  'th-nan-deciduous-forest': 'forest',
+  'th-surat-thani-rubber': 'established_crop',
+  'vn-binh-phuoc-shade-veto': 'established_crop',
+  'kh-kampong-cham-record': 'established_crop',
+  'mm-mon-tmf-undisturbed': 'established_crop',
+};
+
+test('a campaign on the demo world writes the counts the engine reaches, labelled demo, and validates nothing', async () => {
+  const { root } = await demoWorld(DEMO_SITES.map((s) => s.name));
+  const dir = await mkdtemp(join(tmpdir(), 'campaign-run-'));
+  try {
+    const sites = DEMO_SITES.filter((s) => s.name in CONTROLS);
+    const controls = {
+      type: 'FeatureCollection',
+      region: 'southeast-asia',
+      features: sites.map((s) => ({
+        type: 'Feature',
+        properties: { label: CONTROLS[s.name], ref: s.name, country: s.country },
+        geometry: { type: 'Polygon', coordinates: [buildSiteModel(s, DEMO_SEED).lonLatRing] },
+      })),
+    };
+    const controlsFile = join(dir, 'controls.geojson');
+    const regionsFile = join(dir, 'calibration-regions.json');
+    await writeFile(controlsFile, JSON.stringify(controls));
+    await copyFile(CALIBRATION_FILE, regionsFile);
+    const config = loadConfig({ DATA_DIR: join(dir, 'data'), POOL_SIZE: '2', LOG_LEVEL: 'silent' });
+    const run = await runCampaignCommand(config, { controlsFile, regionsFile, archiveRoot: root, measuredOn: '2026-11-22' });
+
+    // What each block should reach is its site's truth, never a figure typed here.
+    const positive = (label: string) => sites.filter((s) => CONTROLS[s.name] === label && s.truth.verdict === 'prior_management_evidenced').length;
+    const count = (label: string) => sites.filter((s) => CONTROLS[s.name] === label).length;
+    assert.deepEqual(run.regions, [{
+      region: 'southeast-asia',
+      forest: { positive: positive('forest'), read: count('forest') },
+      crop: { filable: positive('established_crop'), read: count('established_crop') },
+      failed: [],
+    }]);
+    const table = parseCalibrationTable(JSON.parse(await readFile(regionsFile, 'utf8')));
+    const region = table.regions.find((r) => r.id === 'southeast-asia')!;
+    assert.deepEqual(
+      [region.state, region.campaign_archive, region.controls, region.forest_cleared, region.established_crop_filable, region.measured_on],
+      ['reads', 'demo', sites.length, `${positive('forest')}/${count('forest')}`, `${positive('established_crop')}/${count('established_crop')}`, '2026-11-22'],
+    );
+    assert.match(calibrationBlockFrom(table, { producerCountry: 'TH' }).note, /synthetic demo world/);
+    assert.match(describeCampaign(run).at(-1)!, /synthetic demo world.*no region becomes validated/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('npm run campaign without a controls file prints its usage and exits 2', async () => {
+  const node = process.execPath;
+  const main = new URL('../../../src/main.ts', import.meta.url).pathname;
+  await assert.rejects(promisify(execFile)(node, [main, 'campaign'], { env: { ...process.env, DATA_DIR: tmpdir() } }), (err: { code?: number; stderr?: string }) => {
+    assert.equal(err.code, 2);
+    assert.match(err.stderr ?? '', /usage: npm run --silent campaign -- <controls.geojson>/);
+    return true;
+  });
+});
