@@ -1,0 +1,218 @@
+/**
+ * The evidence routes (spec 4.2, 4.3, 7.3) on both backends: what the run call queues and refuses,
+ * nothing half-written when the queue cannot take a job, failed reads and reruns against the
+ * allowance, reading evidence, and the summary resolving plots a dead job left in flight.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { INTERRUPTED } from '../../src/engine/evidence-runs.ts';
+import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { serveDemoArchive } from '../../src/engine/archive.ts';
+import { palsarTile1 } from '../../src/engine/sources/products/palsar.ts';
+import type { ArchiveServer } from '../../src/engine/sources/local-server.ts';
+import { QUEUES } from '../../src/store/queue.ts';
+import { BACKENDS } from '../support/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { demoWorld } from '../engine/sources/demo-world.ts';
+import { insertSitePlot, plotRow, seedWorkspace, site, waitUntilRead } from '../engine/evidence-helpers.ts';
+
+const RUN = '/api/v1/portal/plots/evidence';
+const A = 'id-kalbar-rubber';
+const B = 'th-surat-thani-rubber';
+
+async function units(app: TestApp, workspaceId: string): Promise<number> {
+  const [{ n }] = await app.services.store.em().execute<{ n: string }[]>('select count(*) as n from evidence_units where workspace_id = ?', [workspaceId]);
+  return Number(n);
+}
+
+async function events(app: TestApp, workspaceId: string, type: string) {
+  return app.services.store.em().execute<{ data: Record<string, unknown> }[]>('select data from outbox where workspace_id = ? and type = ? order by created_at', [workspaceId, type]);
+}
+
+for (const backend of BACKENDS) {
+  describe(`evidence routes (${backend})`, () => {
+    let app: TestApp;
+    before(async () => {
+      app = await startTestApp(backend, { POOL_SIZE: '2' });
+    });
+    after(() => app.close());
+
+    test('a run naming no plots is refused with no_plots; a plot outside the workspace with not_found', async () => {
+      const { key } = await seedWorkspace(app.services.store);
+      for (const body of [{}, { all: false }, { plot_ids: [] }]) {
+        const r = await app.call('POST', RUN, { key, body });
+        assert.equal(r.status, 422);
+        assert.equal(r.body.error.code, 'no_plots');
+      }
+      const other = await seedWorkspace(app.services.store);
+      const theirs = await insertSitePlot(app.services.store.em(), other.workspaceId, A);
+      for (const id of [theirs, 'not-a-plot-id']) {
+        const r = await app.call('POST', RUN, { key, body: { plot_ids: [id] } });
+        assert.equal(r.status, 404);
+        assert.equal(r.body.error.code, 'not_found');
+      }
+      assert.equal((await app.call('POST', RUN, { key, body: { plot_ids: [theirs], rerun: 'yes' } })).body.error.code, 'bad_rerun');
+    });
+
+    test('the Standard plan is refused with plan_tier_required; a trial at its cap with evidence_cap stating used and remaining', async () => {
+      const standard = await seedWorkspace(app.services.store, 'standard');
+      const r = await app.call('POST', RUN, { key: standard.key, body: { all: true } });
+      assert.equal(r.status, 403);
+      assert.equal(r.body.error.code, 'plan_tier_required');
+      assert.match(r.body.error.message, /Professional/);
+
+      const trial = await seedWorkspace(app.services.store, 'trial');
+      const em = app.services.store.em();
+      await insertSitePlot(em, trial.workspaceId, A);
+      for (let i = 0; i < 200; i++) {
+        await em.execute('insert into evidence_units (id, workspace_id, plot_id, read_id, used_at) values (?, ?, ?, ?, now())', [randomUUID(), trial.workspaceId, randomUUID(), randomUUID()]);
+      }
+      const capped = await app.call('POST', RUN, { key: trial.key, body: { all: true } });
+      assert.equal(capped.status, 403);
+      assert.equal(capped.body.error.code, 'evidence_cap');
+      assert.match(capped.body.error.message, /200 used .* 0 remaining/);
+      assert.equal((await plotRow(em, (await em.execute<{ id: string }[]>('select id from plots where workspace_id = ?', [trial.workspaceId]))[0].id)).evidence_state, 'none');
+    });
+
+    test('nothing to read answers job_id null, queued 0 and a note', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      await insertSitePlot(app.services.store.em(), workspaceId, A, { validation: 'rejected' });
+      const r = await app.call('POST', RUN, { key, body: { all: true } });
+      assert.equal(r.status, 200);
+      assert.deepEqual([r.body.job_id, r.body.queued, r.body.cap, r.body.used_after], [null, 0, 200, 0]);
+      assert.match(r.body.note, /nothing was queued/);
+    });
+
+    test('a queue that cannot take the job answers 503 queue_unavailable and leaves nothing written', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const em = app.services.store.em();
+      const id = await insertSitePlot(em, workspaceId, A);
+      const boss = app.services.queue!.boss;
+      const send = boss.send.bind(boss);
+      const before_ = (await boss.findJobs(QUEUES.evidence.name)).length;
+      // The queue fails at the very send, after the plots were marked queued in the transaction.
+      boss.send = (async () => {
+        throw new Error('connection refused');
+      }) as typeof boss.send;
+      try {
+        const r = await app.call('POST', RUN, { key, body: { plot_ids: [id] } });
+        assert.equal(r.status, 503);
+        assert.equal(r.body.error.code, 'queue_unavailable');
+      } finally {
+        boss.send = send;
+      }
+      const row = await plotRow(em, id);
+      assert.equal(row.evidence_state, 'none');
+      assert.equal((await boss.findJobs(QUEUES.evidence.name)).length, before_);
+      const queue = app.services.queue;
+      app.services.queue = null;
+      try {
+        const r = await app.call('POST', RUN, { key, body: { all: true } });
+        assert.equal(r.status, 503);
+        assert.equal(r.body.error.code, 'queue_unavailable');
+      } finally {
+        app.services.queue = queue;
+      }
+      assert.equal((await plotRow(em, id)).evidence_state, 'none');
+    });
+
+    test('evidence not yet read answers 409 no_evidence naming the state; another workspace\'s plot 404', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const id = await insertSitePlot(app.services.store.em(), workspaceId, A);
+      let r = await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key });
+      assert.equal(r.status, 409);
+      assert.equal(r.body.error.code, 'no_evidence');
+      assert.match(r.body.error.message, /evidence state is none/);
+      const run = await app.call('POST', RUN, { key, body: { plot_ids: [id] } });
+      assert.equal(run.status, 202);
+      r = await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key });
+      assert.match(r.body.error.message, /evidence state is queued/);
+      const other = await seedWorkspace(app.services.store);
+      r = await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key: other.key });
+      assert.equal(r.status, 404);
+      assert.equal(r.body.error.code, 'not_found');
+      await app.services.queue!.boss.cancel(QUEUES.evidence.name, run.body.job_id);
+    });
+
+    test('reading the summary resolves plots a stopped job left in flight, counts them recovered, and they cost nothing', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const em = app.services.store.em();
+      const ids = [await insertSitePlot(em, workspaceId, A), await insertSitePlot(em, workspaceId, B)];
+      const run = await app.call('POST', RUN, { key, body: { all: true } });
+      assert.equal(run.body.queued, 2);
+      let summary = (await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key })).body;
+      assert.equal(summary.recovered, 0);
+      assert.equal(summary.states.queued, 2);
+      await app.services.queue!.boss.cancel(QUEUES.evidence.name, run.body.job_id);
+      summary = (await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key })).body;
+      assert.equal(summary.recovered, 2);
+      assert.deepEqual(summary.states, { none: 0, queued: 0, running: 0, done: 0, failed: 2 });
+      assert.equal(summary.used, 0);
+      for (const id of ids) assert.equal((await plotRow(em, id)).evidence_error, INTERRUPTED);
+      assert.equal((await events(app, workspaceId, 'plot.evidence.failed')).length, 2);
+      assert.equal((await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key })).body.recovered, 0);
+    });
+
+    describe('with a worker reading through the local archive server', () => {
+      let server: ArchiveServer;
+      let worker: EvidenceWorker;
+      before(async () => {
+        const { root } = await demoWorld();
+        server = await serveDemoArchive(root);
+        worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archiveRoot: server.url });
+      });
+      after(async () => {
+        worker.stopTaking();
+        await worker.close();
+        await server.close();
+      });
+
+      test('a failed read records a plain reason, costs nothing, and the job goes on; reading again costs one each', async () => {
+        const { workspaceId, key } = await seedWorkspace(app.services.store);
+        const em = app.services.store.em();
+        const failing = await insertSitePlot(em, workspaceId, B);
+        const reading = await insertSitePlot(em, workspaceId, A);
+        // Every radar mosaic over B answers 500: both years, on the only mirror that covers Asia.
+        const [lon, lat] = site(B).centre;
+        server.setFaults({ status: { match: new RegExp(`${palsarTile1(lon, lat)}_(19|20)_sl_`), status: 500 } });
+        try {
+          const run = await app.call('POST', RUN, { key, body: { plot_ids: [failing, reading] } });
+          assert.deepEqual([run.status, run.body.queued, run.body.used_after], [202, 2, 2]);
+          await waitUntilRead(em, workspaceId);
+        } finally {
+          server.setFaults({});
+        }
+        const failed = await plotRow(em, failing);
+        assert.equal(failed.evidence_state, 'failed');
+        assert.match(failed.evidence_error!, /radar mosaics could not be read/);
+        assert.equal((await plotRow(em, reading)).evidence_state, 'done');
+        assert.equal(await units(app, workspaceId), 1);
+        const [event] = await events(app, workspaceId, 'plot.evidence.failed');
+        assert.equal(event.data.plot_id, failing);
+        assert.equal((event.data.next_step as { code: string }).code, 'run_again');
+        assert.equal((await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key })).body.used, 1);
+
+        // The failed plot is read again by an unconditional run; the done one only with rerun.
+        const again = await app.call('POST', RUN, { key, body: { all: true } });
+        assert.deepEqual([again.body.queued, again.body.used_after], [1, 2]);
+        await waitUntilRead(em, workspaceId);
+        assert.equal((await plotRow(em, failing)).evidence_state, 'done');
+        assert.equal(await units(app, workspaceId), 2);
+
+        const first = (await app.call('GET', `/api/v1/portal/plots/${reading}/evidence`, { key })).body;
+        const notAgain = await app.call('POST', RUN, { key, body: { plot_ids: [reading] } });
+        assert.equal(notAgain.body.queued, 0);
+        const rerun = await app.call('POST', RUN, { key, body: { plot_ids: [reading], rerun: true } });
+        assert.deepEqual([rerun.body.queued, rerun.body.used_after], [1, 3]);
+        await waitUntilRead(em, workspaceId);
+        assert.equal(await units(app, workspaceId), 3);
+        const second = (await app.call('GET', `/api/v1/portal/plots/${reading}/evidence`, { key })).body;
+        assert.notEqual(second.integrity.digest, first.integrity.digest);
+        const rows = await em.execute<{ current: boolean }[]>('select current from evidence where plot_id = ? order by issued', [reading]);
+        assert.deepEqual(rows.map((r) => r.current), [false, true]);
+        assert.equal((await events(app, workspaceId, 'plot.evidence.completed')).length, 3);
+      });
+    });
+  });
+}

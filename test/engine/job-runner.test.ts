@@ -1,0 +1,141 @@
+/**
+ * Every demo site read end to end: registered as a plot, queued through the run route, read by the
+ * evidence worker from the generated archive, stored, signed and served, on both backends.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { canonicalJson } from '../../src/engine/integrity.ts';
+import { WITHDRAWN_FIELDS } from '../../src/engine/evidence-object.ts';
+import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { verifyDigest } from '../../src/engine/signing.ts';
+import { DEMO_SITES } from '../../src/engine/sources/demo/sites.ts';
+import { BACKENDS } from '../support/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { demoWorld } from './sources/demo-world.ts';
+import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from './evidence-helpers.ts';
+
+/** Every path of an object's keys, array elements marked `[]` (`seasons[].trough_scene`). */
+function paths(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => paths(v, `${prefix}[]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const path = prefix === '' ? k : `${prefix}.${k}`;
+    return [path, ...paths(v, path)];
+  });
+}
+
+test('the path lister finds nested and array fields, so an absent withdrawn field is truly absent', () => {
+  assert.deepEqual(paths({ radar: { threshold_db: -2 }, seasons: [{ trough_scene: 3 }] }), ['radar', 'radar.threshold_db', 'seasons', 'seasons[].trough_scene']);
+});
+
+const NAMES = DEMO_SITES.map((s) => s.name);
+
+for (const backend of BACKENDS) {
+  describe(`evidence jobs over the demo world (${backend})`, () => {
+    let app: TestApp;
+    let worker: EvidenceWorker;
+    let workspaceId: string;
+    let key: string;
+    const plots = new Map<string, string>();
+
+    before(async () => {
+      const { root } = await demoWorld(NAMES);
+      app = await startTestApp(backend, { POOL_SIZE: '2' });
+      ({ workspaceId, key } = await seedWorkspace(app.services.store, 'professional'));
+      const em = app.services.store.em();
+      for (const name of NAMES) plots.set(name, await insertSitePlot(em, workspaceId, name));
+      worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archiveRoot: root });
+      const run = await app.call('POST', '/api/v1/portal/plots/evidence', { key, body: { all: true } });
+      assert.equal(run.status, 202);
+      assert.equal(run.body.queued, NAMES.length);
+      await waitUntilRead(app.services.store.em(), workspaceId);
+    });
+    after(async () => {
+      worker.stopTaking();
+      await app.close();
+      await worker.close();
+    });
+
+    test('each site reaches the verdict, reason and reasons its truth implies, and the register row says the same', async () => {
+      const em = app.services.store.em();
+      for (const spec of DEMO_SITES) {
+        const id = plots.get(spec.name)!;
+        const r = await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key });
+        assert.equal(r.status, 200, spec.name);
+        const e = r.body.evidence;
+        assert.deepEqual([e.verdict, e.reason, e.reasons], [spec.truth.verdict, spec.truth.reason, spec.truth.reasons], `${spec.name}: ${e.finding}`);
+        const row = await plotRow(em, id);
+        assert.equal(row.evidence_state, 'done');
+        assert.deepEqual([row.verdict, row.reason], [e.verdict, e.reason]);
+        assert.equal(new Date(row.evidence_at!).toISOString(), e.issued);
+        assert.equal(row.post_cutoff_loss_share, e.post_cutoff_loss?.share ?? null, spec.name);
+        assert.equal(r.body.state, 'done');
+        assert.equal(r.body.external_ref, spec.name);
+      }
+    });
+
+    test('no object carries a withdrawn field or a kernel\'s working field, and each says it is synthetic', async () => {
+      for (const id of plots.values()) {
+        const e = (await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key })).body.evidence;
+        const present = new Set(paths(e));
+        for (const field of WITHDRAWN_FIELDS) assert.ok(!present.has(field), `${e.aoi_name} carries ${field}`);
+        assert.equal(e.synthetic, true);
+        assert.match(e.synthetic_note, /synthetic/);
+        assert.ok(e.scenes.length <= e.read.scenes_kept && e.read.scenes_kept <= e.read.scenes_searched);
+        assert.equal(e.read.start, '2016-01-01');
+        assert.equal(e.cutoff, '2020-12-31');
+      }
+    });
+
+    test('every signature verifies against the public key, and fails once one byte of the object changes', async () => {
+      const key_ = (await app.call('GET', '/api/v1/evidence/public-key')).body;
+      for (const id of plots.values()) {
+        const { evidence, integrity } = (await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key })).body;
+        const canonical = canonicalJson(evidence);
+        const digest = createHash('sha256').update(canonical, 'utf8').digest('hex');
+        assert.equal(integrity.digest, digest);
+        assert.equal(integrity.key_id, key_.key_id);
+        assert.ok(verifyDigest(key_.public_key_pem, digest, integrity.signature));
+        const at = canonical.indexOf('"finding":"') + 12;
+        const tampered = canonical.slice(0, at) + String.fromCharCode(canonical.charCodeAt(at) ^ 1) + canonical.slice(at + 1);
+        const tamperedDigest = createHash('sha256').update(tampered, 'utf8').digest('hex');
+        assert.notEqual(tamperedDigest, digest);
+        assert.equal(verifyDigest(key_.public_key_pem, tamperedDigest, integrity.signature), false);
+      }
+    });
+
+    test('each finished read is charged once and announced once, in the same transaction as its evidence', async () => {
+      const em = app.services.store.em();
+      const [{ units }] = await em.execute<{ units: string }[]>('select count(*) as units from evidence_units where workspace_id = ?', [workspaceId]);
+      assert.equal(Number(units), NAMES.length);
+      const events = await em.execute<{ type: string; data: { plot_id: string; result: string; finding: boolean; evidence_url: string } }[]>('select type, data from outbox where workspace_id = ?', [workspaceId]);
+      assert.equal(events.length, NAMES.length);
+      for (const e of events) {
+        assert.equal(e.type, 'plot.evidence.completed');
+        assert.equal(e.data.finding, e.data.result === 'prior_management_evidenced');
+        assert.match(e.data.evidence_url, new RegExp(`/portal/plots/${e.data.plot_id}/evidence$`));
+      }
+      const summary = (await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key })).body;
+      assert.equal(summary.states.done, NAMES.length);
+      assert.equal(summary.used, NAMES.length);
+      assert.equal(summary.reasons.size_floor.cycle_and_structure_agree, 1);
+    });
+
+    test('a true-colour chip of one kept scene is stored beside the evidence for its map', async () => {
+      const { getEvidenceMap } = await import('../../src/engine/evidence-store.ts');
+      const id = plots.get('th-surat-thani-rubber')!;
+      const map = await getEvidenceMap(app.services.store.em(), workspaceId, id);
+      const e = (await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key })).body.evidence;
+      assert.ok(map.chip !== null);
+      assert.ok(e.scenes.includes(map.chip.scene));
+      const meta = await sharp(map.chip.png).metadata();
+      assert.equal(meta.format, 'png');
+      assert.equal(meta.channels, 3);
+      const [w, s, east, n] = map.chip.bbox;
+      assert.ok(w < east && s < n);
+      assert.equal(map.footprint.type, 'Polygon');
+    });
+  });
+}
