@@ -97,8 +97,9 @@ const thinLines = {
   paddingBottom: () => 2,
 };
 
-/** Label and value rows; a value may be content of its own (a code, a list). */
-export function facts(rows: Array<[string, Scalar | Content]>, labelWidth = 150): ContentTable {
+/** Label and value rows; a value may be content of its own (a code, a list). No rows, no table. */
+export function facts(rows: Array<[string, Scalar | Content]>, labelWidth = 150): Content {
+  if (rows.length === 0) return { text: '' };
   return {
     table: {
       dontBreakRows: true,

@@ -22,7 +22,7 @@ function provenance(block: Record<string, unknown>): Content {
     ['Acknowledgement', block.acknowledgement],
     ['Citation', block.citation],
   ]);
-  return rows.length === 0 ? para('The block names no source.', { style: 'small' }) : facts(rows);
+  return facts(rows);
 }
 
 const sentences = (value: unknown): string => (Array.isArray(value) ? value.join(' ') : show(value));
@@ -33,11 +33,17 @@ function sentence(value: unknown): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
+/** "Not read." (or "Not measured.") and the block's note, without saying it twice when the note says it. */
+function absent(lead: 'Not read' | 'Not measured', note: unknown): string {
+  const said = sentence(note);
+  return /^not (read|measured)\b/i.test(said) ? said : `${lead}. ${said}`;
+}
+
 function historyBlock(e: EvidenceObject): Content[] {
   const h = fields(e.history);
   const out: Content[] = [subheading('Landsat moist-forest record, 1990 to 2025', 'history')];
   if (h.checked === false || h.available === false) {
-    out.push(para(`Not read. ${sentence(h.note_on_read ?? h.note)} This is not a plot without history.`));
+    out.push(para(`${absent('Not read', h.note_on_read ?? h.note)} This is not a plot without history.`));
     out.push(provenance(h));
     return out;
   }
@@ -73,7 +79,12 @@ function historyBlock(e: EvidenceObject): Content[] {
 
 function postCutoffLossBlock(e: EvidenceObject): Content[] {
   const l = e.post_cutoff_loss;
+  const h = fields(e.history);
   const out: Content[] = [subheading('Loss of moist forest after the cutoff', 'post_cutoff_loss')];
+  if (l === null && (h.checked === false || h.available === false)) {
+    out.push(para('Not read: the Landsat record was not read, so no loss after the cutoff can be dated from it.'));
+    return out;
+  }
   if (l === null) {
     out.push(para('The Landsat record dates no loss of moist forest to 2021 or later on 5% or more of the plot (and at least three 30 m pixels). This changes no verdict.'));
     return out;
@@ -88,7 +99,7 @@ function forestTypesBlock(e: EvidenceObject): Content[] {
   const f = fields(e.forest_types);
   const out: Content[] = [subheading('The Commission\'s 2020 forest-type map', 'forest_types')];
   if (f.available === false) {
-    out.push(para(`Not read. ${sentence(f.note)} Nothing was withheld on its account.`));
+    out.push(para(`${absent('Not read', f.note)} Nothing was withheld on its account.`));
   } else {
     out.push(grid(['primary', 'naturally regenerating', 'planted', 'not forest'], [[share(f.primary), share(f.naturally_regenerating), share(f.planted), share(f.not_forest)]]));
   }
@@ -99,22 +110,23 @@ function forestTypesBlock(e: EvidenceObject): Content[] {
 function commodityMapsBlock(e: EvidenceObject): Content[] {
   const c = fields(e.commodity_maps);
   const palm = fields(c.oil_palm), rubber = fields(c.rubber);
+  const unread = (map: Record<string, unknown>): Array<[string, string]> | null => (map.available === false ? [['', absent('Not read', map.note)]] : null);
   const rubberText = rubber.outside_coverage === true ? 'outside the map\'s coverage (Southeast Asia only)' : `${share(rubber.rubber_2020)} of the plot mapped as rubber`;
-  return [
-    subheading('Commodity maps (context; they change no verdict)', 'commodity_maps'),
-    facts([
-      ['Oil palm planted by 2020', show(palm.planted_by_2020)],
-      ['Oil palm median planting year', palm.planted_by_2020 === false && palm.median_planting_year === null ? 'none: no oil palm mapped by 2020' : show(palm.median_planting_year)],
-      ['Oil palm 2021, industrial / smallholder', `${share(palm.industrial_2021)} / ${share(palm.smallholder_2021)}`],
-      ['Oil palm citation', show(palm.citation)],
-      ['Rubber', rubberText],
-      ['Rubber citation', show(rubber.citation)],
-    ]),
+  const palmRows: Array<[string, string]> = unread(palm)?.map(([, t]) => ['Oil palm', t]) ?? [
+    ['Oil palm planted by 2020', show(palm.planted_by_2020)],
+    ['Oil palm median planting year', palm.planted_by_2020 === false && palm.median_planting_year === null ? 'none: no oil palm mapped by 2020' : show(palm.median_planting_year)],
+    ['Oil palm 2021, industrial / smallholder', `${share(palm.industrial_2021)} / ${share(palm.smallholder_2021)}`],
+    ['Oil palm citation', show(palm.citation)],
   ];
+  const rubberRows: Array<[string, string]> = unread(rubber)?.map(([, t]) => ['Rubber', t]) ?? [
+    ['Rubber', rubberText],
+    ['Rubber citation', show(rubber.citation)],
+  ];
+  return [subheading('Commodity maps (context; they change no verdict)', 'commodity_maps'), facts([...palmRows, ...rubberRows])];
 }
 
 function concessionBlock(e: EvidenceObject): Content[] {
-  if (e.concession === undefined) return [];
+  if (e.concession === undefined || e.concession === null) return [];
   const c = fields(e.concession);
   const words = c.checked === false || c.inside === null
     ? 'The concession layer could not be read: whether the plot lies inside a licensed pulpwood concession is not known. Running the plot again settles it.'
@@ -135,7 +147,7 @@ function riskBlock(e: EvidenceObject): Content[] {
   const out: Content[] = [subheading('Risk context (Article 10; never a verdict)', 'risk'), para(`${show(risk.note)} (${show(risk.article)})`)];
 
   let paWords: string;
-  if (pa.available === false) paWords = `Not measured. ${sentence(pa.note ?? pa.coverage_note)}`;
+  if (pa.available === false) paWords = absent('Not measured', pa.note ?? pa.coverage_note);
   else if (pa.intersects === true) paWords = 'A protected area on the map crosses the plot. An intersection is not a finding of illegality.';
   else {
     const d = typeof pa.distance_km === 'number' ? pa.distance_km : null;
@@ -162,7 +174,7 @@ function riskBlock(e: EvidenceObject): Content[] {
   ])));
 
   const classification = country.classification === null || country.classification === undefined
-    ? 'No country of production was given, so no classification applies.'
+    ? (typeof country.consequence === 'string' ? country.consequence : 'No country of production was given, so no classification applies.')
     : `${show(country.country_name)} is classed ${show(country.classification)} risk ${country.enumerated === true ? 'by name in the annex' : 'under the residual rule (not named in the annex)'}. ${show(country.consequence)}`;
   out.push({ text: 'Country classification', bold: true, style: 'body', margin: [0, 2, 0, 2] }, para(classification));
   out.push(facts(known([
@@ -174,7 +186,7 @@ function riskBlock(e: EvidenceObject): Content[] {
   ])));
 
   const hoodWords = hood.available === false
-    ? `Not measured. ${sentence(hood.note ?? hood.source)}`
+    ? absent('Not measured', hood.note ?? hood.source)
     : `${show(hood.loss_ha)} ha of tree cover lost since ${show(hood.since_year)} in a ${show(hood.ring_km)} km ring around the plot (${show(hood.ring_area_ha)} ha, plot cut out), ` +
       `counting pixels with at least ${show(hood.canopy_density_threshold_pct)}% canopy in 2000: ${show(hood.prevalence_pct)}% of the ring.`;
   out.push({ text: 'Loss in the neighbourhood', bold: true, style: 'body', margin: [0, 2, 0, 2] }, para(hoodWords));
@@ -186,7 +198,7 @@ function settlementBlock(e: EvidenceObject): Content[] {
   const s = fields(e.settlement);
   const out: Content[] = [subheading('Buildings (supporting evidence; never a verdict)', 'settlement')];
   if (s.available === false) {
-    out.push(para(`Not measured. ${sentence(s.note)}`));
+    out.push(para(absent('Not measured', s.note)));
     out.push(provenance(s));
     return out;
   }

@@ -30,7 +30,7 @@ function mapBlock(picture: FootprintPicture | null): Content {
 export function plotSection(wrapper: EvidenceWrapper, register: PlotRegisterFacts, picture: FootprintPicture | null): Content[] {
   const e = wrapper.evidence;
   const country = fields(fields(e.risk).country);
-  const countryText = typeof country.country === 'string' ? `${show(country.country_name)} (${country.country})` : 'not given (no producer or plot country on record)';
+  const countryText = typeof country.country === 'string' ? `${show(country.country_name)} (${country.country})` : 'not given';
   const areaHa = e.plot_area_km2 * 100;
   const floorHa = e.evidence_floor_km2 * 100;
   const floor = areaHa < floorHa

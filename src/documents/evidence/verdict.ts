@@ -45,7 +45,11 @@ export function verdictSection(e: EvidenceObject): Content[] {
     subheading('Reasons, in the order the rules place them'),
     // The longest code (45 characters) fits its column on one line, so it reads and copies whole.
     grid(['', 'code', 'what it means'], rows, [34, 196, '*']),
-    para('The first reason is the one that decided the verdict; a withholding named before the instruments\' reason is what withheld a positive reading.', { style: 'small' }),
+    para(
+      'The first code is the plot\'s reason, as on its register row. A context block that withheld a positive reading is named before the ' +
+        'instruments\' reason; the evidence floor is named after it.',
+      { style: 'small' },
+    ),
     subheading('Next step'),
     e.next_step === null
       ? para('None: a positive finding needs no further step from this service.')
