@@ -164,3 +164,30 @@ test('a plot read with seasons without an answer lists them', async () => {
   assert.ok(t.includes('Seasons without an answer 2018'));
   assert.ok(t.includes('no answer'));
 });
+
+test('a document renders when no context block could be read, and says so once per block without claiming an absence', async () => {
+  const unread = { available: false, note: 'Not read by this version of the service.' };
+  const { pdf } = await render({
+    edit: (e) => {
+      e.history = { ...unread, checked: false, note_on_read: unread.note };
+      e.settlement = { ...unread };
+      e.forest_types = { ...unread };
+      e.commodity_maps = { rubber: { ...unread }, oil_palm: { ...unread } };
+      e.risk = {
+        note: 'Context for the risk assessment of Article 10; it changes no verdict, reason or finding.',
+        article: 'Article 10 of Regulation (EU) 2023/1115',
+        protected_area: { ...unread },
+        neighbourhood: { ...unread },
+        country: { country: null, country_name: null, classification: null, enumerated: null, consequence: 'No country of production was given.' },
+      };
+      e.post_cutoff_loss = null;
+    },
+  });
+  const t = flat((await pdfText(pdf)).text);
+  assert.ok(!t.includes('Not read. Not read'));
+  assert.ok(!t.includes('dates no loss'), 'an unread record is not a record without loss');
+  assert.ok(t.includes('the Landsat record was not read'));
+  assert.ok(t.includes('This is not a plot without history.'));
+  assert.ok(t.includes('No country of production was given.'));
+  assert.ok((t.match(/Not read by this version of the service\./g) ?? []).length >= 7);
+});
