@@ -3,7 +3,7 @@
  * An import diffs the file against the stored plots by `ref` and writes the whole file in one
  * transaction, through batched SQL (one statement per few thousand plots), or writes nothing.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Em } from '../store/orm.ts';
 import type { EvidenceState } from '../store/entities/index.ts';
 import { boundaryMoved } from './boundary-shift.ts';
@@ -146,17 +146,18 @@ const RECORD_COLUMNS = `id uuid, external_ref text, commodity text, country text
   declared_area_ha double precision, geometry jsonb, validation_state text, validation_report jsonb,
   planted_year int, producer_id uuid`;
 
-const INSERT_SQL = `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, declared_area_ha, geometry,
-    geometry_source, validation_state, validation_report, planted_year, producer_id, evidence_state, created_at, updated_at)
-  select r.id, ?, r.external_ref, r.commodity, r.country, r.area_ha, r.declared_area_ha, r.geometry,
+const insertSql = (workspace: string, rows: string) => `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha,
+    declared_area_ha, geometry, geometry_source, validation_state, validation_report, planted_year, producer_id, evidence_state,
+    created_at, updated_at)
+  select r.id, ${workspace}, r.external_ref, r.commodity, r.country, r.area_ha, r.declared_area_ha, r.geometry,
     'upload', r.validation_state, r.validation_report, r.planted_year, r.producer_id, 'none', now(), now()
-  from rows from (jsonb_to_recordset(?::jsonb) as (${RECORD_COLUMNS})) with ordinality as r
+  from rows from (jsonb_to_recordset(${rows}) as (${RECORD_COLUMNS})) with ordinality as r
   order by r.ordinality`;
 
 // Evidence is withdrawn in the statement itself, on the row's state at the time of writing (spec 3.1):
 // only a finished read is withdrawn; a read in flight keeps its state.
 const WITHDRAW = `(r.moved and p.evidence_state = 'done')`;
-const UPDATE_SQL = `update plots p set
+const updateSql = (workspace: string, rows: string) => `update plots p set
     external_ref = r.external_ref, commodity = r.commodity, country = r.country, area_ha = r.area_ha,
     declared_area_ha = r.declared_area_ha, geometry = r.geometry, validation_state = r.validation_state,
     validation_report = r.validation_report, planted_year = r.planted_year, producer_id = r.producer_id,
@@ -167,8 +168,28 @@ const UPDATE_SQL = `update plots p set
     evidence_facts = case when ${WITHDRAW} then null else p.evidence_facts end,
     post_cutoff_loss_share = case when ${WITHDRAW} then null else p.post_cutoff_loss_share end,
     updated_at = now()
-  from jsonb_to_recordset(?::jsonb) as r(${RECORD_COLUMNS}, moved boolean)
-  where p.id = r.id and p.workspace_id = ?`;
+  from jsonb_to_recordset(${rows}) as r(${RECORD_COLUMNS}, moved boolean)
+  where p.id = r.id and p.workspace_id = ${workspace}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidLiteral(id: string): string {
+  if (!UUID.test(id)) throw new Error(`not a workspace id: ${id}`);
+  return `'${id}'::uuid`;
+}
+
+/**
+ * A JSON document as a dollar-quoted SQL literal. Batches go into the statement text rather than a
+ * bound parameter: the ORM inlines parameters itself, one character at a time, which costs seconds
+ * and hundreds of MB on a 25 MB file. Dollar quoting needs no escaping whatever the text holds; the
+ * tag is random and checked absent from it. The statement must then carry no `?` placeholder.
+ */
+function jsonLiteral(json: string): string {
+  let tag: string;
+  do tag = `$j${randomBytes(6).toString('hex')}$`;
+  while (json.includes(tag));
+  return `${tag}${json}${tag}::jsonb`;
+}
 
 /** Bounds one statement's JSON so a 25 MB file is written in a handful of statements of a few MB each. */
 const BATCH_CHARS = 4 * 1024 * 1024;
@@ -228,9 +249,8 @@ async function storedByRef(tx: Em, workspaceId: string, refs: string[]): Promise
   const rows = await tx.execute<StoredPlot[]>(
     `select p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.declared_area_ha, p.geometry, p.validation_state,
             p.validation_report, p.planted_year, p.producer_id, p.evidence_state
-       from plots p join jsonb_array_elements_text(?::jsonb) as f(ref) on p.external_ref = f.ref
-      where p.workspace_id = ?`,
-    [JSON.stringify(refs), workspaceId],
+       from plots p join jsonb_array_elements_text(${jsonLiteral(JSON.stringify(refs))}) as f(ref) on p.external_ref = f.ref
+      where p.workspace_id = ${uuidLiteral(workspaceId)}`,
   );
   for (const row of rows) byRef.set(row.external_ref, row);
   return byRef;
@@ -311,8 +331,9 @@ export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportA
       entry.outcome = 'updated';
     });
 
-    await writeBatches(inserts, (json) => tx.execute(INSERT_SQL, [workspaceId, json], 'run'));
-    await writeBatches(updates, (json) => tx.execute(UPDATE_SQL, [json, workspaceId], 'run'));
+    const workspace = uuidLiteral(workspaceId);
+    await writeBatches(inserts, (json) => tx.execute(insertSql(workspace, jsonLiteral(json)), [], 'run'));
+    await writeBatches(updates, (json) => tx.execute(updateSql(workspace, jsonLiteral(json)), [], 'run'));
   });
   counters.registered = counters.created + counters.updated + counters.skipped;
   return { imported: counters, country: report.country, notes: report.notes, row_errors: report.row_errors, plots: entries };

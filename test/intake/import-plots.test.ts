@@ -253,6 +253,15 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('refs and properties holding quotes, backslashes, question marks and dollar signs are stored as written', async () => {
+      const awkward = [`O'Brien \\ "farm" ?`, '$$ $j0123456789ab$ ?? \\x00', 'naïve – 100% _cocoa_'];
+      const answer = await run(awkward.map((ref, i) => feature({ ref, commodity: ref }, polygon(-1.6 - i * 0.01, 6.7))));
+      assert.equal(answer.imported.created, 3);
+      for (const ref of awkward) assert.equal((await stored(ref)).commodity, ref);
+      const again = await run(awkward.map((ref, i) => feature({ ref, commodity: ref }, polygon(-1.6 - i * 0.01, 6.7))));
+      assert.equal(again.imported.skipped, 3);
+    });
+
     test('plots of another workspace with the same refs are neither matched nor touched', async () => {
       await run(BOOK);
       const other = crypto.randomUUID();
