@@ -5,13 +5,23 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Job } from 'pg-boss';
 import sharp from 'sharp';
+import { openArchive } from '../../src/engine/archive.ts';
+import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
+import { createPool, type EnginePool } from '../../src/engine/kernels/pool.ts';
+import { DecodedTiles } from '../../src/engine/raster-shipment.ts';
+import { createLogger } from '../../src/log.ts';
+import { openQueue, QUEUES } from '../../src/store/queue.ts';
 import { canonicalJson } from '../../src/engine/integrity.ts';
 import { WITHDRAWN_FIELDS } from '../../src/engine/evidence-object.ts';
-import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
-import { verifyDigest } from '../../src/engine/signing.ts';
+import { evidenceJobHandler, type EvidenceWorker, JobReleasedError, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { loadSigningKey, verifyDigest } from '../../src/engine/signing.ts';
 import { DEMO_SITES } from '../../src/engine/sources/demo/sites.ts';
-import { BACKENDS } from '../support/db.ts';
+import { BACKENDS, testStore } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { demoWorld } from './sources/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from './evidence-helpers.ts';
@@ -136,6 +146,57 @@ for (const backend of BACKENDS) {
       const [w, s, east, n] = map.chip.bbox;
       assert.ok(w < east && s < n);
       assert.equal(map.footprint.type, 'Polygon');
+    });
+  });
+}
+
+for (const backend of BACKENDS) {
+  describe(`a job in hand when its worker stops (${backend})`, () => {
+    test('finishes the plot in hand, goes back to the queue, and the next attempt reads only the plots left', async () => {
+      const { root } = await demoWorld();
+      const dataDir = mkdtempSync(join(tmpdir(), 'pce-release-'));
+      const db = await testStore(backend);
+      const log = createLogger('silent');
+      const queue = await openQueue(db.store, { log, supervise: false });
+      const archive = await openArchive({ kind: 'demo', dataDir, root });
+      const pool = createPool({ size: 2 });
+      try {
+        const { workspaceId } = await seedWorkspace(db.store);
+        const names = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm'];
+        const ids: string[] = [];
+        for (const name of names) ids.push(await insertSitePlot(db.store.em(), workspaceId, name));
+        const answer = await runEvidence(db.store.em(), queue, { id: workspaceId, plan: 'trial' }, { all: true });
+        const stopping = new AbortController();
+        // The shutdown arrives while the first plot is being computed.
+        const watched: EnginePool = {
+          size: pool.size,
+          get queued() {
+            return pool.queued;
+          },
+          run(task, params, opts) {
+            if (task === 'plot') stopping.abort();
+            return pool.run(task, params, opts);
+          },
+          close: () => pool.close(),
+        };
+        const deps = { archive, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir), store: db.store, baseUrl: 'http://localhost/api/v1', log };
+        const job = { id: answer.job_id!, name: QUEUES.evidence.name, data: { workspaceId, plotIds: ids }, signal: new AbortController().signal, retryCount: 0, expireInSeconds: 3600, heartbeatSeconds: null } as Job<EvidenceJobData>;
+        await assert.rejects(evidenceJobHandler({ ...deps, pool: watched }, stopping.signal)(job), (err: unknown) => err instanceof JobReleasedError && /2 plots of the job go back/.test(err.message));
+        const em = db.store.em();
+        assert.deepEqual(await Promise.all(ids.map(async (id) => (await plotRow(em, id)).evidence_state)), ['done', 'queued', 'queued']);
+        await evidenceJobHandler({ ...deps, pool }, new AbortController().signal)({ ...job, retryCount: 1 });
+        assert.deepEqual(await Promise.all(ids.map(async (id) => (await plotRow(em, id)).evidence_state)), ['done', 'done', 'done']);
+        const [{ n }] = await em.execute<{ n: string }[]>('select count(*) as n from evidence where workspace_id = ?', [workspaceId]);
+        assert.equal(Number(n), names.length);
+        const [{ u }] = await em.execute<{ u: string }[]>('select count(*) as u from evidence_units where workspace_id = ?', [workspaceId]);
+        assert.equal(Number(u), names.length);
+      } finally {
+        await pool.close();
+        await archive.close();
+        await queue.stop(1000);
+        await db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
   });
 }

@@ -1,0 +1,80 @@
+/**
+ * A worker process killed in the middle of a job: pg-boss notices its heartbeat has stopped, hands
+ * the job to the next worker process, and that one reads only the plots left. Every plot ends with
+ * one evidence object, one allowance unit and one completed event.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BACKENDS, scratchDatabase } from '../support/db.ts';
+import { demoWorld } from './sources/demo-world.ts';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/evidence-worker-process.ts');
+const SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm', 'id-jambi-pulpwood-concession'];
+
+function run(mode: string, env: Record<string, string>, until?: (line: Record<string, unknown>) => boolean) {
+  const child = spawn(process.execPath, [FIXTURE, mode], { env: { ...process.env, ...env, LOG_LEVEL: 'silent', POOL_SIZE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<Record<string, unknown>[]>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      for (const l of d.toString().split('\n').filter(Boolean)) {
+        const parsed = JSON.parse(l) as Record<string, unknown>;
+        lines.push(parsed);
+        if (until?.(parsed)) resolve(lines);
+      }
+    });
+    child.on('exit', (code) => (code === 0 || until ? resolve(lines) : reject(new Error(`${mode} exited ${code}: ${stderr}`))));
+  });
+  return { child, done };
+}
+
+for (const backend of BACKENDS) {
+  describe(`an evidence job whose worker process dies (${backend})`, () => {
+    let env: Record<string, string>;
+    let cleanup: () => Promise<void>;
+    before(async () => {
+      const { root } = await demoWorld();
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pce-crash-'));
+      env = { DATA_DIR: dataDir, ARCHIVE_ROOT: root, SITES: SITES.join(',') };
+      if (backend === 'postgresql') {
+        const db = await scratchDatabase();
+        env.DATABASE_URL = db.url;
+        cleanup = async () => {
+          await db.drop();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        };
+      } else {
+        env.DATABASE_URL = '';
+        cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+    after(() => cleanup());
+
+    test('is recovered by the next worker, which reads only the plots left, each charged and announced once', async () => {
+      const [seeded] = await run('seed', env).done;
+      const ids = { WORKSPACE_ID: seeded.workspace_id as string, JOB_ID: seeded.job_id as string };
+      const first = run('work', { ...env, ...ids }, (l) => typeof l.done === 'number' && l.done >= 1);
+      await first.done;
+      first.child.kill('SIGKILL');
+      await new Promise((r) => first.child.once('exit', r));
+      const [{ states: midway }] = (await run('state', { ...env, ...ids }).done) as [{ states: Record<string, number> }];
+      assert.ok((midway.done ?? 0) >= 1 && (midway.done ?? 0) < SITES.length, `killed mid-job: ${JSON.stringify(midway)}`);
+
+      const second = await run('work', { ...env, ...ids }).done;
+      assert.deepEqual(second.at(-1), { finished: true });
+      const [state] = (await run('state', { ...env, ...ids }).done) as [{ states: Record<string, number>; units: number; completed: number; evidence: { rows: number; current: number }[]; job: { state: string; retryCount: number } }];
+      assert.deepEqual(state.states, { done: SITES.length });
+      assert.equal(state.units, SITES.length);
+      assert.equal(state.completed, SITES.length);
+      assert.equal(state.evidence.length, SITES.length);
+      assert.ok(state.evidence.every((e) => e.rows === 1 && e.current === 1));
+      assert.equal(state.job.state, 'completed');
+      assert.ok(state.job.retryCount >= 1);
+    });
+  });
+}
