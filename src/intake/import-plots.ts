@@ -256,6 +256,57 @@ async function storedByRef(tx: Em, workspaceId: string, refs: string[]): Promise
   return byRef;
 }
 
+const isRepeat = (plot: PlotReport) => plot.rejections.some((f) => f.code === 'duplicate_ref');
+
+type PlotWrite = { insert: PlotColumns } | { update: PlotUpdate } | null;
+
+/** What one plot does to the register: the row it writes (none when unchanged), counted and entered in the answer. */
+function diffPlot(plot: PlotReport, entry: PlotEntry, previous: StoredPlot | undefined, counters: ImportCounters): PlotWrite {
+  if (plot.producer_id !== null) counters.producers_matched++;
+  else if (namedProducer(plot)) counters.producers_unmatched++;
+  const row: PlotColumns = {
+    id: previous?.id ?? randomUUID(),
+    external_ref: plot.ref,
+    commodity: plot.commodity,
+    country: plot.country ?? previous?.country ?? null,
+    area_ha: entry.area_ha,
+    declared_area_ha: plot.declared_area_ha,
+    geometry: plot.geometry,
+    validation_state: plot.validation_state,
+    validation_report: reportOf(plot),
+    planted_year: plot.planted_year,
+    producer_id: plot.producer_id ?? previous?.producer_id ?? null,
+  };
+  entry.plot_id = row.id;
+  entry.country = row.country;
+  entry.producer_id = row.producer_id;
+  if (!previous) {
+    counters.created++;
+    if (plot.ref === null) counters.unreferenced_inserted++;
+    entry.outcome = 'created';
+    return { insert: row };
+  }
+  if (unchanged(previous, row)) {
+    counters.skipped++;
+    entry.outcome = 'unchanged';
+    return null;
+  }
+  const moved = boundaryMoved(previous.geometry, row.geometry);
+  if (moved && previous.evidence_state === 'done') {
+    counters.evidence_stale++;
+    entry.evidence = 'stale';
+  } else if (moved && (previous.evidence_state === 'queued' || previous.evidence_state === 'running')) {
+    counters.evidence_in_flight++;
+    entry.evidence = 'in_flight';
+  }
+  counters.updated++;
+  entry.outcome = 'updated';
+  return { update: { ...row, moved } };
+}
+
+/** Plots diffed and written per chunk, so the stored rows held for the diff stay a chunk's worth. */
+const DIFF_CHUNK = 5000;
+
 /**
  * POST /portal/plots/import. Every plot of the file is stored, rejected ones with their findings; a
  * ref already in the register updates that plot. A file that names no country leaves a stored
@@ -264,76 +315,36 @@ async function storedByRef(tx: Em, workspaceId: string, refs: string[]): Promise
  */
 export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportAnswer> {
   const report = await judgeFile(em, input);
-  const { workspaceId } = input;
   const counters: ImportCounters = {
     created: 0, updated: 0, skipped: 0, duplicate_refs: 0, unreferenced_inserted: 0, registered: 0,
     producers_matched: 0, producers_unmatched: 0, evidence_stale: 0, evidence_in_flight: 0,
   };
   const entries = report.plots.map(entryOf);
+  const workspace = uuidLiteral(input.workspaceId);
 
   await em.transactional(async (tx) => {
     // Imports into one workspace take turns, so two uploads of one ref cannot both create it.
-    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plots:${workspaceId}`]);
-    const refs = report.plots.filter((p) => p.ref !== null && !p.rejections.some((f) => f.code === 'duplicate_ref')).map((p) => p.ref!);
-    const stored = await storedByRef(tx, workspaceId, refs);
-    const inserts: PlotColumns[] = [];
-    const updates: PlotUpdate[] = [];
-
-    report.plots.forEach((plot, i) => {
-      const entry = entries[i];
-      if (plot.rejections.some((f) => f.code === 'duplicate_ref')) {
-        counters.duplicate_refs++;
-        entry.plot_id = null;
-        entry.outcome = 'duplicate_ref';
-        return;
-      }
-      if (plot.producer_id !== null) counters.producers_matched++;
-      else if (namedProducer(plot)) counters.producers_unmatched++;
-      const previous = plot.ref === null ? undefined : stored.get(plot.ref);
-      const row: PlotColumns = {
-        id: previous?.id ?? randomUUID(),
-        external_ref: plot.ref,
-        commodity: plot.commodity,
-        country: plot.country ?? previous?.country ?? null,
-        area_ha: entry.area_ha,
-        declared_area_ha: plot.declared_area_ha,
-        geometry: plot.geometry,
-        validation_state: plot.validation_state,
-        validation_report: reportOf(plot),
-        planted_year: plot.planted_year,
-        producer_id: plot.producer_id ?? previous?.producer_id ?? null,
-      };
-      entry.plot_id = row.id;
-      entry.country = row.country;
-      entry.producer_id = row.producer_id;
-      if (!previous) {
-        inserts.push(row);
-        counters.created++;
-        if (plot.ref === null) counters.unreferenced_inserted++;
-        entry.outcome = 'created';
-        return;
-      }
-      if (unchanged(previous, row)) {
-        counters.skipped++;
-        entry.outcome = 'unchanged';
-        return;
-      }
-      const moved = boundaryMoved(previous.geometry, row.geometry);
-      if (moved && previous.evidence_state === 'done') {
-        counters.evidence_stale++;
-        entry.evidence = 'stale';
-      } else if (moved && (previous.evidence_state === 'queued' || previous.evidence_state === 'running')) {
-        counters.evidence_in_flight++;
-        entry.evidence = 'in_flight';
-      }
-      updates.push({ ...row, moved });
-      counters.updated++;
-      entry.outcome = 'updated';
-    });
-
-    const workspace = uuidLiteral(workspaceId);
-    await writeBatches(inserts, (json) => tx.execute(insertSql(workspace, jsonLiteral(json)), [], 'run'));
-    await writeBatches(updates, (json) => tx.execute(updateSql(workspace, jsonLiteral(json)), [], 'run'));
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plots:${input.workspaceId}`]);
+    for (let start = 0; start < report.plots.length; start += DIFF_CHUNK) {
+      const plots = report.plots.slice(start, start + DIFF_CHUNK);
+      const stored = await storedByRef(tx, input.workspaceId, plots.filter((p) => p.ref !== null && !isRepeat(p)).map((p) => p.ref!));
+      const inserts: PlotColumns[] = [];
+      const updates: PlotUpdate[] = [];
+      plots.forEach((plot, k) => {
+        const entry = entries[start + k];
+        if (isRepeat(plot)) {
+          counters.duplicate_refs++;
+          entry.plot_id = null;
+          entry.outcome = 'duplicate_ref';
+          return;
+        }
+        const write = diffPlot(plot, entry, plot.ref === null ? undefined : stored.get(plot.ref), counters);
+        if (write && 'insert' in write) inserts.push(write.insert);
+        else if (write) updates.push(write.update);
+      });
+      await writeBatches(inserts, (json) => tx.execute(insertSql(workspace, jsonLiteral(json)), [], 'run'));
+      await writeBatches(updates, (json) => tx.execute(updateSql(workspace, jsonLiteral(json)), [], 'run'));
+    }
   });
   counters.registered = counters.created + counters.updated + counters.skipped;
   return { imported: counters, country: report.country, notes: report.notes, row_errors: report.row_errors, plots: entries };

@@ -158,6 +158,17 @@ for (const backend of BACKENDS) {
       assert.deepEqual(cm.geometry.coordinates, square(-1.7, 6.7, 250, 0.05));
     });
 
+    test('a large file is matched plot by plot however far into it a plot lies', async () => {
+      const points = (northM: number) =>
+        Array.from({ length: 5003 }, (_, i) => feature({ ref: `L-${i}` }, { type: 'Point', coordinates: [-1.6 + i * 1e-4, 6.7 + (i === 5002 ? northM / 110_574 : 0)] }));
+      await run(points(0));
+      await setEvidence('L-5002', 'done');
+      const answer = await run(points(0.05));
+      assert.deepEqual([answer.imported.skipped, answer.imported.updated, answer.imported.evidence_stale, answer.imported.created], [5002, 1, 1, 0]);
+      assert.equal(answer.plots[5002].evidence, 'stale');
+      assert.equal((await stored('L-5002')).evidence_state, 'none');
+    });
+
     test('a boundary moved while a read is queued or running keeps the state and the report says in_flight', async () => {
       await run([feature({ ref: 'Q-1' }, polygon(-1.6, 6.7)), feature({ ref: 'R-1' }, polygon(-1.7, 6.7)), feature({ ref: 'N-1' }, polygon(-1.8, 6.7))]);
       await setEvidence('Q-1', 'queued');
