@@ -94,11 +94,15 @@ export function plotRoutes(services: Services) {
     ctx.body = { total: page.total, limit, offset, plots: page.rows, archive_review_price: archiveReviewPrice(services.config.archiveReview) };
   });
 
-  router.get('/portal/plots/:id', auth, intakeRefusals, async (ctx) => {
+  // A segment that is no plot id is left to the routers mounted after this one (their own static
+  // paths under /portal/plots); if none takes it, the answer is 404 not_found all the same.
+  router.get('/portal/plots/:id', auth, intakeRefusals, async (ctx, next) => {
+    if (!isUuid(ctx.params.id)) return next();
     ctx.body = await plotDetail(em(), callerOf(ctx).workspaceId, pathId(ctx, 'plot'));
   });
 
-  router.post('/portal/plots/:id/producer', auth, intakeRefusals, async (ctx) => {
+  router.post('/portal/plots/:id/producer', auth, intakeRefusals, async (ctx, next) => {
+    if (!isUuid(ctx.params.id)) return next();
     const workspaceId = callerOf(ctx).workspaceId;
     const plotId = pathId(ctx, 'plot');
     const body = objectBody(ctx);
