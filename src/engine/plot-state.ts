@@ -6,7 +6,7 @@
  * The rows of the spec's table are tried in its order and the first that holds decides tone and
  * label. The summary is built from a fixed vocabulary only, so it can be counted and translated.
  */
-import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
+import { EVIDENCE_FLOOR_KM2, type Verdict } from './decide.ts';
 
 export type PlotTone = 'finding' | 'record' | 'forest_mapped';
 
@@ -132,4 +132,19 @@ function toneAndLabel(input: PlotStateInput): { tone: PlotTone; label: string } 
 
 export function plotState(input: PlotStateInput): PlotState {
   return { ...toneAndLabel(input), summary: summaryOf(input) };
+}
+
+const POSITIVE: Verdict = 'prior_management_evidenced';
+
+/** What a register row holds for its state: the plots table's columns of the same names. */
+export interface PlotStateColumns {
+  evidence_state: ReadState;
+  area_ha: number | null;
+  verdict: string | null;
+  evidence_facts: EvidenceFacts | null;
+}
+
+/** The state of a stored plot, from its register columns. */
+export function plotStateOfRow(row: PlotStateColumns): PlotState {
+  return plotState({ ...(row.evidence_facts ?? {}), evidence_state: row.evidence_state, area_ha: row.area_ha, positive_finding: row.verdict === POSITIVE });
 }

@@ -1,6 +1,5 @@
 /** The plot register (spec 2.1, 4.1): its rows as the API serves them, the list and the detail. */
-import { plotState, type EvidenceFacts, type PlotState, type PlotTone } from '../engine/plot-state.ts';
-import type { Verdict } from '../engine/decide.ts';
+import { plotStateOfRow, type EvidenceFacts, type PlotState, type PlotTone } from '../engine/plot-state.ts';
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { notFound } from './errors.ts';
@@ -83,24 +82,12 @@ interface DbRow {
   updated_at: Date | string;
 }
 
-const POSITIVE: Verdict = 'prior_management_evidenced';
-
 const ROW_COLUMNS = `p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.declared_area_ha, p.geometry_source,
   p.validation_state, p.planted_year, p.producer_id, pr.name as producer_name, p.evidence_state, p.verdict, p.reason,
   p.evidence_at, p.evidence_facts, p.post_cutoff_loss_share, p.created_at, p.updated_at`;
 const FROM = 'plots p left join producers pr on pr.id = p.producer_id';
 
 const iso = (t: Date | string) => new Date(t).toISOString();
-
-/** The input of plotState() from what a row holds. */
-function stateOf(row: Pick<DbRow, 'evidence_state' | 'area_ha' | 'verdict' | 'evidence_facts'>): PlotState {
-  return plotState({
-    ...(row.evidence_facts ?? {}),
-    evidence_state: row.evidence_state,
-    area_ha: row.area_ha,
-    positive_finding: row.verdict === POSITIVE,
-  });
-}
 
 function rowOf(r: DbRow): RegisterRow {
   return {
@@ -119,7 +106,7 @@ function rowOf(r: DbRow): RegisterRow {
     verdict: r.verdict,
     reason: r.reason,
     evidence_at: r.evidence_at === null ? null : iso(r.evidence_at),
-    state: stateOf(r),
+    state: plotStateOfRow(r),
     post_cutoff_loss_share: r.post_cutoff_loss_share,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
@@ -150,13 +137,13 @@ export async function listPlots(em: Em, workspaceId: string, query: ListQuery): 
   const filter = where.join(' and ');
 
   if (state && 'tone' in state) {
-    // The tone is plotState()'s answer, which SQL does not restate: the filter runs on the few
+    // The tone is plotStateOfRow()'s answer, which SQL does not restate: the filter runs on the few
     // columns it reads, and only the page's rows are fetched whole.
     const candidates = await em.execute<Pick<DbRow, 'id' | 'evidence_state' | 'area_ha' | 'verdict' | 'evidence_facts'>[]>(
       `select p.id, p.evidence_state, p.area_ha, p.verdict, p.evidence_facts from plots p where ${filter} order by p.seq`,
       params,
     );
-    const ids = candidates.filter((c) => stateOf(c).tone === state.tone).map((c) => c.id);
+    const ids = candidates.filter((c) => plotStateOfRow(c).tone === state.tone).map((c) => c.id);
     const pageIds = ids.slice(query.offset, query.offset + query.limit);
     if (pageIds.length === 0) return { total: ids.length, rows: [] };
     const rows = await em.execute<DbRow[]>(

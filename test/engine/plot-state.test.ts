@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LANDSAT_2020_CLASSES, LANDSAT_READINGS, MAPS_READINGS, plotState, type PlotStateInput } from '../../src/engine/plot-state.ts';
+import { LANDSAT_2020_CLASSES, LANDSAT_READINGS, MAPS_READINGS, plotState, plotStateOfRow, type PlotStateInput } from '../../src/engine/plot-state.ts';
 
 const read = (facts: Partial<PlotStateInput> = {}): PlotStateInput => ({ evidence_state: 'done', area_ha: 12, seasons_measured: 4, ...facts });
 
@@ -94,5 +94,16 @@ describe('plot state: the summary vocabulary', () => {
       plotState(read({ eu_maps_forest_share: 0.02, landsat_2020: 'cleared_before_2021', seasons_measured: 3 })).summary,
       '2020 maps: not forest. Landsat record: cleared before 2021. 3 dry seasons could be read.',
     );
+  });
+});
+
+describe('plot state of a register row', () => {
+  test('the positive finding is the verdict prior_management_evidenced, the facts come from evidence_facts', () => {
+    const established = plotStateOfRow({ evidence_state: 'done', area_ha: 10, verdict: 'prior_management_evidenced', evidence_facts: { seasons_measured: 4 } });
+    assert.deepEqual([established.tone, established.label], ['finding', 'Established before the cutoff']);
+    assert.match(established.summary, /4 dry seasons could be read/);
+    const withheld = plotStateOfRow({ evidence_state: 'done', area_ha: 10, verdict: 'prior_management_weak', evidence_facts: { landsat_2020: 'undisturbed_forest' } });
+    assert.equal(withheld.label, 'Forest in the Landsat record');
+    assert.equal(plotStateOfRow({ evidence_state: 'none', area_ha: 10, verdict: null, evidence_facts: null }).label, 'Not read yet');
   });
 });
