@@ -51,23 +51,26 @@ interface HeldPlot {
   producer_country: string | null;
 }
 
-/** The job's plots it still holds, in its order. */
-async function heldPlots(deps: RunnerDeps, job: Job<EvidenceJobData>): Promise<PlotToRead[]> {
-  const { workspaceId, plotIds } = job.data;
-  const rows = await deps.store.em().execute<HeldPlot[]>(
+const HELD = `p.workspace_id = ? and p.evidence_job_id = ? and p.evidence_state in ('queued', 'running') and p.geometry is not null`;
+
+/** The ids of the plots the job still holds, in its order (the rows themselves are loaded one at a time). */
+async function heldIds(deps: RunnerDeps, job: Job<EvidenceJobData>): Promise<string[]> {
+  const rows = await deps.store.em().execute<{ id: string }[]>(`select p.id from plots p where ${HELD}`, [job.data.workspaceId, job.id]);
+  const held = new Set(rows.map((r) => r.id));
+  return job.data.plotIds.filter((id) => held.has(id));
+}
+
+async function plotToRead(deps: RunnerDeps, job: Job<EvidenceJobData>, id: string): Promise<PlotToRead | null> {
+  const [r] = await deps.store.em().execute<HeldPlot[]>(
     `select p.id, p.external_ref, p.geometry, p.area_ha, p.declared_area_ha, p.country, pr.country as producer_country
-       from plots p left join producers pr on pr.id = p.producer_id
-      where p.workspace_id = ? and p.evidence_job_id = ? and p.evidence_state in ('queued', 'running') and p.geometry is not null`,
-    [workspaceId, job.id],
+       from plots p left join producers pr on pr.id = p.producer_id where p.id = ? and ${HELD}`,
+    [id, job.data.workspaceId, job.id],
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return plotIds.flatMap((id) => {
-    const r = byId.get(id);
-    return r === undefined ? [] : [{
-      id: r.id, workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha, declaredAreaHa: r.declared_area_ha,
-      country: r.country, producerCountry: r.producer_country,
-    }];
-  });
+  if (r === undefined) return null;
+  return {
+    id: r.id, workspaceId: job.data.workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha,
+    declaredAreaHa: r.declared_area_ha, country: r.country, producerCountry: r.producer_country,
+  };
 }
 
 /** A failed read's reason, in words a person can act on. */
@@ -83,16 +86,16 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
   const lookahead = deps.lookahead ?? DEFAULT_LOOKAHEAD;
   return async (job: Job<EvidenceJobData>): Promise<void> => {
     const { workspaceId } = job.data;
-    const plots = await heldPlots(deps, job);
+    const plots = await heldIds(deps, job);
     const log = deps.log.child({ job: job.id, workspace: workspaceId });
     log.info({ plots: plots.length, of: job.data.plotIds.length, attempt: job.retryCount }, 'evidence job started');
     // Fetches ahead are called off when the job ends however it ends.
     const ahead = new AbortController();
     const signal = job.signal === undefined ? ahead.signal : AbortSignal.any([job.signal, ahead.signal]);
-    const prepared = new Map<number, Promise<PreparedPlot>>();
+    const prepared = new Map<number, Promise<PreparedPlot | null>>();
     const prepare = (k: number) => {
       if (k >= plots.length || prepared.has(k)) return;
-      const p = preparePlot(plots[k], deps, signal);
+      const p = plotToRead(deps, job, plots[k]).then((plot) => (plot === null ? null : preparePlot(plot, deps, signal)));
       p.catch(() => {});
       prepared.set(k, p);
     };
@@ -100,29 +103,32 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
       for (let k = 0; k < plots.length; k++) {
         if (stopping.aborted) throw new JobReleasedError(`the worker is shutting down; ${plots.length - k} plots of the job go back to the queue`);
         for (let j = k; j <= k + lookahead; j++) prepare(j);
-        const plot = plots[k];
+        const plotId = plots[k];
         const em = deps.store.em();
-        if (!(await markRunning(em, workspaceId, plot.id, job.id))) {
+        if (!(await markRunning(em, workspaceId, plotId, job.id))) {
           prepared.delete(k);
           continue;
         }
         let reading;
         try {
-          reading = await finishPlot(await prepared.get(k)!, deps, signal);
+          const ready = await prepared.get(k)!;
+          // Reset, or moved to another job, since the job began: nothing to read here.
+          if (ready === null) continue;
+          reading = await finishPlot(ready, deps, signal);
         } catch (err) {
           if (signal.aborted) throw err;
           const error = failureReason(err);
-          log.warn({ plot: plot.id, err }, 'plot read failed');
-          await recordFailure(em, { workspaceId, plotId: plot.id, jobId: job.id, error, at: new Date() });
+          log.warn({ plot: plotId, err }, 'plot read failed');
+          await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() });
           continue;
         } finally {
           prepared.delete(k);
         }
         const outcome = await storeEvidence(em, {
-          readId: randomUUID(), workspaceId, plotId: plot.id, jobId: job.id,
+          readId: randomUUID(), workspaceId, plotId, jobId: job.id,
           evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
         }, { baseUrl: deps.baseUrl });
-        log.debug({ plot: plot.id, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+        log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
       }
       log.info('evidence job finished');
     } finally {

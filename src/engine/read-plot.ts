@@ -85,14 +85,18 @@ const CHIP_MAX_PX = 256;
 
 /** The kept Sentinel-2 scene clearest over the plot, the latest among equals. */
 function chipScene(plan: PlotPlan, r: PlotTaskResult): string | null {
-  let best: { id: string; clear: number } | null = null;
+  let best: string | null = null;
+  let bestClear = -1;
   plan.scenes.forEach((s, k) => {
     const reading = r.scenes[k];
     if (s.sensor !== 'sentinel-2' || !reading.usable) return;
     const clear = reading.clear_fraction ?? 0;
-    if (best === null || clear >= best.clear) best = { id: s.id, clear };
+    if (clear >= bestClear) {
+      best = s.id;
+      bestClear = clear;
+    }
   });
-  return (best as { id: string } | null)?.id ?? null;
+  return best;
 }
 
 /**

@@ -1,0 +1,211 @@
+/**
+ * `npm run bench -- job [--pool 1,2,4,8,16] [--plots 100] [--latency 50]`
+ *
+ * 1. One 10 ha plot read cold and warm from the local demo archive on disk: engine time (plan,
+ *    scene search, tile fetch, the plot task, decision, evidence object, signature, chip), no
+ *    database. Cold: a fresh archive and decoded-tile cache (the pool's threads already started).
+ * 2. A job of 100 plots through the whole service path (run route's function, pg-boss on the
+ *    embedded PGlite, the evidence worker) reading the demo world from the local archive server
+ *    with 50 ms latency on every request. Plots per minute against the reference service's 3
+ *    minutes a plot (target: at least 20 times faster).
+ * 3. Pool scaling: the same plots' tasks (tiles fetched beforehand, decoded inside the tasks) on
+ *    pools of 1 to `--pool` threads, plots per second.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Polygon } from 'geojson';
+import { createWorkspace } from '../src/accounts/workspaces.ts';
+import { loadConfig } from '../src/config.ts';
+import { openArchive, serveDemoArchive } from '../src/engine/archive.ts';
+import { runEvidence } from '../src/engine/evidence-runs.ts';
+import { startEvidenceWorker } from '../src/engine/job-runner.ts';
+import { createPool, type EnginePool } from '../src/engine/kernels/pool.ts';
+import { DecodedTiles, type Shipment, shipRasters } from '../src/engine/raster-shipment.ts';
+import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/read-plan.ts';
+import { preparePlot, finishPlot } from '../src/engine/read-plot.ts';
+import { loadSigningKey } from '../src/engine/signing.ts';
+import { DEMO_SITES } from '../src/engine/sources/demo/sites.ts';
+import { buildSiteModel } from '../src/engine/sources/demo/site-model.ts';
+import { DEMO_SEED, generateDemoWorld, WORLD_MANIFEST, DEMO_WORLD_VERSION } from '../src/engine/sources/demo/world.ts';
+import { createLogger } from '../src/log.ts';
+import { openStore } from '../src/store/orm.ts';
+import { openQueue } from '../src/store/queue.ts';
+
+const REFERENCE_MINUTES_PER_PLOT = 3;
+const BENCH_SITE = 'ng-edo-dust'; // 10.0 ha
+
+function arg(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+}
+
+/** Every thread loads the task module: a task that fails at once (it names no raster) is enough. */
+async function warmUp(pool: EnginePool, threads: number) {
+  const none = { shipment: { tiles: [], rasters: [] }, red: '-', green: '-', blue: '-', reflectance: { scale: 1, offset: 0, nodata: null }, bbox: [0, 0, 1, 1] as [number, number, number, number], width: 1, height: 1 };
+  await Promise.all(Array.from({ length: threads }, () => pool.run('chip', none).catch(() => {})));
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The full demo world, generated once per version under the system's temporary folder. */
+async function world(): Promise<string> {
+  const root = join(os.tmpdir(), `precutoff-bench-world-${DEMO_WORLD_VERSION}`);
+  const manifest = join(root, WORLD_MANIFEST);
+  if (!existsSync(manifest) || JSON.parse(readFileSync(manifest, 'utf8')).version !== DEMO_WORLD_VERSION) {
+    rmSync(root, { recursive: true, force: true });
+    await generateDemoWorld(root);
+  }
+  return root;
+}
+
+/** A demo site's plot moved by (east, north) metres: neighbouring plots of one book. */
+function sitePlot(name: string, eastM = 0, northM = 0): PlotToRead {
+  const spec = DEMO_SITES.find((s) => s.name === name)!;
+  const ring = buildSiteModel(spec, DEMO_SEED).lonLatRing;
+  const lat = spec.centre[1];
+  const dLon = eastM / (111_320 * Math.cos((lat * Math.PI) / 180));
+  const dLat = northM / 110_574;
+  const geometry: Polygon = { type: 'Polygon', coordinates: [ring.map(([x, y]) => [x + dLon, y + dLat])] };
+  return { id: randomUUID(), workspaceId: 'bench', ref: name, geometry, areaHa: spec.plot.areaHa, declaredAreaHa: null, country: spec.country, producerCountry: spec.country };
+}
+
+/** 100 plots: every site in turn, each time shifted a little, so consecutive plots are far apart. */
+function book(count: number): PlotToRead[] {
+  const out: PlotToRead[] = [];
+  for (let i = 0; out.length < count; i++) {
+    const name = DEMO_SITES[i % DEMO_SITES.length].name;
+    const round = Math.floor(i / DEMO_SITES.length);
+    out.push(sitePlot(name, ((round % 3) - 1) * 40, (Math.floor(round / 3) % 3 - 1) * 40));
+  }
+  return out;
+}
+
+async function singlePlot(root: string, dataDir: string, poolSize: number) {
+  const pool = createPool({ size: poolSize });
+  const signingKey = loadSigningKey(null, dataDir);
+  // A worker process keeps its pool warm: the threads load their modules before timing starts.
+  await warmUp(pool, poolSize);
+  const archive = await openArchive({ kind: 'demo', dataDir, root });
+  const deps = { archive, pool, tiles: new DecodedTiles(), signingKey };
+  const plot = sitePlot(BENCH_SITE);
+  let t = performance.now();
+  const first = await finishPlot(await preparePlot(plot, deps), deps);
+  const cold = performance.now() - t;
+  const warm: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    t = performance.now();
+    await finishPlot(await preparePlot(plot, deps), deps);
+    warm.push(performance.now() - t);
+  }
+  await archive.close();
+  await pool.close();
+  const e = first.evidence;
+  return { site: BENCH_SITE, area_ha: e.plot_area_km2 * 100, seasons: e.seasons.length, seasons_observed: e.seasons_observed, scenes_kept: e.read.scenes_kept, verdict: e.verdict, cold_ms: Math.round(cold), warm_ms: Math.round(median(warm)), warm_best_ms: Math.round(Math.min(...warm)), pool_size: poolSize };
+}
+
+async function hundredPlots(root: string, dataDir: string, plots: number, latencyMs: number, poolSize: number) {
+  const server = await serveDemoArchive(root, { latencyMs });
+  const log = createLogger('silent');
+  const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://' });
+  await store.migrate();
+  const queue = await openQueue(store, { log, supervise: false });
+  const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(poolSize), LOG_LEVEL: 'silent' });
+  const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archiveRoot: server.url });
+  const { workspace } = await createWorkspace(store.em(), { name: 'Bench', plan: 'enterprise', email: 'bench@example.test', password: 'bench bench', role: 'portal' });
+  const em = store.em();
+  for (const p of book(plots)) {
+    await em.execute(
+      `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, geometry, validation_state, validation_report, created_at, updated_at)
+       values (?, ?, ?, 'rubber', ?, ?, ?::jsonb, 'valid', '{}'::jsonb, now(), now())`,
+      [p.id, workspace.id, `${p.ref}-${p.id.slice(0, 8)}`, p.country, p.areaHa, JSON.stringify(p.geometry)],
+    );
+  }
+  server.clearRequests();
+  const t = performance.now();
+  await runEvidence(store.em(), queue, { id: workspace.id, plan: 'enterprise' }, { all: true });
+  for (;;) {
+    const [{ n }] = await store.em().execute<{ n: string }[]>(`select count(*) as n from plots where workspace_id = ? and evidence_state in ('queued', 'running')`, [workspace.id]);
+    if (Number(n) === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seconds = (performance.now() - t) / 1000;
+  const states = await store.em().execute<{ s: string; n: string }[]>('select evidence_state as s, count(*) as n from plots group by 1');
+  const requests = server.requests().length;
+  worker.stopTaking();
+  await queue.stop(5000);
+  await worker.close();
+  await store.close();
+  await server.close();
+  const perMinute = plots / (seconds / 60);
+  return {
+    plots,
+    latency_ms: latencyMs,
+    pool_size: poolSize,
+    seconds: Number(seconds.toFixed(1)),
+    plots_per_minute: Number(perMinute.toFixed(1)),
+    seconds_per_plot: Number((seconds / plots).toFixed(2)),
+    requests_per_plot: Math.round(requests / plots),
+    states: Object.fromEntries(states.map((r) => [r.s, Number(r.n)])),
+    times_faster_than_reference: Number((perMinute * REFERENCE_MINUTES_PER_PLOT).toFixed(1)),
+  };
+}
+
+async function poolScaling(root: string, dataDir: string, sizes: number[]) {
+  const archive = await openArchive({ kind: 'demo', dataDir, root });
+  // One plot per site: the tasks' inputs are fetched once, then each pool decodes and computes them.
+  const plans: PlotPlan[] = [];
+  for (const spec of DEMO_SITES) plans.push(await planRead(sitePlot(spec.name), archive));
+  const out: Array<{ size: number; plots_per_s: number; speedup: number }> = [];
+  for (const size of sizes) {
+    const tiles = new DecodedTiles();
+    const shipments: Shipment[] = [];
+    for (const plan of plans) shipments.push(await shipRasters(plan.requests, tiles));
+    const pool = createPool({ size });
+    await warmUp(pool, size);
+    const t = performance.now();
+    // One task per thread in flight, as jobs running side by side would keep them.
+    let next = 0;
+    await Promise.all(Array.from({ length: size }, async () => {
+      for (let i = next++; i < plans.length; i = next++) {
+        await pool.run('plot', { ...plans[i].task, shipment: { tiles: shipments[i].tiles, rasters: shipments[i].rasters } });
+      }
+    }));
+    const seconds = (performance.now() - t) / 1000;
+    await pool.close();
+    const rate = plans.length / seconds;
+    out.push({ size, plots_per_s: Number(rate.toFixed(2)), speedup: Number((rate / (out[0]?.plots_per_s ?? rate)).toFixed(2)) });
+  }
+  await archive.close();
+  return out;
+}
+
+export default async function (args: string[]) {
+  const cores = os.availableParallelism();
+  const sizes = arg(args, 'pool', [1, 2, 4, 8, 16].filter((n) => n <= cores).join(',')).split(',').map(Number);
+  const plots = Number(arg(args, 'plots', '100'));
+  const latency = Number(arg(args, 'latency', '50'));
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'bench-job-'));
+  try {
+    const root = await world();
+    const single = await singlePlot(root, dataDir, Math.min(2, cores));
+    console.log(`one ${single.area_ha} ha plot (${single.site}, ${single.seasons} seasons, ${single.scenes_kept} scenes kept), pool of ${single.pool_size}: cold ${single.cold_ms} ms, warm ${single.warm_ms} ms (best ${single.warm_best_ms} ms)`);
+    const job = await hundredPlots(root, dataDir, plots, latency, cores);
+    console.log(`job of ${job.plots} plots through the local archive server at ${job.latency_ms} ms latency, pool of ${job.pool_size}: ${job.seconds} s, ${job.plots_per_minute} plots/min (${job.seconds_per_plot} s a plot, ${job.requests_per_plot} requests a plot); ${job.times_faster_than_reference}x the reference's 3 min a plot`);
+    const pool = await poolScaling(root, dataDir, sizes);
+    for (const p of pool) console.log(`pool of ${p.size}: ${p.plots_per_s} plot tasks/s (${p.speedup}x one thread)`);
+    console.log(JSON.stringify({
+      bench: 'job',
+      plot_10ha: single,
+      job,
+      plots_per_minute: job.plots_per_minute,
+      pool,
+      cores,
+      node: process.version,
+      cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    }));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
