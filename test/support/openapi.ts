@@ -14,13 +14,13 @@ function rewriteRefs(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/'));
 }
 
+/** The documented template of a path; a literal segment beats a parameter, as the router decides. */
 export function matchPath(path: string): string | null {
   const bare = path.split('?')[0].replace(/^\/api\/v1/, '');
-  for (const template of Object.keys(doc.paths)) {
-    const re = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    if (re.test(bare)) return template;
-  }
-  return null;
+  const matches = Object.keys(doc.paths).filter((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare));
+  const params = (t: string) => (t.match(/\{/g) ?? []).length;
+  matches.sort((a, b) => params(a) - params(b));
+  return matches[0] ?? null;
 }
 
 export function assertDocumented(method: string, path: string, status: number, body: unknown): void {
