@@ -13,7 +13,7 @@ import { utcDay } from './kernels/days.ts';
 import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from './kernels/tasks.ts';
 import { operatingPoints as op } from './operating-points.ts';
 import type { Cog, PixelWindow } from './sources/cog.ts';
-import { isSourceError, isTransient } from './sources/errors.ts';
+import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from './sources/errors.ts';
 import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from './sources/products/canopy-height.ts';
 import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from './sources/products/copernicus-dem.ts';
 import type { LandsatScene } from './sources/products/landsat.ts';
@@ -109,10 +109,9 @@ export class ReadError extends Error {
   readonly code = 'read_failed';
 }
 
-/** A permanent absence (no such file, not a readable COG) is recorded; anything else fails the read. */
-function permanent(err: unknown): boolean {
-  return !isTransient(err) && (isSourceError(err, 'not_found') || isSourceError(err, 'invalid_tiff') || isSourceError(err, 'unsupported_tiff') || isSourceError(err, 'window_outside'));
-}
+/** A permanent absence (no such file, not a readable COG, not over the plot) is recorded; anything else fails the read. */
+const PERMANENT: readonly SourceErrorCode[] = ['not_found', 'invalid_tiff', 'unsupported_tiff', 'window_outside'];
+const permanent = (err: unknown): err is SourceError => isSourceError(err) && PERMANENT.includes(err.code);
 
 const dateOf = (datetime: string) => datetime.slice(0, 10);
 const why = (err: unknown) => (err as Error).message;
@@ -181,7 +180,7 @@ async function openScene<A extends string>(
     return Object.fromEntries(assets.map((a, i) => [a, cogs[i]])) as Record<A, Cog>;
   } catch (err) {
     if (!permanent(err)) throw err;
-    skipped.push({ scene: id, at: dateOf(datetime), why: `could not be read: ${why(err)}` });
+    skipped.push({ scene: id, at: dateOf(datetime), why: `its files could not be read (${err.code})` });
     return null;
   }
 }
