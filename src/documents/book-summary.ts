@@ -7,7 +7,7 @@
 import type { ArchiveReviewPrice } from '../accounts/archive-review-price.ts';
 import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import { nextStep } from '../engine/next-step.ts';
-import { LABELS, plotState, type EvidenceFacts, type PlotState, type PlotTone } from '../engine/plot-state.ts';
+import { LABELS, plotStateOfRow, type EvidenceFacts, type PlotState, type PlotTone } from '../engine/plot-state.ts';
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
@@ -56,7 +56,7 @@ export async function* bookEntries(em: Em, workspaceId: string): AsyncGenerator<
     if (rows.length === 0) return;
     yield rows.map((row) => ({
       row,
-      state: plotState({ ...(row.evidence_facts ?? {}), evidence_state: row.evidence_state, area_ha: row.area_ha, positive_finding: row.verdict === 'prior_management_evidenced' }),
+      state: plotStateOfRow(row),
     }));
     if (rows.length < size) return;
     after = Number(rows[rows.length - 1].seq);

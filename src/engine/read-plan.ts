@@ -116,7 +116,7 @@ const permanent = (err: unknown): err is SourceError => isSourceError(err) && PE
 const dateOf = (datetime: string) => datetime.slice(0, 10);
 const why = (err: unknown) => (err as Error).message;
 
-export async function planRead(plot: PlotToRead, archive: Archive, signal?: AbortSignal): Promise<PlotPlan> {
+export async function planRead(plot: PlotToRead, archive: Archive, signal?: AbortSignal, options: { whisp?: boolean } = {}): Promise<PlotPlan> {
   const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
   const fp = footprint.footprint;
   const box = footprintBox(fp, OPTICAL_MARGIN_M);
@@ -130,7 +130,7 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
     planRadar(archive, footprint, requests, signal),
     planHeight(archive, fp, requests, signal),
     planTerrain(archive, fp, requests, signal),
-    planContext(contextPlot, archive, signal),
+    planContext(contextPlot, archive, signal, { whisp: options.whisp ?? false }),
   ]);
   const optical = (await Promise.all([
     ...s2Scenes.map((s) => planSentinel2(archive, s, box, skipped, signal)),

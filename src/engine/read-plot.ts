@@ -24,6 +24,8 @@ export interface EngineDeps {
   pool: EnginePool;
   tiles: DecodedTiles;
   signingKey: SigningKey;
+  /** The deployment's WHISP switch: the perennial-crop rating is computed only when on. */
+  whisp?: boolean;
   /** The issue time of a read (tests fix it). */
   now?: () => Date;
 }
@@ -42,7 +44,7 @@ export interface PlotReading {
 }
 
 export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<PreparedPlot> {
-  const plan = await planRead(plot, deps.archive, signal);
+  const plan = await planRead(plot, deps.archive, signal, { whisp: deps.whisp ?? false });
   return { plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) };
 }
 

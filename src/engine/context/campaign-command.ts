@@ -58,7 +58,7 @@ export async function runCampaignCommand(config: Config, options: CampaignOption
   const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot });
   const pool = createPool({ size: config.poolSize });
   try {
-    const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir) };
+    const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir), whisp: config.whisp };
     const regions = await runCampaign(blocks, engineReader(deps));
     const file = options.regionsFile ?? CALIBRATION_FILE;
     const measuredOn = options.measuredOn ?? new Date().toISOString().slice(0, 10);
