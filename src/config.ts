@@ -26,6 +26,8 @@ export interface Config {
   jobConcurrency: number;
   shutdownTimeoutMs: number;
   archiveReview: ArchiveReviewConfig;
+  /** GFW Data API key for the public alert and concession sources (ARCHIVE=public); null leaves them unread. */
+  gfwApiKey: string | null;
   /** The perennial-crop rating of the evidence's `whisp` block (WHISP=on); off by default. */
   whisp: boolean;
 }
@@ -145,5 +147,6 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30000, 0, 600000),
     archiveReview: archiveReview(env),
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',
+    gfwApiKey: env.GFW_API_KEY && env.GFW_API_KEY !== '' ? env.GFW_API_KEY : null,
   };
 }

@@ -22,6 +22,11 @@ describe('config', () => {
     assert.equal(c.baseUrl, 'http://localhost:8181/api/v1');
   });
 
+  test('the GFW key is taken as given and absent when unset', () => {
+    assert.equal(loadConfig({}).gfwApiKey, null);
+    assert.equal(loadConfig({ GFW_API_KEY: 'k-123' }).gfwApiKey, 'k-123');
+  });
+
   const wrong: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],

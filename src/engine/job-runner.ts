@@ -160,7 +160,7 @@ export async function startEvidenceWorker(
   options: { archiveRoot?: string; apiRoot?: string; lookahead?: number } = {},
 ): Promise<EvidenceWorker> {
   const { config, store, queue, log, signingKey } = services;
-  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot, apiRoot: options.apiRoot });
+  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot, apiRoot: options.apiRoot, gfwApiKey: config.gfwApiKey ?? undefined });
   const pool = createPool({ size: config.poolSize });
   const stopping = new AbortController();
   const handler = evidenceJobHandler({

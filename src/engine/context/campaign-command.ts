@@ -55,7 +55,7 @@ export interface CampaignOptions {
 export async function runCampaignCommand(config: Config, options: CampaignOptions): Promise<CampaignRun> {
   const blocks = parseControls(JSON.parse(await readFile(options.controlsFile, 'utf8')));
   if (config.archive === 'demo' && options.archiveRoot === undefined) await ensureDemoArchive(config.dataDir);
-  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot });
+  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot, gfwApiKey: config.gfwApiKey ?? undefined });
   const pool = createPool({ size: config.poolSize });
   try {
     const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir), whisp: config.whisp };
