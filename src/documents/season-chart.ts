@@ -5,19 +5,11 @@
  * run along the foot and every skipped scene is marked. Per-scene index values are not part of
  * the evidence object, so the chart draws no line it could not justify from it.
  */
+import type { EvidenceSeason } from '../engine/evidence-object.ts';
 import { sceneDate } from './scene-date.ts';
 
-export interface ChartSeason {
-  season: number;
-  label: string;
-  observations: number;
-  plateau: number | null;
-  trough: number | null;
-  trough_date: string | null;
-  depth: number | null;
-  dipped: boolean;
-  no_answer: boolean;
-}
+/** What the chart draws of each season of the evidence object. */
+export type ChartSeason = Omit<EvidenceSeason, 'truncated' | 'last_observed'>;
 
 export interface SeasonChartInput {
   seasons: readonly ChartSeason[];

@@ -13,6 +13,7 @@
 import type { CalibrationBlock } from './context/calibration.ts';
 import type { ReasonCode, Verdict } from './decide.ts';
 import type { NextStep } from './next-step.ts';
+import type { SeasonTrough } from './kernels/seasonal-troughs.ts';
 
 /** A context block (spec 2.8) as stored. */
 export type Block = object;
@@ -35,20 +36,8 @@ export interface EvidenceRead {
   landsat: { scenes_kept: number };
 }
 
-/** Spec 2.8.5. */
-export interface EvidenceSeason {
-  season: number;
-  label: string;
-  observations: number;
-  plateau: number | null;
-  trough: number | null;
-  trough_date: string | null;
-  depth: number | null;
-  dipped: boolean;
-  no_answer: boolean;
-  truncated: boolean;
-  last_observed: string | null;
-}
+/** Spec 2.8.5: the kernel's season less its internal pointer into the scene series. */
+export type EvidenceSeason = Omit<SeasonTrough, 'trough_scene'>;
 
 export interface EvidenceStructure {
   layer: string;

@@ -60,27 +60,13 @@ export interface PlotPage {
   rows: RegisterRow[];
 }
 
-interface DbRow {
-  id: string;
-  external_ref: string | null;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  declared_area_ha: number | null;
-  geometry_source: string;
-  validation_state: string;
-  planted_year: number | null;
-  producer_id: string | null;
-  producer_name: string | null;
-  evidence_state: EvidenceState;
-  verdict: string | null;
-  reason: string | null;
+/** A register row as the database returns it: timestamps not yet ISO strings, the state not yet decided. */
+type DbRow = Omit<RegisterRow, 'evidence_at' | 'created_at' | 'updated_at' | 'state'> & {
   evidence_at: Date | string | null;
   evidence_facts: EvidenceFacts | null;
-  post_cutoff_loss_share: number | null;
   created_at: Date | string;
   updated_at: Date | string;
-}
+};
 
 const ROW_COLUMNS = `p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.declared_area_ha, p.geometry_source,
   p.validation_state, p.planted_year, p.producer_id, pr.name as producer_name, p.evidence_state, p.verdict, p.reason,

@@ -1,5 +1,7 @@
 import Router from '@koa/router';
-import { listKeys, mintKey, revokeKey, type MintedKey } from '../../accounts/keys.ts';
+import type { Context } from 'koa';
+import type { SeatRole } from '../../store/entities/index.ts';
+import { listKeys, MAX_ACTIVE_KEYS, mintKey, revokeKey, type MintedKey } from '../../accounts/keys.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { objectBody, optionalString, pathId } from '../parse.ts';
@@ -22,26 +24,22 @@ export function keyRoutes(services: Services) {
   const router = new Router();
   const session = authenticate(services, { sessionOnly: true });
 
-  // Studio minting: a workspace member's key (the family gate refuses portal seats).
-  router.post('/api-keys', session, async (ctx) => {
+  // A key carries its seat's access: studio minting gives a workspace member's key (the family gate
+  // refuses portal seats there); portal minting gives a portal key whatever the seat.
+  const mint = (role: SeatRole) => async (ctx: Context) => {
     const caller = callerOf(ctx);
     const label = optionalString(objectBody(ctx), 'label');
     ctx.status = 201;
-    ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role: 'member', createdBy: caller.userId, label }));
-  });
+    ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role, createdBy: caller.userId, label }));
+  };
+  router.post('/api-keys', session, mint('member'));
 
   router.get('/portal/api-keys', session, async (ctx) => {
     const caller = callerOf(ctx);
-    ctx.body = { keys: await listKeys(services.store.em(), caller.workspaceId), max_active: 5 };
+    ctx.body = { keys: await listKeys(services.store.em(), caller.workspaceId), max_active: MAX_ACTIVE_KEYS };
   });
 
-  // Portal minting: a portal key, whatever the minting seat, reaching the portal families only.
-  router.post('/portal/api-keys', session, async (ctx) => {
-    const caller = callerOf(ctx);
-    const label = optionalString(objectBody(ctx), 'label');
-    ctx.status = 201;
-    ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role: 'portal', createdBy: caller.userId, label }));
-  });
+  router.post('/portal/api-keys', session, mint('portal'));
 
   router.delete('/portal/api-keys/:id', session, async (ctx) => {
     const caller = callerOf(ctx);
