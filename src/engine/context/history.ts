@@ -20,7 +20,6 @@ import {
   TMF_VERSION,
   type TmfDataset,
   tmfCovers,
-  tmfHref,
   tmfProvenance,
   tmfTile,
 } from '../sources/products/tmf.ts';
@@ -404,8 +403,9 @@ function historyProvenance(where: ArchiveLocation, tile: string): HistoryProvena
  * The one place the block opens a TMF layer. The real host answers whole files only; the archive's
  * range reads serve the demo archive and archive servers.
  */
-function openTmf(archive: Archive, dataset: TmfDataset, tile: { lat: string; lon: string }, signal?: AbortSignal): Promise<Cog> {
-  return archive.cogs.open(tmfHref(dataset, tile), { signal });
+// The TMF host ignores Range, so tiles are read from the adapter's whole-tile copy, never by byte ranges.
+function openTmf(archive: Archive, dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal): Promise<Cog> {
+  return archive.tmf.open(dataset, tile, signal);
 }
 
 /** Which TMF windows the block needs over the plot; outside the tiles nothing is asked for. */

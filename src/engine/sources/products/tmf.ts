@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Cog } from '../cog.ts';
 import { isSourceError } from '../errors.ts';
 import { archiveUrl } from './archive-url.ts';
 import { CogOpener, type ProductDeps } from './cog-opener.ts';
@@ -102,6 +103,8 @@ export interface TmfAdapter {
    * host says does not exist reads as "no tile"; any other failure throws and is not remembered.
    */
   read(bbox: [number, number, number, number], datasets: TmfDataset[], signal?: AbortSignal): Promise<TmfRead>;
+  /** Opens one dataset's tile from the local copy (downloaded whole first when the archive is remote). */
+  open(dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal): Promise<Cog>;
 }
 
 /**
@@ -135,7 +138,9 @@ export function createTmfAdapter(opts: ProductDeps & { cacheDir: string }): TmfA
     }
     return p;
   };
+  const open = async (dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal) => cogs.open(await local(dataset, tile, signal), { signal });
   return {
+    open,
     async read(bbox, datasets, signal) {
       const lon = (bbox[0] + bbox[2]) / 2;
       const lat = (bbox[1] + bbox[3]) / 2;
@@ -144,8 +149,7 @@ export function createTmfAdapter(opts: ProductDeps & { cacheDir: string }): TmfA
       const layers: Partial<Record<TmfDataset, RasterRead>> = {};
       try {
         await Promise.all(datasets.map(async (dataset) => {
-          const path = await local(dataset, tile, signal);
-          const window = await (await cogs.open(path, { signal })).readBbox(bbox, 'EPSG:4326', signal);
+          const window = await (await open(dataset, tile, signal)).readBbox(bbox, 'EPSG:4326', signal);
           layers[dataset] = { window, encoding: { scale: 1, offset: 0, nodata: 0 }, provenance: tmfProvenance(dataset, tile.id, opts.where) };
         }));
       } catch (err) {
