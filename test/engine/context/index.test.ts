@@ -266,3 +266,22 @@ test('the plan refuses nothing quietly: a call that is aborted throws', async ()
   controller.abort(new Error('job cancelled'));
   await assert.rejects(planContext(plotOf(site('th-surat-thani-rubber')), archive, controller.signal), /cancelled|abort/i);
 });
+
+test('the record is read from a host that ignores Range, as the TMF host does: each tile downloaded whole once', async () => {
+  const spec = site('mm-mon-tmf-undisturbed');
+  const whole = await faulty({ ignoreRange: { match: 'tmf' } });
+  try {
+    const first = (await read(plotOf(spec), whole.archive)).result;
+    const again = (await read(plotOf(spec), whole.archive)).result;
+    assert.equal(first.blocks.history.available, true);
+    assert.equal(first.facts.landsat_record_reads_undisturbed_forest, true);
+    assert.deepEqual(again.blocks.history, first.blocks.history);
+    const tmfRequests = whole.server.requests().filter((r) => /tmf/i.test(r.path));
+    assert.ok(tmfRequests.length > 0);
+    assert.ok(tmfRequests.every((r) => r.range === null), 'every TMF tile is fetched whole, never by a range');
+    assert.equal(new Set(tmfRequests.map((r) => r.path)).size, tmfRequests.length, 'no tile is fetched twice');
+  } finally {
+    await whole.archive.close();
+    await whole.server.close();
+  }
+});
