@@ -1,31 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BACKENDS, scratchDatabase } from '../support/db.ts';
+import { runFixture, type Line } from '../support/processes.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/queue-process.ts');
 
-/** Runs the queue fixture in its own process; resolves with its JSON lines once it prints `until` (or exits). */
-function run(mode: string, env: Record<string, string>, until?: (line: Record<string, unknown>) => boolean) {
-  const child = spawn(process.execPath, [FIXTURE, mode], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<Record<string, unknown>[]>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      for (const l of d.toString().split('\n').filter(Boolean)) {
-        const parsed = JSON.parse(l) as Record<string, unknown>;
-        lines.push(parsed);
-        if (until?.(parsed)) resolve(lines);
-      }
-    });
-    child.on('exit', (code) => (code === 0 || until ? resolve(lines) : reject(new Error(`${mode} exited ${code}: ${stderr}`))));
-  });
-  return { child, done };
-}
+const run = (mode: string, env: Record<string, string>, until?: (line: Line) => boolean) => runFixture(FIXTURE, mode, env, until);
 
 for (const backend of BACKENDS) {
   describe(`queue across process restarts (${backend})`, () => {
