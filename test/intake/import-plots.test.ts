@@ -8,6 +8,7 @@ import { IntakeError } from '../../src/intake/errors.ts';
 import { createProducer } from '../../src/intake/producer-register.ts';
 import type { Em } from '../../src/store/orm.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
+import { REAL_FILES } from '../support/refdata.ts';
 
 /** A square plot of about `sideM` metres near Kumasi, Ghana, shifted north by `northM` metres. */
 function square(west: number, south: number, sideM = 250, northM = 0): number[][][] {
@@ -285,16 +286,6 @@ for (const backend of BACKENDS) {
   });
 }
 
-/** Every real plot file of the reference data imports, on both backends. */
-const REAL_FILES: [string, number, string | null][] = [
-  ['whisp/geojson_example.geojson', 50, null],
-  ['whisp/shapefile_example.zip', 31, null],
-  ['whisp/nBR_plots_soy_before2020.geojson', 1, 'BR'],
-  ['whisp/nBR_plots_pasture_after2020.geojson', 1, 'BR'],
-  ['whisp-app/CICC_plots_subset_simple.geojson', 18, 'CM'],
-  ['whisp-app/feature_collection_gha.geojson', 2, 'GH'],
-  ['mfrntic-eudr-api-client/poligon.geojson', 1, 'HR'],
-];
 
 for (const backend of BACKENDS) {
   describe(`reference plot files import (${backend})`, () => {

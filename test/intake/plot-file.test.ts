@@ -4,6 +4,7 @@ import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { readPlotFile } from '../../src/intake/plot-file.ts';
 import { validatePlots } from '../../src/intake/validate.ts';
+import { REAL_FILES } from '../support/refdata.ts';
 
 const refdata = (path: string) => readFileSync(`../shared/refdata/plots/${path}`);
 
@@ -32,16 +33,6 @@ test('refuses an empty upload with empty_file and foreign formats with unsupport
   assert.equal((await refusal(Buffer.from('<kml></kml>'), 'plots.kml')).code, 'unsupported_format');
 });
 
-/** Every real plot file of the reference data reads, and every plot in it gets a report. */
-const REAL_FILES: [string, number, string | null][] = [
-  ['whisp/geojson_example.geojson', 50, null],
-  ['whisp/shapefile_example.zip', 31, null],
-  ['whisp/nBR_plots_soy_before2020.geojson', 1, 'BR'],
-  ['whisp/nBR_plots_pasture_after2020.geojson', 1, 'BR'],
-  ['whisp-app/CICC_plots_subset_simple.geojson', 18, 'CM'],
-  ['whisp-app/feature_collection_gha.geojson', 2, 'GH'],
-  ['mfrntic-eudr-api-client/poligon.geojson', 1, 'HR'],
-];
 
 for (const [path, count, country] of REAL_FILES) {
   test(`reads ${path}: ${count} plot(s), none rejected`, async () => {

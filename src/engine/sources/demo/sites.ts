@@ -2,7 +2,7 @@
 // evidence engine to one verdict and reason of spec 2.9/2.10. `intended` states the readings
 // each instrument is meant to give (spec 2.7) and `truth` the decision those readings imply.
 // The record that decides is read over 2016–2020, the five seasons before the cutoff.
-import type { ContextFacts, InstrumentAnswer, ReasonCode, Verdict } from '../../decide.ts';
+import { type ContextFacts, type InstrumentAnswer, NO_CONTEXT, type ReasonCode, type Verdict } from '../../decide.ts';
 import type { CycleClass } from '../../kernels/seasonal-troughs.ts';
 import type { Cover, Spectrum } from './landscape.ts';
 
@@ -123,16 +123,8 @@ const HEIGHT_MID = { forest_like: false, confident: false, note: 'median canopy 
 const HEIGHT_FOREST = { forest_like: true, confident: true, note: 'median canopy of 27–30 m' } as const;
 const HEIGHT_MASKED = { forest_like: null, confident: false, note: 'the canopy-height map has no value over the plot (masked, 255)' } as const;
 
-const NO_FACTS: ContextFacts = {
-  landsat_record_reads_undisturbed_forest: false,
-  landsat_record_unavailable: false,
-  planted_forest_2020: false,
-  eu_forest_maps_read_forest: false,
-  inside_licensed_pulpwood_concession: false,
-  concession_layer_unavailable: false,
-  record_cleared_by_2015: false,
-  eu_maps_at_most_a_tenth_forest: true,
-};
+// A demo site's ground is mapped as not forest unless its story says otherwise.
+const NO_FACTS: ContextFacts = { ...NO_CONTEXT, eu_maps_at_most_a_tenth_forest: true };
 const facts = (f: Partial<ContextFacts> = {}): ContextFacts => ({ ...NO_FACTS, ...f });
 
 const SURROUND_FOREST = { main: 'forest', other: 'rubber', otherShare: 0.35 } as const;
