@@ -20,7 +20,7 @@ import { openCog, type PixelWindow } from '../src/engine/sources/cog.ts';
 import { createHttpClient } from '../src/engine/sources/http-client.ts';
 import { startArchiveServer } from '../src/engine/sources/local-server.ts';
 import { RangeCache } from '../src/engine/sources/range-cache.ts';
-import { decodedByteLength, decodeTile } from '../src/engine/sources/tile-decode.ts';
+import { decodedByteLength, decodeTile } from '../src/engine/worker/tile-decode.ts';
 
 const SIZE = 4096;
 const TILE = 512;

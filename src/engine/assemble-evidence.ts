@@ -9,11 +9,11 @@ import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
 import type { EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
 import { findingSentence } from './finding.ts';
-import type { PlotTaskResult } from './kernels/tasks.ts';
+import type { PlotTaskResult } from './worker/tasks.ts';
 import { nextStep } from './next-step.ts';
 import { operatingPoints as op } from './operating-points.ts';
 import type { EvidenceFacts, Landsat2020Class } from './plot-state.ts';
-import { HEIGHT_INSTRUMENT, RADAR_INSTRUMENT, RECORD_PERIOD, SENSORS, type PlotPlan } from './read-plan.ts';
+import { HEIGHT_INSTRUMENT, RADAR_INSTRUMENT, RECORD_PERIOD, SENSORS, type PlotPlan } from './plan/read-plan.ts';
 
 export const CUTOFF = '2020-12-31';
 

@@ -19,10 +19,10 @@ import { type Queue, QUEUES } from '../store/queue.ts';
 import { type Archive, openArchive } from './archive.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
 import { markRunning, recordFailure, storeEvidence } from './evidence-store.ts';
-import { createPool, type EnginePool } from './kernels/pool.ts';
-import { DecodedTiles } from './raster-shipment.ts';
+import { createPool, type EnginePool } from './worker/pool.ts';
+import { DecodedTiles } from './plan/raster-shipment.ts';
 import { type EngineDeps, finishPlot, type PreparedPlot, preparePlot } from './read-plot.ts';
-import type { PlotToRead } from './read-plan.ts';
+import type { PlotToRead } from './plan/read-plan.ts';
 import type { SigningKey } from './signing.ts';
 
 /** Plots fetched ahead of the one being computed. */

@@ -12,11 +12,11 @@ import { footprintBox } from './context/plot.ts';
 import { decide, type Decision } from './decide.ts';
 import type { EvidenceObject } from './evidence-object.ts';
 import { type Integrity, sealEvidence } from './integrity.ts';
-import type { EnginePool } from './kernels/pool.ts';
-import type { PlotTaskResult } from './kernels/tasks.ts';
+import type { EnginePool } from './worker/pool.ts';
+import type { PlotTaskResult } from './worker/tasks.ts';
 import type { EvidenceFacts } from './plot-state.ts';
-import { type DecodedTiles, type Shipment, shipRasters } from './raster-shipment.ts';
-import { planRead, type PlotPlan, type PlotToRead, requestForBox } from './read-plan.ts';
+import { type DecodedTiles, type Shipment, shipRasters } from './plan/raster-shipment.ts';
+import { planRead, type PlotPlan, type PlotToRead, requestForBox } from './plan/read-plan.ts';
 import type { SigningKey } from './signing.ts';
 
 export interface EngineDeps {

@@ -5,8 +5,8 @@
 import { classShares } from '../kernels/class-shares.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import type { Archive } from '../archive.ts';
-import { maskFor, type WorkerRaster } from '../kernels/raster-window.ts';
-import { type RasterRequest, requestForBox } from '../read-plan.ts';
+import { maskFor, type WorkerRaster } from '../worker/raster-window.ts';
+import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
 import {
   EU_FOREST_MAPS_ASSUMED,
   GFC2020,

@@ -1,7 +1,7 @@
 // How a block finds its windows among a plot task's rasters (worker side) and says in words why a
 // source could not be read (main thread). A window missing or of the wrong type is a planning
 // fault, never a plot without data, so it throws.
-import type { WorkerRaster } from '../kernels/raster-window.ts';
+import type { WorkerRaster } from '../worker/raster-window.ts';
 import { isSourceError } from '../sources/errors.ts';
 
 export type ContextErrorCode =

@@ -6,9 +6,9 @@
 import { booleanIntersects, feature, pointToPolygonDistance } from '@turf/turf';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import type { Archive } from '../archive.ts';
-import { maskFor, ringFor, type WorkerRaster } from '../kernels/raster-window.ts';
+import { maskFor, ringFor, type WorkerRaster } from '../worker/raster-window.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
-import { type RasterRequest, requestForBox } from '../read-plan.ts';
+import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
 import type { GeoTransform } from '../sources/cog.ts';
 import { DATAMASK, HANSEN_VERSION, hansenHref, hansenProvenance, hansenTile, lossYear } from '../sources/products/hansen.ts';
 import type { ProtectedArea } from '../sources/products/protected-areas.ts';

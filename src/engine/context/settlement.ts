@@ -2,9 +2,9 @@
 // and 2023, inside the plot and in a 100 m ring around it, reported separately and never added.
 // Supporting evidence only: it changes no verdict, reason or finding.
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
-import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../kernels/raster-window.ts';
+import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../worker/raster-window.ts';
 import type { Archive } from '../archive.ts';
-import { type RasterRequest, requestForBox } from '../read-plan.ts';
+import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
 import { readArchiveJson } from '../sources/products/cog-opener.ts';
 import {
   type GcsListing,

@@ -16,7 +16,7 @@ import {
   type TileSpec,
   type TypedArray,
   typedArray,
-} from './tile-decode.ts';
+} from '../worker/tile-decode.ts';
 
 /** [originX, pixelWidth, rowRotation, originY, columnRotation, pixelHeight], GDAL's order. */
 export type GeoTransform = [number, number, number, number, number, number];

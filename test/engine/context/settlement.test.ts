@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Polygon } from 'geojson';
-import type { WorkerRaster } from '../../../src/engine/kernels/raster-window.ts';
+import type { WorkerRaster } from '../../../src/engine/worker/raster-window.ts';
 import { transformer } from '../../../src/engine/sources/reproject.ts';
 import { readSettlementYear, settlementBlock, settlementYearNotRead } from '../../../src/engine/context/settlement.ts';
 

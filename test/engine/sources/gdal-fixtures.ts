@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TypedArray } from '../../../src/engine/sources/tile-decode.ts';
+import type { TypedArray } from '../../../src/engine/worker/tile-decode.ts';
 
 let python: string | null = null;
 

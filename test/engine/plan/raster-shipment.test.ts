@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assembleRasters, slotIsReady } from '../../src/engine/kernels/raster-window.ts';
-import { DecodedTiles, shipRasters } from '../../src/engine/raster-shipment.ts';
-import { rasterRequest } from '../../src/engine/read-plan.ts';
-import { type ByteSource, openByteSource } from '../../src/engine/sources/byte-source.ts';
-import { openCog } from '../../src/engine/sources/cog.ts';
-import { writeCog } from '../../src/engine/sources/tiff-writer.ts';
+import { assembleRasters, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
+import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
+import { rasterRequest } from '../../../src/engine/plan/read-plan.ts';
+import { type ByteSource, openByteSource } from '../../../src/engine/sources/byte-source.ts';
+import { openCog } from '../../../src/engine/sources/cog.ts';
+import { writeCog } from '../../../src/engine/sources/tiff-writer.ts';
 
 const SIDE = 512;
 const value = (x: number, y: number) => 1 + ((x * 7 + y * 13) % 4000);

@@ -5,13 +5,13 @@
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2.ts';
-import type { HeightPercentiles } from './height-percentiles.ts';
-import type { RadarContrast } from './radar-contrast.ts';
-import type { Encoding } from './raster.ts';
+import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
+import type { RadarContrast } from '../kernels/radar-contrast.ts';
+import type { Encoding } from '../kernels/raster.ts';
 import type { LonLatFootprint, ShippedRaster, ShippedTile } from './raster-window.ts';
-import type { SeasonalTroughs } from './seasonal-troughs.ts';
-import type { StructureAtTrough } from './structure-at-trough.ts';
-import type { TerrainSlope } from './terrain-slope.ts';
+import type { SeasonalTroughs } from '../kernels/seasonal-troughs.ts';
+import type { StructureAtTrough } from '../kernels/structure-at-trough.ts';
+import type { TerrainSlope } from '../kernels/terrain-slope.ts';
 
 /** The tiles and windows of one task (raster-shipment.ts builds it). */
 export interface RasterShipment {

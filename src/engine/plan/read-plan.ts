@@ -1,25 +1,25 @@
 /**
  * Planning a plot's read on the main thread: which windows of which COGs each block needs. A block
  * names them as RasterRequests; the engine fetches their tiles (raster-shipment.ts), the plot task
- * assembles them by key (kernels/raster-window.ts) and hands each block its rasters.
+ * assembles them by key (worker/raster-window.ts) and hands each block its rasters.
  */
 import type { MultiPolygon, Point, Polygon } from 'geojson';
-import type { Archive } from './archive.ts';
-import { type ContextPlot, planContext } from './context/index.ts';
-import { footprintBox } from './context/plot.ts';
-import type { SkippedScene } from './evidence-object.ts';
-import { plotFootprint, type PlotFootprint } from './footprint.ts';
-import { utcDay } from './kernels/days.ts';
-import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from './kernels/tasks.ts';
-import { operatingPoints as op } from './operating-points.ts';
-import type { Cog, PixelWindow } from './sources/cog.ts';
-import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from './sources/errors.ts';
-import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from './sources/products/canopy-height.ts';
-import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from './sources/products/copernicus-dem.ts';
-import type { LandsatScene } from './sources/products/landsat.ts';
-import { mirrorMayFail, palsarNodata, palsarTile1, PALSAR_CF_DB, type PalsarMirror } from './sources/products/palsar.ts';
-import type { S2Asset, S2Scene } from './sources/products/sentinel-2.ts';
-import type { Bbox } from './sources/reproject.ts';
+import type { Archive } from '../archive.ts';
+import { type ContextPlot, planContext } from '../context/index.ts';
+import { footprintBox } from '../context/plot.ts';
+import type { SkippedScene } from '../evidence-object.ts';
+import { plotFootprint, type PlotFootprint } from '../footprint.ts';
+import { utcDay } from '../kernels/days.ts';
+import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from '../worker/tasks.ts';
+import { operatingPoints as op } from '../operating-points.ts';
+import type { Cog, PixelWindow } from '../sources/cog.ts';
+import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from '../sources/errors.ts';
+import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from '../sources/products/canopy-height.ts';
+import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from '../sources/products/copernicus-dem.ts';
+import type { LandsatScene } from '../sources/products/landsat.ts';
+import { mirrorMayFail, palsarNodata, palsarTile1, PALSAR_CF_DB, type PalsarMirror } from '../sources/products/palsar.ts';
+import type { S2Asset, S2Scene } from '../sources/products/sentinel-2.ts';
+import type { Bbox } from '../sources/reproject.ts';
 
 /** A window of an opened COG that a block needs, under a key stable for that COG, band and window. */
 export interface RasterRequest {

@@ -2,7 +2,7 @@
 // worker thread runs it on bytes handed over in a SharedArrayBuffer and writes the pixels into
 // another one. Little-endian tiles only (cog.ts refuses big-endian files).
 import { inflateSync } from 'node:zlib';
-import { SourceError } from './errors.ts';
+import { SourceError } from '../sources/errors.ts';
 
 export type Dtype = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
 export type TypedArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;

@@ -11,8 +11,8 @@
  */
 import { metresPerDegree } from '../sources/products/copernicus-dem.ts';
 import { transformer } from '../sources/reproject.ts';
-import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from '../sources/tile-decode.ts';
-import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from './rasterise-mask.ts';
+import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from './tile-decode.ts';
+import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from '../kernels/rasterise-mask.ts';
 
 /** [originX, pixelWidth, 0, originY, 0, pixelHeight] in the raster's CRS (GDAL's order, north up). */
 export type GeoTransform = [number, number, number, number, number, number];

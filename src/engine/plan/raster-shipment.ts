@@ -5,10 +5,10 @@
  * here, least recently used first out, bounded in bytes, so a tile is decoded once and every later
  * plot that needs it receives the decoded SharedArrayBuffer itself, which costs nothing to pass.
  */
-import { type ShippedRaster, type ShippedTile, type TileSlot, newTileSlot, slotIsReady } from './kernels/raster-window.ts';
-import { RangeCache } from './sources/range-cache.ts';
+import { type ShippedRaster, type ShippedTile, type TileSlot, newTileSlot, slotIsReady } from '../worker/raster-window.ts';
+import { RangeCache } from '../sources/range-cache.ts';
 import type { RasterRequest } from './read-plan.ts';
-import type { GeoTransform } from './sources/cog.ts';
+import type { GeoTransform } from '../sources/cog.ts';
 
 /** A slot as the cache weighs it. */
 interface KeptSlot {

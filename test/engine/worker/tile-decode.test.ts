@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
-import { decodeTile } from '../../../src/engine/sources/tile-decode.ts';
+import { decodeTile } from '../../../src/engine/worker/tile-decode.ts';
 
 // Horizontal differencing as a TIFF writer does it, per row and per sample.
 function difference<T extends Uint8Array | Uint16Array | Int32Array>(a: T, width: number, height: number, spp: number): T {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPool, PoolError } from '../../../src/engine/kernels/pool.ts';
-import { newTileSlot, STATE_WORD, TILE_STATE } from '../../../src/engine/kernels/raster-window.ts';
+import { createPool, PoolError } from '../../../src/engine/worker/pool.ts';
+import { newTileSlot, STATE_WORD, TILE_STATE } from '../../../src/engine/worker/raster-window.ts';
 import type * as Tasks from '../../fixtures/pool-tasks.ts';
 
 type FixtureTasks = {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import {
   assembleRaster, maskFor, newTileSlot, readySlot, readyTiles, resampleNearest, ringFor, type ShippedRaster, type ShippedTile, slotIsReady, type WorkerRaster,
-} from '../../../src/engine/kernels/raster-window.ts';
-import type { TileSpec } from '../../../src/engine/sources/tile-decode.ts';
+} from '../../../src/engine/worker/raster-window.ts';
+import type { TileSpec } from '../../../src/engine/worker/tile-decode.ts';
 
 const SPEC: TileSpec = { compression: 8, predictor: 1, dtype: 'uint16', width: 4, height: 4 };
 
