@@ -49,6 +49,15 @@ export function demProvenance(tile: string, where: ArchiveLocation): Provenance 
   }, where);
 }
 
+/** Metres per degree of longitude and of latitude at a latitude (WGS 84 ellipsoid series). */
+export function metresPerDegree(lat: number): { lon: number; lat: number } {
+  const phi = (lat * Math.PI) / 180;
+  return {
+    lon: 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi),
+    lat: 111_132.92 - 559.82 * Math.cos(2 * phi) + 1.175 * Math.cos(4 * phi),
+  };
+}
+
 // --- Adapter -----------------------------------------------------------------------------------
 
 export interface DemRead extends RasterRead {
@@ -60,14 +69,6 @@ export interface DemRead extends RasterRead {
 export interface DemAdapter {
   /** Heights over a box (lon/lat); null where no tile exists (open ocean). */
   read(bbox: [number, number, number, number], signal?: AbortSignal): Promise<DemRead | null>;
-}
-
-export function metresPerDegree(lat: number): { lon: number; lat: number } {
-  const phi = (lat * Math.PI) / 180;
-  return {
-    lon: 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi),
-    lat: 111_132.92 - 559.82 * Math.cos(2 * phi) + 1.175 * Math.cos(4 * phi),
-  };
 }
 
 export function createDemAdapter(opts: ProductDeps): DemAdapter {

@@ -53,6 +53,8 @@ export interface AlertPixel {
   confidence: AlertConfidence;
 }
 
+// --- Adapter -----------------------------------------------------------------------------------
+
 export interface AlertsRead {
   product: AlertProduct;
   dataset: string;

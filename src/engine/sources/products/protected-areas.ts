@@ -63,6 +63,8 @@ export function toProtectedArea(e: OverpassElement): ProtectedArea {
   return { name: t.name ?? null, designation, iucn_category: iucn, map_type: 'osm', map_id: `${osmType}/${osmId}`, polygons };
 }
 
+// --- Adapter -----------------------------------------------------------------------------------
+
 export interface ProtectedAreasRead {
   areas: ProtectedArea[];
   /** The database's own timestamp (`osm3s.timestamp_osm_base`). */

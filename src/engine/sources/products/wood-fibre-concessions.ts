@@ -21,6 +21,8 @@ export interface ConcessionFeature {
   licenceType: string;
 }
 
+// --- Adapter -----------------------------------------------------------------------------------
+
 export interface ConcessionsRead {
   version: string;
   features: ConcessionFeature[];
