@@ -10,8 +10,8 @@ import { maskFor, ringFor, type WorkerRaster } from '../worker/raster-window.ts'
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
 import type { GeoTransform } from '../sources/cog.ts';
-import { DATAMASK, HANSEN_VERSION, hansenHref, hansenProvenance, hansenTile, lossYear } from '../sources/products/hansen.ts';
-import type { ProtectedArea } from '../sources/products/protected-areas.ts';
+import { DATAMASK, HANSEN_VERSION, hansenHref, hansenProvenance, hansenTile, lossYear } from '../sources/products/hansen/codes.ts';
+import type { ProtectedArea } from '../sources/products/protected-areas/codes.ts';
 import { classifyCountry, type CountryRiskBlock } from './country-classification.ts';
 import { type ContextPlot, footprintBox } from './plot.ts';
 import { rasterAt, sameGrid, uint8, unlessAborted } from './rasters.ts';

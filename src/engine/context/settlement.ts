@@ -6,19 +6,7 @@ import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../wo
 import type { Archive } from '../archive.ts';
 import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
 import { readArchiveJson } from '../sources/products/cog-opener.ts';
-import {
-  type GcsListing,
-  type ManifestJson,
-  manifestListingUrl,
-  manifestNamesForYear,
-  manifestToken,
-  objectUrl,
-  OPEN_BUILDINGS,
-  OPEN_BUILDINGS_BANDS,
-  openBuildingsProvenance,
-  parseManifest,
-  tilesTouching,
-} from '../sources/products/open-buildings.ts';
+import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_BANDS, openBuildingsProvenance, parseManifest, tilesTouching } from '../sources/products/open-buildings/codes.ts';
 import { type Bbox, transformBbox } from '../sources/reproject.ts';
 import { type ContextPlot, footprintBox } from './plot.ts';
 import { rasterAt, unlessAborted } from './rasters.ts';

@@ -14,11 +14,12 @@ import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from '../worker/
 import { operatingPoints as op } from '../operating-points.ts';
 import type { Cog, PixelWindow } from '../sources/cog.ts';
 import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from '../sources/errors.ts';
-import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from '../sources/products/canopy-height.ts';
-import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from '../sources/products/copernicus-dem.ts';
-import type { LandsatScene } from '../sources/products/landsat.ts';
-import { mirrorMayFail, palsarNodata, palsarTile1, PALSAR_CF_DB, type PalsarMirror } from '../sources/products/palsar.ts';
-import type { S2Asset, S2Scene } from '../sources/products/sentinel-2.ts';
+import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from '../sources/products/canopy-height/codes.ts';
+import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from '../sources/products/copernicus-dem/codes.ts';
+import type { LandsatScene } from '../sources/products/landsat/codes.ts';
+import { palsarNodata, palsarTile1, PALSAR_CF_DB, type PalsarMirror } from '../sources/products/palsar/codes.ts';
+import { mirrorMayFail } from '../sources/products/palsar/reader.ts';
+import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { Bbox } from '../sources/reproject.ts';
 
 /** A window of an opened COG that a block needs, under a key stable for that COG, band and window. */

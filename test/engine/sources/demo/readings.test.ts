@@ -16,11 +16,11 @@ import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
-import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2.ts';
-import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat.ts';
-import { createPalsarAdapter } from '../../../../src/engine/sources/products/palsar.ts';
-import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height.ts';
-import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem.ts';
+import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2/reader.ts';
+import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat/reader.ts';
+import { createPalsarAdapter } from '../../../../src/engine/sources/products/palsar/reader.ts';
+import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height/reader.ts';
+import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem/reader.ts';
 import { demoWorld, onDisk } from '../demo-world.ts';
 
 const PERIOD = { start: Date.UTC(2016, 0, 1) / 86_400_000, end: Date.UTC(2020, 11, 31) / 86_400_000 };

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canopyHeightHref, canopyHeightMetres, canopyHeightTile, createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height.ts';
+import { canopyHeightHref, canopyHeightMetres, canopyHeightTile } from '../../../../src/engine/sources/products/canopy-height/codes.ts';
+import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 

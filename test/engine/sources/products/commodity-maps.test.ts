@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import {
-  OIL_PALM_EXTENT, RUBBER_CLASSES, createOilPalmAdapter, createRubberAdapter, oilPalmCells, oilPalmPlantingYear, oilPalmYopValue, rubberCovers,
-} from '../../../../src/engine/sources/products/commodity-maps.ts';
+import { OIL_PALM_EXTENT, RUBBER_CLASSES, oilPalmCells, oilPalmPlantingYear, oilPalmYopValue, rubberCovers } from '../../../../src/engine/sources/products/commodity-maps/codes.ts';
+import { createOilPalmAdapter, createRubberAdapter } from '../../../../src/engine/sources/products/commodity-maps/reader.ts';
 import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDemAdapter, demColumns, demHref, demTile } from '../../../../src/engine/sources/products/copernicus-dem.ts';
+import { demColumns, demHref, demTile } from '../../../../src/engine/sources/products/copernicus-dem/codes.ts';
+import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEuForestMapsAdapter, euForestTile, gfc2020Href, gft2020Href } from '../../../../src/engine/sources/products/eu-forest-maps.ts';
+import { euForestTile, gfc2020Href, gft2020Href } from '../../../../src/engine/sources/products/eu-forest-maps/codes.ts';
+import { createEuForestMapsAdapter } from '../../../../src/engine/sources/products/eu-forest-maps/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 

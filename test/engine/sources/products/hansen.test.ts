@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHansenAdapter, hansenHref, hansenTile, lossYear } from '../../../../src/engine/sources/products/hansen.ts';
+import { hansenHref, hansenTile, lossYear } from '../../../../src/engine/sources/products/hansen/codes.ts';
+import { createHansenAdapter } from '../../../../src/engine/sources/products/hansen/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 

@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
-import {
-  createLandsatAdapter, QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance,
-  parseLandsatItem, qaPixelConfidence, qaPixelIsClear,
-} from '../../../../src/engine/sources/products/landsat.ts';
+import { QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance, parseLandsatItem, qaPixelConfidence, qaPixelIsClear } from '../../../../src/engine/sources/products/landsat/codes.ts';
+import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat/reader.ts';
 
 test('SR is DN × 2.75e-05 − 0.2 with nodata 0', () => {
   assert.ok(Math.abs(landsatReflectance(10000) - 0.075) < 1e-12);

@@ -4,9 +4,8 @@ import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
 import { toLonLat } from '../../../../src/engine/sources/demo/geometry.ts';
-import {
-  createOpenBuildingsAdapter, gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching,
-} from '../../../../src/engine/sources/products/open-buildings.ts';
+import { gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching } from '../../../../src/engine/sources/products/open-buildings/codes.ts';
+import { createOpenBuildingsAdapter } from '../../../../src/engine/sources/products/open-buildings/reader.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
 

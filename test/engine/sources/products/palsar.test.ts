@@ -4,10 +4,8 @@ import { createHttpClient } from '../../../../src/engine/sources/http-client.ts'
 import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
-import {
-  PalsarUnavailableError, createPalsarAdapter,
-  DEAFRICA_MIRROR, PC_MIRROR, dnFromGamma0Db, gamma0Db, palsarNodata, palsarTile1, palsarTile5, palsarTileBounds, palsarYearExists,
-} from '../../../../src/engine/sources/products/palsar.ts';
+import { DEAFRICA_MIRROR, PC_MIRROR, dnFromGamma0Db, gamma0Db, palsarNodata, palsarTile1, palsarTile5, palsarTileBounds, palsarYearExists } from '../../../../src/engine/sources/products/palsar/codes.ts';
+import { PalsarUnavailableError, createPalsarAdapter } from '../../../../src/engine/sources/products/palsar/reader.ts';
 
 test('γ⁰ dB is 10·log10(DN²) − 83', () => {
   assert.ok(Math.abs(gamma0Db(1000, 1) - (60 - 83)) < 1e-12);

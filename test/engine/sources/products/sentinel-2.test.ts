@@ -4,10 +4,8 @@ import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset,
-  createSentinel2Adapter, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike,
-} from '../../../../src/engine/sources/products/sentinel-2.ts';
+import { BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike } from '../../../../src/engine/sources/products/sentinel-2/codes.ts';
+import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { writeCog } from '../../../../src/engine/sources/tiff-writer.ts';
 import { mirrorPath } from '../../../../src/engine/sources/products/archive-url.ts';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { annualChangeDataset, createTmfAdapter, isPlantationSubtype, tmfCovers, tmfHref, tmfTile } from '../../../../src/engine/sources/products/tmf.ts';
+import { annualChangeDataset, isPlantationSubtype, tmfCovers, tmfHref, tmfTile } from '../../../../src/engine/sources/products/tmf/codes.ts';
+import { createTmfAdapter } from '../../../../src/engine/sources/products/tmf/reader.ts';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
