@@ -7,7 +7,7 @@ import { classShares } from '../kernels/class-shares.ts';
 import { maskFor, type WorkerRaster } from '../worker/raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { yearStats, type YearRange, type YearStats } from '../kernels/year-stats.ts';
-import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
+import { type RasterRequest, requestForBox } from '../sources/raster-request.ts';
 import type { Cog } from '../sources/cog.ts';
 import { isSourceError } from '../sources/errors.ts';
 import type { ArchiveLocation } from '../sources/products/provenance.ts';

@@ -6,6 +6,8 @@ import { SourceError } from './errors.ts';
 
 export type Crs = 'EPSG:4326' | number;
 export type Bbox = [minX: number, minY: number, maxX: number, maxY: number];
+/** [originX, pixelWidth, rowRotation, originY, columnRotation, pixelHeight] in a raster's CRS, GDAL's order. */
+export type GeoTransform = [number, number, number, number, number, number];
 
 export function epsgOf(crs: Crs): number {
   return crs === 'EPSG:4326' ? 4326 : crs;

@@ -10,12 +10,9 @@
  * decoder and the projection of src/engine/sources; it does no I/O.
  */
 import { metresPerDegree } from '../sources/products/copernicus-dem/codes.ts';
-import { transformer } from '../sources/reproject.ts';
+import { type GeoTransform, transformer } from '../sources/reproject.ts';
 import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from './tile-decode.ts';
 import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from '../kernels/rasterise-mask.ts';
-
-/** [originX, pixelWidth, 0, originY, 0, pixelHeight] in the raster's CRS (GDAL's order, north up). */
-export type GeoTransform = [number, number, number, number, number, number];
 
 /**
  * A decoded tile's shared memory: `state` holds one Int32 (index STATE_WORD) with a TILE_STATE

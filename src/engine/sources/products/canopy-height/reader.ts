@@ -1,25 +1,28 @@
-// Reads the canopy-height tiles (codes.ts holds their names and values).
-import { CogOpener, type ProductDeps } from '../cog-opener.ts';
-import type { RasterRead } from '../provenance.ts';
+// Plans reads of the canopy-height tiles (codes.ts holds their names and values).
+import type { Bbox } from '../../reproject.ts';
+import type { ProductWindows } from '../../raster-request.ts';
+import { CogOpener, layersOverTiles, type ProductDeps } from '../cog-opener.ts';
+import { cellsTouching } from '../grid.ts';
 import { CANOPY_HEIGHT_NODATA, canopyHeightHref, canopyHeightProvenance, canopyHeightTile } from './codes.ts';
 
+export type CanopyHeightLayer = 'Map' | 'Map_SD';
+
 export interface CanopyHeightAdapter {
-  /** Heights (and their standard deviation) over a box (lon/lat), from the tile holding its centre. */
-  read(bbox: [number, number, number, number], signal?: AbortSignal): Promise<{ height: RasterRead; sd: RasterRead }>;
+  /** Heights (`Map`) or their standard deviation (`Map_SD`) over a box (lon/lat), from every 3° tile it touches. */
+  windows<L extends CanopyHeightLayer>(box: Bbox, layers: readonly L[], signal?: AbortSignal): Promise<ProductWindows<L>>;
 }
 
 export function createCanopyHeightAdapter(opts: ProductDeps): CanopyHeightAdapter {
   const cogs = new CogOpener(opts);
   return {
-    async read(bbox, signal) {
-      const tile = canopyHeightTile((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
-      const [height, sd] = await Promise.all((['Map', 'Map_SD'] as const).map(async (layer) => {
-        const cog = await cogs.open(canopyHeightHref(tile, layer), { signal });
-        const window = await cog.readBbox(bbox, 'EPSG:4326', signal);
+    windows(box, layers, signal) {
+      const tiles = cellsTouching(box, 3).map(([lon, lat]) => canopyHeightTile(lon, lat));
+      return layersOverTiles(box, tiles, layers, (layer, tile) => ({
+        open: () => cogs.open(canopyHeightHref(tile, layer), { signal }),
+        provenance: canopyHeightProvenance(tile, opts.where),
         // The producer states nodata 255; a file that declares none is read with it all the same.
-        return { window, encoding: { scale: 1, offset: 0, nodata: cog.nodata ?? CANOPY_HEIGHT_NODATA }, provenance: canopyHeightProvenance(tile, opts.where) };
+        encoding: (cog) => ({ scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? CANOPY_HEIGHT_NODATA }),
       }));
-      return { height, sd };
     },
   };
 }

@@ -1,18 +1,21 @@
-// Reads the oil palm and rubber maps from the operator's mirror (codes.ts holds their layouts and classes).
-import { CogOpener, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
+// Plans reads of the oil palm and rubber maps from the operator's mirror (codes.ts holds their layouts and classes).
+import type { Bbox } from '../../reproject.ts';
+import type { ProductWindows } from '../../raster-request.ts';
+import { CogOpener, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
 import { euForestTile } from '../eu-forest-maps/codes.ts';
-import type { RasterRead } from '../provenance.ts';
+import { cellsTouching } from '../grid.ts';
 import { type GridCellFeature, OIL_PALM_GRID_HREF, OIL_PALM_YOP_NODATA, oilPalmCells, oilPalmHref, oilPalmProvenance, rubberCovers, rubberHref, rubberProvenance, rubberReadable } from './codes.ts';
 
-export interface OilPalmRead {
-  /** False when no grid cell of the map touches the box (the map covers producing regions only). */
-  covered: boolean;
-  extent: RasterRead | null;
-  plantingYear: RasterRead | null;
-}
+export type OilPalmLayer = 'OP-extent' | 'YoP';
+
+export type OilPalmWindows =
+  /** No grid cell of the map touches the box (the map covers producing regions only). */
+  | { covered: false }
+  | ({ covered: true } & ProductWindows<OilPalmLayer>);
 
 export interface OilPalmAdapter {
-  read(bbox: [number, number, number, number], signal?: AbortSignal): Promise<OilPalmRead>;
+  /** Extent and planting year over a box (lon/lat), from every grid cell it touches. */
+  windows(box: Bbox, signal?: AbortSignal): Promise<OilPalmWindows>;
 }
 
 export function createOilPalmAdapter(opts: ProductDeps): OilPalmAdapter {
@@ -24,44 +27,44 @@ export function createOilPalmAdapter(opts: ProductDeps): OilPalmAdapter {
     return grid;
   };
   return {
-    async read(bbox, signal) {
-      const cells = oilPalmCells(await loadGrid(signal), bbox);
-      if (cells.length === 0) return { covered: false, extent: null, plantingYear: null };
-      // The cell holding the box's centre (cells do not overlap; a box across two reads the first).
-      const cell = cells[0];
-      const [extent, plantingYear] = await Promise.all((['OP-extent', 'YoP'] as const).map(async (layer) => {
-        const window = await (await cogs.open(oilPalmHref(layer, cell), { signal })).readBbox(bbox, 'EPSG:4326', signal);
-        const nodata = layer === 'YoP' ? OIL_PALM_YOP_NODATA : null;
-        return { window, encoding: { scale: 1, offset: 0, nodata }, provenance: oilPalmProvenance(cell, opts.where) };
+    async windows(box, signal) {
+      const cells = oilPalmCells(await loadGrid(signal), box);
+      if (cells.length === 0) return { covered: false };
+      const planned = await layersOverTiles(box, cells, ['OP-extent', 'YoP'] as const, (layer, cell) => ({
+        open: () => cogs.open(oilPalmHref(layer, cell), { signal }),
+        provenance: oilPalmProvenance(cell, opts.where),
+        encoding: () => ({ scale: 1, offset: 0, nodata: layer === 'YoP' ? OIL_PALM_YOP_NODATA : null }),
       }));
-      return { covered: true, extent, plantingYear };
+      return { covered: true, ...planned };
     },
   };
 }
 
-export interface RubberRead {
-  /** False outside Southeast Asia (spec 2.8.6 `outside_coverage`). */
-  covered: boolean;
-  /** False when no mirror of the map is configured (the public archive has none). */
-  readable: boolean;
-  classes: RasterRead | null;
-}
+export type RubberWindows =
+  /** Outside Southeast Asia (spec 2.8.6 `outside_coverage`). */
+  | { covered: false; readable: true }
+  /** No mirror of the map is configured (the public archive has none). */
+  | { covered: true; readable: false }
+  | ({ covered: true; readable: true } & ProductWindows<'classes'>);
 
 export interface RubberAdapter {
-  read(bbox: [number, number, number, number], signal?: AbortSignal): Promise<RubberRead>;
+  /** The rubber classes over a box (lon/lat), from every 10° tile it touches; coverage judged at the box's centre. */
+  windows(box: Bbox, signal?: AbortSignal): Promise<RubberWindows>;
 }
 
 export function createRubberAdapter(opts: ProductDeps): RubberAdapter {
   const cogs = new CogOpener(opts);
   return {
-    async read(bbox, signal) {
-      const lon = (bbox[0] + bbox[2]) / 2;
-      const lat = (bbox[1] + bbox[3]) / 2;
-      if (!rubberCovers(lon, lat)) return { covered: false, readable: true, classes: null };
-      if (!rubberReadable(opts.where)) return { covered: true, readable: false, classes: null };
-      const tile = euForestTile(lon, lat);
-      const window = await (await cogs.open(rubberHref(tile), { signal })).readBbox(bbox, 'EPSG:4326', signal);
-      return { covered: true, readable: true, classes: { window, encoding: { scale: 1, offset: 0, nodata: null }, provenance: rubberProvenance(tile, opts.where) } };
+    async windows(box, signal) {
+      if (!rubberCovers((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)) return { covered: false, readable: true };
+      if (!rubberReadable(opts.where)) return { covered: true, readable: false };
+      const tiles = cellsTouching(box, 10).map(([lon, lat]) => euForestTile(lon, lat));
+      const planned = await layersOverTiles(box, tiles, ['classes'] as const, (_, tile) => ({
+        open: () => cogs.open(rubberHref(tile), { signal }),
+        provenance: rubberProvenance(tile, opts.where),
+        encoding: () => ({ scale: 1, offset: 0, nodata: null }),
+      }));
+      return { covered: true, readable: true, ...planned };
     },
   };
 }

@@ -1,25 +1,26 @@
-// Reads the Hansen tiles (codes.ts holds their names and layers).
-import { CogOpener, type ProductDeps } from '../cog-opener.ts';
-import type { RasterRead } from '../provenance.ts';
+// Plans reads of the Hansen tiles (codes.ts holds their names and layers).
+import type { Bbox } from '../../reproject.ts';
+import type { ProductWindows } from '../../raster-request.ts';
+import { CogOpener, layersOverTiles, type ProductDeps } from '../cog-opener.ts';
+import { cellsTouching } from '../grid.ts';
 import { hansenHref, type HansenLayer, hansenProvenance, hansenTile } from './codes.ts';
 
 export interface HansenAdapter {
-  /** Layers over a box (lon/lat), from the tile holding its centre. */
-  read(bbox: [number, number, number, number], layers: HansenLayer[], signal?: AbortSignal): Promise<Partial<Record<HansenLayer, RasterRead>>>;
+  /** Layers over a box (lon/lat), from every 10° tile it touches. */
+  windows<L extends HansenLayer>(box: Bbox, layers: readonly L[], signal?: AbortSignal): Promise<ProductWindows<L>>;
 }
 
 export function createHansenAdapter(opts: ProductDeps): HansenAdapter {
   const cogs = new CogOpener(opts);
   return {
-    async read(bbox, layers, signal) {
-      const tile = hansenTile((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
-      const out: Partial<Record<HansenLayer, RasterRead>> = {};
-      await Promise.all(layers.map(async (layer) => {
-        const window = await (await cogs.open(hansenHref(layer, tile), { signal })).readBbox(bbox, 'EPSG:4326', signal);
+    windows(box, layers, signal) {
+      const tiles = cellsTouching(box, 10).map(([lon, lat]) => hansenTile(lon, lat));
+      return layersOverTiles(box, tiles, layers, (layer, tile) => ({
+        open: () => cogs.open(hansenHref(layer, tile), { signal }),
+        provenance: hansenProvenance(layer, tile, opts.where),
         // Every value is a value (0 = no loss, 0 % cover); the data mask tells land from water.
-        out[layer] = { window, encoding: { scale: 1, offset: 0, nodata: null }, provenance: hansenProvenance(layer, tile, opts.where) };
+        encoding: () => ({ scale: 1, offset: 0, nodata: null }),
       }));
-      return out;
     },
   };
 }

@@ -1,25 +1,19 @@
-// Searches the Landsat catalogue and opens its band files, signed on the real host (codes.ts holds items, bands and QA bits).
-import type { Cog } from '../../cog.ts';
+// Searches the Landsat catalogue and plans reads of its band files, signed on the real host (codes.ts holds items, bands and QA bits).
+import type { PlannedLayer } from '../../raster-request.ts';
+import type { Bbox } from '../../reproject.ts';
 import { openCatalogue } from '../../stac.ts';
 import { archiveUrl } from '../archive-url.ts';
-import { CogOpener, PlanetaryComputerSigner, type ProductDeps } from '../cog-opener.ts';
-import type { Provenance } from '../provenance.ts';
+import { CogOpener, PlanetaryComputerSigner, type ProductDeps, sceneLayers } from '../cog-opener.ts';
 import type { StacItemLike } from '../sentinel-2/codes.ts';
-import type { BandRead, SceneSearch } from '../sentinel-2/reader.ts';
+import type { SceneSearch } from '../sentinel-2/reader.ts';
 import { ProductItemError } from '../sentinel-2/codes.ts';
 import { stacDatetime } from '../sentinel-2/reader.ts';
 import { LANDSAT_CATALOGUE, LANDSAT_SAS_TOKEN_URL, type LandsatAsset, landsatProvenance, type LandsatScene, parseLandsatItem } from './codes.ts';
 
-export interface LandsatSceneRead {
-  scene: LandsatScene;
-  bands: Partial<Record<LandsatAsset, BandRead>>;
-  provenance: Provenance;
-}
-
 export interface LandsatAdapter {
   search(q: SceneSearch, signal?: AbortSignal): Promise<LandsatScene[]>;
-  openAsset(scene: LandsatScene, asset: LandsatAsset, signal?: AbortSignal): Promise<Cog>;
-  readScene(scene: LandsatScene, bbox: [number, number, number, number], assets: LandsatAsset[], signal?: AbortSignal): Promise<LandsatSceneRead>;
+  /** Each asset's window over a box (lon/lat), with the encoding the item states. */
+  sceneWindows<A extends LandsatAsset>(scene: LandsatScene, box: Bbox, assets: readonly A[], signal?: AbortSignal): Promise<Record<A, PlannedLayer>>;
 }
 
 /** Landsat 8 and 9 (OLI/TIRS) only: the scenes whose band files this adapter names. */
@@ -44,14 +38,8 @@ export function createLandsatAdapter(opts: ProductDeps): LandsatAdapter {
       }
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },
-    openAsset,
-    async readScene(scene, bbox, assets, signal) {
-      const bands: LandsatSceneRead['bands'] = {};
-      await Promise.all(assets.map(async (a) => {
-        const window = await (await openAsset(scene, a, signal)).readBbox(bbox, 'EPSG:4326', signal);
-        bands[a] = { window, encoding: scene.assets[a]!.encoding };
-      }));
-      return { scene, bands, provenance: landsatProvenance(scene, opts.where) };
+    sceneWindows(scene, box, assets, signal) {
+      return sceneLayers(assets, box, (a) => openAsset(scene, a, signal), (a) => scene.assets[a]!.encoding, landsatProvenance(scene, opts.where));
     },
   };
 }

@@ -1,22 +1,18 @@
-// Finds the Open Buildings tiles through their manifests and reads them (codes.ts holds the manifests' layout).
-import { transformBbox } from '../../reproject.ts';
-import { CogOpener, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
-import type { RasterRead } from '../provenance.ts';
-import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, OPEN_BUILDINGS_BANDS, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
+// Finds the Open Buildings tiles through their manifests and plans their reads (codes.ts holds the manifests' layout).
+import { type Bbox, transformBbox } from '../../reproject.ts';
+import type { ProductWindows } from '../../raster-request.ts';
+import { CogOpener, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
+import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
 
-export interface OpenBuildingsRead {
-  year: number;
-  /** False when no manifest lists a tile over the ground for this year. */
-  coverage: boolean;
-  /** Tile addresses read (real hosts' form). */
-  tiles: string[];
-  epsg: number | null;
-  /** Three bands, pixel-interleaved, in OPEN_BUILDINGS_BANDS order. */
-  bands: RasterRead | null;
-}
+export type OpenBuildingsWindows =
+  /** No manifest lists a tile over the ground for this year. */
+  | { year: number; coverage: false }
+  /** Three bands, pixel-interleaved, in OPEN_BUILDINGS_BANDS order; `tiles` are the addresses read (real hosts' form). */
+  | ({ year: number; coverage: true; epsg: number } & ProductWindows<'bands'>);
 
 export interface OpenBuildingsAdapter {
-  read(bbox: [number, number, number, number], year: number, signal?: AbortSignal): Promise<OpenBuildingsRead>;
+  /** The year's rasters over a box (lon/lat): every tile the box touches in the UTM zone of the first one listed. */
+  windows(box: Bbox, year: number, signal?: AbortSignal): Promise<OpenBuildingsWindows>;
 }
 
 export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdapter {
@@ -41,24 +37,22 @@ export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdap
     return p;
   };
   return {
-    async read(bbox, year, signal) {
-      if (year < OPEN_BUILDINGS.firstYear || year > OPEN_BUILDINGS.lastYear) return { year, coverage: false, tiles: [], epsg: null, bands: null };
-      const token = manifestToken((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
+    async windows(box, year, signal) {
+      if (year < OPEN_BUILDINGS.firstYear || year > OPEN_BUILDINGS.lastYear) return { year, coverage: false };
+      const token = manifestToken((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
       const names = manifestNamesForYear({ items: (await manifestNames(token, signal)).map((name) => ({ name })) }, year);
-      for (const name of names) {
-        const tiles = parseManifest(await readArchiveJson<ManifestJson>(objectUrl(name), opts, signal));
-        for (const t of tiles) {
-          const box = transformBbox(bbox, 'EPSG:4326', t.epsg);
-          if (tilesTouching([t], t.epsg, box).length === 0) continue;
-          const cog = await cogs.open(t.href, { signal });
-          const window = await cog.readBbox(bbox, 'EPSG:4326', signal);
-          return {
-            year, coverage: true, tiles: [t.href], epsg: t.epsg,
-            bands: { window, encoding: { scale: 1, offset: 0, nodata: cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata }, provenance: openBuildingsProvenance(year, t.href, opts.where) },
-          };
-        }
-      }
-      return { year, coverage: false, tiles: [], epsg: null, bands: null };
+      const listed = (await Promise.all(names.map(async (name) => parseManifest(await readArchiveJson<ManifestJson>(objectUrl(name), opts, signal))))).flat();
+      const touching = listed.filter((t) => tilesTouching([t], t.epsg, transformBbox(box, 'EPSG:4326', t.epsg)).length > 0);
+      if (touching.length === 0) return { year, coverage: false };
+      // Tiles of one zone share a grid; a box across a zone boundary is read on the first zone's.
+      const epsg = touching[0].epsg;
+      const tiles = touching.filter((t) => t.epsg === epsg).map((t) => t.href);
+      const planned = await layersOverTiles(box, tiles, ['bands'] as const, (_, href) => ({
+        open: () => cogs.open(href, { signal }),
+        provenance: openBuildingsProvenance(year, href, opts.where),
+        encoding: (cog) => ({ scale: 1, offset: 0, nodata: cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata }),
+      }));
+      return { year, coverage: true, epsg, ...planned };
     },
   };
 }

@@ -1,16 +1,19 @@
-// Reads the PALSAR mosaics, trying the mirrors in order (codes.ts holds tiles, mirrors and values).
-import type { RasterWindow } from '../../cog.ts';
-import { isSourceError, isTransient } from '../../errors.ts';
-import { CogOpener, PlanetaryComputerSigner, type ProductDeps } from '../cog-opener.ts';
+// Plans reads of the PALSAR mosaics: the one place the mirrors are tried in order and a failed
+// mirror is judged (codes.ts holds tiles, mirrors and values).
+import { isSourceError, isTransient, type SourceErrorCode } from '../../errors.ts';
+import type { ProductWindows } from '../../raster-request.ts';
+import type { Bbox } from '../../reproject.ts';
+import { CogOpener, layersOverTiles, PlanetaryComputerSigner, type ProductDeps } from '../cog-opener.ts';
+import { cellsTouching } from '../grid.ts';
 import type { Provenance } from '../provenance.ts';
-import { PALSAR_CF_DB, PALSAR_MIRRORS, type PalsarMirror, palsarNodata, palsarProvenance, palsarYearExists } from './codes.ts';
+import { PALSAR_CF_DB, PALSAR_MIRRORS, type PalsarMirror, palsarNodata, palsarProvenance, palsarTile1, palsarTile5, palsarYearExists } from './codes.ts';
 
-export interface PalsarRead {
-  /** The mirror that served the read (`radar.mirror`). */
+export type PalsarLayer = 'HH' | 'HV' | 'mask';
+
+export interface PalsarWindows extends ProductWindows<PalsarLayer> {
+  /** The mirror that served (`radar.mirror`). */
   mirror: PalsarMirror['name'];
   year: number;
-  /** HH and HV as DN, the mask band as codes; one window each, on one grid. */
-  bands: Record<'HH' | 'HV' | 'mask', RasterWindow>;
   /** DN marking no data in HH/HV this year. */
   nodata: number;
   calibrationDb: number;
@@ -30,13 +33,22 @@ export class PalsarUnavailableError extends Error {
 }
 
 export interface PalsarAdapter {
-  /** Reads HH, HV and mask over a box (lon/lat) around a point, trying the mirrors in order. */
-  read(lon: number, lat: number, bbox: [number, number, number, number], year: number, signal?: AbortSignal): Promise<PalsarRead>;
+  /**
+   * HH, HV and mask over a box (lon/lat) around a point, from every tile of the mirror's grid the
+   * box touches, one grid for all three: the mirrors are tried in order and the first that holds
+   * the year serves.
+   */
+  windows(lon: number, lat: number, box: Bbox, year: number, signal?: AbortSignal): Promise<PalsarWindows>;
 }
 
-/** Mirror failures worth moving on for: the mirror's fault or absence, not a broken request. */
+const MIRROR_FAULTS: readonly SourceErrorCode[] = ['not_found', 'http_status', 'invalid_tiff', 'window_outside'];
+
+/**
+ * Mirror failures worth moving on for: the mirror's fault or absence (down, no such file, not a
+ * readable file, or a file that does not reach the ground), not a broken request.
+ */
 export function mirrorMayFail(err: unknown): boolean {
-  return isTransient(err) || isSourceError(err, 'not_found') || isSourceError(err, 'http_status') || isSourceError(err, 'invalid_tiff');
+  return isTransient(err) || MIRROR_FAULTS.some((code) => isSourceError(err, code));
 }
 
 export function createPalsarAdapter(opts: ProductDeps & { mirrors?: readonly PalsarMirror[] }): PalsarAdapter {
@@ -44,24 +56,21 @@ export function createPalsarAdapter(opts: ProductDeps & { mirrors?: readonly Pal
   const cogs = new CogOpener(opts);
   const signer = new PlanetaryComputerSigner(opts);
   return {
-    async read(lon, lat, bbox, year, signal) {
+    async windows(lon, lat, box, year, signal) {
       if (!palsarYearExists(year)) throw new PalsarUnavailableError(`no PALSAR mosaic exists for ${year}`, []);
-      const failedOver: PalsarRead['failedOver'] = [];
+      const failedOver: PalsarWindows['failedOver'] = [];
       const causes: Array<{ mirror: string; error: unknown }> = [];
       for (const mirror of mirrors) {
         if (!mirror.covers(lon, lat)) continue;
         try {
           const query = mirror.sasTokenUrl ? await signer.query(mirror.sasTokenUrl, signal) : undefined;
-          // Every band settles before the mirror is judged, so a failed read leaves nothing in flight behind it.
-          const settled = await Promise.allSettled((['HH', 'HV', 'mask'] as const).map(async (band) =>
-            (await cogs.open(mirror.href(lon, lat, year, band), { query, signal })).readBbox(bbox, 'EPSG:4326', signal)));
-          const refused = settled.find((r) => r.status === 'rejected');
-          if (refused) throw refused.reason;
-          const [hh, hv, mask] = settled.map((r) => (r as PromiseFulfilledResult<RasterWindow>).value);
-          return {
-            mirror: mirror.name, year, bands: { HH: hh, HV: hv, mask }, nodata: palsarNodata(year, 'HV'), calibrationDb: PALSAR_CF_DB,
-            failedOver, provenance: palsarProvenance(lon, lat, year, mirror, opts.where),
-          };
+          const cells = new Map(cellsTouching(box, mirror.tileDegrees).map(([x, y]) => [mirror.tileDegrees === 1 ? palsarTile1(x, y) : palsarTile5(x, y), [x, y] as const]));
+          const planned = await layersOverTiles(box, [...cells.keys()], ['HH', 'HV', 'mask'] as const, (band, tile) => ({
+            open: () => cogs.open(mirror.href(cells.get(tile)![0], cells.get(tile)![1], year, band), { query, signal }),
+            provenance: palsarProvenance(lon, lat, year, mirror, opts.where),
+            encoding: () => ({ scale: 1, offset: 0, nodata: palsarNodata(year, band) }),
+          }));
+          return { ...planned, mirror: mirror.name, year, nodata: palsarNodata(year, 'HV'), calibrationDb: PALSAR_CF_DB, failedOver, provenance: palsarProvenance(lon, lat, year, mirror, opts.where) };
         } catch (err) {
           if (signal?.aborted || !mirrorMayFail(err)) throw err;
           causes.push({ mirror: mirror.name, error: err });

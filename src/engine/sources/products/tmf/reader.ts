@@ -5,20 +5,23 @@ import { dirname, join } from 'node:path';
 import type { Cog } from '../../cog.ts';
 import { isSourceError } from '../../errors.ts';
 import { archiveUrl } from '../archive-url.ts';
-import { CogOpener, type ProductDeps } from '../cog-opener.ts';
-import type { RasterRead } from '../provenance.ts';
+import { CogOpener, layersOverTiles, type ProductDeps } from '../cog-opener.ts';
+import { cellsTouching } from '../grid.ts';
+import type { Bbox } from '../../reproject.ts';
+import type { ProductWindows } from '../../raster-request.ts';
 import { TMF_VERSION, tmfCovers, type TmfDataset, tmfHref, tmfProvenance, tmfTile } from './codes.ts';
 
-export type TmfRead =
+export type TmfWindows<D extends TmfDataset> =
   | { checked: false; available: false; reason: 'outside_coverage' | 'no_tile'; tile: string }
-  | { checked: true; available: true; tile: string; layers: Partial<Record<TmfDataset, RasterRead>> };
+  | ({ checked: true; available: true; tile: string } & ProductWindows<D>);
 
 export interface TmfAdapter {
   /**
-   * Reads datasets over a box (lon/lat). Outside 30°S–30°N nothing is asked for; a tile the
-   * host says does not exist reads as "no tile"; any other failure throws and is not remembered.
+   * Plans datasets over a box (lon/lat), from every 10° tile it touches. Outside 30°S–30°N (at the
+   * box's centre) nothing is asked for; no tile the host holds reads as "no tile"; any other
+   * failure throws and is not remembered.
    */
-  read(bbox: [number, number, number, number], datasets: TmfDataset[], signal?: AbortSignal): Promise<TmfRead>;
+  windows<D extends TmfDataset>(box: Bbox, datasets: readonly D[], signal?: AbortSignal): Promise<TmfWindows<D>>;
   /** Opens one dataset's tile from the local copy (downloaded whole first when the archive is remote). */
   open(dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal): Promise<Cog>;
 }
@@ -57,22 +60,22 @@ export function createTmfAdapter(opts: ProductDeps & { cacheDir: string }): TmfA
   const open = async (dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal) => cogs.open(await local(dataset, tile, signal), { signal });
   return {
     open,
-    async read(bbox, datasets, signal) {
-      const lon = (bbox[0] + bbox[2]) / 2;
-      const lat = (bbox[1] + bbox[3]) / 2;
-      const tile = tmfTile(lon, lat);
-      if (!tmfCovers(lat)) return { checked: false, available: false, reason: 'outside_coverage', tile: tile.id };
-      const layers: Partial<Record<TmfDataset, RasterRead>> = {};
+    async windows(box, datasets, signal) {
+      const tile = tmfTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+      if (!tmfCovers((box[1] + box[3]) / 2)) return { checked: false, available: false, reason: 'outside_coverage', tile: tile.id };
+      const tiles = cellsTouching(box, 10).map(([lon, lat]) => tmfTile(lon, lat));
+      const byId = new Map(tiles.map((t) => [t.id, t]));
       try {
-        await Promise.all(datasets.map(async (dataset) => {
-          const window = await (await open(dataset, tile, signal)).readBbox(bbox, 'EPSG:4326', signal);
-          layers[dataset] = { window, encoding: { scale: 1, offset: 0, nodata: 0 }, provenance: tmfProvenance(dataset, tile.id, opts.where) };
+        const planned = await layersOverTiles(box, [...byId.keys()], datasets, (dataset, id) => ({
+          open: () => open(dataset, byId.get(id)!, signal),
+          provenance: tmfProvenance(dataset, id, opts.where),
+          encoding: () => ({ scale: 1, offset: 0, nodata: 0 }),
         }));
+        return { checked: true, available: true, tile: tile.id, ...planned };
       } catch (err) {
         if (isSourceError(err, 'not_found')) return { checked: false, available: false, reason: 'no_tile', tile: tile.id };
         throw err;
       }
-      return { checked: true, available: true, tile: tile.id, layers };
     },
   };
 }
