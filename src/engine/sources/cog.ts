@@ -5,7 +5,7 @@
 import GeoTIFF from 'geotiff';
 import type { ByteSource } from './byte-source.ts';
 import { SourceError } from './errors.ts';
-import { type Bbox, type Crs, type GeoTransform, transformBbox } from './reproject.ts';
+import { type Bbox, type Crs, type GeoTransform, gridWindow, transformBbox } from './reproject.ts';
 import type { Compression, Dtype, Predictor, TileSpec } from '../worker/tile-decode.ts';
 
 export interface PixelWindow {
@@ -299,18 +299,4 @@ function readGeoTransform(transformation: unknown, pixelScale: unknown, tiepoint
     return [x - i * sx, sx, 0, y + j * sy, 0, -sy];
   }
   return null;
-}
-
-/**
- * Every pixel of a north-up grid that a box in the grid's CRS touches, unclipped (the grid runs on
- * past any one file). The nudge keeps a box edge on a pixel edge from taking the neighbour.
- */
-export function gridWindow(geoTransform: GeoTransform, [minX, minY, maxX, maxY]: Bbox): PixelWindow {
-  const [ox, pw, , oy, , ph] = geoTransform;
-  const cols = [(minX - ox) / pw, (maxX - ox) / pw];
-  const rows = [(minY - oy) / ph, (maxY - oy) / ph];
-  const EPS = 1e-9;
-  const x0 = Math.floor(Math.min(...cols) + EPS);
-  const y0 = Math.floor(Math.min(...rows) + EPS);
-  return { x0, y0, width: Math.ceil(Math.max(...cols) - EPS) - x0, height: Math.ceil(Math.max(...rows) - EPS) - y0 };
 }

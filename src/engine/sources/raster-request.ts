@@ -4,11 +4,11 @@
  * the plot task assembles them by key (worker/raster-window.ts). A box that spans several files of
  * one grid becomes one mosaic request whose parts are windows of those files.
  */
-import { type Cog, gridWindow, type PixelWindow } from './cog.ts';
+import type { Cog, PixelWindow } from './cog.ts';
 import { isSourceError } from './errors.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import type { Provenance } from './products/provenance.ts';
-import { type Bbox, transformBbox } from './reproject.ts';
+import { type Bbox, gridWindow, transformBbox } from './reproject.ts';
 
 /** One file's share of a mosaic: a window of its COG, placed at (x, y) of the request's window. */
 export interface MosaicPart {

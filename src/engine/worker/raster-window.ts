@@ -9,8 +9,7 @@
  * This module reads tiles and reprojects footprints, so beside the kernels it imports the
  * decoder and the projection of src/engine/sources; it does no I/O.
  */
-import { metresPerDegree } from '../sources/products/copernicus-dem/codes.ts';
-import { type GeoTransform, transformer } from '../sources/reproject.ts';
+import { type GeoTransform, metresPerDegree, transformer } from '../sources/reproject.ts';
 import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from './tile-decode.ts';
 import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from '../kernels/rasterise-mask.ts';
 

@@ -4,14 +4,20 @@ import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
-import { QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance, parseLandsatItem, qaPixelConfidence, qaPixelIsClear } from '../../../../src/engine/sources/products/landsat/codes.ts';
+import { QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance, parseLandsatItem, qaPixelConfidence } from '../../../../src/engine/sources/products/landsat/codes.ts';
 import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat/reader.ts';
+import { qaPixelClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';
+import { operatingPoints as op } from '../../../../src/engine/operating-points.ts';
 
 test('SR is DN × 2.75e-05 − 0.2 with nodata 0', () => {
   assert.ok(Math.abs(landsatReflectance(10000) - 0.075) < 1e-12);
   assert.ok(Number.isNaN(landsatReflectance(0)));
   assert.ok(Math.abs(landsatReflectance(landsatDn(0.0421)) - 0.0421) < 2e-5);
 });
+
+// Clear as the plot task reads QA_PIXEL: the operating points' required and rejected bits.
+const clearWords = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
+const qaPixelIsClear = (v: number) => clearWords[v] === 1;
 
 test('QA_PIXEL: the usual clear land word 21824 is clear; cloud, shadow, fill and snow are not', () => {
   assert.equal(QA_PIXEL_CLEAR_LAND, 21824);

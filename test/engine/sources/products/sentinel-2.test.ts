@@ -4,7 +4,7 @@ import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike } from '../../../../src/engine/sources/products/sentinel-2/codes.ts';
+import { BOA_OFFSET, SCL, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike } from '../../../../src/engine/sources/products/sentinel-2/codes.ts';
 import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { writeCog } from '../../../../src/engine/sources/tiff-writer.ts';
@@ -12,6 +12,8 @@ import { mirrorPath } from '../../../../src/engine/sources/products/archive-url.
 import { readWindow, readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
+import { sclClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';
+import { operatingPoints as op } from '../../../../src/engine/operating-points.ts';
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
 
@@ -94,7 +96,10 @@ test('DN written for a reflectance reads back under the same encoding', () => {
 });
 
 test('SCL clear classes are vegetation, bare soil and water; AOT is DN × 0.001', () => {
-  assert.deepEqual([...SCL_CLEAR_LUT.keys()].filter((k) => SCL_CLEAR_LUT[k] === 1), [4, 5, 6]);
+  // Clear as the plot task reads SCL: the operating points' classes.
+  const clear = sclClearLookup(op.scenes.sclClearClasses);
+  assert.deepEqual([...clear.keys()].filter((k) => clear[k] === 1), [SCL.VEGETATION, SCL.BARE_SOIL, SCL.WATER]);
+  assert.deepEqual([SCL.VEGETATION, SCL.BARE_SOIL, SCL.WATER], [4, 5, 6]);
   close(aotFromDn(250), 0.25);
   assert.ok(Number.isNaN(aotFromDn(0)));
 });

@@ -46,12 +46,3 @@ export function demProvenance(tile: string, where: ArchiveLocation): Provenance 
     citation: 'European Space Agency (2021) Copernicus Global Digital Elevation Model. https://doi.org/10.5270/ESA-c5d3d65',
   }, where);
 }
-
-/** Metres per degree of longitude and of latitude at a latitude (WGS 84 ellipsoid series). */
-export function metresPerDegree(lat: number): { lon: number; lat: number } {
-  const phi = (lat * Math.PI) / 180;
-  return {
-    lon: 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi),
-    lat: 111_132.92 - 559.82 * Math.cos(2 * phi) + 1.175 * Math.cos(4 * phi),
-  };
-}

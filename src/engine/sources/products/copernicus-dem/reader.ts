@@ -1,10 +1,10 @@
 // Plans reads of the DEM tiles (codes.ts holds their names and grid).
 import { isSourceError } from '../../errors.ts';
-import type { Bbox } from '../../reproject.ts';
+import { type Bbox, metresPerDegree } from '../../reproject.ts';
 import type { ProductWindows } from '../../raster-request.ts';
 import { CogOpener, layersOverTiles, type ProductDeps } from '../cog-opener.ts';
 import { cellsTouching } from '../grid.ts';
-import { DEM_ASSUMED_NODATA, demHref, demProvenance, demTile, metresPerDegree } from './codes.ts';
+import { DEM_ASSUMED_NODATA, demHref, demProvenance, demTile } from './codes.ts';
 
 export interface DemWindows extends ProductWindows<'heights'> {
   /** Ground size of a pixel in metres at the box's latitude (for slope). */

@@ -38,15 +38,6 @@ export const QA_PIXEL_BITS = {
   WATER: 1 << 7,
 } as const;
 
-/** Any of these bits makes a pixel unusable for reflectance statistics. */
-export const QA_PIXEL_NOT_CLEAR =
-  QA_PIXEL_BITS.FILL | QA_PIXEL_BITS.DILATED_CLOUD | QA_PIXEL_BITS.CIRRUS | QA_PIXEL_BITS.CLOUD | QA_PIXEL_BITS.CLOUD_SHADOW | QA_PIXEL_BITS.SNOW;
-
-/** Clear: the clear bit set (no cloud, no dilated cloud) and no cirrus, shadow, snow or fill. */
-export function qaPixelIsClear(v: number): boolean {
-  return (v & QA_PIXEL_NOT_CLEAR) === 0 && (v & QA_PIXEL_BITS.CLEAR) !== 0;
-}
-
 export type QaConfidence = 'not_set' | 'low' | 'medium_or_reserved' | 'high';
 const CONFIDENCE_SHIFT = { cloud: 8, cloud_shadow: 10, snow: 12, cirrus: 14 } as const;
 

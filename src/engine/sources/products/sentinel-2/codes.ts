@@ -56,19 +56,7 @@ export const SCL = {
   SNOW_OR_ICE: 11,
 } as const;
 
-/**
- * Classes counted as clear sky over the ground: vegetation, bare soil, water. Dark areas (2)
- * may be topographic shadow, unclassified (7) is Sen2Cor's doubt, so both stay out.
- */
-export const SCL_CLEAR_CLASSES: readonly number[] = [SCL.VEGETATION, SCL.BARE_SOIL, SCL.WATER];
 export const SCL_CLOUD_CLASSES: readonly number[] = [SCL.CLOUD_SHADOW, SCL.CLOUD_MEDIUM, SCL.CLOUD_HIGH, SCL.THIN_CIRRUS];
-
-/** 256-entry lookup (1 = clear) for kernels that mask by SCL class without branching. */
-export const SCL_CLEAR_LUT: Uint8Array = (() => {
-  const lut = new Uint8Array(256);
-  for (const c of SCL_CLEAR_CLASSES) lut[c] = 1;
-  return lut;
-})();
 
 // --- Encodings -------------------------------------------------------------------------------
 
