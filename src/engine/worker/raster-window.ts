@@ -71,6 +71,11 @@ export interface ShippedTile {
   x0: number;
   y0: number;
   plane: number;
+  /**
+   * The part of an edge tile that lies inside its file, when a mosaic places the tile beside another
+   * file's: the padding past the file's edge is not copied over the neighbour's pixels.
+   */
+  inFile?: { width: number; height: number };
   /** null for a sparse tile (no bytes stored), which reads as `fill` everywhere. */
   slot: TileSlot | null;
   /** The compressed bytes, present unless the slot was already decoded when the task was sent. */
@@ -134,9 +139,9 @@ export function assembleRaster(r: ShippedRaster, tiles: readonly ShippedTile[], 
     const t = tiles[index];
     const tileSpp = t.spec.samplesPerPixel ?? 1;
     const xa = Math.max(r.x0, t.x0);
-    const xb = Math.min(r.x0 + r.width, t.x0 + t.spec.width);
+    const xb = Math.min(r.x0 + r.width, t.x0 + (t.inFile?.width ?? t.spec.width));
     const ya = Math.max(r.y0, t.y0);
-    const yb = Math.min(r.y0 + r.height, t.y0 + t.spec.height);
+    const yb = Math.min(r.y0 + r.height, t.y0 + (t.inFile?.height ?? t.spec.height));
     const n = xb - xa;
     if (n <= 0 || yb <= ya) continue;
     const tile = pixels[index];
