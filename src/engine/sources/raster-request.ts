@@ -58,11 +58,6 @@ export function requestForBox(cog: Cog, box: Bbox, band?: number): RasterRequest
   return rasterRequest(cog, cog.windowFor(box, 'EPSG:4326'), band);
 }
 
-/** A file of a mosaic missing from the archive, or not reaching the box: its pixels read as fill. */
-export function partMissing(err: unknown): boolean {
-  return isSourceError(err, 'not_found') || isSourceError(err, 'window_outside');
-}
-
 /**
  * One request over a box (lon/lat) from the files of one grid that it touches, each opened or
  * refused. One file read is a plain request; several become a mosaic on the first one's grid
@@ -74,7 +69,8 @@ export function mosaicForBox(opened: ReadonlyArray<PromiseSettledResult<Cog>>, b
   const cogs: Cog[] = [];
   for (const [i, o] of opened.entries()) {
     if (o.status === 'fulfilled') cogs.push(o.value);
-    else if (partMissing(o.reason)) missing.push(i);
+    // A file missing from the archive, or not reaching the box: its pixels read as fill.
+    else if (isSourceError(o.reason, 'not_found') || isSourceError(o.reason, 'window_outside')) missing.push(i);
     else throw o.reason;
   }
   if (cogs.length === 0) throw (opened[0] as PromiseRejectedResult).reason;
@@ -83,6 +79,7 @@ export function mosaicForBox(opened: ReadonlyArray<PromiseSettledResult<Cog>>, b
   const [ox, pw, , oy, , ph] = ref.geoTransform;
   const window = gridWindow(ref.geoTransform, transformBbox(box, 'EPSG:4326', ref.epsg ?? 4326));
   const parts: MosaicPart[] = [];
+  let outside: unknown = null;
   for (const cog of cogs) {
     const [cx, cw, , cy, , ch] = cog.geoTransform;
     const dx = (cx - ox) / pw;
@@ -94,11 +91,13 @@ export function mosaicForBox(opened: ReadonlyArray<PromiseSettledResult<Cog>>, b
     try {
       part = cog.windowFor(box, 'EPSG:4326');
     } catch (err) {
-      if (isSourceError(err, 'window_outside')) continue;
-      throw err;
+      if (!isSourceError(err, 'window_outside')) throw err;
+      outside ??= err;
+      continue;
     }
     parts.push({ cog, window: part, x: Math.round(dx) + part.x0 - window.x0, y: Math.round(dy) + part.y0 - window.y0 });
   }
+  if (parts.length === 0) throw outside;
   const key = `mosaic(${parts.map((p) => `${p.cog.id}@${p.window.x0},${p.window.y0},${p.window.width}x${p.window.height}`).join('|')})@${window.width}x${window.height}`;
   return { request: missing.length === 0 ? { key, cog: ref, window, parts } : { key, cog: ref, window, parts, fill: fill(ref) }, missing };
 }
