@@ -3,7 +3,8 @@
 // login, so they are not read). data-products.md §2.
 import type { ArchiveLocation, Provenance } from '../provenance.ts';
 import { withSynthetic } from '../provenance.ts';
-import type { RasterBandsEntry, StacItemLike, ValueEncoding } from '../sentinel-2/codes.ts';
+import type { Encoding } from '../../../kernels/raster.ts';
+import type { RasterBandsEntry, StacItemLike } from '../sentinel-2/codes.ts';
 import { ProductItemError } from '../sentinel-2/codes.ts';
 
 export const LANDSAT_CATALOGUE = { api: 'https://planetarycomputer.microsoft.com/api/stac/v1', collection: 'landsat-c2-l2' } as const;
@@ -23,7 +24,7 @@ export type LandsatSrAsset = keyof typeof LANDSAT_SR_ASSETS;
 export type LandsatAsset = LandsatSrAsset | 'qa_pixel';
 
 /** SR: uint16, `refl = DN * 2.75e-05 − 0.2`, nodata 0. */
-export const LANDSAT_SR_ENCODING: ValueEncoding = { scale: 0.0000275, offset: -0.2, nodata: 0 };
+export const LANDSAT_SR_ENCODING: Encoding = { scale: 0.0000275, offset: -0.2, nodata: 0 };
 /** QA_PIXEL's nodata is the value with only the fill bit set. */
 export const QA_PIXEL_NODATA = 1;
 
@@ -71,10 +72,10 @@ export interface LandsatScene {
   epsg: number;
   /** WRS-2 path and row, e.g. `127052`. */
   tile: string;
-  assets: Partial<Record<LandsatAsset, { href: string; encoding: ValueEncoding }>>;
+  assets: Partial<Record<LandsatAsset, { href: string; encoding: Encoding }>>;
 }
 
-function encodingOf(rb: RasterBandsEntry | undefined, fallback: ValueEncoding): ValueEncoding {
+function encodingOf(rb: RasterBandsEntry | undefined, fallback: Encoding): Encoding {
   return { scale: rb?.scale ?? fallback.scale, offset: rb?.offset ?? fallback.offset, nodata: rb?.nodata ?? fallback.nodata };
 }
 

@@ -1,6 +1,7 @@
 // Sentinel-2 L2A surface reflectance from Earth Search (v1 `sentinel-2-l2a`, `sentinel-2-c1-l2a`)
 // and the Planetary Computer. The three catalogues encode the same pixels differently
 // (data-products.md §1); `reflectanceEncoding` holds the one rule for all of them.
+import type { Encoding } from '../../../kernels/raster.ts';
 import type { ArchiveLocation, Provenance } from '../provenance.ts';
 import { withSynthetic } from '../provenance.ts';
 
@@ -56,15 +57,7 @@ export const SCL = {
   SNOW_OR_ICE: 11,
 } as const;
 
-export const SCL_CLOUD_CLASSES: readonly number[] = [SCL.CLOUD_SHADOW, SCL.CLOUD_MEDIUM, SCL.CLOUD_HIGH, SCL.THIN_CIRRUS];
-
 // --- Encodings -------------------------------------------------------------------------------
-
-export interface ValueEncoding {
-  scale: number;
-  offset: number;
-  nodata: number | null;
-}
 
 export const REFLECTANCE_SCALE = 0.0001;
 /** ESA's BOA_ADD_OFFSET of −1000 DN for every band from processing baseline 04.00 (2022-01-25) on. */
@@ -96,7 +89,7 @@ export interface RasterBandsEntry {
   nodata?: number;
 }
 
-export interface ReflectanceEncoding extends ValueEncoding {
+export interface ReflectanceEncoding extends Encoding {
   /** The offset the catalogue states for the band, before the BOA flag is considered. */
   declaredOffset: number;
   /** True when the pixels themselves must settle whether the offset is still in them (see `inferBoaOffset`). */
@@ -155,19 +148,19 @@ export function inferBoaOffset(dn: ArrayLike<number>, nodata = 0): BoaOffsetInfe
 }
 
 /** The encoding after the pixel check: the check, when decided, overrules the flag. */
-export function settleReflectanceEncoding(enc: ReflectanceEncoding, inference: BoaOffsetInference): ValueEncoding & { flagOverruled: boolean } {
+export function settleReflectanceEncoding(enc: ReflectanceEncoding, inference: BoaOffsetInference): Encoding & { flagOverruled: boolean } {
   const base = { scale: enc.scale, nodata: enc.nodata };
   if (!enc.verifyWithPixels || inference === 'undecided') return { ...base, offset: enc.offset, flagOverruled: false };
   const offset = inference === 'offset_in_pixels' ? (enc.declaredOffset !== 0 ? enc.declaredOffset : BOA_OFFSET) : 0;
   return { ...base, offset, flagOverruled: offset !== enc.offset };
 }
 
-export function reflectanceFromDn(dn: number, enc: ValueEncoding): number {
+export function reflectanceFromDn(dn: number, enc: Encoding): number {
   return dn === enc.nodata ? Number.NaN : dn * enc.scale + enc.offset;
 }
 
 /** DN for a reflectance under an encoding (for writing test and demo rasters); never the nodata value. */
-export function dnFromReflectance(reflectance: number, enc: ValueEncoding): number {
+export function dnFromReflectance(reflectance: number, enc: Encoding): number {
   const dn = Math.round((reflectance - enc.offset) / enc.scale);
   return Math.min(65535, Math.max(1, dn));
 }
@@ -189,7 +182,7 @@ export interface S2AssetRef {
   href: string;
   /** Reflectance assets only: the encoding before the pixel check. */
   reflectance?: ReflectanceEncoding;
-  encoding: ValueEncoding;
+  encoding: Encoding;
 }
 
 export interface S2Scene {
