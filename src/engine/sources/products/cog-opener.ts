@@ -1,6 +1,8 @@
 // How every raster adapter opens a file: the real address rebased onto the configured archive,
 // a byte source through the shared range cache, and the COG's header parsed once and kept
-// (a plot reads the same few tiles' headers again and again). A failed open is not kept.
+// (a plot reads the same few tiles' headers again and again). A failed open is not kept. Here too
+// the two ways a reader turns opened files into requests: a product's layers over every tile of
+// its grid that a box touches, and a scene's assets.
 import { openByteSource } from '../byte-source.ts';
 import { type Cog, openCog } from '../cog.ts';
 import { SourceError } from '../errors.ts';
