@@ -15,21 +15,22 @@ import { gfwDataApiRoutes } from './sources/demo/gfw-routes.ts';
 import { overpassRoutes } from './sources/demo/overpass-routes.ts';
 import { createHttpClient, type HttpClient } from './sources/http-client.ts';
 import { type ArchiveServer, startArchiveServer } from './sources/local-server.ts';
-import { CogOpener, PlanetaryComputerSigner } from './sources/products/cog-opener.ts';
-import { createCanopyHeightAdapter, type CanopyHeightAdapter } from './sources/products/canopy-height.ts';
-import { createOilPalmAdapter, createRubberAdapter, type OilPalmAdapter, type RubberAdapter } from './sources/products/commodity-maps.ts';
-import { createDemAdapter, type DemAdapter } from './sources/products/copernicus-dem.ts';
-import { createEuForestMapsAdapter, type EuForestMapsAdapter } from './sources/products/eu-forest-maps.ts';
-import { createAlertsAdapter, type AlertsAdapter } from './sources/products/gfw-alerts.ts';
-import { createHansenAdapter, type HansenAdapter } from './sources/products/hansen.ts';
-import { createLandsatAdapter, type LandsatAdapter } from './sources/products/landsat.ts';
-import { createOpenBuildingsAdapter, type OpenBuildingsAdapter } from './sources/products/open-buildings.ts';
-import { createPalsarAdapter, PALSAR_MIRRORS, type PalsarAdapter, type PalsarMirror } from './sources/products/palsar.ts';
-import { createProtectedAreasAdapter, type ProtectedAreasAdapter } from './sources/products/protected-areas.ts';
+import { CogOpener } from './sources/products/cog-opener.ts';
+import { createCanopyHeightAdapter, type CanopyHeightAdapter } from './sources/products/canopy-height/reader.ts';
+import { createOilPalmAdapter, createRubberAdapter, type OilPalmAdapter, type RubberAdapter } from './sources/products/commodity-maps/reader.ts';
+import { createDemAdapter, type DemAdapter } from './sources/products/copernicus-dem/reader.ts';
+import { createEuForestMapsAdapter, type EuForestMapsAdapter } from './sources/products/eu-forest-maps/reader.ts';
+import { createAlertsAdapter, type AlertsAdapter } from './sources/products/gfw-alerts/reader.ts';
+import { createHansenAdapter, type HansenAdapter } from './sources/products/hansen/reader.ts';
+import { createLandsatAdapter, type LandsatAdapter } from './sources/products/landsat/reader.ts';
+import { createOpenBuildingsAdapter, type OpenBuildingsAdapter } from './sources/products/open-buildings/reader.ts';
+import { createPalsarAdapter, type PalsarAdapter } from './sources/products/palsar/reader.ts';
+import { createProtectedAreasAdapter, type ProtectedAreasAdapter } from './sources/products/protected-areas/reader.ts';
 import type { ArchiveLocation } from './sources/products/provenance.ts';
-import { createSentinel2Adapter, type S2Catalogue, type Sentinel2Adapter } from './sources/products/sentinel-2.ts';
-import { createTmfAdapter, type TmfAdapter } from './sources/products/tmf.ts';
-import { createConcessionsAdapter, type ConcessionsAdapter } from './sources/products/wood-fibre-concessions.ts';
+import type { S2Catalogue } from './sources/products/sentinel-2/codes.ts';
+import { createSentinel2Adapter, type Sentinel2Adapter } from './sources/products/sentinel-2/reader.ts';
+import { createTmfAdapter, type TmfAdapter } from './sources/products/tmf/reader.ts';
+import { createConcessionsAdapter, type ConcessionsAdapter } from './sources/products/wood-fibre-concessions/reader.ts';
 import { RangeCache } from './sources/range-cache.ts';
 
 export interface ArchiveOptions {
@@ -59,13 +60,10 @@ export interface Archive {
   readonly cache: RangeCache;
   /** Opens any product's COG by its real address (headers parsed once and kept). */
   readonly cogs: CogOpener;
-  /** Planetary Computer read tokens (public archive only). */
-  readonly signer: PlanetaryComputerSigner;
   readonly sentinel2: Sentinel2Adapter;
   readonly s2Catalogue: S2Catalogue;
   readonly landsat: LandsatAdapter;
   readonly palsar: PalsarAdapter;
-  readonly palsarMirrors: readonly PalsarMirror[];
   readonly canopyHeight: CanopyHeightAdapter;
   readonly dem: DemAdapter;
   readonly tmf: TmfAdapter;
@@ -113,12 +111,10 @@ export async function openArchive(options: ArchiveOptions): Promise<Archive> {
     http,
     cache,
     cogs: new CogOpener(deps),
-    signer: new PlanetaryComputerSigner(deps),
     sentinel2: createSentinel2Adapter({ ...deps, catalogue: s2Catalogue }),
     s2Catalogue,
     landsat: createLandsatAdapter(deps),
     palsar: createPalsarAdapter(deps),
-    palsarMirrors: PALSAR_MIRRORS,
     canopyHeight: createCanopyHeightAdapter(deps),
     dem: createDemAdapter(deps),
     tmf: createTmfAdapter({ ...deps, cacheDir: join(options.dataDir, 'cache') }),

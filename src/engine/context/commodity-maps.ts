@@ -6,23 +6,10 @@ import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import { yearStats } from '../kernels/year-stats.ts';
 import type { Archive } from '../archive.ts';
 import { maskFor, type WorkerRaster } from '../worker/raster-window.ts';
-import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
+import { type RasterRequest, requestForBox } from '../sources/raster-request.ts';
 import { readArchiveJson } from '../sources/products/cog-opener.ts';
-import {
-  type GridCellFeature,
-  OIL_PALM_EXTENT,
-  OIL_PALM_GRID_HREF,
-  oilPalmCells,
-  oilPalmHref,
-  oilPalmPlantingYear,
-  oilPalmProvenance,
-  RUBBER_CLASSES,
-  rubberCovers,
-  rubberHref,
-  rubberProvenance,
-  rubberReadable,
-} from '../sources/products/commodity-maps.ts';
-import { euForestTile } from '../sources/products/eu-forest-maps.ts';
+import { type GridCellFeature, OIL_PALM_EXTENT, OIL_PALM_GRID_HREF, oilPalmCells, oilPalmHref, oilPalmPlantingYear, oilPalmProvenance, RUBBER_CLASSES, rubberCovers, rubberHref, rubberProvenance, rubberReadable } from '../sources/products/commodity-maps/codes.ts';
+import { euForestTile } from '../sources/products/eu-forest-maps/codes.ts';
 import type { Bbox } from '../sources/reproject.ts';
 import { type ContextPlot, footprintBox } from './plot.ts';
 import { rasterAt, uint16, uint8, unlessAborted } from './rasters.ts';

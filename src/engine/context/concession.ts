@@ -5,7 +5,7 @@ import { area, booleanIntersects, feature, featureCollection, intersect, union }
 import type { Feature, MultiPolygon, Polygon } from 'geojson';
 import type { Archive } from '../archive.ts';
 import { GFW_DATA_API } from '../sources/products/gfw-data-api.ts';
-import { type ConcessionFeature, WOOD_FIBRE_DATASET } from '../sources/products/wood-fibre-concessions.ts';
+import { type ConcessionFeature, WOOD_FIBRE_DATASET } from '../sources/products/wood-fibre-concessions/codes.ts';
 import { inBox, type ContextPlot, type LonLatBox } from './plot.ts';
 import { unlessAborted } from './rasters.ts';
 import { round } from './wording.ts';

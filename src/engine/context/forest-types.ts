@@ -6,17 +6,8 @@ import { classShares } from '../kernels/class-shares.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import type { Archive } from '../archive.ts';
 import { maskFor, type WorkerRaster } from '../worker/raster-window.ts';
-import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
-import {
-  EU_FOREST_MAPS_ASSUMED,
-  GFC2020,
-  GFT2020,
-  euForestTile,
-  gfc2020Href,
-  gfc2020Provenance,
-  gft2020Href,
-  gft2020Provenance,
-} from '../sources/products/eu-forest-maps.ts';
+import { type RasterRequest, requestForBox } from '../sources/raster-request.ts';
+import { EU_FOREST_MAPS_ASSUMED, GFC2020, GFT2020, euForestTile, gfc2020Href, gfc2020Provenance, gft2020Href, gft2020Provenance } from '../sources/products/eu-forest-maps/codes.ts';
 import type { ArchiveLocation } from '../sources/products/provenance.ts';
 import { type ContextPlot, footprintBox } from './plot.ts';
 import { rasterAt, uint8, unlessAborted } from './rasters.ts';

@@ -7,22 +7,11 @@ import { classShares } from '../kernels/class-shares.ts';
 import { maskFor, type WorkerRaster } from '../worker/raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { yearStats, type YearRange, type YearStats } from '../kernels/year-stats.ts';
-import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
+import { type RasterRequest, requestForBox } from '../sources/raster-request.ts';
 import type { Cog } from '../sources/cog.ts';
 import { isSourceError } from '../sources/errors.ts';
 import type { ArchiveLocation } from '../sources/products/provenance.ts';
-import {
-  ANNUAL_CHANGE,
-  MAIN_CLASSES,
-  SUBTYPE_PLANTATION_MAX,
-  SUBTYPE_PLANTATION_MIN,
-  TMF_LAST_YEAR,
-  TMF_VERSION,
-  type TmfDataset,
-  tmfCovers,
-  tmfProvenance,
-  tmfTile,
-} from '../sources/products/tmf.ts';
+import { ANNUAL_CHANGE, MAIN_CLASSES, SUBTYPE_PLANTATION_MAX, SUBTYPE_PLANTATION_MIN, TMF_LAST_YEAR, TMF_VERSION, type TmfDataset, tmfCovers, tmfProvenance, tmfTile } from '../sources/products/tmf/codes.ts';
 import { type ContextPlot, footprintBox, groundIn } from './plot.ts';
 import { rasterAt, sameGrid, uint16, uint8, unlessAborted } from './rasters.ts';
 import { percent, round, yearSpan } from './wording.ts';

@@ -6,7 +6,7 @@
 import type { Archive } from '../archive.ts';
 import type { ContextFacts } from '../decide.ts';
 import type { WorkerRaster } from '../worker/raster-window.ts';
-import type { RasterRequest } from '../plan/read-plan.ts';
+import type { RasterRequest } from '../sources/raster-request.ts';
 import { type CalibrationBlock, calibrationBlock } from './calibration.ts';
 import { type CommodityMapsBlock, type CommodityMapsPrepared, computeCommodityMaps, planCommodityMaps } from './commodity-maps.ts';
 import { type ConcessionBlock, type ConcessionPrepared, computeConcession, planConcession } from './concession.ts';

@@ -4,21 +4,9 @@
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../worker/raster-window.ts';
 import type { Archive } from '../archive.ts';
-import { type RasterRequest, requestForBox } from '../plan/read-plan.ts';
+import { type RasterRequest, requestForBox } from '../sources/raster-request.ts';
 import { readArchiveJson } from '../sources/products/cog-opener.ts';
-import {
-  type GcsListing,
-  type ManifestJson,
-  manifestListingUrl,
-  manifestNamesForYear,
-  manifestToken,
-  objectUrl,
-  OPEN_BUILDINGS,
-  OPEN_BUILDINGS_BANDS,
-  openBuildingsProvenance,
-  parseManifest,
-  tilesTouching,
-} from '../sources/products/open-buildings.ts';
+import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_BANDS, openBuildingsProvenance, parseManifest, tilesTouching } from '../sources/products/open-buildings/codes.ts';
 import { type Bbox, transformBbox } from '../sources/reproject.ts';
 import { type ContextPlot, footprintBox } from './plot.ts';
 import { rasterAt, unlessAborted } from './rasters.ts';

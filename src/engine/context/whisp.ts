@@ -3,9 +3,9 @@
 // same datasets, behind a deployment switch (WHISP=on). Off, the block is `available: false`.
 // Context only: it changes no verdict.
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
-import { GFC2020 } from '../sources/products/eu-forest-maps.ts';
-import { lossYear } from '../sources/products/hansen.ts';
-import { ANNUAL_CHANGE, isPlantationSubtype } from '../sources/products/tmf.ts';
+import { GFC2020 } from '../sources/products/eu-forest-maps/codes.ts';
+import { lossYear } from '../sources/products/hansen/codes.ts';
+import { ANNUAL_CHANGE, isPlantationSubtype } from '../sources/products/tmf/codes.ts';
 import type { HistoryLayers } from './history.ts';
 import { round } from './wording.ts';
 

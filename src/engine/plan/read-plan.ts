@@ -1,7 +1,7 @@
 /**
- * Planning a plot's read on the main thread: which windows of which COGs each block needs. A block
- * names them as RasterRequests; the engine fetches their tiles (raster-shipment.ts), the plot task
- * assembles them by key (worker/raster-window.ts) and hands each block its rasters.
+ * Planning a plot's read on the main thread: which windows of which COGs each block needs. The
+ * product readers name them as RasterRequests; the engine fetches their tiles (raster-shipment.ts),
+ * the plot task assembles them by key (worker/raster-window.ts) and hands each block its rasters.
  */
 import type { MultiPolygon, Point, Polygon } from 'geojson';
 import type { Archive } from '../archive.ts';
@@ -12,33 +12,15 @@ import { plotFootprint, type PlotFootprint } from '../footprint.ts';
 import { utcDay } from '../kernels/days.ts';
 import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from '../worker/tasks.ts';
 import { operatingPoints as op } from '../operating-points.ts';
-import type { Cog, PixelWindow } from '../sources/cog.ts';
 import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from '../sources/errors.ts';
-import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from '../sources/products/canopy-height.ts';
-import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from '../sources/products/copernicus-dem.ts';
-import type { LandsatScene } from '../sources/products/landsat.ts';
-import { mirrorMayFail, palsarNodata, palsarTile1, PALSAR_CF_DB, type PalsarMirror } from '../sources/products/palsar.ts';
-import type { S2Asset, S2Scene } from '../sources/products/sentinel-2.ts';
+import { canopyHeightTile } from '../sources/products/canopy-height/codes.ts';
+import { demTile } from '../sources/products/copernicus-dem/codes.ts';
+import type { LandsatScene } from '../sources/products/landsat/codes.ts';
+import { palsarTile1, PALSAR_CF_DB } from '../sources/products/palsar/codes.ts';
+import { PalsarUnavailableError } from '../sources/products/palsar/reader.ts';
+import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
+import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
 import type { Bbox } from '../sources/reproject.ts';
-
-/** A window of an opened COG that a block needs, under a key stable for that COG, band and window. */
-export interface RasterRequest {
-  key: string;
-  cog: Cog;
-  window: PixelWindow;
-  /** One sample of an interleaved file; all samples when absent. */
-  band?: number;
-}
-
-export function rasterRequest(cog: Cog, window: PixelWindow, band?: number): RasterRequest {
-  const key = `${cog.id}#${band ?? '*'}@${window.x0},${window.y0},${window.width}x${window.height}`;
-  return band === undefined ? { key, cog, window } : { key, cog, window, band };
-}
-
-/** The window of a COG covering a box given in longitude and latitude (clipped to the raster). */
-export function requestForBox(cog: Cog, box: Bbox, band?: number): RasterRequest {
-  return rasterRequest(cog, cog.windowFor(box, 'EPSG:4326'), band);
-}
 
 // ---- the instruments' plan for one plot ----------------------------------------------------------
 
@@ -171,16 +153,19 @@ interface PlannedOptical {
   requests: RasterRequest[];
 }
 
-/** Opens a scene's assets; a scene whose files are missing or unreadable is skipped with why, anything else fails the read. */
-async function openScene<A extends string>(
-  id: string, datetime: string, assets: readonly A[], open: (a: A) => Promise<Cog>, skipped: SkippedScene[],
-): Promise<Record<A, Cog> | null> {
+/** A scene's windows; a scene whose files are missing or unreadable is skipped with why, anything else fails the read. */
+async function sceneWindows<A extends string>(
+  scene: { id: string; datetime: string }, lacking: boolean, assets: readonly A[], skipped: SkippedScene[], plan: () => Promise<Record<A, PlannedLayer>>,
+): Promise<Record<A, PlannedLayer> | null> {
+  if (lacking) {
+    skipped.push({ scene: scene.id, at: dateOf(scene.datetime), why: `the item lacks one of the assets ${assets.join(', ')}` });
+    return null;
+  }
   try {
-    const cogs = await Promise.all(assets.map(open));
-    return Object.fromEntries(assets.map((a, i) => [a, cogs[i]])) as Record<A, Cog>;
+    return await plan();
   } catch (err) {
     if (!permanent(err)) throw err;
-    skipped.push({ scene: id, at: dateOf(datetime), why: `its files could not be read (${err.code})` });
+    skipped.push({ scene: scene.id, at: dateOf(scene.datetime), why: `its files could not be read (${err.code})` });
     return null;
   }
 }
@@ -189,85 +174,71 @@ async function planSentinel2(archive: Archive, scene: S2Scene, box: Bbox, skippe
   const red = scene.assets.red?.reflectance;
   const check = red?.verifyWithPixels === true && scene.assets.blue !== undefined;
   const assets: S2Asset[] = ['red', 'nir', 'scl', 'aot', ...(check ? (['blue'] as const) : [])];
-  if (red === undefined || assets.some((a) => scene.assets[a] === undefined)) {
-    skipped.push({ scene: scene.id, at: dateOf(scene.datetime), why: `the item lacks one of the assets ${assets.join(', ')}` });
-    return null;
-  }
-  const cogs = await openScene(scene.id, scene.datetime, assets, (a) => archive.sentinel2.openAsset(scene, a, signal), skipped);
-  if (cogs === null) return null;
-  const req = Object.fromEntries(assets.map((a) => [a, requestForBox(cogs[a], box)])) as Record<S2Asset, RasterRequest>;
-  const aot = scene.assets.aot!.encoding;
+  const lacking = red === undefined || assets.some((a) => scene.assets[a] === undefined);
+  const layers = await sceneWindows(scene, lacking, assets, skipped, () => archive.sentinel2.sceneWindows(scene, box, assets, signal));
+  if (layers === null || red === undefined) return null;
+  const key = (a: S2Asset) => layers[a].request.key;
+  const aot = layers.aot.encoding;
   return {
     datetime: scene.datetime,
-    requests: assets.map((a) => req[a]),
+    requests: assets.map((a) => layers[a].request),
     plan: {
       id: scene.id,
       sensor: 'sentinel-2',
       day: Math.floor(Date.parse(scene.datetime) / 86_400_000),
-      red: req.red.key,
-      nir: req.nir.key,
-      clear: { key: req.scl.key, kind: 'scl' },
-      aot: { key: req.aot.key, encoding: { scale: aot.scale, offset: aot.offset, nodata: aot.nodata } },
+      red: key('red'),
+      nir: key('nir'),
+      clear: { key: key('scl'), kind: 'scl' },
+      aot: { key: key('aot'), encoding: { scale: aot.scale, offset: aot.offset, nodata: aot.nodata } },
       reflectance: { scale: red.scale, offset: red.offset, nodata: red.nodata },
-      boaCheck: check ? { blue: req.blue.key, encoding: red } : null,
+      boaCheck: check ? { blue: key('blue'), encoding: red } : null,
     },
   };
 }
 
 async function planLandsat(archive: Archive, scene: LandsatScene, box: Bbox, skipped: SkippedScene[], signal?: AbortSignal): Promise<PlannedOptical | null> {
   const assets = ['red', 'nir08', 'qa_pixel'] as const;
-  if (assets.some((a) => scene.assets[a] === undefined)) {
-    skipped.push({ scene: scene.id, at: dateOf(scene.datetime), why: `the item lacks one of the assets ${assets.join(', ')}` });
-    return null;
-  }
-  const cogs = await openScene(scene.id, scene.datetime, assets, (a) => archive.landsat.openAsset(scene, a, signal), skipped);
-  if (cogs === null) return null;
-  const red = requestForBox(cogs.red, box);
-  const nir = requestForBox(cogs.nir08, box);
-  const qa = requestForBox(cogs.qa_pixel, box);
+  const lacking = assets.some((a) => scene.assets[a] === undefined);
+  const layers = await sceneWindows(scene, lacking, assets, skipped, () => archive.landsat.sceneWindows(scene, box, assets, signal));
+  if (layers === null) return null;
   return {
     datetime: scene.datetime,
-    requests: [red, nir, qa],
+    requests: assets.map((a) => layers[a].request),
     plan: {
       id: scene.id,
       sensor: 'landsat',
       day: Math.floor(Date.parse(scene.datetime) / 86_400_000),
-      red: red.key,
-      nir: nir.key,
-      clear: { key: qa.key, kind: 'qa_pixel' },
+      red: layers.red.request.key,
+      nir: layers.nir08.request.key,
+      clear: { key: layers.qa_pixel.request.key, kind: 'qa_pixel' },
       aot: null,
-      reflectance: scene.assets.red!.encoding,
+      reflectance: layers.red.encoding,
       boaCheck: null,
     },
   };
 }
 
 /**
- * Each radar year from the first mirror that holds it (the mirrors' failover rule is the PALSAR
- * adapter's). A year no mirror could serve for want of the file is left out; when every failure
- * was a transient one, the read fails rather than answer without radar.
+ * Each radar year from the first mirror that holds it (the failover is the PALSAR reader's). A
+ * year no mirror could serve is left out; when every failure was a transient one, the read fails
+ * rather than answer without radar.
  */
 async function planRadar(archive: Archive, footprint: PlotFootprint, requests: RasterRequest[], signal?: AbortSignal) {
   const [lon, lat] = footprint.centroid;
-  const tile = palsarTile1(lon, lat);
   const box = footprintBox(footprint.footprint, op.radar.ringOuterM + RADAR_MARGIN_M);
   const years: RadarYearPlan[] = [];
   const mirrors: string[] = [];
   const failures: unknown[] = [];
   for (const year of RADAR_YEARS) {
-    for (const mirror of archive.palsarMirrors) {
-      if (!mirror.covers(lon, lat)) continue;
-      try {
-        const read = await openRadarYear(archive, mirror, lon, lat, year, box, signal);
-        requests.push(read.hh, read.hv, read.mask);
-        years.push({ year, hh: read.hh.key, hv: read.hv.key, mask: read.mask.key, nodata: palsarNodata(year, 'HV') });
-        mirrors.push(mirror.name);
-        break;
-      } catch (err) {
-        // A mirror whose file does not reach the ground (window_outside) does not hold it either.
-        if (signal?.aborted || !(mirrorMayFail(err) || isSourceError(err, 'window_outside'))) throw err;
-        failures.push(err);
-      }
+    try {
+      const read = await archive.palsar.windows(lon, lat, box, year, signal);
+      const { HH: hh, HV: hv, mask } = read.layers;
+      requests.push(hh.request, hv.request, mask.request);
+      years.push({ year, hh: hh.request.key, hv: hv.request.key, mask: mask.request.key, nodata: read.nodata });
+      mirrors.push(read.mirror);
+    } catch (err) {
+      if (!(err instanceof PalsarUnavailableError)) throw err;
+      failures.push(...err.causes.map((c) => c.error));
     }
   }
   if (years.length === 0 && failures.length > 0 && failures.every(isTransient)) {
@@ -276,27 +247,17 @@ async function planRadar(archive: Archive, footprint: PlotFootprint, requests: R
   const refusal = years.length === 0 ? `No radar mosaic of ${RADAR_YEARS.join(' or ')} could be read over the plot from either mirror.` : null;
   return {
     task: years.length === 0 ? null : { years, calibrationDb: PALSAR_CF_DB },
-    evidence: { tile, mirror: mirrors.length === 0 ? null : mirrors[mirrors.length - 1], years: years.map((y) => y.year), refusal },
+    evidence: { tile: palsarTile1(lon, lat), mirror: mirrors.length === 0 ? null : mirrors[mirrors.length - 1], years: years.map((y) => y.year), refusal },
   };
-}
-
-async function openRadarYear(archive: Archive, mirror: PalsarMirror, lon: number, lat: number, year: number, box: Bbox, signal?: AbortSignal) {
-  const query = mirror.sasTokenUrl ? await archive.signer.query(mirror.sasTokenUrl, signal) : undefined;
-  const [hh, hv, mask] = await Promise.all((['HH', 'HV', 'mask'] as const).map((band) => archive.cogs.open(mirror.href(lon, lat, year, band), { query, signal })));
-  // One window on one grid for all three bands: the mask's grid is the backscatter's.
-  const window = hv.windowFor(box, 'EPSG:4326');
-  return { hh: rasterRequest(hh, window), hv: rasterRequest(hv, window), mask: rasterRequest(mask, window) };
 }
 
 async function planHeight(archive: Archive, fp: Polygon | MultiPolygon, requests: RasterRequest[], signal?: AbortSignal) {
   const box = footprintBox(fp, HEIGHT_MARGIN_M);
   const tile = canopyHeightTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
   try {
-    const cog = await archive.cogs.open(canopyHeightHref(tile, 'Map'), { signal });
-    const req = requestForBox(cog, box);
-    requests.push(req);
-    // The producer states nodata 255; a file that declares none is read with it all the same.
-    return { task: { key: req.key, encoding: { scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? CANOPY_HEIGHT_NODATA } }, evidence: { tile, refusal: null } };
+    const { Map: height } = (await archive.canopyHeight.windows(box, ['Map'], signal)).layers;
+    requests.push(height.request);
+    return { task: { key: height.request.key, encoding: height.encoding }, evidence: { tile, refusal: null } };
   } catch (err) {
     if (!permanent(err)) throw err;
     return { task: null, evidence: { tile, refusal: 'The canopy-height map has no readable tile over the plot.' } };
@@ -305,25 +266,20 @@ async function planHeight(archive: Archive, fp: Polygon | MultiPolygon, requests
 
 async function planTerrain(archive: Archive, fp: Polygon | MultiPolygon, requests: RasterRequest[], signal?: AbortSignal) {
   const box = footprintBox(fp, DEM_MARGIN_M);
-  const lat = (box[1] + box[3]) / 2;
-  const tile = demTile((box[0] + box[2]) / 2, lat);
+  const tile = demTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+  // The ocean has no tiles: no ground to measure, so no slope (and nothing withheld on its account).
+  const none = { task: null, source: `${TERRAIN_SOURCE} (no tile over the plot)` };
   try {
-    const cog = await archive.cogs.open(demHref(tile), { signal });
-    const req = requestForBox(cog, box);
-    requests.push(req);
-    const m = metresPerDegree(lat);
+    const dem = await archive.dem.windows(box, signal);
+    if (dem === null) return none;
+    const { heights } = dem.layers;
+    requests.push(heights.request);
     return {
-      task: {
-        key: req.key,
-        encoding: { scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? DEM_ASSUMED_NODATA },
-        pixelWidthM: Math.abs(cog.geoTransform[1]) * m.lon,
-        pixelHeightM: Math.abs(cog.geoTransform[5]) * m.lat,
-      },
+      task: { key: heights.request.key, encoding: heights.encoding, pixelWidthM: dem.pixelWidthM, pixelHeightM: dem.pixelHeightM },
       source: `${TERRAIN_SOURCE}, tile ${tile}`,
     };
   } catch (err) {
-    // The ocean has no tiles: no ground to measure, so no slope (and nothing withheld on its account).
     if (!permanent(err)) throw err;
-    return { task: null, source: `${TERRAIN_SOURCE} (no tile over the plot)` };
+    return none;
   }
 }

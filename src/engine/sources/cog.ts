@@ -1,25 +1,12 @@
 // Cloud-optimised GeoTIFFs over a ByteSource. geotiff.js parses the header, the first IFD and
 // its tags once, at open; from then on a read is: which tiles (tilesFor), their compressed
-// bytes (readTileBytes, through the source and its cache), and decodeTile. The engine runs the
-// last step in worker threads; readWindow runs all three here for callers that want pixels.
+// bytes (readTileBytes, through the source and its cache), and decodeTile, which runs in the
+// worker threads (plan/raster-shipment.ts ships the bytes, worker/raster-window.ts assembles).
 import GeoTIFF from 'geotiff';
 import type { ByteSource } from './byte-source.ts';
 import { SourceError } from './errors.ts';
-import { type Bbox, type Crs, transformBbox } from './reproject.ts';
-import {
-  BYTES_PER_SAMPLE,
-  type Compression,
-  decodedByteLength,
-  decodeTile,
-  type Dtype,
-  type Predictor,
-  type TileSpec,
-  type TypedArray,
-  typedArray,
-} from '../worker/tile-decode.ts';
-
-/** [originX, pixelWidth, rowRotation, originY, columnRotation, pixelHeight], GDAL's order. */
-export type GeoTransform = [number, number, number, number, number, number];
+import { type Bbox, type Crs, type GeoTransform, gridWindow, transformBbox } from './reproject.ts';
+import type { Compression, Dtype, Predictor, TileSpec } from '../worker/tile-decode.ts';
 
 export interface PixelWindow {
   x0: number;
@@ -47,22 +34,6 @@ export interface TileRef {
   height: number;
 }
 
-export interface RasterWindow {
-  raw: TypedArray;
-  width: number;
-  height: number;
-  x0: number;
-  y0: number;
-  samplesPerPixel: number;
-  geoTransform: GeoTransform;
-  epsg: number | null;
-  nodata: number | null;
-  scale: number;
-  offset: number;
-  /** raw × scale + offset, with nodata as NaN. */
-  physical(): Float32Array;
-}
-
 export interface Cog {
   readonly id: string;
   readonly width: number;
@@ -85,10 +56,8 @@ export interface Cog {
   tileSpec(t: TileRef): TileSpec;
   tilesFor(win: PixelWindow): TileRef[];
   readTileBytes(t: TileRef, signal?: AbortSignal): Promise<Uint8Array>;
-  readWindow(win: PixelWindow, signal?: AbortSignal): Promise<RasterWindow>;
   /** The pixel window covering a box given in `crs` (reprojected, clipped to the raster). */
   windowFor(bbox: Bbox, crs: Crs): PixelWindow;
-  readBbox(bbox: Bbox, crs: Crs, signal?: AbortSignal): Promise<RasterWindow>;
 }
 
 type GeotiffSource = Parameters<typeof GeoTIFF.fromSource>[0];
@@ -226,7 +195,6 @@ export async function openCog(src: ByteSource, signal?: AbortSignal): Promise<Co
   const nodata = parseNodata(fd.getValue('GDAL_NODATA') as string | undefined);
   const scale = metadataNumber(bandItems, 'SCALE', 1);
   const offset = metadataNumber(bandItems, 'OFFSET', 0);
-  const bps = BYTES_PER_SAMPLE[dtype];
 
   const tileRef = (plane: number, row: number, col: number): TileRef => {
     const index = plane * tilesAcross * tilesDown + row * tilesAcross + col;
@@ -302,57 +270,19 @@ export async function openCog(src: ByteSource, signal?: AbortSignal): Promise<Co
       return bytes;
     },
 
-    async readWindow(win, signal) {
-      const refs = cog.tilesFor(win);
-      const outSpp = win.band === undefined ? spp : 1;
-      const out = typedArray(dtype, new SharedArrayBuffer(win.width * win.height * outSpp * bps), 0, win.width * win.height * outSpp);
-      // Fetch every tile at once; on the first failure the rest are called off.
-      const inner = new AbortController();
-      const readSignal = signal === undefined ? inner.signal : AbortSignal.any([signal, inner.signal]);
-      const pending = refs.map((t) => cog.readTileBytes(t, readSignal));
-      for (const p of pending) p.catch(() => {});
-      let scratch: ArrayBuffer | null = null;
-      try {
-        for (let i = 0; i < refs.length; i++) {
-          const t = refs[i];
-          const bytes = await pending[i];
-          const spec = cog.tileSpec(t);
-          if (t.length === 0) {
-            fillRegion(out, win, outSpp, t, spec.samplesPerPixel ?? 1, nodata ?? 0);
-            continue;
-          }
-          scratch ??= new ArrayBuffer(decodedByteLength(spec));
-          const tile = decodeTile(bytes, spec, scratch);
-          copyTile(tile, t, spec.samplesPerPixel ?? 1, out, win, outSpp);
-        }
-      } catch (err) {
-        inner.abort(err);
-        throw err;
-      }
-      return rasterWindow(out, { ...win }, outSpp, cog);
-    },
-
     windowFor(bbox, crs) {
       if (epsg === null) throw new SourceError('unsupported_crs', `${src.id} names no EPSG code, so a box cannot be placed on it`, { url: src.id });
-      const [ox, pw, rx, oy, ry, ph] = geoTransform;
+      const [, , rx, , ry] = geoTransform;
       if (rx !== 0 || ry !== 0) throw fail('unsupported_tiff', 'a rotated geotransform');
-      const [minX, minY, maxX, maxY] = transformBbox(bbox, crs, epsg);
-      // Every pixel the box touches; the nudge keeps a box edge on a pixel edge from taking the neighbour.
-      const cols = [(minX - ox) / pw, (maxX - ox) / pw];
-      const rows = [(minY - oy) / ph, (maxY - oy) / ph];
-      const EPS = 1e-9;
-      const c0 = Math.max(0, Math.floor(Math.min(...cols) + EPS));
-      const c1 = Math.min(width, Math.ceil(Math.max(...cols) - EPS));
-      const r0 = Math.max(0, Math.floor(Math.min(...rows) + EPS));
-      const r1 = Math.min(height, Math.ceil(Math.max(...rows) - EPS));
+      const grid = gridWindow(geoTransform, transformBbox(bbox, crs, epsg));
+      const c0 = Math.max(0, grid.x0);
+      const c1 = Math.min(width, grid.x0 + grid.width);
+      const r0 = Math.max(0, grid.y0);
+      const r1 = Math.min(height, grid.y0 + grid.height);
       if (c1 <= c0 || r1 <= r0) {
         throw new SourceError('window_outside', `${src.id}: the box ${bbox.join(',')} does not touch the raster`, { url: src.id });
       }
       return { x0: c0, y0: r0, width: c1 - c0, height: r1 - r0 };
-    },
-
-    readBbox(bbox, crs, signal) {
-      return cog.readWindow(cog.windowFor(bbox, crs), signal);
     },
   };
   return cog;
@@ -369,76 +299,4 @@ function readGeoTransform(transformation: unknown, pixelScale: unknown, tiepoint
     return [x - i * sx, sx, 0, y + j * sy, 0, -sy];
   }
   return null;
-}
-
-// Copies the part of a decoded tile that falls in the window: whole row runs with `set` when
-// the sample layout matches, a strided loop when one band is taken from interleaved samples or
-// a planar tile is spread into interleaved output.
-function copyTile(tile: TypedArray, t: TileRef, tileSpp: number, out: TypedArray, win: PixelWindow, outSpp: number): void {
-  const xa = Math.max(win.x0, t.x0);
-  const xb = Math.min(win.x0 + win.width, t.x0 + t.width);
-  const ya = Math.max(win.y0, t.y0);
-  const yb = Math.min(win.y0 + win.height, t.y0 + t.height);
-  const n = xb - xa;
-  // Which sample of the tile goes where: same layout, or one sample picked/placed.
-  const same = tileSpp === outSpp;
-  const pick = win.band !== undefined && tileSpp > 1 ? win.band : 0;
-  const place = tileSpp === 1 && outSpp > 1 ? t.band : 0;
-  for (let y = ya; y < yb; y++) {
-    const src = ((y - t.y0) * t.width + (xa - t.x0)) * tileSpp;
-    const dst = ((y - win.y0) * win.width + (xa - win.x0)) * outSpp;
-    if (same) {
-      out.set(tile.subarray(src, src + n * tileSpp), dst);
-    } else {
-      for (let i = 0; i < n; i++) out[dst + i * outSpp + place] = tile[src + i * tileSpp + pick];
-    }
-  }
-}
-
-// A sparse tile (no bytes stored) reads as nodata, as GDAL reads it.
-function fillRegion(out: TypedArray, win: PixelWindow, outSpp: number, t: TileRef, tileSpp: number, value: number): void {
-  const xa = Math.max(win.x0, t.x0);
-  const xb = Math.min(win.x0 + win.width, t.x0 + t.width);
-  const ya = Math.max(win.y0, t.y0);
-  const yb = Math.min(win.y0 + win.height, t.y0 + t.height);
-  // A planar tile holds one sample of the interleaved output; any other tile holds them all.
-  const planeOnly = tileSpp === 1 && outSpp > 1;
-  for (let y = ya; y < yb; y++) {
-    const dst = ((y - win.y0) * win.width + (xa - win.x0)) * outSpp;
-    if (!planeOnly) out.fill(value, dst, dst + (xb - xa) * outSpp);
-    else for (let i = 0; i < xb - xa; i++) out[dst + i * outSpp + t.band] = value;
-  }
-}
-
-function rasterWindow(raw: TypedArray, win: PixelWindow, spp: number, cog: Cog): RasterWindow {
-  const [ox, pw, rx, oy, ry, ph] = cog.geoTransform;
-  const { nodata, scale, offset, dtype } = cog;
-  return {
-    raw,
-    width: win.width,
-    height: win.height,
-    x0: win.x0,
-    y0: win.y0,
-    samplesPerPixel: spp,
-    geoTransform: [ox + win.x0 * pw + win.y0 * rx, pw, rx, oy + win.x0 * ry + win.y0 * ph, ry, ph],
-    epsg: cog.epsg,
-    nodata,
-    scale,
-    offset,
-    physical() {
-      const n = raw.length;
-      const out = new Float32Array(n);
-      // Compare in the raster's own precision: a float32 nodata is stored rounded.
-      const nd = nodata === null || Number.isNaN(nodata) ? null : dtype === 'float32' ? Math.fround(nodata) : nodata;
-      if (nd === null) {
-        for (let i = 0; i < n; i++) out[i] = raw[i] * scale + offset;
-      } else {
-        for (let i = 0; i < n; i++) {
-          const v = raw[i];
-          out[i] = v === nd ? Number.NaN : v * scale + offset;
-        }
-      }
-      return out;
-    },
-  };
 }

@@ -6,6 +6,8 @@ import { SourceError } from './errors.ts';
 
 export type Crs = 'EPSG:4326' | number;
 export type Bbox = [minX: number, minY: number, maxX: number, maxY: number];
+/** [originX, pixelWidth, rowRotation, originY, columnRotation, pixelHeight] in a raster's CRS, GDAL's order. */
+export type GeoTransform = [number, number, number, number, number, number];
 
 export function epsgOf(crs: Crs): number {
   return crs === 'EPSG:4326' ? 4326 : crs;
@@ -72,4 +74,27 @@ export function transformBbox(bbox: Bbox, from: Crs, to: Crs, pointsPerEdge = 21
   }
   if (minX > maxX) throw new SourceError('unsupported_crs', `the box ${bbox.join(',')} has no image in EPSG:${epsgOf(to)}`);
   return [minX, minY, maxX, maxY];
+}
+
+/** Metres per degree of longitude and of latitude at a latitude on the WGS 84 ellipsoid (the usual cosine series). */
+export function metresPerDegree(lat: number): { lon: number; lat: number } {
+  const phi = (lat * Math.PI) / 180;
+  return {
+    lon: 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi),
+    lat: 111_132.92 - 559.82 * Math.cos(2 * phi) + 1.175 * Math.cos(4 * phi),
+  };
+}
+
+/**
+ * Every pixel of a north-up grid that a box in the grid's CRS touches, unclipped (the grid runs on
+ * past any one file). The nudge keeps a box edge on a pixel edge from taking the neighbour.
+ */
+export function gridWindow(geoTransform: GeoTransform, [minX, minY, maxX, maxY]: Bbox): { x0: number; y0: number; width: number; height: number } {
+  const [ox, pw, , oy, , ph] = geoTransform;
+  const cols = [(minX - ox) / pw, (maxX - ox) / pw];
+  const rows = [(minY - oy) / ph, (maxY - oy) / ph];
+  const EPS = 1e-9;
+  const x0 = Math.floor(Math.min(...cols) + EPS);
+  const y0 = Math.floor(Math.min(...rows) + EPS);
+  return { x0, y0, width: Math.ceil(Math.max(...cols) - EPS) - x0, height: Math.ceil(Math.max(...rows) - EPS) - y0 };
 }

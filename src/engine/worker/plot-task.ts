@@ -6,8 +6,8 @@
  */
 import { computeContext } from '../context/index.ts';
 import { operatingPoints as op } from '../operating-points.ts';
-import { PALSAR_MASK } from '../sources/products/palsar.ts';
-import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2.ts';
+import { PALSAR_MASK } from '../sources/products/palsar/codes.ts';
+import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
 import { transformer } from '../sources/reproject.ts';
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
 import { radarContrast } from '../kernels/radar-contrast.ts';

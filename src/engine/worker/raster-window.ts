@@ -9,13 +9,9 @@
  * This module reads tiles and reprojects footprints, so beside the kernels it imports the
  * decoder and the projection of src/engine/sources; it does no I/O.
  */
-import { metresPerDegree } from '../sources/products/copernicus-dem.ts';
-import { transformer } from '../sources/reproject.ts';
+import { type GeoTransform, metresPerDegree, transformer } from '../sources/reproject.ts';
 import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from './tile-decode.ts';
 import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from '../kernels/rasterise-mask.ts';
-
-/** [originX, pixelWidth, 0, originY, 0, pixelHeight] in the raster's CRS (GDAL's order, north up). */
-export type GeoTransform = [number, number, number, number, number, number];
 
 /**
  * A decoded tile's shared memory: `state` holds one Int32 (index STATE_WORD) with a TILE_STATE
@@ -75,6 +71,11 @@ export interface ShippedTile {
   x0: number;
   y0: number;
   plane: number;
+  /**
+   * The part of an edge tile that lies inside its file, when a mosaic places the tile beside another
+   * file's: the padding past the file's edge is not copied over the neighbour's pixels.
+   */
+  inFile?: { width: number; height: number };
   /** null for a sparse tile (no bytes stored), which reads as `fill` everywhere. */
   slot: TileSlot | null;
   /** The compressed bytes, present unless the slot was already decoded when the task was sent. */
@@ -138,9 +139,9 @@ export function assembleRaster(r: ShippedRaster, tiles: readonly ShippedTile[], 
     const t = tiles[index];
     const tileSpp = t.spec.samplesPerPixel ?? 1;
     const xa = Math.max(r.x0, t.x0);
-    const xb = Math.min(r.x0 + r.width, t.x0 + t.spec.width);
+    const xb = Math.min(r.x0 + r.width, t.x0 + (t.inFile?.width ?? t.spec.width));
     const ya = Math.max(r.y0, t.y0);
-    const yb = Math.min(r.y0 + r.height, t.y0 + t.spec.height);
+    const yb = Math.min(r.y0 + r.height, t.y0 + (t.inFile?.height ?? t.spec.height));
     const n = xb - xa;
     if (n <= 0 || yb <= ya) continue;
     const tile = pixels[index];

@@ -4,7 +4,7 @@
  * a handful of numbers per scene and per instrument, never a raster.
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
-import type { ReflectanceEncoding } from '../sources/products/sentinel-2.ts';
+import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
-import { oilPalmYopValue } from '../../../src/engine/sources/products/commodity-maps.ts';
+import { oilPalmYopValue } from '../../../src/engine/sources/products/commodity-maps/codes.ts';
 import { oilPalmNotRead, readOilPalm, readRubber, rubberNotRead } from '../../../src/engine/context/commodity-maps.ts';
 
 const all = (n: number) => maskFromBits(new Uint8Array(n).fill(1), n, 1);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Polygon } from 'geojson';
 import { maskFromBits, ringMask } from '../../../src/engine/kernels/rasterise-mask.ts';
-import type { ProtectedArea } from '../../../src/engine/sources/products/protected-areas.ts';
+import type { ProtectedArea } from '../../../src/engine/sources/products/protected-areas/codes.ts';
 import type { ContextPlot } from '../../../src/engine/context/plot.ts';
 import { readNeighbourhood, readProtectedAreas, riskBlock, SEARCH_RADIUS_KM } from '../../../src/engine/context/risk.ts';
 

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleRasters, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
-import { rasterRequest } from '../../../src/engine/plan/read-plan.ts';
+import { mosaicForBox, rasterRequest } from '../../../src/engine/sources/raster-request.ts';
+import { isSourceError } from '../../../src/engine/sources/errors.ts';
+import { readWindow } from '../../support/read-windows.ts';
 import { type ByteSource, openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
 import { writeCog } from '../../../src/engine/sources/tiff-writer.ts';
@@ -73,4 +75,40 @@ test('the decoded tiles kept stay within their bound, the least recently used go
   const s = await shipRasters([corner(0, 0)], decoded);
   assert.ok(s.fetchedBytes > 0);
   assert.ok(f.reads() > reads);
+});
+
+test('a box across four files of one grid reads as one mosaic, the missing file as fill', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pce-mosaic-'));
+  try {
+    // 1° files of 0.01° pixels; each pixel holds its column and row on the common grid (origin 10°E, 2°N).
+    const at = (gx: number, gy: number) => 1 + gx + 200 * gy;
+    const file = (west: number, north: number) => join(dir, `${west}_${north}.tif`);
+    for (const [west, north] of [[10, 2], [11, 2], [10, 1]]) {
+      const data = new Uint16Array(100 * 100);
+      for (let y = 0; y < 100; y++) for (let x = 0; x < 100; x++) data[y * 100 + x] = at((west - 10) * 100 + x, (2 - north) * 100 + y);
+      await writeCog(file(west, north), { width: 100, height: 100, dtype: 'uint16', data, tileSize: 32, epsg: 4326, geoTransform: [west, 0.01, 0, north, 0, -0.01], nodata: 0 });
+    }
+    const box: [number, number, number, number] = [10.95, 0.95, 11.05, 1.05];
+    const opened = await Promise.allSettled([[10, 2], [11, 2], [10, 1], [11, 1]].map(([w, n]) => openCog(openByteSource(file(w, n)))));
+    const { request, missing } = mosaicForBox(opened, box, () => 9);
+    assert.deepEqual(missing, [3], 'the south-east file is not in the archive');
+    assert.equal(request.parts?.length, 3);
+    const r = await readWindow(request);
+    assert.deepEqual([r.width, r.height], [10, 10]);
+    r.geoTransform.forEach((v, i) => assert.ok(Math.abs(v - [10.95, 0.01, 0, 1.05, 0, -0.01][i]) < 1e-9, `geoTransform ${r.geoTransform}`));
+    const px = (lon: number, lat: number) => r.raw[Math.floor((1.05 - lat) / 0.01) * 10 + Math.floor((lon - 10.95) / 0.01)];
+    const global = (lon: number, lat: number) => at(Math.floor((lon - 10) / 0.01), Math.floor((2 - lat) / 0.01));
+    for (const [lon, lat] of [[10.955, 1.045], [11.045, 1.045], [10.955, 0.955], [10.995, 1.005], [11.005, 1.005], [10.995, 0.995]]) {
+      assert.equal(px(lon, lat), global(lon, lat), `pixel at ${lon}, ${lat}`);
+    }
+    assert.equal(px(11.005, 0.995), 9);
+    assert.equal(px(11.045, 0.955), 9);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a mosaic whose every file is missing is refused with the first file\'s cause', async () => {
+  const opened = await Promise.allSettled(['a.tif', 'b.tif'].map((f) => openCog(openByteSource(join(tmpdir(), `pce-none-${process.pid}`, f)))));
+  assert.throws(() => mosaicForBox(opened, [0, 0, 1, 1], () => 0), (e: unknown) => isSourceError(e, 'not_found'));
 });

@@ -8,6 +8,7 @@ import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
 import { startArchiveServer } from '../../../src/engine/sources/local-server.ts';
 import { RangeCache } from '../../../src/engine/sources/range-cache.ts';
 import { pattern, tempDir, writeGdalCog } from './gdal-fixtures.ts';
+import { readCogWindow } from '../../support/read-windows.ts';
 
 const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill);
 
@@ -104,9 +105,9 @@ test('two concurrent reads of one tile make exactly one request', async () => {
     assert.deepEqual(tileRequests.map((r) => r.range), [`bytes=${tile.offset}-${tile.offset + tile.length - 1}`]);
 
     // Two whole windows over the same tiles: the second is served from the cache.
-    const w1 = await cog.readWindow({ x0: 500, y0: 500, width: 40, height: 40 });
+    const w1 = await readCogWindow(cog, { x0: 500, y0: 500, width: 40, height: 40 });
     const afterFirst = server.requests().length;
-    const w2 = await cog.readWindow({ x0: 500, y0: 500, width: 40, height: 40 });
+    const w2 = await readCogWindow(cog, { x0: 500, y0: 500, width: 40, height: 40 });
     assert.equal(server.requests().length, afterFirst);
     assert.deepEqual(w1.raw, w2.raw);
     assert.equal(w1.raw[0], (500 * 13 + 500 * 7) % 50000);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { transformer } from '../reproject.ts';
 import { mirrorPath } from '../products/archive-url.ts';
 import { utmEpsg } from '../products/mgrs.ts';
-import { OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, manifestListingUrl, manifestToken, objectUrl } from '../products/open-buildings.ts';
+import { OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, manifestListingUrl, manifestToken, objectUrl } from '../products/open-buildings/codes.ts';
 import { type Grid, type GridWindow, windowAround, windowGeoTransform } from './geometry.ts';
 import { randomFor } from './random.ts';
 import type { RasterFiles } from './raster-files.ts';

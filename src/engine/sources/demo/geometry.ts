@@ -1,7 +1,7 @@
 // Where things are in the demo world: a local metric frame around each site, the plot polygon
 // drawn in it, and the pixel grids of the products placed over it. Every raster is sampled at
 // its pixel centres in the site's frame, so a plot covers the same ground in every product.
-import { transformer } from '../reproject.ts';
+import { metresPerDegree, transformer } from '../reproject.ts';
 
 /** Equirectangular metres around a site centre: exact enough over the kilometre or two of a site. */
 export interface LocalFrame {
@@ -12,13 +12,8 @@ export interface LocalFrame {
 }
 
 export function localFrame(lon0: number, lat0: number): LocalFrame {
-  const phi = (lat0 * Math.PI) / 180;
-  return {
-    lon0,
-    lat0,
-    mPerDegLon: 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi),
-    mPerDegLat: 111_132.92 - 559.82 * Math.cos(2 * phi) + 1.175 * Math.cos(4 * phi),
-  };
+  const m = metresPerDegree(lat0);
+  return { lon0, lat0, mPerDegLon: m.lon, mPerDegLat: m.lat };
 }
 
 export function toLocal(f: LocalFrame, lon: number, lat: number): [number, number] {

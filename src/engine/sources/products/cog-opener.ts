@@ -1,13 +1,18 @@
 // How every raster adapter opens a file: the real address rebased onto the configured archive,
 // a byte source through the shared range cache, and the COG's header parsed once and kept
-// (a plot reads the same few tiles' headers again and again). A failed open is not kept.
+// (a plot reads the same few tiles' headers again and again). A failed open is not kept. Here too
+// the two ways a reader turns opened files into requests: a product's layers over every tile of
+// its grid that a box touches, and a scene's assets.
 import { openByteSource } from '../byte-source.ts';
 import { type Cog, openCog } from '../cog.ts';
 import { SourceError } from '../errors.ts';
 import type { Headers, HttpClient } from '../http-client.ts';
 import type { RangeCache } from '../range-cache.ts';
 import { archiveUrl, isPublic } from './archive-url.ts';
-import type { ArchiveLocation } from './provenance.ts';
+import type { ArchiveLocation, Provenance } from './provenance.ts';
+import type { Encoding } from '../../kernels/raster.ts';
+import { mosaicForBox, type PlannedLayer, type ProductWindows, requestForBox } from '../raster-request.ts';
+import type { Bbox } from '../reproject.ts';
 
 export interface ProductDeps {
   where: ArchiveLocation;
@@ -86,4 +91,44 @@ export async function readArchiveJson<T>(realUrl: string, deps: ProductDeps, sig
   } catch (cause) {
     throw new SourceError('invalid_response', `${url} is not JSON`, { url, cause });
   }
+}
+
+/** How a reader names one layer of one tile: how to open it, its provenance, and how its values read. */
+export interface TileLayer {
+  open(): Promise<Cog>;
+  provenance: Provenance;
+  /** The encoding of the file once opened (a producer's stated nodata where the file declares none). */
+  encoding(cog: Cog): Encoding;
+}
+
+/**
+ * Each layer over a box from every tile of one grid that the box touches: one request per layer, a
+ * mosaic where the box spans tiles. A tile the archive lacks reads as the layer's nodata and is
+ * named in `notRead`; every tile lacking, the first refusal is thrown.
+ */
+export async function layersOverTiles<L extends string>(
+  box: Bbox, tiles: readonly string[], layers: readonly L[], describe: (layer: L, tile: string) => TileLayer,
+): Promise<ProductWindows<L>> {
+  const notRead = new Set<string>();
+  // Every layer settles before the read is judged, so a failure leaves nothing in flight behind it.
+  const settled = await Promise.allSettled(layers.map(async (layer) => {
+    const described = tiles.map((tile) => describe(layer, tile));
+    const opened = await Promise.allSettled(described.map((d) => d.open()));
+    const first = described[opened.findIndex((o) => o.status === 'fulfilled')] ?? described[0];
+    const { request, missing } = mosaicForBox(opened, box, (cog) => first.encoding(cog).nodata ?? 0);
+    for (const i of missing) notRead.add(tiles[i]);
+    return [layer, { request, encoding: first.encoding(request.cog), provenance: first.provenance }] as const;
+  }));
+  const refused = settled.find((r) => r.status === 'rejected');
+  if (refused) throw refused.reason;
+  const planned = settled.map((r) => (r as PromiseFulfilledResult<readonly [L, PlannedLayer]>).value);
+  return { layers: Object.fromEntries(planned) as Record<L, PlannedLayer>, tiles: [...tiles], notRead: [...notRead] };
+}
+
+/** Each asset of a scene over a box (lon/lat): one file per asset, each read on its own grid. */
+export async function sceneLayers<A extends string>(
+  assets: readonly A[], box: Bbox, open: (asset: A) => Promise<Cog>, encoding: (asset: A) => Encoding, provenance: Provenance,
+): Promise<Record<A, PlannedLayer>> {
+  const cogs = await Promise.all(assets.map(open));
+  return Object.fromEntries(assets.map((a, i) => [a, { request: requestForBox(cogs[i], box), encoding: encoding(a), provenance }])) as Record<A, PlannedLayer>;
 }

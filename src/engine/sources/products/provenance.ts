@@ -1,6 +1,5 @@
 // What every product adapter hands back beside its values: where they came from and on
 // what terms, so each figure in an evidence object can name its source.
-import type { RasterWindow } from '../cog.ts';
 
 export interface Provenance {
   /** The producer's dataset name or collection id. */
@@ -35,12 +34,4 @@ export interface ArchiveLocation {
 
 export function withSynthetic(p: Omit<Provenance, 'synthetic'>, where: ArchiveLocation): Provenance {
   return { ...p, synthetic: where.synthetic === true };
-}
-
-/** One raster read by a product adapter: the window, how to read its values, where it came from. */
-export interface RasterRead {
-  window: RasterWindow;
-  /** physical = raw × scale + offset; raw equal to nodata is missing. */
-  encoding: { scale: number; offset: number; nodata: number | null };
-  provenance: Provenance;
 }

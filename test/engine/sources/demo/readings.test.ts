@@ -11,22 +11,24 @@ import { qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../.
 import { type CycleClass, seasonalTroughs } from '../../../../src/engine/kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../../../../src/engine/kernels/structure-at-trough.ts';
 import { terrainSlope } from '../../../../src/engine/kernels/terrain-slope.ts';
-import type { RasterWindow } from '../../../../src/engine/sources/cog.ts';
+import type { WorkerRaster } from '../../../../src/engine/worker/raster-window.ts';
+import { inferBoaOffset, settleReflectanceEncoding } from '../../../../src/engine/sources/products/sentinel-2/codes.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
-import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2.ts';
-import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat.ts';
-import { createPalsarAdapter } from '../../../../src/engine/sources/products/palsar.ts';
-import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height.ts';
-import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem.ts';
+import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2/reader.ts';
+import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat/reader.ts';
+import { createPalsarAdapter } from '../../../../src/engine/sources/products/palsar/reader.ts';
+import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height/reader.ts';
+import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem/reader.ts';
 import { demoWorld, onDisk } from '../demo-world.ts';
+import { readWindows } from '../../../support/read-windows.ts';
 
 const PERIOD = { start: Date.UTC(2016, 0, 1) / 86_400_000, end: Date.UTC(2020, 11, 31) / 86_400_000 };
 
 /** The plot as a pixel mask of a window (pixel centre inside the boundary). */
-function plotMask(w: RasterWindow, ring: number[][]): PixelMask {
+function plotMask(w: WorkerRaster, ring: number[][]): PixelMask {
   const toCrs = w.epsg === 4326 || w.epsg === null ? (x: number, y: number) => [x, y] : transformer('EPSG:4326', w.epsg);
   const [ox, px, , oy, , py] = w.geoTransform;
   const coords = ring.map(([lon, lat]) => {
@@ -43,7 +45,7 @@ function boxAround(ring: number[][], padDeg: number): [number, number, number, n
 }
 
 /** SCL or AOT (20 m) brought onto the 10 m grid of red and near-infrared, nearest neighbour. */
-function onto(fine: RasterWindow, coarse: RasterWindow): Uint16Array {
+function onto(fine: WorkerRaster, coarse: WorkerRaster): Uint16Array {
   const out = new Uint16Array(fine.width * fine.height);
   const [fx, fw, , fy, , fh] = fine.geoTransform;
   const [cx, cw, , cy, , ch] = coarse.geoTransform;
@@ -80,17 +82,21 @@ async function readSite(root: string, name: string): Promise<Readings> {
   const shade: number[] = [];
   const aot: number[] = [];
   for (const scene of scenes) {
-    const read = await s2.readScene(scene, box, ['red', 'nir', 'scl', 'aot']);
-    const red = read.bands.red!;
-    const mask = plotMask(red.window, m.lonLatRing);
+    // The pixel check reads blue beside red where the item asks for it, and settles red's encoding as the plot task does.
+    const stated = scene.assets.red!.reflectance!;
+    const check = stated.verifyWithPixels && scene.assets.blue !== undefined;
+    const read = await s2.sceneWindows(scene, box, check ? ['red', 'nir', 'scl', 'aot', 'blue'] : ['red', 'nir', 'scl', 'aot']);
+    const [red, nir, scl, aotDn, blue] = await readWindows([read.red.request, read.nir.request, read.scl.request, read.aot.request, ...(check ? [read.blue.request] : [])]);
+    const reflectance = settleReflectanceEncoding(stated, check ? inferBoaOffset(blue.raw, stated.nodata ?? 0) : 'undecided');
+    const mask = plotMask(red, m.lonLatRing);
     const stats = sceneStats({
       mask,
-      red: red.window.raw as Uint16Array,
-      nir: read.bands.nir!.window.raw as Uint16Array,
-      reflectance: red.encoding,
-      clear: { classes: onto(red.window, read.bands.scl!.window), lookup: sclClearLookup(op.scenes.sclClearClasses) },
+      red: red.raw as Uint16Array,
+      nir: nir.raw as Uint16Array,
+      reflectance,
+      clear: { classes: onto(red, scl), lookup: sclClearLookup(op.scenes.sclClearClasses) },
       shade: op.scenes.shadeEndmembers,
-      aot: { values: onto(red.window, read.bands.aot!.window), encoding: read.bands.aot!.encoding },
+      aot: { values: onto(red, aotDn), encoding: read.aot.encoding },
     });
     days.push(Math.floor(Date.parse(scene.datetime) / 86_400_000));
     ndvi.push(stats.ndvi_median ?? Number.NaN);
@@ -104,14 +110,14 @@ async function readSite(root: string, name: string): Promise<Readings> {
   const qaLookup = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
   const merged: Array<[number, number, number]> = days.map((d, k) => [d, ndvi[k], flags[k]]);
   for (const scene of await landsat.search({ bbox: box, start: '2016-01-01', end: '2020-12-31' })) {
-    const read = await landsat.readScene(scene, box, ['red', 'nir08', 'qa_pixel']);
-    const red = read.bands.red!;
+    const read = await landsat.sceneWindows(scene, box, ['red', 'nir08', 'qa_pixel']);
+    const [red, nir, qa] = await readWindows([read.red.request, read.nir08.request, read.qa_pixel.request]);
     const stats = sceneStats({
-      mask: plotMask(red.window, m.lonLatRing),
-      red: red.window.raw as Uint16Array,
-      nir: read.bands.nir08!.window.raw as Uint16Array,
-      reflectance: red.encoding,
-      clear: { classes: read.bands.qa_pixel!.window.raw, lookup: qaLookup },
+      mask: plotMask(red, m.lonLatRing),
+      red: red.raw as Uint16Array,
+      nir: nir.raw as Uint16Array,
+      reflectance: read.red.encoding,
+      clear: { classes: qa.raw, lookup: qaLookup },
       shade: op.scenes.shadeEndmembers,
     });
     merged.push([Math.floor(Date.parse(scene.datetime) / 86_400_000), stats.ndvi_median ?? Number.NaN, sceneFlags(stats, op.scenes)]);
@@ -123,26 +129,28 @@ async function readSite(root: string, name: string): Promise<Readings> {
   const structure = structureAtTrough(troughs.seasons, Float64Array.from(shade), Float64Array.from(aot), op.structure);
 
   const radarBox = boxAround(m.lonLatRing, 0.0065);
-  const palsar = await createPalsarAdapter({ where }).read(spec.centre[0], spec.centre[1], radarBox, 2020);
-  const hv = palsar.bands.HV;
+  const palsar = await createPalsarAdapter({ where }).windows(spec.centre[0], spec.centre[1], radarBox, 2020);
+  const [hv, hh, usable] = await readWindows([palsar.layers.HV.request, palsar.layers.HH.request, palsar.layers.mask.request]);
   const plot = plotMask(hv, m.lonLatRing);
   const pixelM = Math.abs(hv.geoTransform[5]) * 110_574;
-  const mask = palsar.bands.mask.raw;
+  const mask = usable.raw;
   const radar = radarContrast({
     plot,
     ring: ringMask(plot, op.radar.ringOuterM / pixelM, op.radar.ringInnerM / pixelM),
     hv: hv.raw as Uint16Array,
-    hh: palsar.bands.HH.raw as Uint16Array,
+    hh: hh.raw as Uint16Array,
     nodata: palsar.nodata,
     calibrationDb: palsar.calibrationDb,
     usable: { classes: mask, lookup: Uint8Array.from({ length: 256 }, (_, v) => (v === 255 ? 1 : 0)) },
   }, op.radar);
 
-  const { height: h } = await createCanopyHeightAdapter({ where }).read(box);
-  const height = heightPercentiles({ mask: plotMask(h.window, m.lonLatRing), heights: h.window.raw, encoding: h.encoding }, op.height);
+  const { Map: h } = (await createCanopyHeightAdapter({ where }).windows(box, ['Map'])).layers;
+  const [heights] = await readWindows([h.request]);
+  const height = heightPercentiles({ mask: plotMask(heights, m.lonLatRing), heights: heights.raw, encoding: h.encoding }, op.height);
 
-  const dem = (await createDemAdapter({ where }).read(box))!;
-  const slope = terrainSlope({ mask: plotMask(dem.window, m.lonLatRing), dem: dem.window.raw, encoding: dem.encoding, pixelWidthM: dem.pixelWidthM, pixelHeightM: dem.pixelHeightM }, op.terrain);
+  const dem = (await createDemAdapter({ where }).windows(box))!;
+  const [ground] = await readWindows([dem.layers.heights.request]);
+  const slope = terrainSlope({ mask: plotMask(ground, m.lonLatRing), dem: ground.raw, encoding: dem.layers.heights.encoding, pixelWidthM: dem.pixelWidthM, pixelHeightM: dem.pixelHeightM }, op.terrain);
 
   return {
     cycle: troughs.cycle,

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canopyHeightHref, canopyHeightMetres, canopyHeightTile, createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height.ts';
+import { canopyHeightHref, canopyHeightMetres, canopyHeightTile } from '../../../../src/engine/sources/products/canopy-height/codes.ts';
+import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { readWindow, readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
@@ -19,14 +21,15 @@ test('reads canopy height at a demo plot in metres, and the masked plot as no da
   const { root } = await demoWorld();
   const eth = createCanopyHeightAdapter({ where: onDisk(root) });
   const [lon, lat] = centre('th-surat-thani-rubber');
-  const { height, sd } = await eth.read(around([lon, lat]));
-  const v = windowPixel(height.window, lon, lat)[0];
+  const { Map: height, Map_SD: sd } = (await eth.windows(around([lon, lat]), ['Map', 'Map_SD'])).layers;
+  const [heights, sds] = await readWindows([height.request, sd.request]);
+  const v = windowPixel(heights, lon, lat)[0];
   assert.deepEqual([v], gdalPixel(mirrored(root, canopyHeightHref(canopyHeightTile(lon, lat), 'Map')), lon, lat));
   assert.ok(v >= 9 && v <= 21, `rubber near 15 m, got ${v}`);
-  assert.ok(windowPixel(sd.window, lon, lat)[0] > 0);
+  assert.ok(windowPixel(sds, lon, lat)[0] > 0);
   assert.equal(height.encoding.nodata, 255);
   const [glon, glat] = centre('gh-dust-no-structure');
-  const masked = await eth.read(around([glon, glat]));
-  assert.equal(windowPixel(masked.height.window, glon, glat)[0], masked.height.encoding.nodata);
+  const masked = (await eth.windows(around([glon, glat]), ['Map'])).layers.Map;
+  assert.equal(windowPixel(await readWindow(masked.request), glon, glat)[0], masked.encoding.nodata);
   assert.equal(height.provenance.synthetic, true);
 });

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import {
-  OIL_PALM_EXTENT, RUBBER_CLASSES, createOilPalmAdapter, createRubberAdapter, oilPalmCells, oilPalmPlantingYear, oilPalmYopValue, rubberCovers,
-} from '../../../../src/engine/sources/products/commodity-maps.ts';
+import { OIL_PALM_EXTENT, RUBBER_CLASSES, oilPalmCells, oilPalmPlantingYear, oilPalmYopValue, rubberCovers } from '../../../../src/engine/sources/products/commodity-maps/codes.ts';
+import { createOilPalmAdapter, createRubberAdapter } from '../../../../src/engine/sources/products/commodity-maps/reader.ts';
+import { readWindow, readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
@@ -25,22 +25,29 @@ test('reads the oil palm extent and planting year of a demo estate', async () =>
   const { root } = await demoWorld();
   const palm = createOilPalmAdapter({ where: onDisk(root) });
   const [lon, lat] = centre('my-johor-oil-palm');
-  const read = await palm.read(around([lon, lat]));
+  const read = await palm.windows(around([lon, lat]));
   assert.equal(read.covered, true);
-  assert.equal(windowPixel(read.extent!.window, lon, lat)[0], OIL_PALM_EXTENT.INDUSTRIAL);
-  assert.equal(oilPalmPlantingYear(windowPixel(read.plantingYear!.window, lon, lat)[0]), 2004);
+  if (!read.covered) return;
+  const [extent, plantingYear] = await readWindows([read.layers['OP-extent'].request, read.layers.YoP.request]);
+  assert.equal(windowPixel(extent, lon, lat)[0], OIL_PALM_EXTENT.INDUSTRIAL);
+  assert.equal(oilPalmPlantingYear(windowPixel(plantingYear, lon, lat)[0]), 2004);
   const [klon, klat] = centre('id-kalbar-rubber');
-  assert.equal(windowPixel((await palm.read(around([klon, klat]))).extent!.window, klon, klat)[0], OIL_PALM_EXTENT.OTHER);
-  assert.equal((await palm.read([-30.1, 40, -30, 40.1])).covered, false);
+  const other = await palm.windows(around([klon, klat]));
+  assert.ok(other.covered);
+  if (!other.covered) return;
+  assert.equal(windowPixel(await readWindow(other.layers['OP-extent'].request), klon, klat)[0], OIL_PALM_EXTENT.OTHER);
+  assert.deepEqual(await palm.windows([-30.1, 40, -30, 40.1]), { covered: false });
 });
 
 test('reads rubber in Southeast Asia, says outside coverage elsewhere and unreadable without a mirror', async () => {
   const { root } = await demoWorld();
   const rubber = createRubberAdapter({ where: onDisk(root) });
   const [lon, lat] = centre('id-kalbar-rubber');
-  const read = await rubber.read(around([lon, lat]));
-  assert.equal(windowPixel(read.classes!.window, lon, lat)[0], RUBBER_CLASSES.RUBBER);
+  const read = await rubber.windows(around([lon, lat]));
+  assert.ok(read.covered && read.readable);
+  if (!(read.covered && read.readable)) return;
+  assert.equal(windowPixel(await readWindow(read.layers.classes.request), lon, lat)[0], RUBBER_CLASSES.RUBBER);
   assert.equal(rubberCovers(...centre('ci-tai-cleared-2022')), false);
-  assert.deepEqual(await rubber.read(around(centre('ci-tai-cleared-2022'))), { covered: false, readable: true, classes: null });
-  assert.deepEqual(await createRubberAdapter({ where: {} }).read(around([lon, lat])), { covered: true, readable: false, classes: null });
+  assert.deepEqual(await rubber.windows(around(centre('ci-tai-cleared-2022'))), { covered: false, readable: true });
+  assert.deepEqual(await createRubberAdapter({ where: {} }).windows(around([lon, lat])), { covered: true, readable: false });
 });

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDemAdapter, demColumns, demHref, demTile } from '../../../../src/engine/sources/products/copernicus-dem.ts';
+import { demColumns, demHref, demTile } from '../../../../src/engine/sources/products/copernicus-dem/codes.ts';
+import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { readWindow } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
@@ -19,10 +21,10 @@ test('reads heights of a demo tile with the pixel size in metres, and no tile as
   const { root } = await demoWorld();
   const dem = createDemAdapter({ where: onDisk(root) });
   const [lon, lat] = centre('kh-kampong-cham-record');
-  const read = (await dem.read(around([lon, lat])))!;
-  const h = windowPixel(read.window, lon, lat)[0];
+  const read = (await dem.windows(around([lon, lat])))!;
+  const h = windowPixel(await readWindow(read.layers.heights.request), lon, lat)[0];
   assert.deepEqual([h], gdalPixel(mirrored(root, demHref(demTile(lon, lat))), lon, lat));
   assert.ok(Math.abs(h - 80) < 5, `about 80 m, got ${h}`);
   assert.ok(Math.abs(read.pixelHeightM - 30.87) < 0.2 && read.pixelWidthM > 29 && read.pixelWidthM < 31);
-  assert.equal(await dem.read([-30.01, 0.01, -30.0, 0.02]), null);
+  assert.equal(await dem.windows([-30.01, 0.01, -30.0, 0.02]), null);
 });

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEuForestMapsAdapter, euForestTile, gfc2020Href, gft2020Href } from '../../../../src/engine/sources/products/eu-forest-maps.ts';
+import { euForestTile, gfc2020Href, gft2020Href } from '../../../../src/engine/sources/products/eu-forest-maps/codes.ts';
+import { createEuForestMapsAdapter } from '../../../../src/engine/sources/products/eu-forest-maps/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
@@ -19,11 +21,12 @@ test('reads both 2020 maps over a demo plot; 0 stays a value (not forest), never
   const { root } = await demoWorld();
   const maps = createEuForestMapsAdapter({ where: onDisk(root) });
   const [lon, lat] = centre('kh-kampong-cham-record');
-  const { gfc2020, gft2020 } = await maps.read(around([lon, lat], 0.003));
+  const { gfc2020, gft2020 } = (await maps.windows(around([lon, lat], 0.003))).layers;
   assert.equal(gfc2020.encoding.nodata, null);
-  const values = new Set(Array.from(gfc2020.window.raw));
+  const [cover, types2020] = await readWindows([gfc2020.request, gft2020.request]);
+  const values = new Set(Array.from(cover.raw));
   assert.deepEqual([...values].sort(), [0, 1]);
-  const types = new Set(Array.from(gft2020.window.raw));
+  const types = new Set(Array.from(types2020.raw));
   assert.ok(types.has(1) && types.has(10), 'naturally regenerating on the plot, primary around it');
-  assert.deepEqual([windowPixel(gfc2020.window, lon, lat)[0]], gdalPixel(mirrored(root, gfc2020Href(euForestTile(lon, lat))), lon, lat));
+  assert.deepEqual([windowPixel(cover, lon, lat)[0]], gdalPixel(mirrored(root, gfc2020Href(euForestTile(lon, lat))), lon, lat));
 });

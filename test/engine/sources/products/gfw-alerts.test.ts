@@ -6,7 +6,8 @@ import { gfwDataApiRoutes } from '../../../../src/engine/sources/demo/gfw-routes
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
-import { createAlertsAdapter, decodeDateConf } from '../../../../src/engine/sources/products/gfw-alerts.ts';
+import { decodeDateConf } from '../../../../src/engine/sources/products/gfw-alerts/codes.ts';
+import { createAlertsAdapter } from '../../../../src/engine/sources/products/gfw-alerts/reader.ts';
 import { GfwApiError, createGfwDataApi, newestFirst } from '../../../../src/engine/sources/products/gfw-data-api.ts';
 import { demoWorld } from '../demo-world.ts';
 

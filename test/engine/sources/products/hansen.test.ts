@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHansenAdapter, hansenHref, hansenTile, lossYear } from '../../../../src/engine/sources/products/hansen.ts';
+import { hansenHref, hansenTile, lossYear } from '../../../../src/engine/sources/products/hansen/codes.ts';
+import { createHansenAdapter } from '../../../../src/engine/sources/products/hansen/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
@@ -20,11 +22,12 @@ test('reads a demo plot cleared in 2022 as lossyear 22 over high tree cover in 2
   const { root } = await demoWorld();
   const hansen = createHansenAdapter({ where: onDisk(root) });
   const [lon, lat] = centre('ci-tai-cleared-2022');
-  const read = await hansen.read(around([lon, lat]), ['lossyear', 'treecover2000', 'datamask']);
-  const loss = windowPixel(read.lossyear!.window, lon, lat)[0];
+  const read = (await hansen.windows(around([lon, lat]), ['lossyear', 'treecover2000', 'datamask'])).layers;
+  const [lossyear, treecover2000, datamask] = await readWindows([read.lossyear.request, read.treecover2000.request, read.datamask.request]);
+  const loss = windowPixel(lossyear, lon, lat)[0];
   assert.deepEqual([loss], gdalPixel(mirrored(root, hansenHref('lossyear', hansenTile(lon, lat))), lon, lat));
   assert.equal(lossYear(loss), 2022);
-  assert.ok(windowPixel(read.treecover2000!.window, lon, lat)[0] >= 90);
-  assert.equal(windowPixel(read.datamask!.window, lon, lat)[0], 1);
-  assert.equal(read.lossyear!.provenance.version, 'GFC-2025-v1.13');
+  assert.ok(windowPixel(treecover2000, lon, lat)[0] >= 90);
+  assert.equal(windowPixel(datamask, lon, lat)[0], 1);
+  assert.equal(read.lossyear.provenance.version, 'GFC-2025-v1.13');
 });

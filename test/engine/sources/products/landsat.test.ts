@@ -2,17 +2,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
+import { readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
-import {
-  createLandsatAdapter, QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance,
-  parseLandsatItem, qaPixelConfidence, qaPixelIsClear,
-} from '../../../../src/engine/sources/products/landsat.ts';
+import { QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance, parseLandsatItem, qaPixelConfidence } from '../../../../src/engine/sources/products/landsat/codes.ts';
+import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat/reader.ts';
+import { qaPixelClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';
+import { operatingPoints as op } from '../../../../src/engine/operating-points.ts';
 
 test('SR is DN × 2.75e-05 − 0.2 with nodata 0', () => {
   assert.ok(Math.abs(landsatReflectance(10000) - 0.075) < 1e-12);
   assert.ok(Number.isNaN(landsatReflectance(0)));
   assert.ok(Math.abs(landsatReflectance(landsatDn(0.0421)) - 0.0421) < 2e-5);
 });
+
+// Clear as the plot task reads QA_PIXEL: the operating points' required and rejected bits.
+const clearWords = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
+const qaPixelIsClear = (v: number) => clearWords[v] === 1;
 
 test('QA_PIXEL: the usual clear land word 21824 is clear; cloud, shadow, fill and snow are not', () => {
   assert.equal(QA_PIXEL_CLEAR_LAND, 21824);
@@ -61,14 +66,15 @@ test('finds a demo site\'s Landsat scenes and reads SR and QA_PIXEL at a known p
   const scenes = await landsat.search({ bbox: box, start: '2016-01-01', end: '2020-12-31', maxCloudCover: 5 });
   assert.ok(scenes.length > 5);
   const scene = scenes[0];
-  const read = await landsat.readScene(scene, box, ['red', 'nir08', 'qa_pixel']);
+  const read = await landsat.sceneWindows(scene, box, ['red', 'nir08', 'qa_pixel']);
+  const [redPixels, , qaPixels] = await readWindows([read.red.request, read.nir08.request, read.qa_pixel.request]);
   const [x, y] = transformer('EPSG:4326', scene.epsg)(lon, lat);
-  const qa = windowPixel(read.bands.qa_pixel!.window, x, y)[0];
+  const qa = windowPixel(qaPixels, x, y)[0];
   assert.equal(qaPixelIsClear(qa), true);
-  const red = windowPixel(read.bands.red!.window, x, y)[0];
+  const red = windowPixel(redPixels, x, y)[0];
   assert.deepEqual([red], gdalPixel(mirrored(root, scene.assets.red!.href), lon, lat));
-  const enc = read.bands.red!.encoding;
+  const enc = read.red.encoding;
   assert.ok(Math.abs(red * enc.scale + enc.offset - landsatReflectance(red)) < 1e-12);
   assert.ok(landsatReflectance(red) > 0 && landsatReflectance(red) < 0.15, 'rubber is dark in red');
-  assert.equal(read.provenance.synthetic, true);
+  assert.equal(read.red.provenance.synthetic, true);
 });

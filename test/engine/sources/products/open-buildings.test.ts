@@ -4,10 +4,10 @@ import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
 import { toLonLat } from '../../../../src/engine/sources/demo/geometry.ts';
-import {
-  createOpenBuildingsAdapter, gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching,
-} from '../../../../src/engine/sources/products/open-buildings.ts';
+import { gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching } from '../../../../src/engine/sources/products/open-buildings/codes.ts';
+import { createOpenBuildingsAdapter } from '../../../../src/engine/sources/products/open-buildings/reader.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
+import { readWindow } from '../../../support/read-windows.ts';
 import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
 
 test('manifest listing, names by year and tile extents follow the bucket layout', () => {
@@ -31,12 +31,15 @@ test('reads building presence and height of a demo farmhouse in the years it sta
   const house = spec.buildings![0];
   const [lon, lat] = toLonLat(m.frame, house.x, house.y);
   const box: [number, number, number, number] = [lon - 0.0005, lat - 0.0005, lon + 0.0005, lat + 0.0005];
-  const y2020 = await ob.read(box, 2020);
-  assert.equal(y2020.coverage, true);
-  const [x, y] = transformer('EPSG:4326', y2020.epsg!)(lon, lat);
-  const [count, height, presence] = windowPixel(y2020.bands!.window, x, y);
+  const y2020 = await ob.windows(box, 2020);
+  assert.ok(y2020.coverage);
+  if (!y2020.coverage) return;
+  const [x, y] = transformer('EPSG:4326', y2020.epsg)(lon, lat);
+  const [count, height, presence] = windowPixel(await readWindow(y2020.layers.bands.request), x, y);
   assert.ok(presence > 0.75 && Math.abs(height - house.heightM) < 2 && count > 0);
-  const y2016 = await ob.read(box, 2016);
-  assert.deepEqual(windowPixel(y2016.bands!.window, x, y), [0, 0, 0]);
-  assert.equal((await ob.read(box, 2012)).coverage, false);
+  const y2016 = await ob.windows(box, 2016);
+  assert.ok(y2016.coverage);
+  if (!y2016.coverage) return;
+  assert.deepEqual(windowPixel(await readWindow(y2016.layers.bands.request), x, y), [0, 0, 0]);
+  assert.equal((await ob.windows(box, 2012)).coverage, false);
 });

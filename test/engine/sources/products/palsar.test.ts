@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { isSourceError } from '../../../../src/engine/sources/errors.ts';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
 import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { readWindow, readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
-import {
-  PalsarUnavailableError, createPalsarAdapter,
-  DEAFRICA_MIRROR, PC_MIRROR, dnFromGamma0Db, gamma0Db, palsarNodata, palsarTile1, palsarTile5, palsarTileBounds, palsarYearExists,
-} from '../../../../src/engine/sources/products/palsar.ts';
+import { DEAFRICA_MIRROR, PC_MIRROR, dnFromGamma0Db, gamma0Db, palsarNodata, palsarTile1, palsarTile5, palsarTileBounds, palsarYearExists } from '../../../../src/engine/sources/products/palsar/codes.ts';
+import { PalsarUnavailableError, createPalsarAdapter } from '../../../../src/engine/sources/products/palsar/reader.ts';
 
 test('γ⁰ dB is 10·log10(DN²) − 83', () => {
   assert.ok(Math.abs(gamma0Db(1000, 1) - (60 - 83)) < 1e-12);
@@ -53,35 +53,40 @@ const around = ([lon, lat]: [number, number], d = 0.004): [number, number, numbe
 test('reads a demo mosaic from the first mirror and decodes DN to γ⁰ dB', async () => {
   const { root } = await demoWorld();
   const [lon, lat] = centre('ci-tai-cleared-2022');
-  const read = await createPalsarAdapter({ where: onDisk(root) }).read(lon, lat, around([lon, lat]), 2020);
+  const read = await createPalsarAdapter({ where: onDisk(root) }).windows(lon, lat, around([lon, lat]), 2020);
   assert.equal(read.mirror, 'planetary-computer');
   assert.deepEqual(read.failedOver, []);
   assert.equal(read.nodata, 1);
-  const dn = windowPixel(read.bands.HV, lon, lat)[0];
+  const [hv, mask] = await readWindows([read.layers.HV.request, read.layers.mask.request]);
+  const dn = windowPixel(hv, lon, lat)[0];
   assert.deepEqual([dn], gdalPixel(mirrored(root, PC_MIRROR.href(lon, lat, 2020, 'HV')), lon, lat));
   const db = gamma0Db(dn, read.nodata);
   assert.ok(Math.abs(db - (20 * Math.log10(dn) - 83)) < 1e-12);
   assert.ok(db > -16 && db < -7, `forest HV near −11.5 dB, got ${db}`);
-  assert.equal(windowPixel(read.bands.mask, lon, lat)[0], 255);
+  assert.equal(windowPixel(mask, lon, lat)[0], 255);
   assert.equal(read.provenance.synthetic, true);
 });
 
-test('fails over to the second mirror when the first is down, and names the mirror that served', async () => {
+test('fails over to the second mirror when the first is down, names the mirror that served, and names every cause when both are down', async () => {
   const { root } = await demoWorld();
   const server = await startArchiveServer({ root, faults: { down: ['/pceo.blob.core.windows.net/'] } });
   const http = createHttpClient({ retries: 0 });
   try {
     const palsar = createPalsarAdapter({ where: { root: server.url, synthetic: true }, http });
     const [lon, lat] = centre('ci-tai-cleared-2022');
-    const read = await palsar.read(lon, lat, around([lon, lat]), 2019);
+    const read = await palsar.windows(lon, lat, around([lon, lat]), 2019);
     assert.equal(read.mirror, 'deafrica');
     assert.equal(read.failedOver[0].mirror, 'planetary-computer');
-    assert.deepEqual(windowPixel(read.bands.HV, lon, lat), gdalPixel(mirrored(root, DEAFRICA_MIRROR.href(lon, lat, 2019, 'HV')), lon, lat));
+    assert.deepEqual(windowPixel(await readWindow(read.layers.HV.request), lon, lat), gdalPixel(mirrored(root, DEAFRICA_MIRROR.href(lon, lat, 2019, 'HV')), lon, lat));
     // Outside Africa the second mirror holds nothing, so the read fails with both causes named.
     const [klon, klat] = centre('id-kalbar-rubber');
-    await assert.rejects(palsar.read(klon, klat, around([klon, klat]), 2019), (e: unknown) => e instanceof PalsarUnavailableError && e.causes.length === 1);
+    await assert.rejects(palsar.windows(klon, klat, around([klon, klat]), 2019), (e: unknown) => e instanceof PalsarUnavailableError && e.causes.length === 1);
+    // Both mirrors down over Africa (a year whose files were not opened yet): unavailable, with each mirror's cause.
+    server.setFaults({ down: ['/pceo.blob.core.windows.net/', '/deafrica-input-datasets.s3.af-south-1.amazonaws.com/'] });
+    await assert.rejects(palsar.windows(lon, lat, around([lon, lat]), 2020), (e: unknown) =>
+      e instanceof PalsarUnavailableError && e.causes.map((c) => c.mirror).join() === 'planetary-computer,deafrica' && e.causes.every((c) => isSourceError(c.error, 'http_status')));
     server.setFaults({});
-    assert.equal((await palsar.read(klon, klat, around([klon, klat]), 2019)).mirror, 'planetary-computer');
+    assert.equal((await palsar.windows(klon, klat, around([klon, klat]), 2019)).mirror, 'planetary-computer');
   } finally {
     http.close();
     await server.close();
@@ -89,5 +94,5 @@ test('fails over to the second mirror when the first is down, and names the mirr
 });
 
 test('refuses a year with no mosaic', async () => {
-  await assert.rejects(createPalsarAdapter({ where: {} }).read(0, 0, [0, 0, 0.1, 0.1], 2012), PalsarUnavailableError);
+  await assert.rejects(createPalsarAdapter({ where: {} }).windows(0, 0, [0, 0, 0.1, 0.1], 2012), PalsarUnavailableError);
 });

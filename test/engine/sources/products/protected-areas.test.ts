@@ -4,7 +4,8 @@ import { createHttpClient } from '../../../../src/engine/sources/http-client.ts'
 import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
 import { overpassRoutes } from '../../../../src/engine/sources/demo/overpass-routes.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { aroundQuery, containingQuery, createProtectedAreasAdapter, toProtectedArea } from '../../../../src/engine/sources/products/protected-areas.ts';
+import { aroundQuery, containingQuery, toProtectedArea } from '../../../../src/engine/sources/products/protected-areas/codes.ts';
+import { createProtectedAreasAdapter } from '../../../../src/engine/sources/products/protected-areas/reader.ts';
 import { demoWorld } from '../demo-world.ts';
 
 test('queries name the three tag families and the point', () => {

@@ -4,15 +4,16 @@ import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset,
-  createSentinel2Adapter, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike,
-} from '../../../../src/engine/sources/products/sentinel-2.ts';
+import { BOA_OFFSET, SCL, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike } from '../../../../src/engine/sources/products/sentinel-2/codes.ts';
+import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2/reader.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { writeCog } from '../../../../src/engine/sources/tiff-writer.ts';
 import { mirrorPath } from '../../../../src/engine/sources/products/archive-url.ts';
+import { readWindow, readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
+import { sclClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';
+import { operatingPoints as op } from '../../../../src/engine/operating-points.ts';
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
 
@@ -95,7 +96,10 @@ test('DN written for a reflectance reads back under the same encoding', () => {
 });
 
 test('SCL clear classes are vegetation, bare soil and water; AOT is DN × 0.001', () => {
-  assert.deepEqual([...SCL_CLEAR_LUT.keys()].filter((k) => SCL_CLEAR_LUT[k] === 1), [4, 5, 6]);
+  // Clear as the plot task reads SCL: the operating points' classes.
+  const clear = sclClearLookup(op.scenes.sclClearClasses);
+  assert.deepEqual([...clear.keys()].filter((k) => clear[k] === 1), [SCL.VEGETATION, SCL.BARE_SOIL, SCL.WATER]);
+  assert.deepEqual([SCL.VEGETATION, SCL.BARE_SOIL, SCL.WATER], [4, 5, 6]);
   close(aotFromDn(250), 0.25);
   assert.ok(Number.isNaN(aotFromDn(0)));
 });
@@ -161,17 +165,21 @@ test('finds a demo site\'s Earth Search scenes and reads a known pixel under eac
   for (const [name, rec] of Object.entries(cases)) {
     assert.ok(rec, name);
     const scene = scenes.find((s) => s.id === rec.id)!;
-    const read = await s2.readScene(scene, box, ['red', 'nir', 'scl']);
+    // The pixel check reads blue beside red, and the plot task settles the encoding as here.
+    const stated = scene.assets.red!.reflectance!;
+    const check = stated.verifyWithPixels && scene.assets.blue !== undefined;
+    const read = await s2.sceneWindows(scene, box, check ? ['red', 'nir', 'scl', 'blue'] : ['red', 'nir', 'scl']);
+    const [red, blue] = await readWindows([read.red.request, ...(check ? [read.blue.request] : [])]);
+    const enc = settleReflectanceEncoding(stated, check ? inferBoaOffset(blue.raw, stated.nodata ?? 0) : 'undecided');
     const [x, y] = transformer('EPSG:4326', scene.epsg)(lon, lat);
-    const raw = windowPixel(read.bands.red!.window, x, y)[0];
+    const raw = windowPixel(red, x, y)[0];
     const file = mirrored(root, scene.assets.red!.href);
     assert.deepEqual([raw], gdalPixel(file, lon, lat), `${name}: same DN as GDAL`);
-    const enc = read.bands.red!.encoding;
     const expected = (raw - (rec.offsetInPixels ? 1000 : 0)) * 0.0001;
     assert.ok(Math.abs(raw * enc.scale + enc.offset - expected) < 1e-9, `${name}: reflectance with the offset settled`);
-    assert.equal(read.boa.flagOverruled, name !== 'early', name);
-    assert.equal(read.provenance.synthetic, true);
-    assert.match(read.provenance.attribution, /Copernicus Sentinel data 20\d\d/);
+    assert.equal(enc.flagOverruled, name !== 'early', name);
+    assert.equal(read.red.provenance.synthetic, true);
+    assert.match(read.red.provenance.attribution, /Copernicus Sentinel data 20\d\d/);
   }
 });
 
@@ -194,10 +202,11 @@ test('reads a Planetary Computer item: no raster:bands, 1000 DN subtracted from 
     await writeFile(itemFile, JSON.stringify(item));
     const s2 = createSentinel2Adapter({ catalogue: 'planetary-computer', where: { root: pathToFileURL(dir).href } });
     const [scene] = await s2.search({ bbox: [99.125, 8.845, 99.135, 8.855], start: '2024-01-01', end: '2024-12-31' });
-    const read = await s2.readScene(scene, [99.1299, 8.8499, 99.1301, 8.8501], ['red']);
-    const { window, encoding } = read.bands.red!;
+    const { red } = await s2.sceneWindows(scene, [99.1299, 8.8499, 99.1301, 8.8501], ['red']);
+    const window = await readWindow(red.request);
+    const encoding = settleReflectanceEncoding(scene.assets.red!.reflectance!, 'undecided');
     assert.ok(Math.abs(window.raw[0] * encoding.scale + encoding.offset - 0.05) < 1e-12);
-    assert.equal(read.provenance.synthetic, false);
+    assert.equal(red.provenance.synthetic, false);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

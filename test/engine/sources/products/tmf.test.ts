@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { annualChangeDataset, createTmfAdapter, isPlantationSubtype, tmfCovers, tmfHref, tmfTile } from '../../../../src/engine/sources/products/tmf.ts';
+import { annualChangeDataset, isPlantationSubtype, tmfCovers, tmfHref, tmfTile } from '../../../../src/engine/sources/products/tmf/codes.ts';
+import { createTmfAdapter } from '../../../../src/engine/sources/products/tmf/reader.ts';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
 import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { readWindow, readWindows } from '../../../support/read-windows.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
@@ -27,14 +29,15 @@ test('reads the moist-forest record of a demo plot: class, deforestation year, a
   const { root } = await demoWorld();
   const tmf = createTmfAdapter({ where: onDisk(root), cacheDir: join(root, '..', 'unused-tmf-cache') });
   const [lon, lat] = centre('kh-kampong-cham-record');
-  const read = await tmf.read(around([lon, lat]), ['AnnualChange_2020', 'AnnualChange_2005', 'DeforestationYear']);
+  const read = await tmf.windows(around([lon, lat]), ['AnnualChange_2020', 'AnnualChange_2005', 'DeforestationYear']);
   assert.ok(read.checked);
   if (!read.checked) return;
-  assert.equal(windowPixel(read.layers.AnnualChange_2020!.window, lon, lat)[0], 3);
-  assert.equal(windowPixel(read.layers.AnnualChange_2005!.window, lon, lat)[0], 1);
-  assert.equal(windowPixel(read.layers.DeforestationYear!.window, lon, lat)[0], 2008);
-  assert.deepEqual(await tmf.read([10, 40, 10.01, 40.01], ['DeforestationYear']), { checked: false, available: false, reason: 'outside_coverage', tile: 'N50_E10' });
-  const none = await tmf.read([-40.01, -5.01, -40, -5], ['DeforestationYear']);
+  const [y2020, y2005, deforested] = await readWindows([read.layers.AnnualChange_2020.request, read.layers.AnnualChange_2005.request, read.layers.DeforestationYear.request]);
+  assert.equal(windowPixel(y2020, lon, lat)[0], 3);
+  assert.equal(windowPixel(y2005, lon, lat)[0], 1);
+  assert.equal(windowPixel(deforested, lon, lat)[0], 2008);
+  assert.deepEqual(await tmf.windows([10, 40, 10.01, 40.01], ['DeforestationYear']), { checked: false, available: false, reason: 'outside_coverage', tile: 'N50_E10' });
+  const none = await tmf.windows([-40.01, -5.01, -40, -5], ['DeforestationYear']);
   assert.equal(none.checked, false);
   assert.equal(!none.checked && none.reason, 'no_tile');
 });
@@ -47,14 +50,17 @@ test('downloads a whole tile once from a host without ranges and reads it from t
   try {
     const tmf = createTmfAdapter({ where: { root: server.url, synthetic: true }, http, cacheDir });
     const [lon, lat] = centre('ci-tai-cleared-2022');
-    const [a, b] = await Promise.all([tmf.read(around([lon, lat]), ['DeforestationYear']), tmf.read(around([lon, lat]), ['DeforestationYear'])]);
+    const [a, b] = await Promise.all([tmf.windows(around([lon, lat]), ['DeforestationYear']), tmf.windows(around([lon, lat]), ['DeforestationYear'])]);
     assert.ok(a.checked && b.checked);
     if (!a.checked) return;
-    assert.equal(windowPixel(a.layers.DeforestationYear!.window, lon, lat)[0], 2022);
+    assert.equal(windowPixel(await readWindow(a.layers.DeforestationYear.request), lon, lat)[0], 2022);
     const asked = server.requests().filter((r) => r.path.includes('DeforestationYear'));
     assert.equal(asked.length, 1, 'two plots asking at once made one download');
     assert.equal(asked[0].range, null);
-    await tmf.read(around([lon, lat]), ['DeforestationYear']);
+    const again = await tmf.windows(around([lon, lat]), ['DeforestationYear']);
+    assert.ok(again.checked);
+    if (!again.checked) return;
+    assert.equal(windowPixel(await readWindow(again.layers.DeforestationYear.request), lon, lat)[0], 2022);
     assert.equal(server.requests().filter((r) => r.path.includes('DeforestationYear')).length, 1, 'read again from disk');
     assert.ok((await readdir(join(cacheDir, 'tmf'), { recursive: true })).some((f) => f.endsWith('DeforestationYear_N10_W10.tif')));
   } finally {

@@ -7,7 +7,8 @@ import { gfwDataApiRoutes } from '../../../../src/engine/sources/demo/gfw-routes
 import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
-import { DEFAULT_LICENCE_TYPE, createConcessionsAdapter } from '../../../../src/engine/sources/products/wood-fibre-concessions.ts';
+import { DEFAULT_LICENCE_TYPE } from '../../../../src/engine/sources/products/wood-fibre-concessions/codes.ts';
+import { createConcessionsAdapter } from '../../../../src/engine/sources/products/wood-fibre-concessions/reader.ts';
 import { demoWorld } from '../demo-world.ts';
 
 const plotOf = (name: string) => ({ type: 'Polygon' as const, coordinates: [buildSiteModel(DEMO_SITES.find((s) => s.name === name)!, DEMO_SEED).lonLatRing] });

@@ -1,8 +1,7 @@
 // Hansen/UMD Global Forest Change, current version v1.13 (2000–2025), 10°×10° tiles on Google
 // Cloud Storage (data-products.md §8).
-import { CogOpener, type ProductDeps } from './cog-opener.ts';
-import type { ArchiveLocation, Provenance, RasterRead } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
+import type { ArchiveLocation, Provenance } from '../provenance.ts';
+import { withSynthetic } from '../provenance.ts';
 
 export const HANSEN_VERSION = { release: 'GFC-2025-v1.13', lastYear: 2025 } as const;
 const BUCKET = 'https://storage.googleapis.com/earthenginepartners-hansen';
@@ -42,27 +41,4 @@ export function hansenProvenance(layer: HansenLayer, tile: string, where: Archiv
     attribution: 'Hansen/UMD/Google/USGS/NASA',
     citation: 'Hansen, M. C. et al. (2013) High-Resolution Global Maps of 21st-Century Forest Cover Change. Science 342:850–853',
   }, where);
-}
-
-// --- Adapter -----------------------------------------------------------------------------------
-
-export interface HansenAdapter {
-  /** Layers over a box (lon/lat), from the tile holding its centre. */
-  read(bbox: [number, number, number, number], layers: HansenLayer[], signal?: AbortSignal): Promise<Partial<Record<HansenLayer, RasterRead>>>;
-}
-
-export function createHansenAdapter(opts: ProductDeps): HansenAdapter {
-  const cogs = new CogOpener(opts);
-  return {
-    async read(bbox, layers, signal) {
-      const tile = hansenTile((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
-      const out: Partial<Record<HansenLayer, RasterRead>> = {};
-      await Promise.all(layers.map(async (layer) => {
-        const window = await (await cogs.open(hansenHref(layer, tile), { signal })).readBbox(bbox, 'EPSG:4326', signal);
-        // Every value is a value (0 = no loss, 0 % cover); the data mask tells land from water.
-        out[layer] = { window, encoding: { scale: 1, offset: 0, nodata: null }, provenance: hansenProvenance(layer, tile, opts.where) };
-      }));
-      return out;
-    },
-  };
 }

@@ -1,25 +1,9 @@
-// Indonesian wood-fibre (pulpwood, HTI) concessions from the GFW Data API vector dataset
-// `gfw_wood_fiber` (data-products.md §13). View-only: the adapter keeps each concession's
-// outline and class, never its name.
+// Reads wood-fibre concessions through the GFW Data API (codes.ts holds the dataset and its fields).
 import type { Geometry, Polygon, MultiPolygon } from 'geojson';
-import { type GfwApiConfig, createGfwDataApi } from './gfw-data-api.ts';
-import type { Provenance } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
-
-export const WOOD_FIBRE_DATASET = 'gfw_wood_fiber';
-
-/**
- * The layer's attribute names are unconfirmed. A licence class is read from the first of these
- * fields the catalogue lists; without one, every feature of this dataset is by definition a
- * wood-fibre (pulpwood) concession and is classed so.
- */
-export const LICENCE_FIELD_CANDIDATES = ['licence_type', 'license_type', 'permit_type', 'type'] as const;
-export const DEFAULT_LICENCE_TYPE = 'wood fibre (pulpwood) concession';
-
-export interface ConcessionFeature {
-  geometry: Polygon | MultiPolygon;
-  licenceType: string;
-}
+import { type GfwApiConfig, createGfwDataApi } from '../gfw-data-api.ts';
+import type { Provenance } from '../provenance.ts';
+import { withSynthetic } from '../provenance.ts';
+import { type ConcessionFeature, DEFAULT_LICENCE_TYPE, LICENCE_FIELD_CANDIDATES, WOOD_FIBRE_DATASET } from './codes.ts';
 
 export interface ConcessionsRead {
   version: string;

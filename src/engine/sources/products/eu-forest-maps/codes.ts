@@ -1,8 +1,7 @@
 // The Commission's 2020 forest maps: JRC Global Forest Cover 2020 (GFC2020) and Global Forest
 // Types 2020 (GFT2020), 10 m, in 10°×10° tiles on the JRC open-data FTP mirror (data-products.md §7).
-import { CogOpener, type ProductDeps } from './cog-opener.ts';
-import type { ArchiveLocation, Provenance, RasterRead } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
+import type { ArchiveLocation, Provenance } from '../provenance.ts';
+import { withSynthetic } from '../provenance.ts';
 
 const FTP = 'https://jeodpp.jrc.ec.europa.eu/ftp/jrc-opendata/FOREST';
 
@@ -52,29 +51,4 @@ export function gft2020Provenance(tile: string, where: ArchiveLocation): Provena
     attribution: 'European Commission, Joint Research Centre',
     citation: 'Bourgoin, C. et al., Global map of forest types 2020, http://data.europa.eu/89h/45182662-3015-4a25-8d1e-aa857d75235d',
   }, where);
-}
-
-// --- Adapter -----------------------------------------------------------------------------------
-
-export interface EuForestMapsAdapter {
-  /** Both 2020 maps over a box (lon/lat). Value 0 is "not forest" and never missing (see EU_FOREST_MAPS_ASSUMED). */
-  read(bbox: [number, number, number, number], signal?: AbortSignal): Promise<{ gfc2020: RasterRead; gft2020: RasterRead }>;
-}
-
-export function createEuForestMapsAdapter(opts: ProductDeps): EuForestMapsAdapter {
-  const cogs = new CogOpener(opts);
-  const read = async (href: string, provenance: Provenance, bbox: [number, number, number, number], signal?: AbortSignal): Promise<RasterRead> => {
-    const window = await (await cogs.open(href, { signal })).readBbox(bbox, 'EPSG:4326', signal);
-    return { window, encoding: { scale: 1, offset: 0, nodata: null }, provenance };
-  };
-  return {
-    async read(bbox, signal) {
-      const tile = euForestTile((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
-      const [gfc2020, gft2020] = await Promise.all([
-        read(gfc2020Href(tile), gfc2020Provenance(tile, opts.where), bbox, signal),
-        read(gft2020Href(tile), gft2020Provenance(tile, opts.where), bbox, signal),
-      ]);
-      return { gfc2020, gft2020 };
-    },
-  };
 }

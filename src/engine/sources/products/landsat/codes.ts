@@ -1,14 +1,11 @@
 // Landsat Collection 2 Level-2 surface reflectance as the Planetary Computer's `landsat-c2-l2`
 // catalogue serves it (Earth Search and USGS hold the same scenes behind requester-pays or a
 // login, so they are not read). data-products.md §2.
-import type { Cog } from '../cog.ts';
-import { openCatalogue } from '../stac.ts';
-import { archiveUrl } from './archive-url.ts';
-import { CogOpener, PlanetaryComputerSigner, type ProductDeps } from './cog-opener.ts';
-import type { ArchiveLocation, Provenance } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
-import type { BandRead, RasterBandsEntry, SceneSearch, StacItemLike, ValueEncoding } from './sentinel-2.ts';
-import { ProductItemError, stacDatetime } from './sentinel-2.ts';
+import type { ArchiveLocation, Provenance } from '../provenance.ts';
+import { withSynthetic } from '../provenance.ts';
+import type { Encoding } from '../../../kernels/raster.ts';
+import type { RasterBandsEntry, StacItemLike } from '../sentinel-2/codes.ts';
+import { ProductItemError } from '../sentinel-2/codes.ts';
 
 export const LANDSAT_CATALOGUE = { api: 'https://planetarycomputer.microsoft.com/api/stac/v1', collection: 'landsat-c2-l2' } as const;
 export const LANDSAT_SAS_TOKEN_URL = 'https://planetarycomputer.microsoft.com/api/sas/v1/token/landsat-c2-l2';
@@ -27,7 +24,7 @@ export type LandsatSrAsset = keyof typeof LANDSAT_SR_ASSETS;
 export type LandsatAsset = LandsatSrAsset | 'qa_pixel';
 
 /** SR: uint16, `refl = DN * 2.75e-05 − 0.2`, nodata 0. */
-export const LANDSAT_SR_ENCODING: ValueEncoding = { scale: 0.0000275, offset: -0.2, nodata: 0 };
+export const LANDSAT_SR_ENCODING: Encoding = { scale: 0.0000275, offset: -0.2, nodata: 0 };
 /** QA_PIXEL's nodata is the value with only the fill bit set. */
 export const QA_PIXEL_NODATA = 1;
 
@@ -41,15 +38,6 @@ export const QA_PIXEL_BITS = {
   CLEAR: 1 << 6,
   WATER: 1 << 7,
 } as const;
-
-/** Any of these bits makes a pixel unusable for reflectance statistics. */
-export const QA_PIXEL_NOT_CLEAR =
-  QA_PIXEL_BITS.FILL | QA_PIXEL_BITS.DILATED_CLOUD | QA_PIXEL_BITS.CIRRUS | QA_PIXEL_BITS.CLOUD | QA_PIXEL_BITS.CLOUD_SHADOW | QA_PIXEL_BITS.SNOW;
-
-/** Clear: the clear bit set (no cloud, no dilated cloud) and no cirrus, shadow, snow or fill. */
-export function qaPixelIsClear(v: number): boolean {
-  return (v & QA_PIXEL_NOT_CLEAR) === 0 && (v & QA_PIXEL_BITS.CLEAR) !== 0;
-}
 
 export type QaConfidence = 'not_set' | 'low' | 'medium_or_reserved' | 'high';
 const CONFIDENCE_SHIFT = { cloud: 8, cloud_shadow: 10, snow: 12, cirrus: 14 } as const;
@@ -84,10 +72,10 @@ export interface LandsatScene {
   epsg: number;
   /** WRS-2 path and row, e.g. `127052`. */
   tile: string;
-  assets: Partial<Record<LandsatAsset, { href: string; encoding: ValueEncoding }>>;
+  assets: Partial<Record<LandsatAsset, { href: string; encoding: Encoding }>>;
 }
 
-function encodingOf(rb: RasterBandsEntry | undefined, fallback: ValueEncoding): ValueEncoding {
+function encodingOf(rb: RasterBandsEntry | undefined, fallback: Encoding): Encoding {
   return { scale: rb?.scale ?? fallback.scale, offset: rb?.offset ?? fallback.offset, nodata: rb?.nodata ?? fallback.nodata };
 }
 
@@ -145,52 +133,4 @@ export function landsatProvenance(scene: LandsatScene, where: ArchiveLocation): 
     attribution: 'Landsat imagery courtesy of the U.S. Geological Survey',
     citation: 'U.S. Geological Survey, Landsat Collection 2 Level-2 Science Products, https://doi.org/10.5066/P9OGBGM6',
   }, where);
-}
-
-// --- Adapter -----------------------------------------------------------------------------------
-
-export interface LandsatSceneRead {
-  scene: LandsatScene;
-  bands: Partial<Record<LandsatAsset, BandRead>>;
-  provenance: Provenance;
-}
-
-export interface LandsatAdapter {
-  search(q: SceneSearch, signal?: AbortSignal): Promise<LandsatScene[]>;
-  openAsset(scene: LandsatScene, asset: LandsatAsset, signal?: AbortSignal): Promise<Cog>;
-  readScene(scene: LandsatScene, bbox: [number, number, number, number], assets: LandsatAsset[], signal?: AbortSignal): Promise<LandsatSceneRead>;
-}
-
-/** Landsat 8 and 9 (OLI/TIRS) only: the scenes whose band files this adapter names. */
-const OLI_PLATFORMS = ['landsat-8', 'landsat-9'];
-
-export function createLandsatAdapter(opts: ProductDeps): LandsatAdapter {
-  const cogs = new CogOpener(opts);
-  const signer = new PlanetaryComputerSigner(opts);
-  const stac = openCatalogue(archiveUrl(LANDSAT_CATALOGUE.api, opts.where, { api: true }), { http: opts.http });
-  const openAsset = async (scene: LandsatScene, asset: LandsatAsset, signal?: AbortSignal) => {
-    const ref = scene.assets[asset];
-    if (!ref) throw new ProductItemError(`scene ${scene.id} has no ${asset} asset`);
-    return cogs.open(ref.href, { query: await signer.query(LANDSAT_SAS_TOKEN_URL, signal), signal });
-  };
-  return {
-    async search(q, signal) {
-      const out: LandsatScene[] = [];
-      const query: Record<string, Record<string, unknown>> = { platform: { in: OLI_PLATFORMS } };
-      if (q.maxCloudCover !== undefined) query['eo:cloud_cover'] = { lt: q.maxCloudCover };
-      for await (const item of stac.search({ collections: [LANDSAT_CATALOGUE.collection], bbox: q.bbox, datetime: stacDatetime(q.start, q.end), query }, signal)) {
-        out.push(parseLandsatItem(item as unknown as StacItemLike));
-      }
-      return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
-    },
-    openAsset,
-    async readScene(scene, bbox, assets, signal) {
-      const bands: LandsatSceneRead['bands'] = {};
-      await Promise.all(assets.map(async (a) => {
-        const window = await (await openAsset(scene, a, signal)).readBbox(bbox, 'EPSG:4326', signal);
-        bands[a] = { window, encoding: scene.assets[a]!.encoding };
-      }));
-      return { scene, bands, provenance: landsatProvenance(scene, opts.where) };
-    },
-  };
 }

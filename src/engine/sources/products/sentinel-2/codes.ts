@@ -1,12 +1,9 @@
 // Sentinel-2 L2A surface reflectance from Earth Search (v1 `sentinel-2-l2a`, `sentinel-2-c1-l2a`)
 // and the Planetary Computer. The three catalogues encode the same pixels differently
 // (data-products.md §1); `reflectanceEncoding` holds the one rule for all of them.
-import type { Cog, RasterWindow } from '../cog.ts';
-import { openCatalogue } from '../stac.ts';
-import { archiveUrl } from './archive-url.ts';
-import { CogOpener, PlanetaryComputerSigner, type ProductDeps } from './cog-opener.ts';
-import type { ArchiveLocation, Provenance } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
+import type { Encoding } from '../../../kernels/raster.ts';
+import type { ArchiveLocation, Provenance } from '../provenance.ts';
+import { withSynthetic } from '../provenance.ts';
 
 export type S2Catalogue = 'earth-search-v1' | 'earth-search-c1' | 'planetary-computer';
 
@@ -60,27 +57,7 @@ export const SCL = {
   SNOW_OR_ICE: 11,
 } as const;
 
-/**
- * Classes counted as clear sky over the ground: vegetation, bare soil, water. Dark areas (2)
- * may be topographic shadow, unclassified (7) is Sen2Cor's doubt, so both stay out.
- */
-export const SCL_CLEAR_CLASSES: readonly number[] = [SCL.VEGETATION, SCL.BARE_SOIL, SCL.WATER];
-export const SCL_CLOUD_CLASSES: readonly number[] = [SCL.CLOUD_SHADOW, SCL.CLOUD_MEDIUM, SCL.CLOUD_HIGH, SCL.THIN_CIRRUS];
-
-/** 256-entry lookup (1 = clear) for kernels that mask by SCL class without branching. */
-export const SCL_CLEAR_LUT: Uint8Array = (() => {
-  const lut = new Uint8Array(256);
-  for (const c of SCL_CLEAR_CLASSES) lut[c] = 1;
-  return lut;
-})();
-
 // --- Encodings -------------------------------------------------------------------------------
-
-export interface ValueEncoding {
-  scale: number;
-  offset: number;
-  nodata: number | null;
-}
 
 export const REFLECTANCE_SCALE = 0.0001;
 /** ESA's BOA_ADD_OFFSET of −1000 DN for every band from processing baseline 04.00 (2022-01-25) on. */
@@ -112,7 +89,7 @@ export interface RasterBandsEntry {
   nodata?: number;
 }
 
-export interface ReflectanceEncoding extends ValueEncoding {
+export interface ReflectanceEncoding extends Encoding {
   /** The offset the catalogue states for the band, before the BOA flag is considered. */
   declaredOffset: number;
   /** True when the pixels themselves must settle whether the offset is still in them (see `inferBoaOffset`). */
@@ -171,19 +148,19 @@ export function inferBoaOffset(dn: ArrayLike<number>, nodata = 0): BoaOffsetInfe
 }
 
 /** The encoding after the pixel check: the check, when decided, overrules the flag. */
-export function settleReflectanceEncoding(enc: ReflectanceEncoding, inference: BoaOffsetInference): ValueEncoding & { flagOverruled: boolean } {
+export function settleReflectanceEncoding(enc: ReflectanceEncoding, inference: BoaOffsetInference): Encoding & { flagOverruled: boolean } {
   const base = { scale: enc.scale, nodata: enc.nodata };
   if (!enc.verifyWithPixels || inference === 'undecided') return { ...base, offset: enc.offset, flagOverruled: false };
   const offset = inference === 'offset_in_pixels' ? (enc.declaredOffset !== 0 ? enc.declaredOffset : BOA_OFFSET) : 0;
   return { ...base, offset, flagOverruled: offset !== enc.offset };
 }
 
-export function reflectanceFromDn(dn: number, enc: ValueEncoding): number {
+export function reflectanceFromDn(dn: number, enc: Encoding): number {
   return dn === enc.nodata ? Number.NaN : dn * enc.scale + enc.offset;
 }
 
 /** DN for a reflectance under an encoding (for writing test and demo rasters); never the nodata value. */
-export function dnFromReflectance(reflectance: number, enc: ValueEncoding): number {
+export function dnFromReflectance(reflectance: number, enc: Encoding): number {
   const dn = Math.round((reflectance - enc.offset) / enc.scale);
   return Math.min(65535, Math.max(1, dn));
 }
@@ -205,7 +182,7 @@ export interface S2AssetRef {
   href: string;
   /** Reflectance assets only: the encoding before the pixel check. */
   reflectance?: ReflectanceEncoding;
-  encoding: ValueEncoding;
+  encoding: Encoding;
 }
 
 export interface S2Scene {
@@ -312,88 +289,4 @@ export function sentinel2Provenance(scene: S2Scene, where: ArchiveLocation): Pro
     attribution: `Contains modified Copernicus Sentinel data ${scene.datetime.slice(0, 4)}`,
     citation: S2_CITATION,
   }, where);
-}
-
-// --- Adapter -----------------------------------------------------------------------------------
-
-export interface SceneSearch {
-  /** [west, south, east, north] in degrees. */
-  bbox: [number, number, number, number];
-  /** Inclusive dates, YYYY-MM-DD. */
-  start: string;
-  end: string;
-  /** Items with at least this much cloud (percent of the tile) are not asked for. */
-  maxCloudCover?: number;
-}
-
-export interface BandRead {
-  window: RasterWindow;
-  /** The encoding to read this band with: for reflectance, after the BOA offset is settled. */
-  encoding: ValueEncoding;
-}
-
-export interface S2SceneRead {
-  scene: S2Scene;
-  bands: Partial<Record<S2Asset, BandRead>>;
-  boa: { inference: BoaOffsetInference; flagOverruled: boolean };
-  provenance: Provenance;
-}
-
-export interface Sentinel2Adapter {
-  search(q: SceneSearch, signal?: AbortSignal): Promise<S2Scene[]>;
-  /** Opens an asset's COG (for engines that fetch and decode tiles themselves). */
-  openAsset(scene: S2Scene, asset: S2Asset, signal?: AbortSignal): Promise<Cog>;
-  /** Reads assets over a box (lon/lat); reflectance comes with its settled encoding. */
-  readScene(scene: S2Scene, bbox: [number, number, number, number], assets: S2Asset[], signal?: AbortSignal): Promise<S2SceneRead>;
-}
-
-export function stacDatetime(start: string, end: string): string {
-  return `${start}T00:00:00Z/${end}T23:59:59Z`;
-}
-
-export function createSentinel2Adapter(opts: ProductDeps & { catalogue: S2Catalogue }): Sentinel2Adapter {
-  const { catalogue } = opts;
-  const def = S2_CATALOGUES[catalogue];
-  const cogs = new CogOpener(opts);
-  const signer = new PlanetaryComputerSigner(opts);
-  const stac = openCatalogue(archiveUrl(def.api, opts.where, { api: true }), { http: opts.http });
-  const openAsset = async (scene: S2Scene, asset: S2Asset, signal?: AbortSignal) => {
-    const ref = scene.assets[asset];
-    if (!ref) throw new ProductItemError(`scene ${scene.id} has no ${asset} asset`);
-    const query = catalogue === 'planetary-computer' ? await signer.query(PC_SAS_TOKEN_URL, signal) : undefined;
-    return cogs.open(ref.href, { query, signal });
-  };
-  return {
-    async search(q, signal) {
-      const out: S2Scene[] = [];
-      const query = q.maxCloudCover === undefined ? undefined : { 'eo:cloud_cover': { lt: q.maxCloudCover } };
-      for await (const item of stac.search({ collections: [def.collection], bbox: q.bbox, datetime: stacDatetime(q.start, q.end), query }, signal)) {
-        out.push(parseS2Item(item as unknown as StacItemLike, catalogue));
-      }
-      return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
-    },
-    openAsset,
-    async readScene(scene, bbox, assets, signal) {
-      const wanted = [...new Set(assets)];
-      // The pixel check needs a visible band; read blue for it when reflectance is asked for.
-      const check = scene.assets.blue?.reflectance?.verifyWithPixels && wanted.some((a) => scene.assets[a]?.reflectance) ? 'blue' : null;
-      if (check && !wanted.includes(check)) wanted.push(check);
-      const windows = await Promise.all(wanted.map(async (a) => (await openAsset(scene, a, signal)).readBbox(bbox, 'EPSG:4326', signal)));
-      const byAsset = Object.fromEntries(wanted.map((a, i) => [a, windows[i]])) as Record<S2Asset, RasterWindow>;
-      const inference = check ? inferBoaOffset(byAsset[check].raw, scene.assets[check]!.encoding.nodata ?? 0) : 'undecided';
-      let flagOverruled = false;
-      const bands: S2SceneRead['bands'] = {};
-      for (const a of assets) {
-        const ref = scene.assets[a]!;
-        let encoding = ref.encoding;
-        if (ref.reflectance) {
-          const settled = settleReflectanceEncoding(ref.reflectance, inference);
-          flagOverruled ||= settled.flagOverruled;
-          encoding = { scale: settled.scale, offset: settled.offset, nodata: settled.nodata };
-        }
-        bands[a] = { window: byAsset[a], encoding };
-      }
-      return { scene, bands, boa: { inference, flagOverruled }, provenance: sentinel2Provenance(scene, opts.where) };
-    },
-  };
 }

@@ -1,8 +1,6 @@
 // Copernicus DEM GLO-30 in 1°×1° COG tiles on the open AWS bucket (data-products.md §5).
-import { isSourceError } from '../errors.ts';
-import { CogOpener, type ProductDeps } from './cog-opener.ts';
-import type { ArchiveLocation, Provenance, RasterRead } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
+import type { ArchiveLocation, Provenance } from '../provenance.ts';
+import { withSynthetic } from '../provenance.ts';
 
 const BUCKET = 'https://copernicus-dem-30m.s3.amazonaws.com';
 
@@ -47,51 +45,4 @@ export function demProvenance(tile: string, where: ArchiveLocation): Provenance 
     attribution: 'Produced using Copernicus WorldDEM-30 © DLR e.V. 2010-2014 and © Airbus Defence and Space GmbH 2014-2018 provided under COPERNICUS by the European Union and ESA',
     citation: 'European Space Agency (2021) Copernicus Global Digital Elevation Model. https://doi.org/10.5270/ESA-c5d3d65',
   }, where);
-}
-
-// --- Adapter -----------------------------------------------------------------------------------
-
-export interface DemRead extends RasterRead {
-  /** Ground size of a pixel in metres at the box's latitude (for slope). */
-  pixelWidthM: number;
-  pixelHeightM: number;
-}
-
-export interface DemAdapter {
-  /** Heights over a box (lon/lat); null where no tile exists (open ocean). */
-  read(bbox: [number, number, number, number], signal?: AbortSignal): Promise<DemRead | null>;
-}
-
-export function metresPerDegree(lat: number): { lon: number; lat: number } {
-  const phi = (lat * Math.PI) / 180;
-  return {
-    lon: 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi),
-    lat: 111_132.92 - 559.82 * Math.cos(2 * phi) + 1.175 * Math.cos(4 * phi),
-  };
-}
-
-export function createDemAdapter(opts: ProductDeps): DemAdapter {
-  const cogs = new CogOpener(opts);
-  return {
-    async read(bbox, signal) {
-      const lat = (bbox[1] + bbox[3]) / 2;
-      const tile = demTile((bbox[0] + bbox[2]) / 2, lat);
-      let cog;
-      try {
-        cog = await cogs.open(demHref(tile), { signal });
-      } catch (err) {
-        if (isSourceError(err, 'not_found')) return null;
-        throw err;
-      }
-      const window = await cog.readBbox(bbox, 'EPSG:4326', signal);
-      const m = metresPerDegree(lat);
-      return {
-        window,
-        encoding: { scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? DEM_ASSUMED_NODATA },
-        provenance: demProvenance(tile, opts.where),
-        pixelWidthM: Math.abs(window.geoTransform[1]) * m.lon,
-        pixelHeightM: Math.abs(window.geoTransform[5]) * m.lat,
-      };
-    },
-  };
 }

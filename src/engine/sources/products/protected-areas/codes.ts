@@ -1,10 +1,6 @@
 // OSM protected areas through an Overpass API instance (data-products.md §11): every area within
 // a radius of a point (with outlines), and the areas containing the point.
 import type { Polygon } from 'geojson';
-import type { HttpClient } from '../http-client.ts';
-import { archiveUrl } from './archive-url.ts';
-import type { ArchiveLocation, Provenance } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
 
 /** The public instance used by default; which instance to use is an operator's choice (unconfirmed). */
 export const OVERPASS_INTERPRETER = 'https://overpass-api.de/api/interpreter';
@@ -61,41 +57,4 @@ export function toProtectedArea(e: OverpassElement): ProtectedArea {
   const osmType = e.type === 'area' ? (e.id >= 3_600_000_000 ? 'relation' : 'way') : e.type;
   const osmId = e.type === 'area' ? e.id - (e.id >= 3_600_000_000 ? 3_600_000_000 : 2_400_000_000) : e.id;
   return { name: t.name ?? null, designation, iucn_category: iucn, map_type: 'osm', map_id: `${osmType}/${osmId}`, polygons };
-}
-
-export interface ProtectedAreasRead {
-  areas: ProtectedArea[];
-  /** The database's own timestamp (`osm3s.timestamp_osm_base`). */
-  snapshot: string | null;
-  provenance: Provenance;
-}
-
-export interface ProtectedAreasAdapter {
-  around(lon: number, lat: number, radiusM: number, signal?: AbortSignal): Promise<ProtectedAreasRead>;
-  containing(lon: number, lat: number, signal?: AbortSignal): Promise<ProtectedAreasRead>;
-}
-
-export function createProtectedAreasAdapter(opts: { where: ArchiveLocation; http: HttpClient; interpreter?: string }): ProtectedAreasAdapter {
-  const endpoint = opts.interpreter ?? OVERPASS_INTERPRETER;
-  const ask = async (query: string, signal?: AbortSignal): Promise<ProtectedAreasRead> => {
-    const url = archiveUrl(`${endpoint}?data=${encodeURIComponent(query)}`, opts.where, { api: true });
-    const answer = await opts.http.getJson<OverpassAnswer>(url, { signal });
-    const snapshot = answer.osm3s?.timestamp_osm_base ?? null;
-    return {
-      areas: (answer.elements ?? []).map(toProtectedArea),
-      snapshot,
-      provenance: withSynthetic({
-        dataset: 'OpenStreetMap protected areas (Overpass API)',
-        version: snapshot ?? 'unknown',
-        tile: null,
-        licence: 'ODbL 1.0',
-        attribution: '© OpenStreetMap contributors',
-        citation: 'OpenStreetMap contributors, retrieved through the Overpass API',
-      }, opts.where),
-    };
-  };
-  return {
-    around: (lon, lat, radiusM, signal) => ask(aroundQuery(lon, lat, radiusM), signal),
-    containing: (lon, lat, signal) => ask(containingQuery(lon, lat), signal),
-  };
 }

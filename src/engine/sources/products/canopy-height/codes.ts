@@ -1,7 +1,6 @@
 // ETH Global Canopy Height 2020 (Lang et al.), 10 m, in 3°×3° COG tiles (data-products.md §4a).
-import { CogOpener, type ProductDeps } from './cog-opener.ts';
-import type { ArchiveLocation, Provenance, RasterRead } from './provenance.ts';
-import { withSynthetic } from './provenance.ts';
+import type { ArchiveLocation, Provenance } from '../provenance.ts';
+import { withSynthetic } from '../provenance.ts';
 
 /** Heights in metres; built-up, snow/ice and permanent water are masked to 255. */
 export const CANOPY_HEIGHT_NODATA = 255;
@@ -42,27 +41,4 @@ export function canopyHeightProvenance(tile: string, where: ArchiveLocation): Pr
     attribution: 'Lang, Jetz, Schindler & Wegner, ETH Zürich',
     citation: 'Lang, N., Jetz, W., Schindler, K. & Wegner, J. D. (2023) A high-resolution canopy height model of the Earth. Nature Ecology & Evolution. https://doi.org/10.3929/ethz-b-000609802',
   }, where);
-}
-
-// --- Adapter -----------------------------------------------------------------------------------
-
-export interface CanopyHeightAdapter {
-  /** Heights (and their standard deviation) over a box (lon/lat), from the tile holding its centre. */
-  read(bbox: [number, number, number, number], signal?: AbortSignal): Promise<{ height: RasterRead; sd: RasterRead }>;
-}
-
-export function createCanopyHeightAdapter(opts: ProductDeps): CanopyHeightAdapter {
-  const cogs = new CogOpener(opts);
-  return {
-    async read(bbox, signal) {
-      const tile = canopyHeightTile((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2);
-      const [height, sd] = await Promise.all((['Map', 'Map_SD'] as const).map(async (layer) => {
-        const cog = await cogs.open(canopyHeightHref(tile, layer), { signal });
-        const window = await cog.readBbox(bbox, 'EPSG:4326', signal);
-        // The producer states nodata 255; a file that declares none is read with it all the same.
-        return { window, encoding: { scale: 1, offset: 0, nodata: cog.nodata ?? CANOPY_HEIGHT_NODATA }, provenance: canopyHeightProvenance(tile, opts.where) };
-      }));
-      return { height, sd };
-    },
-  };
 }

@@ -1,0 +1,58 @@
+// Finds the Open Buildings tiles through their manifests and plans their reads (codes.ts holds the manifests' layout).
+import { type Bbox, transformBbox } from '../../reproject.ts';
+import type { ProductWindows } from '../../raster-request.ts';
+import { CogOpener, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
+import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
+
+export type OpenBuildingsWindows =
+  /** No manifest lists a tile over the ground for this year. */
+  | { year: number; coverage: false }
+  /** Three bands, pixel-interleaved, in OPEN_BUILDINGS_BANDS order; `tiles` are the addresses read (real hosts' form). */
+  | ({ year: number; coverage: true; epsg: number } & ProductWindows<'bands'>);
+
+export interface OpenBuildingsAdapter {
+  /** The year's rasters over a box (lon/lat): every tile the box touches in the UTM zone of the first one listed. */
+  windows(box: Bbox, year: number, signal?: AbortSignal): Promise<OpenBuildingsWindows>;
+}
+
+export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdapter {
+  const cogs = new CogOpener(opts);
+  const listings = new Map<string, Promise<string[]>>();
+  const manifestNames = (token: string, signal?: AbortSignal) => {
+    let p = listings.get(token);
+    if (p === undefined) {
+      p = (async () => {
+        const names: string[] = [];
+        let page: string | undefined;
+        do {
+          const listing = await readArchiveJson<GcsListing>(manifestListingUrl(token, page), opts, signal);
+          names.push(...(listing.items ?? []).map((i) => i.name));
+          page = listing.nextPageToken;
+        } while (page);
+        return names;
+      })();
+      listings.set(token, p);
+      p.catch(() => listings.delete(token));
+    }
+    return p;
+  };
+  return {
+    async windows(box, year, signal) {
+      if (year < OPEN_BUILDINGS.firstYear || year > OPEN_BUILDINGS.lastYear) return { year, coverage: false };
+      const token = manifestToken((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+      const names = manifestNamesForYear({ items: (await manifestNames(token, signal)).map((name) => ({ name })) }, year);
+      const listed = (await Promise.all(names.map(async (name) => parseManifest(await readArchiveJson<ManifestJson>(objectUrl(name), opts, signal))))).flat();
+      const touching = listed.filter((t) => tilesTouching([t], t.epsg, transformBbox(box, 'EPSG:4326', t.epsg)).length > 0);
+      if (touching.length === 0) return { year, coverage: false };
+      // Tiles of one zone share a grid; a box across a zone boundary is read on the first zone's.
+      const epsg = touching[0].epsg;
+      const tiles = touching.filter((t) => t.epsg === epsg).map((t) => t.href);
+      const planned = await layersOverTiles(box, tiles, ['bands'] as const, (_, href) => ({
+        open: () => cogs.open(href, { signal }),
+        provenance: openBuildingsProvenance(year, href, opts.where),
+        encoding: (cog) => ({ scale: 1, offset: 0, nodata: cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata }),
+      }));
+      return { year, coverage: true, epsg, ...planned };
+    },
+  };
+}
