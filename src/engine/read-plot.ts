@@ -16,7 +16,8 @@ import type { EnginePool } from './worker/pool.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
 import type { EvidenceFacts } from './plot-state.ts';
 import { type DecodedTiles, type Shipment, shipRasters } from './plan/raster-shipment.ts';
-import { planRead, type PlotPlan, type PlotToRead, requestForBox } from './plan/read-plan.ts';
+import { planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
+import { requestForBox } from './plan/raster-request.ts';
 import type { SigningKey } from './signing.ts';
 
 export interface EngineDeps {

@@ -19,10 +19,10 @@ function typeOnly(typeKeyword: string | undefined, clause: string | undefined): 
   return names.length > 0 && names.every((s) => s.startsWith('type '));
 }
 
-/** The value specifiers one source text imports or re-exports. */
-export function valueSpecifiers(source: string): string[] {
+/** The specifiers one source text imports or re-exports: by value only, or with its type-only imports too. */
+export function importSpecifiers(source: string, withTypes = false): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(STATIC)) if (!typeOnly(m[1], m[2])) out.push(m[3]);
+  for (const m of source.matchAll(STATIC)) if (withTypes || !typeOnly(m[1], m[2])) out.push(m[3]);
   for (const m of source.matchAll(DYNAMIC)) out.push(m[1]);
   return out;
 }
@@ -44,7 +44,7 @@ export function importClosure(entries: readonly string[]): ImportClosure {
     if (files.has(file)) continue;
     files.set(file, from);
     if (!/\.[cm]?[jt]s$/.test(file)) continue;
-    for (const spec of valueSpecifiers(readFileSync(file, 'utf8'))) {
+    for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
       if (spec.startsWith('.')) queue.push([resolve(dirname(file), spec), file]);
       else if (!packages.has(spec)) packages.set(spec, file);
     }

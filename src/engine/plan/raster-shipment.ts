@@ -7,7 +7,7 @@
  */
 import { type ShippedRaster, type ShippedTile, type TileSlot, newTileSlot, slotIsReady } from '../worker/raster-window.ts';
 import { RangeCache } from '../sources/range-cache.ts';
-import type { RasterRequest } from './read-plan.ts';
+import type { RasterRequest } from './raster-request.ts';
 import type { GeoTransform } from '../sources/cog.ts';
 
 /** A slot as the cache weighs it. */

@@ -1,18 +1,17 @@
 /**
- * Planning a plot's read on the main thread: which windows of which COGs each block needs. A block
- * names them as RasterRequests; the engine fetches their tiles (raster-shipment.ts), the plot task
- * assembles them by key (worker/raster-window.ts) and hands each block its rasters.
+ * Planning a plot's read on the main thread: which windows of which COGs each instrument and block
+ * needs, as RasterRequests (raster-request.ts).
  */
 import type { MultiPolygon, Point, Polygon } from 'geojson';
 import type { Archive } from '../archive.ts';
-import { type ContextPlot, planContext } from '../context/index.ts';
-import { footprintBox } from '../context/plot.ts';
+import type { CalibrationBlock } from '../context/calibration.ts';
+import { type ContextPlot, footprintBox } from '../context/plot.ts';
 import type { SkippedScene } from '../evidence-object.ts';
 import { plotFootprint, type PlotFootprint } from '../footprint.ts';
 import { utcDay } from '../kernels/days.ts';
 import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from '../worker/tasks.ts';
 import { operatingPoints as op } from '../operating-points.ts';
-import type { Cog, PixelWindow } from '../sources/cog.ts';
+import type { Cog } from '../sources/cog.ts';
 import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from '../sources/errors.ts';
 import { canopyHeightHref, canopyHeightTile, CANOPY_HEIGHT_NODATA } from '../sources/products/canopy-height.ts';
 import { demHref, demTile, DEM_ASSUMED_NODATA, metresPerDegree } from '../sources/products/copernicus-dem.ts';
@@ -20,27 +19,8 @@ import type { LandsatScene } from '../sources/products/landsat.ts';
 import { mirrorMayFail, palsarNodata, palsarTile1, PALSAR_CF_DB, type PalsarMirror } from '../sources/products/palsar.ts';
 import type { S2Asset, S2Scene } from '../sources/products/sentinel-2.ts';
 import type { Bbox } from '../sources/reproject.ts';
-
-/** A window of an opened COG that a block needs, under a key stable for that COG, band and window. */
-export interface RasterRequest {
-  key: string;
-  cog: Cog;
-  window: PixelWindow;
-  /** One sample of an interleaved file; all samples when absent. */
-  band?: number;
-}
-
-export function rasterRequest(cog: Cog, window: PixelWindow, band?: number): RasterRequest {
-  const key = `${cog.id}#${band ?? '*'}@${window.x0},${window.y0},${window.width}x${window.height}`;
-  return band === undefined ? { key, cog, window } : { key, cog, window, band };
-}
-
-/** The window of a COG covering a box given in longitude and latitude (clipped to the raster). */
-export function requestForBox(cog: Cog, box: Bbox, band?: number): RasterRequest {
-  return rasterRequest(cog, cog.windowFor(box, 'EPSG:4326'), band);
-}
-
-// ---- the instruments' plan for one plot ----------------------------------------------------------
+import { planContext } from './context/index.ts';
+import { type RasterRequest, rasterRequest, requestForBox } from './raster-request.ts';
 
 /** A register row as the read needs it. */
 export interface PlotToRead {
@@ -88,6 +68,8 @@ export interface PlotPlan {
   plot: PlotToRead;
   footprint: PlotFootprint;
   contextPlot: ContextPlot;
+  /** Looked up with the plan: no pixel work behind it. */
+  calibration: CalibrationBlock;
   /** The optical read's box (lon/lat). */
   box: Bbox;
   requests: RasterRequest[];
@@ -144,6 +126,7 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
     plot,
     footprint,
     contextPlot,
+    calibration: context.calibration,
     box,
     requests,
     task: {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleRasters, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
-import { rasterRequest } from '../../../src/engine/plan/read-plan.ts';
+import { rasterRequest } from '../../../src/engine/plan/raster-request.ts';
 import { type ByteSource, openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
 import { writeCog } from '../../../src/engine/sources/tiff-writer.ts';
