@@ -103,7 +103,7 @@ export function neighbourhoodNotRead(p: NeighbourhoodProvenance, why: string): N
   };
 }
 
-// --- the block and its plan ------------------------------------------------------------------------------------
+// --- the block and its plan ----------------------------------------------------------------------
 
 export interface RiskBlock {
   note: string;

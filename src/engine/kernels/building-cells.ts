@@ -5,8 +5,9 @@
  * pixels with data, their summed count and their greatest height (never below 0). A cell is built
  * up when its mean presence reaches the threshold; only built-up cells give a height.
  *
- * The gathering loop walks whole rows with a precomputed cell column per pixel column, so it does
- * no division; the mask loop adds per-cell flags and values, with no branch per cell.
+ * The gathering loop walks each pixel row cell by cell, summing a cell's pixels of the row in
+ * locals and storing once per cell (sums kept at the raster's single precision); the mask loop adds per-cell flags and values, with no branch
+ * per cell.
  */
 import type { PixelMask } from './rasterise-mask.ts';
 import type { Raster } from './raster.ts';
@@ -42,7 +43,12 @@ export interface BuildingCells {
 }
 
 export function buildingCells(input: BuildingCellsInput): BuildingCells {
-  const { raw, samplesPerPixel: spp, factor: k, bands } = input;
+  const { raw, samplesPerPixel: spp, factor: k } = input;
+  // Band offsets and the row stride as locals, so the pixel loop reads no object property.
+  const P = input.bands.presence;
+  const C = input.bands.count;
+  const H = input.bands.height;
+  const stride = input.width * spp;
   const width = Math.floor(input.width / k);
   const height = Math.floor(input.height / k);
   const n = width * height;
@@ -51,21 +57,30 @@ export function buildingCells(input: BuildingCellsInput): BuildingCells {
   const count = new Float32Array(n);
   const seen = new Uint16Array(n);
   const nodata = input.nodata ?? Number.NaN;
-  const cellOf = new Int32Array(width * k);
-  for (let x = 0; x < width * k; x++) cellOf[x] = Math.floor(x / k);
   for (let y = 0; y < height * k; y++) {
     const cellRow = Math.floor(y / k) * width;
-    let at = y * input.width * spp;
-    for (let x = 0; x < width * k; x++, at += spp) {
-      const p = raw[at + bands.presence];
-      // NaN is never equal to itself: a float raster's NaN is no data too.
-      if (p === nodata || p !== p) continue;
-      const c = cellRow + cellOf[x];
-      seen[c]++;
-      presence[c] += p;
-      count[c] += raw[at + bands.count];
-      const h = raw[at + bands.height];
-      if (h > tallest[c]) tallest[c] = h;
+    let at = y * stride;
+    for (let c = cellRow; c < cellRow + width; c++) {
+      // The cell's k pixels of this row, added in locals and stored once; each sum is rounded to
+      // single precision at every step, as adding into the Float32Array would.
+      let got = 0;
+      let p = presence[c];
+      let sum = count[c];
+      let t = tallest[c];
+      for (let x = 0; x < k; x++, at += spp) {
+        const v = raw[at + P];
+        // NaN is never equal to itself: a float raster's NaN is no data too.
+        if (v === nodata || v !== v) continue;
+        got++;
+        p = Math.fround(p + v);
+        sum = Math.fround(sum + raw[at + C]);
+        const h = raw[at + H];
+        if (h > t) t = h;
+      }
+      seen[c] += got;
+      presence[c] = p;
+      count[c] = sum;
+      tallest[c] = t;
     }
   }
   const valid = new Uint8Array(n);
