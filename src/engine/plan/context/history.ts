@@ -1,6 +1,7 @@
 // The history block's planning half: which TMF windows the plot needs, or why none are read.
+import { isIn } from '@rapideditor/country-coder';
 import type { Archive } from '../../archive.ts';
-import { footprintBox, groundIn, type ContextPlot } from '../../context/plot.ts';
+import { type ContextPlot, footprintBox } from '../../context/plot.ts';
 import { HISTORY_DATASETS, type HistoryDataset, type HistoryNotRead, type HistoryPrepared, type HistoryProvenance, RECORD_REQUIRED_IN } from '../../context/history.ts';
 import type { Cog } from '../../sources/cog.ts';
 import { isSourceError } from '../../sources/errors.ts';
@@ -8,6 +9,15 @@ import type { ArchiveLocation } from '../../sources/products/provenance.ts';
 import { type TmfDataset, tmfCovers, tmfProvenance, tmfTile, TMF_VERSION } from '../../sources/products/tmf.ts';
 import { type RasterRequest, requestForBox } from '../raster-request.ts';
 import { unlessAborted } from './not-read.ts';
+
+/**
+ * Whether the plot's ground lies in one of `codes` (alpha-2): by its registered country, or, when
+ * it has none, by the country boundary holding its centroid.
+ */
+function groundIn(plot: ContextPlot, codes: readonly string[]): boolean {
+  if (plot.country !== null) return codes.includes(plot.country.toUpperCase());
+  return codes.some((code) => isIn(plot.centroid, code) === true);
+}
 
 function historyProvenance(where: ArchiveLocation, tile: string): HistoryProvenance {
   const p = tmfProvenance('TransitionMap_MainClasses', tile, where);
