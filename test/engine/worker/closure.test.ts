@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importClosure, importPath } from '../../support/import-closure.ts';
+import { importClosure, importPath, importSpecifiers } from '../../support/import-closure.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const WORKER = join(ROOT, 'src/engine/worker');
@@ -42,7 +42,22 @@ test('the task entry and every file under engine/worker reach no I/O package or 
   assert.deepEqual(offences, [], `the worker side reaches I/O:\n${offences.join('\n')}`);
 });
 
-test('the closure walk follows value imports and re-exports, and leaves type-only imports out', () => {
+test('the walk reads imports, re-exports and dynamic imports by value, and leaves type-only ones out', () => {
+  const source = [
+    "import { a } from './a.ts';",
+    "import type { B } from './b.ts';",
+    "import { type C, d } from './cd.ts';",
+    "import { type E, type F } from './ef.ts';",
+    "export { g } from './g.ts';",
+    "export type { H } from './h.ts';",
+    "import './side-effect.ts';",
+    "const geotiff = await import('geotiff');",
+  ].join('\n');
+  assert.deepEqual(importSpecifiers(source), ['./a.ts', './cd.ts', './g.ts', './side-effect.ts', 'geotiff']);
+  assert.deepEqual(importSpecifiers(source, true), ['./a.ts', './b.ts', './cd.ts', './ef.ts', './g.ts', './h.ts', './side-effect.ts', 'geotiff']);
+});
+
+test('the closure of the task entry holds its kernels and context blocks, not its type-only task map', () => {
   const closure = importClosure([join(WORKER, 'plot-task.ts')]);
   const files = [...closure.files.keys()].map(rel);
   // plot-task.ts imports the kernels by value and the task map by type only.
