@@ -1,16 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
-import { importGraph } from './support/import-graph.ts';
+import { importClosure } from './support/import-closure.ts';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const sources = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => SRC + f);
 
 /** The package a specifier loads: `@scope/name` or `name`, whatever subpath follows. */
 const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
-
-const imported = new Set<string>();
-for (const node of importGraph().values()) {
-  for (const spec of node.packages) if (!spec.startsWith('node:') && !builtinModules.includes(spec)) imported.add(packageOf(spec));
-}
+const imported = new Set([...importClosure(sources).packages.keys()].filter((s) => !s.startsWith('node:') && !builtinModules.includes(s)).map(packageOf));
 // The `node` package brings the runtime itself; nothing imports it.
 const runtime = new Set(Object.keys(pkg.dependencies).filter((n) => n !== 'node'));
 

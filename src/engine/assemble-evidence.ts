@@ -85,7 +85,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     issued: input.issued.toISOString(),
     plot_area_km2: plotAreaKm2,
     evidence_floor_km2: EVIDENCE_FLOOR_KM2,
-    calibration: blocks.calibration,
+    calibration: plan.calibration,
     risk: blocks.risk,
     settlement: blocks.settlement,
     history: blocks.history,

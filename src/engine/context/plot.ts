@@ -1,7 +1,6 @@
 // The plot as the context blocks see it, and the questions about its ground that more than one
-// block asks (which country's ground, which box holds its centroid, what box to read around it).
+// block asks (which box holds its centroid, what box to read around it).
 import type { MultiPolygon, Polygon } from 'geojson';
-import { isIn } from '@rapideditor/country-coder';
 
 export interface ContextPlot {
   /** The boundary read (WGS 84): the uploaded one, or the circle drawn around a declared point. */
@@ -20,15 +19,6 @@ export type LonLatBox = readonly [number, number, number, number];
 
 export function inBox(box: LonLatBox, [lon, lat]: readonly [number, number]): boolean {
   return lon >= box[0] && lon <= box[2] && lat >= box[1] && lat <= box[3];
-}
-
-/**
- * Whether the plot's ground lies in one of `codes` (alpha-2): by its registered country, or, when
- * it has none, by the country boundary holding its centroid.
- */
-export function groundIn(plot: ContextPlot, codes: readonly string[]): boolean {
-  if (plot.country !== null) return codes.includes(plot.country.toUpperCase());
-  return codes.some((code) => isIn(plot.centroid, code) === true);
 }
 
 /** Bounding box of a footprint, grown by `marginM` metres on every side. */

@@ -5,8 +5,8 @@
  */
 import type { MultiPolygon, Point, Polygon } from 'geojson';
 import type { Archive } from '../archive.ts';
-import { type ContextPlot, planContext } from '../context/index.ts';
-import { footprintBox } from '../context/plot.ts';
+import type { CalibrationBlock } from '../context/calibration.ts';
+import { type ContextPlot, footprintBox } from '../context/plot.ts';
 import type { SkippedScene } from '../evidence-object.ts';
 import { plotFootprint, type PlotFootprint } from '../footprint.ts';
 import { utcDay } from '../kernels/days.ts';
@@ -21,6 +21,7 @@ import { PalsarUnavailableError } from '../sources/products/palsar/reader.ts';
 import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
 import type { Bbox } from '../sources/reproject.ts';
+import { planContext } from './context/index.ts';
 
 // ---- the instruments' plan for one plot ----------------------------------------------------------
 
@@ -70,6 +71,8 @@ export interface PlotPlan {
   plot: PlotToRead;
   footprint: PlotFootprint;
   contextPlot: ContextPlot;
+  /** Looked up with the plan: no pixel work behind it. */
+  calibration: CalibrationBlock;
   /** The optical read's box (lon/lat). */
   box: Bbox;
   requests: RasterRequest[];
@@ -126,6 +129,7 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
     plot,
     footprint,
     contextPlot,
+    calibration: context.calibration,
     box,
     requests,
     task: {

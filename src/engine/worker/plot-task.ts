@@ -2,9 +2,8 @@
  * The pool's task entry (design decision 4): one plot with all its rasters. Tiles are made ready,
  * windows assembled, the footprint rasterised once per grid, then every instrument's kernel runs
  * and the context blocks are computed; a few numbers per scene and per instrument go back.
- * Exported functions are the tasks of tasks.ts, by name.
+ * The module's exports are the tasks of tasks.ts, by name, checked against the map's shapes.
  */
-import { computeContext } from '../context/index.ts';
 import { operatingPoints as op } from '../operating-points.ts';
 import { PALSAR_MASK } from '../sources/products/palsar/codes.ts';
 import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
@@ -17,8 +16,9 @@ import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { type DigitalNumbers, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { seasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../kernels/structure-at-trough.ts';
-import type { ChipTaskParams, ChipTaskResult, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
+import type { ChipTaskParams, ChipTaskResult, EngineTaskName, EngineTasks, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
+import { computeContext } from './context/index.ts';
 
 const SCL_LOOKUP = sclClearLookup(op.scenes.sclClearClasses);
 const QA_LOOKUP = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
@@ -134,7 +134,7 @@ function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>) 
   }, op.radar);
 }
 
-export function plot(p: PlotTaskParams): PlotTaskResult {
+function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
   const maskOf = masksOf(p.footprint);
   const optical = readingsOf(p, rasters, maskOf);
@@ -163,7 +163,7 @@ export function plot(p: PlotTaskParams): PlotTaskResult {
 /** Reflectance up to this value spans the chip's 8 bits, on a square-root curve that lifts dark canopy. */
 const CHIP_WHITE = 0.3;
 
-export function chip(p: ChipTaskParams): ChipTaskResult {
+function cutChip(p: ChipTaskParams): ChipTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
   const bands = [need(rasters, p.red), need(rasters, p.green), need(rasters, p.blue)];
   const grid = bands[0];
@@ -190,3 +190,8 @@ export function chip(p: ChipTaskParams): ChipTaskResult {
   }
   return { rgb, width: p.width, height: p.height };
 }
+
+/** Piscina calls the module's exports by name: exactly the tasks of the map, each taking its params and answering its result. */
+const tasks = { plot: readPlotTask, chip: cutChip } satisfies { [K in EngineTaskName]: (params: EngineTasks[K]['params']) => EngineTasks[K]['result'] };
+
+export const { plot, chip } = tasks;

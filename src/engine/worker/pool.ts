@@ -70,10 +70,6 @@ export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolO
     maxQueue,
     // A task is one plot: it runs alone on its thread.
     concurrentTasksPerWorker: 1,
-    // The task module reaches geotiff.js (through the product encodings), which loads the
-    // web-worker package; in a thread without workerData that package takes itself for its own
-    // child and throws. An empty object tells it this thread is not one of its workers.
-    workerData: {},
   });
   let closed = false;
   return {

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { area, centroid } from '@turf/turf';
 import type { Polygon } from 'geojson';
 import { type Archive, openArchive, serveDemoArchive } from '../../../src/engine/archive.ts';
-import { computeContext, type ContextPlot, type ContextPrepared, planContext } from '../../../src/engine/context/index.ts';
+import type { ContextPlot, ContextPrepared } from '../../../src/engine/context/index.ts';
+import { planContext } from '../../../src/engine/plan/context/index.ts';
+import { riskCountry } from '../../../src/engine/plan/context/risk.ts';
+import { computeContext } from '../../../src/engine/worker/context/index.ts';
 import { decide, type ContextFacts, type DecisionInput } from '../../../src/engine/decide.ts';
 import { assembleRasters } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
@@ -228,7 +231,7 @@ test('risk and settlement never change a verdict: the same decision input with a
     // Unread protected areas, neighbourhood and every settlement year, and a high-risk producer country.
     const without: ContextPrepared = {
       ...plan.prepared,
-      risk: { protectedAreas: { available: false, why: 'test' }, neighbourhood: { provenance: plan.prepared.risk.neighbourhood.provenance, state: 'not_read', why: 'test' } },
+      risk: { country: riskCountry({ ...plot, producer_country: 'MM' }), protectedAreas: { available: false, why: 'test' }, neighbourhood: { provenance: plan.prepared.risk.neighbourhood.provenance, state: 'not_read', why: 'test' } },
       settlement: { ...plan.prepared.settlement, years: { 2016: { state: 'unavailable', why: 'test' }, 2020: { state: 'unavailable', why: 'test' }, 2023: { state: 'unavailable', why: 'test' } } },
     };
     const other = computeContext(without, rasters, { ...plot, producer_country: 'MM' });
@@ -244,10 +247,10 @@ test('risk and settlement never change a verdict: the same decision input with a
 });
 
 test('calibration: the producer\'s country decides; without one a centroid where regions overlap names none', async () => {
-  const tiko = (await read(plotOf(site('cm-tiko-frontier')))).result.blocks.calibration;
+  const tiko = (await read(plotOf(site('cm-tiko-frontier')))).plan.calibration;
   assert.deepEqual([tiko.region, tiko.state], [null, 'reads']);
   assert.match(tiko.note, /overlap.*producer's country/);
-  const withProducer = (await read(plotOf(site('cm-tiko-frontier'), { producer_country: 'CM' }))).result.blocks.calibration;
+  const withProducer = (await read(plotOf(site('cm-tiko-frontier'), { producer_country: 'CM' }))).plan.calibration;
   assert.equal(withProducer.region, 'Central Africa');
 });
 

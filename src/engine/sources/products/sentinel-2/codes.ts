@@ -4,6 +4,8 @@
 import type { Encoding } from '../../../kernels/raster.ts';
 import type { ArchiveLocation, Provenance } from '../provenance.ts';
 import { withSynthetic } from '../provenance.ts';
+import { type BoaOffsetInference, boaOffset } from '../../../kernels/boa-offset.ts';
+import type { Raster } from '../../../kernels/raster.ts';
 
 export type S2Catalogue = 'earth-search-v1' | 'earth-search-c1' | 'planetary-computer';
 
@@ -118,8 +120,6 @@ export function reflectanceEncoding(
   return { scale, offset: declaredOffset, nodata, declaredOffset, verifyWithPixels: false };
 }
 
-export type BoaOffsetInference = 'offset_in_pixels' | 'offset_removed' | 'undecided';
-
 /** Fewest valid pixels the check needs before it overrules a catalogue flag. */
 export const BOA_CHECK_MIN_PIXELS = 100;
 
@@ -131,20 +131,8 @@ export const BOA_CHECK_MIN_PIXELS = 100;
  * (blue or red) of a scene with vegetation or water in view; a scene of bright ground or cloud only
  * stays undecided and the catalogue's flag stands.
  */
-export function inferBoaOffset(dn: ArrayLike<number>, nodata = 0): BoaOffsetInference {
-  let valid = 0;
-  let below = 0;
-  for (let i = 0; i < dn.length; i++) {
-    const v = dn[i];
-    if (v === nodata) continue;
-    valid++;
-    if (v < -BOA_ADD_OFFSET_DN) below++;
-  }
-  if (valid < BOA_CHECK_MIN_PIXELS) return 'undecided';
-  const share = below / valid;
-  if (share < 0.005) return 'offset_in_pixels';
-  if (share >= 0.05) return 'offset_removed';
-  return 'undecided';
+export function inferBoaOffset(dn: Raster, nodata = 0): BoaOffsetInference {
+  return boaOffset({ dn, nodata, offsetDn: -BOA_ADD_OFFSET_DN, minPixels: BOA_CHECK_MIN_PIXELS, inPixelsUnder: 0.005, removedFrom: 0.05 });
 }
 
 /** The encoding after the pixel check: the check, when decided, overrules the flag. */

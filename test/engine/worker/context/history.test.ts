@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
-import { type HistoryLayers, historyNotRead, readHistory } from '../../../src/engine/context/history.ts';
+import { maskFromBits } from '../../../../src/engine/kernels/rasterise-mask.ts';
+import { type HistoryLayers, historyNotRead } from '../../../../src/engine/context/history.ts';
+import { readHistory } from '../../../../src/engine/worker/context/history.ts';
 
 const PROVENANCE = { source: 'JRC Tropical Moist Forest', version: 'v1_2025', licence: 'free', citation: 'Vancutsem et al. 2021', acknowledgement: 'Source: EC JRC' };
 

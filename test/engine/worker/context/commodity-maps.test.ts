@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
-import { oilPalmYopValue } from '../../../src/engine/sources/products/commodity-maps/codes.ts';
-import { oilPalmNotRead, readOilPalm, readRubber, rubberNotRead } from '../../../src/engine/context/commodity-maps.ts';
+import { maskFromBits } from '../../../../src/engine/kernels/rasterise-mask.ts';
+import { oilPalmYopValue } from '../../../../src/engine/sources/products/commodity-maps/codes.ts';
+import { oilPalmNotRead, rubberNotRead } from '../../../../src/engine/context/commodity-maps.ts';
+import { readOilPalm, readRubber } from '../../../../src/engine/worker/context/commodity-maps.ts';
 
 const all = (n: number) => maskFromBits(new Uint8Array(n).fill(1), n, 1);
 const fill = (counts: Array<[number, number]>) => counts.flatMap(([v, n]) => Array<number>(n).fill(v));

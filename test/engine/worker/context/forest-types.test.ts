@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
-import { forestTypesNotRead, readForestTypes } from '../../../src/engine/context/forest-types.ts';
+import { maskFromBits } from '../../../../src/engine/kernels/rasterise-mask.ts';
+import { forestTypesNotRead } from '../../../../src/engine/context/forest-types.ts';
+import { readForestTypes } from '../../../../src/engine/worker/context/forest-types.ts';
 
 const PROVENANCE = { source: 'JRC Global Forest Types 2020', licence: 'attribution', citation: 'Bourgoin et al.' };
 const all = (n: number) => maskFromBits(new Uint8Array(n).fill(1), n, 1);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
-import { readWhisp, whispFromHansen, whispFromTmf, whispSwitchedOff } from '../../../src/engine/context/whisp.ts';
+import { maskFromBits } from '../../../../src/engine/kernels/rasterise-mask.ts';
+import { whispSwitchedOff } from '../../../../src/engine/context/whisp.ts';
+import { readWhisp, whispFromHansen, whispFromTmf } from '../../../../src/engine/worker/context/whisp.ts';
 
 const all = (n: number) => maskFromBits(new Uint8Array(n).fill(1), n, 1);
 const clear = { TMF_plant: 0, Oil_palm_Descals: 0, Rubber_RBGE: 0, TMF_deg_before_2020: 0, TMF_def_before_2020: 0, GFC_loss_before_2020: 0, TMF_deg_after_2020: 0, TMF_def_after_2020: 0, GFC_loss_after_2020: 0 };
@@ -55,7 +56,7 @@ test('shares from the moist-forest record and from Hansen, as Whisp counts them'
 });
 
 test('WHISP is off unless set on, and a wrong value names the variable', async () => {
-  const { loadConfig } = await import('../../../src/config.ts');
+  const { loadConfig } = await import('../../../../src/config.ts');
   assert.equal(loadConfig({}).whisp, false);
   assert.equal(loadConfig({ WHISP: 'on' }).whisp, true);
   assert.equal(loadConfig({ WHISP: 'off' }).whisp, false);

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Polygon } from 'geojson';
-import { concessionApplies, readConcession, type ConcessionFeature } from '../../../src/engine/context/concession.ts';
-import type { ContextPlot } from '../../../src/engine/context/plot.ts';
+import { concessionApplies, type ConcessionFeature } from '../../../../src/engine/context/concession.ts';
+import { readConcession } from '../../../../src/engine/worker/context/concession.ts';
+import type { ContextPlot } from '../../../../src/engine/context/plot.ts';
 
 const PROVENANCE = { source: 'Global Forest Watch Data API', dataset: 'gfw_wood_fiber', version: 'v202106', licence: 'varies', citation: 'GFW' };
 const box = (w: number, s: number, e: number, n: number): Polygon => ({ type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] });

@@ -1,8 +1,6 @@
-// How a block finds its windows among a plot task's rasters (worker side) and says in words why a
-// source could not be read (main thread). A window missing or of the wrong type is a planning
-// fault, never a plot without data, so it throws.
-import type { WorkerRaster } from '../worker/raster-window.ts';
-import { isSourceError } from '../sources/errors.ts';
+// How a block finds its windows among a plot task's rasters. A window missing or of the wrong type
+// is a planning fault, never a plot without data, so it throws.
+import type { WorkerRaster } from '../raster-window.ts';
 
 export type ContextErrorCode =
   | 'raster_missing' // a planned window did not arrive with the task
@@ -43,16 +41,4 @@ export function sameGrid(what: string, windows: readonly WorkerRaster[]): void {
       throw new ContextError('raster_grid', `the windows of ${what} do not share one grid`);
     }
   }
-}
-
-/** A read failure in a few words for a block's note: an HTTP status, or what went wrong. */
-export function whyNotRead(err: unknown): string {
-  if (isSourceError(err)) return err.status !== undefined ? `HTTP ${err.status} from the archive` : err.code.replaceAll('_', ' ');
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** A failed read becomes a block that says so, unless the read was called off, which goes on up. */
-export function unlessAborted(err: unknown, signal: AbortSignal | undefined): string {
-  if (signal?.aborted) throw err;
-  return whyNotRead(err);
 }

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Polygon } from 'geojson';
-import type { WorkerRaster } from '../../../src/engine/worker/raster-window.ts';
-import { transformer } from '../../../src/engine/sources/reproject.ts';
-import { readSettlementYear, settlementBlock, settlementYearNotRead } from '../../../src/engine/context/settlement.ts';
+import type { WorkerRaster } from '../../../../src/engine/worker/raster-window.ts';
+import { transformer } from '../../../../src/engine/sources/reproject.ts';
+import { settlementYearNotRead } from '../../../../src/engine/context/settlement.ts';
+import { readSettlementYear, settlementBlock } from '../../../../src/engine/worker/context/settlement.ts';
 
 const PROVENANCE = { source: 'Google Open Buildings 2.5D Temporal', version: 'v1', licence: 'CC BY 4.0', attribution: 'Google', citation: 'Sirko et al. 2023' };
 const EPSG = 32647;

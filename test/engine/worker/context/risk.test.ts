@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Polygon } from 'geojson';
-import { maskFromBits, ringMask } from '../../../src/engine/kernels/rasterise-mask.ts';
-import type { ProtectedArea } from '../../../src/engine/sources/products/protected-areas/codes.ts';
-import type { ContextPlot } from '../../../src/engine/context/plot.ts';
-import { readNeighbourhood, readProtectedAreas, riskBlock, SEARCH_RADIUS_KM } from '../../../src/engine/context/risk.ts';
+import { maskFromBits, ringMask } from '../../../../src/engine/kernels/rasterise-mask.ts';
+import type { ProtectedArea } from '../../../../src/engine/sources/products/protected-areas/codes.ts';
+import type { ContextPlot } from '../../../../src/engine/context/plot.ts';
+import { SEARCH_RADIUS_KM } from '../../../../src/engine/context/risk.ts';
+import { riskCountry } from '../../../../src/engine/plan/context/risk.ts';
+import { readNeighbourhood, readProtectedAreas, riskBlock } from '../../../../src/engine/worker/context/risk.ts';
 
 const box = (w: number, s: number, e: number, n: number): Polygon => ({ type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] });
 const PLOT: ContextPlot = { footprint: box(-0.001, -0.001, 0.001, 0.001), centroid: [0, 0], area_ha: 4.9, country: 'GH', producer_country: 'GH' };
@@ -94,8 +96,8 @@ test('neighbourhood: loss in 2020 does not count, water leaves the ring, and a m
 test('risk carries the producer\'s country classification, never the plot\'s', () => {
   const hood = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 0), datamask: null, geoTransform: GT, provenance: HANSEN });
   const pa = readProtectedAreas(PLOT, { available: true, around: [], containing: [], snapshot: null }, OSM);
-  const risk = riskBlock({ ...PLOT, country: 'GH', producer_country: 'BR' }, pa, hood);
+  const risk = riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: 'BR' }), pa, hood);
   assert.equal(risk.country.country, 'BR');
-  assert.equal(riskBlock({ ...PLOT, country: 'GH', producer_country: null }, pa, hood).country.classification, null);
+  assert.equal(riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: null }), pa, hood).country.classification, null);
   assert.deepEqual(Object.keys(risk), ['note', 'article', 'protected_area', 'country', 'neighbourhood']);
 });
