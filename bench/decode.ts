@@ -18,7 +18,7 @@ import { fromFile } from 'geotiff';
 import { openByteSource } from '../src/engine/sources/byte-source.ts';
 import { openCog, type PixelWindow } from '../src/engine/sources/cog.ts';
 import { createHttpClient } from '../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../src/engine/sources/local-server.ts';
+import { startArchiveServer } from '../test/support/archive-server.ts';
 import { RangeCache } from '../src/engine/sources/range-cache.ts';
 import { decodedByteLength, decodeTile } from '../src/engine/worker/tile-decode.ts';
 

@@ -28,9 +28,9 @@ import { DecodedTiles, type Shipment, shipRasters } from '../src/engine/plan/ras
 import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/plan/read-plan.ts';
 import { preparePlot, finishPlot } from '../src/engine/read-plot.ts';
 import { loadSigningKey } from '../src/engine/signing.ts';
-import { DEMO_SITES } from '../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED, generateDemoWorld, WORLD_MANIFEST, DEMO_WORLD_VERSION } from '../src/engine/sources/demo/world.ts';
+import { DEMO_SITES } from '../src/demo/sites.ts';
+import { buildSiteModel } from '../src/demo/site-model.ts';
+import { DEMO_SEED, generateDemoWorld, WORLD_MANIFEST, DEMO_WORLD_VERSION } from '../src/demo/world.ts';
 import { createLogger } from '../src/log.ts';
 import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';

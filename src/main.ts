@@ -3,7 +3,7 @@ import { sendToService } from './admin/control.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import { openConfiguredStore, startService } from './service.ts';
-import { demoSites, ensureDemoArchive } from './engine/sources/demo/archive.ts';
+import { demoSites, ensureDemoArchive } from './demo/archive.ts';
 
 /** Entry point: `serve` | `api` | `worker` run the service; `migrate` and `admin …` are operator commands. */
 const [command = 'serve', ...rest] = process.argv.slice(2);

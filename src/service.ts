@@ -5,7 +5,7 @@ import { createApp } from './api/app.ts';
 import type { Services } from './api/context.ts';
 import type { Config } from './config.ts';
 import { type EvidenceWorker, startEvidenceWorker } from './engine/job-runner.ts';
-import { ensureDemoArchive } from './engine/sources/demo/archive.ts';
+import { ensureDemoArchive } from './demo/archive.ts';
 import { loadSigningKey } from './engine/signing.ts';
 import type { Logger } from './log.ts';
 import { acquireLock } from './store/pglite-lock.ts';

@@ -10,11 +10,11 @@
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ArchiveKind } from '../config.ts';
-import { demoArchiveDir } from './sources/demo/archive.ts';
-import { gfwDataApiRoutes } from './sources/demo/gfw-routes.ts';
-import { overpassRoutes } from './sources/demo/overpass-routes.ts';
+import { demoArchiveDir } from '../demo/archive.ts';
+import { gfwDataApiRoutes } from '../demo/gfw-routes.ts';
+import { overpassRoutes } from '../demo/overpass-routes.ts';
 import { createHttpClient, type HttpClient } from './sources/http-client.ts';
-import { type ArchiveServer, startArchiveServer } from './sources/local-server.ts';
+import { type ArchiveServer, startArchiveServer } from '../../test/support/archive-server.ts';
 import { CogOpener, PlanetaryComputerSigner } from './sources/products/cog-opener.ts';
 import { createCanopyHeightAdapter, type CanopyHeightAdapter } from './sources/products/canopy-height.ts';
 import { createOilPalmAdapter, createRubberAdapter, type OilPalmAdapter, type RubberAdapter } from './sources/products/commodity-maps.ts';

@@ -10,7 +10,7 @@ import { INTERRUPTED } from '../../src/engine/evidence-runs.ts';
 import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
 import { serveDemoArchive } from '../../src/engine/archive.ts';
 import { palsarTile1 } from '../../src/engine/sources/products/palsar.ts';
-import type { ArchiveServer } from '../../src/engine/sources/local-server.ts';
+import type { ArchiveServer } from '../support/archive-server.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

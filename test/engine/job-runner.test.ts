@@ -20,7 +20,7 @@ import { canonicalJson } from '../../src/engine/integrity.ts';
 import { WITHDRAWN_FIELDS } from '../../src/engine/evidence-object.ts';
 import { evidenceJobHandler, type EvidenceWorker, JobReleasedError, startEvidenceWorker } from '../../src/engine/job-runner.ts';
 import { loadSigningKey, verifyDigest } from '../../src/engine/signing.ts';
-import { DEMO_SITES } from '../../src/engine/sources/demo/sites.ts';
+import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { BACKENDS, testStore } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { demoWorld } from './sources/demo-world.ts';

@@ -10,7 +10,7 @@ import { createPool } from '../worker/pool.ts';
 import { DecodedTiles } from '../plan/raster-shipment.ts';
 import { type EngineDeps, readPlot } from '../read-plot.ts';
 import { loadSigningKey } from '../signing.ts';
-import { ensureDemoArchive } from '../sources/demo/archive.ts';
+import { ensureDemoArchive } from '../../demo/archive.ts';
 import { CALIBRATION_FILE, type ControlReader, parseControls, type RegionTally, runCampaign, writeCampaign } from './campaign.ts';
 
 export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--regions <calibration-regions.json>] [--json]';

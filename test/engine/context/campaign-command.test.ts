@@ -11,9 +11,9 @@ import { loadConfig } from '../../../src/config.ts';
 import { calibrationBlockFrom, parseCalibrationTable } from '../../../src/engine/context/calibration.ts';
 import { CALIBRATION_FILE } from '../../../src/engine/context/campaign.ts';
 import { describeCampaign, runCampaignCommand } from '../../../src/engine/context/campaign-command.ts';
-import { DEMO_SITES } from '../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../src/engine/sources/demo/world.ts';
+import { DEMO_SITES } from '../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../src/demo/world.ts';
 import { demoWorld } from '../sources/demo-world.ts';
 
 /** Demo sites of Southeast Asia as control blocks: the deciduous forest, and established rubber. */

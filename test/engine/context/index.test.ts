@@ -12,11 +12,11 @@ import { computeContext, type ContextPlot, type ContextPrepared, planContext } f
 import { decide, type ContextFacts, type DecisionInput } from '../../../src/engine/decide.ts';
 import { assembleRasters } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
-import { DEMO_SITES, type DemoSiteSpec } from '../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../src/engine/sources/demo/world.ts';
+import { DEMO_SITES, type DemoSiteSpec } from '../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../src/demo/world.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
-import type { ArchiveServer, FaultPlan } from '../../../src/engine/sources/local-server.ts';
+import type { ArchiveServer, FaultPlan } from '../../support/archive-server.ts';
 import { demoWorld } from '../sources/demo-world.ts';
 
 let root: string;

@@ -8,7 +8,7 @@ import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipm
 import { rasterRequest } from '../../../src/engine/plan/read-plan.ts';
 import { type ByteSource, openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
-import { writeCog } from '../../../src/engine/sources/tiff-writer.ts';
+import { writeCog } from '../../../src/demo/tiff-writer.ts';
 
 const SIDE = 512;
 const value = (x: number, y: number) => 1 + ((x * 7 + y * 13) % 4000);

@@ -7,9 +7,9 @@ import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../src/engine/sources/local-server.ts';
+import { startArchiveServer } from '../../support/archive-server.ts';
 import { RangeCache } from '../../../src/engine/sources/range-cache.ts';
-import { writeCog } from '../../../src/engine/sources/tiff-writer.ts';
+import { writeCog } from '../../../src/demo/tiff-writer.ts';
 import { pattern, tempDir, writeGdalCog } from './gdal-fixtures.ts';
 
 const W = 600;

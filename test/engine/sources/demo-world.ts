@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_WORLD_VERSION, type WorldManifest, WORLD_MANIFEST, generateDemoWorld } from '../../../src/engine/sources/demo/world.ts';
+import { DEMO_WORLD_VERSION, type WorldManifest, WORLD_MANIFEST, generateDemoWorld } from '../../../src/demo/world.ts';
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { mirrorPath } from '../../../src/engine/sources/products/archive-url.ts';

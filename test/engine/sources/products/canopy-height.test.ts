@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canopyHeightHref, canopyHeightMetres, canopyHeightTile, createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;

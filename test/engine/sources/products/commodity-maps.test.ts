@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import {
   OIL_PALM_EXTENT, RUBBER_CLASSES, createOilPalmAdapter, createRubberAdapter, oilPalmCells, oilPalmPlantingYear, oilPalmYopValue, rubberCovers,
 } from '../../../../src/engine/sources/products/commodity-maps.ts';

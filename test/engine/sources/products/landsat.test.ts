@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 import {

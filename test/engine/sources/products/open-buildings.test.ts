@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
-import { toLonLat } from '../../../../src/engine/sources/demo/geometry.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../../src/demo/world.ts';
+import { toLonLat } from '../../../../src/demo/geometry.ts';
 import {
   createOpenBuildingsAdapter, gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching,
 } from '../../../../src/engine/sources/products/open-buildings.ts';

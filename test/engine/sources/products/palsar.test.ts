@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { startArchiveServer } from '../../../support/archive-server.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 import {
   PalsarUnavailableError, createPalsarAdapter,

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { overpassRoutes } from '../../../../src/engine/sources/demo/overpass-routes.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { startArchiveServer } from '../../../support/archive-server.ts';
+import { overpassRoutes } from '../../../../src/demo/overpass-routes.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { aroundQuery, containingQuery, createProtectedAreasAdapter, toProtectedArea } from '../../../../src/engine/sources/products/protected-areas.ts';
 import { demoWorld } from '../demo-world.ts';
 

@@ -8,8 +8,8 @@ import {
   BOA_OFFSET, SCL_CLEAR_LUT, aotFromDn, dnFromReflectance, earthSearchV1AssetHref, earthSearchV1ItemId, inferBoaOffset,
   createSentinel2Adapter, parseS2Item, processingBaseline, reflectanceEncoding, reflectanceFromDn, settleReflectanceEncoding, type StacItemLike,
 } from '../../../../src/engine/sources/products/sentinel-2.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { writeCog } from '../../../../src/engine/sources/tiff-writer.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
+import { writeCog } from '../../../../src/demo/tiff-writer.ts';
 import { mirrorPath } from '../../../../src/engine/sources/products/archive-url.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';

@@ -5,8 +5,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { startArchiveServer } from '../../../support/archive-server.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;

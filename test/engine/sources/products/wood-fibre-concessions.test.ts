@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { booleanIntersects } from '@turf/turf';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { gfwDataApiRoutes } from '../../../../src/engine/sources/demo/gfw-routes.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
+import { startArchiveServer } from '../../../support/archive-server.ts';
+import { gfwDataApiRoutes } from '../../../../src/demo/gfw-routes.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../../src/demo/world.ts';
 import { DEFAULT_LICENCE_TYPE, createConcessionsAdapter } from '../../../../src/engine/sources/products/wood-fibre-concessions.ts';
 import { demoWorld } from '../demo-world.ts';
 

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { openStaticCatalogue, type StacItem, type StacQuery, type StaticCatalogue } from './stac.ts';
+import { openStaticCatalogue, type StacItem, type StacQuery, type StaticCatalogue } from '../../src/engine/sources/stac.ts';
 
 /** Which requests a fault hits: paths matching `match` (substring or RegExp), the first `count` of them. */
 export interface FaultRule {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { booleanIntersects, booleanPointInPolygon } from '@turf/turf';
 import type { Geometry } from 'geojson';
-import type { RouteHandler } from '../local-server.ts';
+import type { RouteHandler } from '../../test/support/archive-server.ts';
 import { GFW_TABLES_DIR, type GfwTable } from './api-data.ts';
 
 const PREFIX = '/data-api.globalforestwatch.org';

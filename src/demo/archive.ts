@@ -4,7 +4,7 @@
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RouteHandler } from '../local-server.ts';
+import type { RouteHandler } from '../../test/support/archive-server.ts';
 import { gfwDataApiRoutes } from './gfw-routes.ts';
 import { overpassRoutes } from './overpass-routes.ts';
 import { plotBook, plotRef } from './plot-book.ts';

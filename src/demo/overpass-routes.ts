@@ -5,7 +5,7 @@ import type http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { booleanPointInPolygon, pointToPolygonDistance } from '@turf/turf';
-import type { RouteHandler } from '../local-server.ts';
+import type { RouteHandler } from '../../test/support/archive-server.ts';
 import { OVERPASS_DATA_PATH, type OverpassData } from './api-data.ts';
 
 const PATH = '/overpass-api.de/api/interpreter';

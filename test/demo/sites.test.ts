@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RULES, decide, type ReasonCode, type Verdict } from '../../../../src/engine/decide.ts';
-import { calibrationBlock } from '../../../../src/engine/context/calibration.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { demoSites } from '../../../../src/engine/sources/demo/archive.ts';
-import { DEMO_SEED, siteModels } from '../../../../src/engine/sources/demo/world.ts';
-import { approximateWrs2 } from '../../../../src/engine/sources/demo/optical.ts';
-import { mgrsSquare } from '../../../../src/engine/sources/products/mgrs.ts';
-import { ringArea } from '../../../../src/engine/sources/demo/geometry.ts';
+import { RULES, decide, type ReasonCode, type Verdict } from '../../src/engine/decide.ts';
+import { calibrationBlock } from '../../src/engine/context/calibration.ts';
+import { DEMO_SITES } from '../../src/demo/sites.ts';
+import { demoSites } from '../../src/demo/archive.ts';
+import { DEMO_SEED, siteModels } from '../../src/demo/world.ts';
+import { approximateWrs2 } from '../../src/demo/optical.ts';
+import { mgrsSquare } from '../../src/engine/sources/products/mgrs.ts';
+import { ringArea } from '../../src/demo/geometry.ts';
 
 const VERDICTS: Verdict[] = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
 
