@@ -1,14 +1,10 @@
-// The demo archive on disk: generated on first start under `<dataDir>/archive/`, regenerated
-// only when missing or made by another generator version, and swapped in whole so a reader
-// never sees half a world. Also the site list the `demo sites` command prints.
-import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+// The demo archive on disk: generated under `<dataDir>/archive/` when missing or made by another
+// generator version, wholly in a worker thread (install-worker.ts) so the event loop of the
+// process that asked keeps serving; and the site list the `demo sites` command prints.
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { RouteHandler } from '../../test/support/archive-server.ts';
-import { gfwDataApiRoutes } from './gfw-routes.ts';
-import { overpassRoutes } from './overpass-routes.ts';
-import { plotBook, plotRef } from './plot-book.ts';
-import { DEMO_SEED, DEMO_WORLD_VERSION, WORLD_MANIFEST, type WorldManifest, generateDemoWorld, siteModels } from './world.ts';
+import { Worker } from 'node:worker_threads';
+import { plotRef } from './plot-book.ts';
+import { DEMO_SEED, siteModels } from './world.ts';
 import type { DemoSiteSummary } from './sites.ts';
 
 export class DemoArchiveError extends Error {
@@ -20,9 +16,6 @@ export class DemoArchiveError extends Error {
   }
 }
 
-const LOCK_WAIT_MS = 10 * 60_000;
-const LOCK_POLL_MS = 250;
-
 export function demoArchiveDir(dataDir: string): string {
   return join(dataDir, 'archive');
 }
@@ -31,70 +24,33 @@ export function demoPlotBookPath(dataDir: string): string {
   return join(dataDir, 'demo', 'plots.geojson');
 }
 
-async function currentVersion(archive: string): Promise<string | null> {
-  try {
-    const m = JSON.parse(await readFile(join(archive, WORLD_MANIFEST), 'utf8')) as WorldManifest;
-    return m.seed === DEMO_SEED ? m.version : `${m.version} (other seed)`;
-  } catch {
-    return null;
-  }
+export interface DemoArchiveState {
+  generated: boolean;
+  version: string;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** What the install thread posts back: the state, or why it failed. */
+export type InstallOutcome = { state: DemoArchiveState } | { error: { code?: string; message: string } };
 
 /**
  * Makes sure `<dataDir>/archive` holds the current demo world and `<dataDir>/demo/plots.geojson`
- * its plot book. Idempotent; several processes starting at once generate it once (a lock file
- * makes the others wait). A non-empty archive folder that is not a demo world is never touched.
+ * its plot book, in a worker thread. Idempotent; several processes starting at once generate it
+ * once (a lock file makes the others wait). A non-empty archive folder that is not a demo world
+ * is never touched.
  */
-export async function ensureDemoArchive(dataDir: string): Promise<{ generated: boolean; version: string }> {
-  const archive = demoArchiveDir(dataDir);
-  const bookPath = demoPlotBookPath(dataDir);
-  if ((await currentVersion(archive)) === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
-  await mkdir(dataDir, { recursive: true });
-  const lockPath = join(dataDir, 'archive.generating');
-  let lock: Awaited<ReturnType<typeof open>> | null = null;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  while (lock === null) {
-    try {
-      lock = await open(lockPath, 'wx');
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST') throw err;
-      if (Date.now() > deadline) throw new DemoArchiveError('generation_locked', `${lockPath} has been held for ${LOCK_WAIT_MS / 60_000} minutes; remove it if no process is generating the demo archive`);
-      await sleep(LOCK_POLL_MS);
-      if ((await currentVersion(archive)) === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
-    }
-  }
-  try {
-    const found = await currentVersion(archive);
-    if (found === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
-    if (found === null && (await exists(archive))) {
-      if ((await readdir(archive)).length > 0) {
-        throw new DemoArchiveError('archive_not_demo', `${archive} holds files but no ${WORLD_MANIFEST}; it is not a demo archive and is left alone`);
-      }
-    }
-    const staging = `${archive}.staging-${process.pid}`;
-    await rm(staging, { recursive: true, force: true });
-    await generateDemoWorld(staging);
-    const old = `${archive}.old-${process.pid}`;
-    if (await exists(archive)) await rename(archive, old);
-    await rename(staging, archive);
-    await rm(old, { recursive: true, force: true });
-    await mkdir(join(dataDir, 'demo'), { recursive: true });
-    await writeFile(`${bookPath}.tmp`, `${JSON.stringify(plotBook(siteModels(DEMO_SEED)), null, 1)}\n`);
-    await rename(`${bookPath}.tmp`, bookPath);
-    return { generated: true, version: DEMO_WORLD_VERSION };
-  } finally {
-    await lock.close();
-    await rm(lockPath, { force: true });
-  }
+export function ensureDemoArchive(dataDir: string): Promise<DemoArchiveState> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(new URL('./install-worker.ts', import.meta.url), { workerData: dataDir });
+    let outcome: InstallOutcome | null = null;
+    thread.once('message', (o: InstallOutcome) => (outcome = o));
+    thread.once('error', reject);
+    thread.once('exit', (code) => {
+      if (outcome === null) return reject(new Error(`the demo archive thread exited with code ${code} before it answered`));
+      if ('state' in outcome) return resolve(outcome.state);
+      const { code: errorCode, message } = outcome.error;
+      reject(errorCode === 'archive_not_demo' || errorCode === 'generation_locked' ? new DemoArchiveError(errorCode, message) : new Error(message));
+    });
+  });
 }
 
 /** Every demo site with its bounds, plot, and the verdict and reason its truth implies. */
@@ -120,14 +76,4 @@ export function demoSites(): DemoSiteSummary[] {
       story: m.spec.story,
     };
   });
-}
-
-/**
- * The route handlers that make the local archive server answer the demo world's API-shaped
- * sources (GFW Data API, Overpass) from `<dataDir>/archive`. File-only archives cannot answer
- * queries, so a demo deployment serves its archive through the local server with these.
- */
-export function demoRoutes(dataDir: string, opts: { gfwApiKeys?: string[] } = {}): RouteHandler[] {
-  const root = demoArchiveDir(dataDir);
-  return [gfwDataApiRoutes({ root, apiKeys: opts.gfwApiKeys }), overpassRoutes({ root })];
 }

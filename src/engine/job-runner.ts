@@ -16,7 +16,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { type Archive, openArchive } from './archive.ts';
+import type { Archive } from './archive.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
 import { markRunning, recordFailure, storeEvidence } from './evidence-store.ts';
 import { createPool, type EnginePool } from './worker/pool.ts';
@@ -154,13 +154,17 @@ export interface WorkerServices {
   signingKey: SigningKey;
 }
 
-/** The worker side of a process: one archive, one pool, one decoded-tile cache, and `jobConcurrency` queue workers. */
+/**
+ * The worker side of a process: one archive, one pool, one decoded-tile cache, and
+ * `jobConcurrency` queue workers. The archive is opened by the caller, which knows how its
+ * archive is configured, and closed with the worker.
+ */
 export async function startEvidenceWorker(
   services: WorkerServices,
-  options: { archiveRoot?: string; apiRoot?: string; lookahead?: number } = {},
+  options: { archive: Archive; lookahead?: number },
 ): Promise<EvidenceWorker> {
   const { config, store, queue, log, signingKey } = services;
-  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot, apiRoot: options.apiRoot, gfwApiKey: config.gfwApiKey ?? undefined });
+  const { archive } = options;
   const pool = createPool({ size: config.poolSize });
   const stopping = new AbortController();
   const handler = evidenceJobHandler({

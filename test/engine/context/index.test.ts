@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { area, centroid } from '@turf/turf';
 import type { Polygon } from 'geojson';
-import { type Archive, openArchive, serveDemoArchive } from '../../../src/engine/archive.ts';
+import { type Archive, openArchive } from '../../../src/engine/archive.ts';
+import { DEMO_GFW_API_KEY } from '../../../src/demo/api-transport.ts';
+import { openDemoArchive } from '../../../src/demo/open-archive.ts';
 import { computeContext, type ContextPlot, type ContextPrepared, planContext } from '../../../src/engine/context/index.ts';
 import { decide, type ContextFacts, type DecisionInput } from '../../../src/engine/decide.ts';
 import { assembleRasters } from '../../../src/engine/worker/raster-window.ts';
@@ -16,7 +18,7 @@ import { DEMO_SITES, type DemoSiteSpec } from '../../../src/demo/sites.ts';
 import { buildSiteModel } from '../../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../../src/demo/world.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
-import type { ArchiveServer, FaultPlan } from '../../support/archive-server.ts';
+import { type ArchiveServer, type FaultPlan, serveDemoArchive } from '../../support/archive-server.ts';
 import { demoWorld } from '../sources/demo-world.ts';
 
 let root: string;
@@ -28,7 +30,7 @@ const READ_ON = '2026-11-22';
 before(async () => {
   ({ root } = await demoWorld(DEMO_SITES.map((s) => s.name)));
   dataDir = await mkdtemp(join(tmpdir(), 'context-test-'));
-  archive = await openArchive({ kind: 'demo', dataDir, root });
+  archive = await openDemoArchive({ dataDir, root });
 });
 
 after(async () => {
@@ -63,7 +65,7 @@ async function faulty(faults: FaultPlan): Promise<{ archive: Archive; server: Ar
   const server = await serveDemoArchive(root);
   server.setFaults(faults);
   const http = createHttpClient({ retries: 0 });
-  return { server, archive: await openArchive({ kind: 'demo', dataDir, root: server.url, http }) };
+  return { server, archive: await openArchive({ kind: 'demo', dataDir, root: server.url, http, gfwApiKey: DEMO_GFW_API_KEY }) };
 }
 
 /**

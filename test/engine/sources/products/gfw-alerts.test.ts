@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../support/archive-server.ts';
+import { answering, startArchiveServer } from '../../../support/archive-server.ts';
 import { gfwDataApiRoutes } from '../../../../src/demo/gfw-routes.ts';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/demo/site-model.ts';
@@ -23,7 +23,7 @@ test('versions sort newest first', () => {
 
 async function withApi<T>(fn: (where: { root: string; synthetic: true }, http: ReturnType<typeof createHttpClient>) => Promise<T>): Promise<T> {
   const { root } = await demoWorld();
-  const server = await startArchiveServer({ root, routes: [gfwDataApiRoutes({ root, apiKeys: ['demo-key'] })] });
+  const server = await startArchiveServer({ root, routes: [answering(gfwDataApiRoutes({ root, apiKeys: ['demo-key'] }))] });
   const http = createHttpClient({ retries: 0 });
   try {
     return await fn({ root: server.url, synthetic: true }, http);

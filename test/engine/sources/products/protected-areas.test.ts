@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../support/archive-server.ts';
+import { answering, startArchiveServer } from '../../../support/archive-server.ts';
 import { overpassRoutes } from '../../../../src/demo/overpass-routes.ts';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { aroundQuery, containingQuery, createProtectedAreasAdapter, toProtectedArea } from '../../../../src/engine/sources/products/protected-areas.ts';
@@ -28,7 +28,7 @@ test('an element becomes an area with its own designation and IUCN category only
 
 test('finds protected areas around and containing demo points through an Overpass-shaped endpoint', async () => {
   const { root } = await demoWorld();
-  const server = await startArchiveServer({ root, routes: [overpassRoutes({ root })] });
+  const server = await startArchiveServer({ root, routes: [answering(overpassRoutes({ root }))] });
   const http = createHttpClient({ retries: 0 });
   try {
     const pa = createProtectedAreasAdapter({ where: { root: server.url, synthetic: true }, http });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { booleanIntersects } from '@turf/turf';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../support/archive-server.ts';
+import { answering, startArchiveServer } from '../../../support/archive-server.ts';
 import { gfwDataApiRoutes } from '../../../../src/demo/gfw-routes.ts';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/demo/site-model.ts';
@@ -14,7 +14,7 @@ const plotOf = (name: string) => ({ type: 'Polygon' as const, coordinates: [buil
 
 test('finds the concession a demo plot lies in, with its class and outline but not its name', async () => {
   const { root } = await demoWorld();
-  const server = await startArchiveServer({ root, routes: [gfwDataApiRoutes({ root })] });
+  const server = await startArchiveServer({ root, routes: [answering(gfwDataApiRoutes({ root }))] });
   const http = createHttpClient({ retries: 0 });
   try {
     const concessions = createConcessionsAdapter({ where: { root: server.url, synthetic: true }, http, apiKey: 'any' });
