@@ -15,7 +15,7 @@ import { type ArchiveServer, serveDemoArchive } from '../support/archive-server.
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { demoWorld } from '../engine/sources/demo-world.ts';
+import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, site, waitUntilRead } from '../engine/evidence-helpers.ts';
 
 const RUN = '/api/v1/portal/plots/evidence';

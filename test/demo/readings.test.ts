@@ -21,7 +21,7 @@ import { createLandsatAdapter } from '../../src/engine/sources/products/landsat.
 import { createPalsarAdapter } from '../../src/engine/sources/products/palsar.ts';
 import { createCanopyHeightAdapter } from '../../src/engine/sources/products/canopy-height.ts';
 import { createDemAdapter } from '../../src/engine/sources/products/copernicus-dem.ts';
-import { demoWorld, onDisk } from '../engine/sources/demo-world.ts';
+import { demoWorld, onDisk } from '../support/demo-world.ts';
 
 const PERIOD = { start: Date.UTC(2016, 0, 1) / 86_400_000, end: Date.UTC(2020, 11, 31) / 86_400_000 };
 

@@ -9,7 +9,7 @@ import { openCog } from '../../src/engine/sources/cog.ts';
 import { DemoArchiveError, demoPlotBookPath, ensureDemoArchive } from '../../src/demo/archive.ts';
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { DEMO_WORLD_VERSION, WORLD_MANIFEST, generateDemoWorld } from '../../src/demo/world.ts';
-import { demoWorld } from '../engine/sources/demo-world.ts';
+import { demoWorld } from '../support/demo-world.ts';
 
 const SOME = ['ci-bouafle-eu-maps', 'lk-kalutara-inconsistent'];
 

@@ -23,7 +23,7 @@ import { loadSigningKey, verifyDigest } from '../../src/engine/signing.ts';
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { BACKENDS, testStore } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { demoWorld } from './sources/demo-world.ts';
+import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from './evidence-helpers.ts';
 
 /** Every path of an object's keys, array elements marked `[]` (`seasons[].trough_scene`). */

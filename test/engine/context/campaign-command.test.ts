@@ -14,7 +14,7 @@ import { openDemoArchive } from '../../../src/demo/open-archive.ts';
 import { DEMO_SITES } from '../../../src/demo/sites.ts';
 import { buildSiteModel } from '../../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../../src/demo/world.ts';
-import { demoWorld } from '../sources/demo-world.ts';
+import { demoWorld } from '../../support/demo-world.ts';
 
 /** Demo sites of Southeast Asia as control blocks: the deciduous forest, and established rubber. */
 const CONTROLS: Record<string, 'forest' | 'established_crop'> = {

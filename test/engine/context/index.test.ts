@@ -19,7 +19,7 @@ import { buildSiteModel } from '../../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../../src/demo/world.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
 import { type ArchiveServer, type FaultPlan, serveDemoArchive } from '../../support/archive-server.ts';
-import { demoWorld } from '../sources/demo-world.ts';
+import { demoWorld } from '../../support/demo-world.ts';
 
 let root: string;
 let dataDir: string;

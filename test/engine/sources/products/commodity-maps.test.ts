@@ -4,7 +4,7 @@ import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import {
   OIL_PALM_EXTENT, RUBBER_CLASSES, createOilPalmAdapter, createRubberAdapter, oilPalmCells, oilPalmPlantingYear, oilPalmYopValue, rubberCovers,
 } from '../../../../src/engine/sources/products/commodity-maps.ts';
-import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, onDisk, windowPixel } from '../../../support/demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
 const around = ([lon, lat]: [number, number], d = 0.002): [number, number, number, number] => [lon - d, lat - d, lon + d, lat + d];

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEuForestMapsAdapter, euForestTile, gfc2020Href, gft2020Href } from '../../../../src/engine/sources/products/eu-forest-maps.ts';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
-import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../../../support/demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
 const around = ([lon, lat]: [number, number], d = 0.002): [number, number, number, number] => [lon - d, lat - d, lon + d, lat + d];

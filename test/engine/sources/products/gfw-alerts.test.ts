@@ -8,7 +8,7 @@ import { buildSiteModel } from '../../../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/demo/world.ts';
 import { createAlertsAdapter, decodeDateConf } from '../../../../src/engine/sources/products/gfw-alerts.ts';
 import { GfwApiError, createGfwDataApi, newestFirst } from '../../../../src/engine/sources/products/gfw-data-api.ts';
-import { demoWorld } from '../demo-world.ts';
+import { demoWorld } from '../../../support/demo-world.ts';
 
 test('date_conf decodes under either day origin, and 0 is no alert', () => {
   assert.deepEqual(decodeDateConf(20001, '2014-12-31'), { date: '2015-01-01', confidence: 'nominal' });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
-import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../../../support/demo-world.ts';
 import {
   createLandsatAdapter, QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance,
   parseLandsatItem, qaPixelConfidence, qaPixelIsClear,

@@ -8,7 +8,7 @@ import {
   createOpenBuildingsAdapter, gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching,
 } from '../../../../src/engine/sources/products/open-buildings.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
-import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, onDisk, windowPixel } from '../../../support/demo-world.ts';
 
 test('manifest listing, names by year and tile extents follow the bucket layout', () => {
   assert.equal(manifestListingUrl('3b'), 'https://storage.googleapis.com/storage/v1/b/open-buildings-temporal-data/o?prefix=v1%2Fmanifests_merged_s2_level_2_float%2F3b_');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
 import { startArchiveServer } from '../../../support/archive-server.ts';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
-import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../../../support/demo-world.ts';
 import {
   PalsarUnavailableError, createPalsarAdapter,
   DEAFRICA_MIRROR, PC_MIRROR, dnFromGamma0Db, gamma0Db, palsarNodata, palsarTile1, palsarTile5, palsarTileBounds, palsarYearExists,

@@ -5,7 +5,7 @@ import { answering, startArchiveServer } from '../../../support/archive-server.t
 import { overpassRoutes } from '../../../../src/demo/overpass-routes.ts';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { aroundQuery, containingQuery, createProtectedAreasAdapter, toProtectedArea } from '../../../../src/engine/sources/products/protected-areas.ts';
-import { demoWorld } from '../demo-world.ts';
+import { demoWorld } from '../../../support/demo-world.ts';
 
 test('queries name the three tag families and the point', () => {
   const q = aroundQuery(11.55, -0.45, 25000);

@@ -11,7 +11,7 @@ import {
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { writeCog } from '../../../../src/demo/tiff-writer.ts';
 import { mirrorPath } from '../../../../src/engine/sources/products/archive-url.ts';
-import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../../../support/demo-world.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
 import { startArchiveServer } from '../../../support/archive-server.ts';
 import { DEMO_SITES } from '../../../../src/demo/sites.ts';
-import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../../../support/demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
 const around = ([lon, lat]: [number, number], d = 0.002): [number, number, number, number] => [lon - d, lat - d, lon + d, lat + d];

@@ -8,7 +8,7 @@ import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { buildSiteModel } from '../../../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../../../src/demo/world.ts';
 import { DEFAULT_LICENCE_TYPE, createConcessionsAdapter } from '../../../../src/engine/sources/products/wood-fibre-concessions.ts';
-import { demoWorld } from '../demo-world.ts';
+import { demoWorld } from '../../../support/demo-world.ts';
 
 const plotOf = (name: string) => ({ type: 'Polygon' as const, coordinates: [buildSiteModel(DEMO_SITES.find((s) => s.name === name)!, DEMO_SEED).lonLatRing] });
 
