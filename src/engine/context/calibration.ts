@@ -257,7 +257,6 @@ const campaignSchema = z.object({
   regions: z.array(figuresSchema),
 });
 
-export type CampaignFigures = z.infer<typeof figuresSchema>;
 export type CampaignFile = z.infer<typeof campaignSchema>;
 
 /** Where the campaign command writes its figures, and where the service reads them. */
@@ -284,23 +283,29 @@ export function mergeCampaign(regions: CalibrationTable, campaign: CampaignFile,
   return parseCalibrationTable({ ...regions, regions: regions.regions.map((r) => ({ ...r, ...figures.get(r.id) })) });
 }
 
-/**
- * The table a service serves from: the committed regions, with the figures of the campaign file
- * under `dataDir` when one has been written, as `mergeCampaign` reads them for `archive`.
- */
-export async function loadCalibrationTable(options: { dataDir: string; archive: ArchiveKind }): Promise<CalibrationTable> {
+/** The campaign file at `path`, checked; null when no campaign has written one. */
+export async function readCampaignFile(path: string): Promise<CampaignFile | null> {
   let text: string;
   try {
-    text = await readFile(campaignFilePath(options.dataDir), 'utf8');
+    text = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') return CALIBRATION_DEFAULTS;
+    if ((err as { code?: string }).code === 'ENOENT') return null;
     throw err;
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw invalid(`campaign file ${campaignFilePath(options.dataDir)} is not JSON`);
+    throw invalid(`campaign file ${path} is not JSON`);
   }
-  return mergeCampaign(CALIBRATION_DEFAULTS, parseCampaignFile(raw), options.archive);
+  return parseCampaignFile(raw);
+}
+
+/**
+ * The table a service serves from: the committed regions, with the figures of the campaign file
+ * under `dataDir` when one has been written, as `mergeCampaign` reads them for `archive`.
+ */
+export async function loadCalibrationTable(options: { dataDir: string; archive: ArchiveKind }): Promise<CalibrationTable> {
+  const campaign = await readCampaignFile(campaignFilePath(options.dataDir));
+  return campaign === null ? CALIBRATION_DEFAULTS : mergeCampaign(CALIBRATION_DEFAULTS, campaign, options.archive);
 }

@@ -4,12 +4,12 @@
 // is the only writer of those figures. A campaign on the demo world is written as such
 // (`campaign_archive: "demo"`) and leaves the region at `reads`; only a campaign on the public
 // archives makes a region `validated`.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { z } from 'zod';
 import type { Verdict } from '../decide.ts';
-import { CALIBRATION_DEFAULTS, type CalibrationTable, type CampaignFile, mergeCampaign, parseCampaignFile } from './calibration.ts';
+import { CALIBRATION_DEFAULTS, type CalibrationTable, type CampaignFile, mergeCampaign, readCampaignFile } from './calibration.ts';
 
 export type CampaignErrorCode =
   | 'controls_invalid' // the controls file is not a collection of labelled control blocks
@@ -197,11 +197,7 @@ export function formatTable(value: unknown, indent = ''): string {
  * are never written.
  */
 export async function writeCampaign(path: string, tallies: readonly RegionTally[], how: CampaignWrite): Promise<void> {
-  const text = await readFile(path, 'utf8').catch((err: { code?: string }) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
-  const next = applyCampaign(CALIBRATION_DEFAULTS, text === null ? null : parseCampaignFile(JSON.parse(text)), tallies, how);
+  const next = applyCampaign(CALIBRATION_DEFAULTS, await readCampaignFile(path), tallies, how);
   await mkdir(dirname(path), { recursive: true });
   const staging = `${path}.${process.pid}.tmp`;
   await writeFile(staging, `${formatTable(next)}\n`);
