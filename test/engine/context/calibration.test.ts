@@ -1,10 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
+  CALIBRATION_DEFAULTS,
   calibrationBlock,
   calibrationBlockFrom,
   CalibrationError,
+  campaignFilePath,
+  loadCalibrationTable,
   parseCalibrationTable,
 } from '../../../src/engine/context/calibration.ts';
 
@@ -233,4 +239,50 @@ test('the shipped regions: producer country, a centroid in one box, and a centro
   assert.equal(frontier.region, null);
   assert.match(frontier.note, /West Africa, Central Africa/);
   assert.equal(calibrationBlock({ producerCountry: 'CM', centroid: [9.2, 6.5] }).region, 'Central Africa');
+});
+
+/** A data directory holding `campaign` (text, or a value written as JSON) as its campaign file. */
+async function withCampaignFile(campaign: unknown, fn: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'calibration-'));
+  try {
+    if (campaign !== undefined) {
+      const path = campaignFilePath(dataDir);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, typeof campaign === 'string' ? campaign : JSON.stringify(campaign));
+    }
+    await fn(dataDir);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const demoFigures = { id: 'west-africa', state: 'reads', controls: 12, forest_cleared: '6/6', forest_cleared_rerun: null, established_crop_filable: '5/6', measured_on: '2026-11-01', campaign_archive: 'demo' };
+const invalidTable = (err: unknown) => err instanceof CalibrationError && err.code === 'calibration_table_invalid';
+
+test('with no campaign file the service serves the committed regions, on either archive', async () => {
+  await withCampaignFile(undefined, async (dataDir) => {
+    assert.deepEqual(await loadCalibrationTable({ dataDir, archive: 'demo' }), CALIBRATION_DEFAULTS);
+    assert.deepEqual(await loadCalibrationTable({ dataDir, archive: 'public' }), CALIBRATION_DEFAULTS);
+  });
+});
+
+test('a demo campaign file is served over the committed regions on the demo archive, and not at all on the public one', async () => {
+  await withCampaignFile({ version: '2026-11-01', regions: [demoFigures] }, async (dataDir) => {
+    const demo = calibrationBlockFrom(await loadCalibrationTable({ dataDir, archive: 'demo' }), { producerCountry: 'CI' });
+    assert.deepEqual([demo.region, demo.forest_cleared, demo.measured_on], ['West Africa', '6/6', '2026-11-01']);
+    const real = calibrationBlockFrom(await loadCalibrationTable({ dataDir, archive: 'public' }), { producerCountry: 'CI' });
+    assert.deepEqual([real.region, real.forest_cleared, real.measured_on], ['West Africa', null, null]);
+  });
+});
+
+test('a campaign file that is not JSON, names no calibration region, or breaks the rules of a campaign is refused', async () => {
+  await withCampaignFile('{ not json', async (dataDir) => {
+    await assert.rejects(loadCalibrationTable({ dataDir, archive: 'demo' }), (e: unknown) => invalidTable(e) && /not JSON/.test((e as Error).message));
+  });
+  await withCampaignFile({ version: 'x', regions: [{ ...demoFigures, id: 'atlantis' }] }, async (dataDir) => {
+    await assert.rejects(loadCalibrationTable({ dataDir, archive: 'demo' }), (e: unknown) => invalidTable(e) && /atlantis/.test((e as Error).message));
+  });
+  await withCampaignFile({ version: 'x', regions: [{ ...demoFigures, state: 'validated' }] }, async (dataDir) => {
+    await assert.rejects(loadCalibrationTable({ dataDir, archive: 'demo' }), (e: unknown) => invalidTable(e) && /validated/.test((e as Error).message));
+  });
 });
