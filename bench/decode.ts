@@ -19,7 +19,7 @@ import { fromFile } from 'geotiff';
 import { openByteSource } from '../src/engine/sources/byte-source.ts';
 import { type Cog, openCog, type PixelWindow } from '../src/engine/sources/cog.ts';
 import { createHttpClient } from '../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../src/engine/sources/local-server.ts';
+import { startArchiveServer } from '../test/support/archive-server.ts';
 import { RangeCache } from '../src/engine/sources/range-cache.ts';
 import { rasterRequest } from '../src/engine/sources/raster-request.ts';
 import { DecodedTiles, shipRasters } from '../src/engine/plan/raster-shipment.ts';

@@ -20,7 +20,10 @@ import { randomUUID } from 'node:crypto';
 import type { Polygon } from 'geojson';
 import { createWorkspace } from '../src/accounts/workspaces.ts';
 import { loadConfig } from '../src/config.ts';
-import { openArchive, serveDemoArchive } from '../src/engine/archive.ts';
+import { openArchive } from '../src/engine/archive.ts';
+import { DEMO_GFW_API_KEY } from '../src/demo/api-transport.ts';
+import { openDemoArchive } from '../src/demo/open-archive.ts';
+import { serveDemoArchive } from '../test/support/archive-server.ts';
 import { runEvidence } from '../src/engine/evidence-runs.ts';
 import { startEvidenceWorker } from '../src/engine/job-runner.ts';
 import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
@@ -28,9 +31,9 @@ import { DecodedTiles, type Shipment, shipRasters } from '../src/engine/plan/ras
 import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/plan/read-plan.ts';
 import { preparePlot, finishPlot } from '../src/engine/read-plot.ts';
 import { loadSigningKey } from '../src/engine/signing.ts';
-import { DEMO_SITES } from '../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED, generateDemoWorld, WORLD_MANIFEST, DEMO_WORLD_VERSION } from '../src/engine/sources/demo/world.ts';
+import { DEMO_SITES } from '../src/demo/sites.ts';
+import { buildSiteModel } from '../src/demo/site-model.ts';
+import { DEMO_SEED, generateDemoWorld, WORLD_MANIFEST, DEMO_WORLD_VERSION } from '../src/demo/world.ts';
 import { createLogger } from '../src/log.ts';
 import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
@@ -89,7 +92,7 @@ async function singlePlot(root: string, dataDir: string, poolSize: number) {
   const signingKey = loadSigningKey(null, dataDir);
   // A worker process keeps its pool warm: the threads load their modules before timing starts.
   await warmUp(pool, poolSize);
-  const archive = await openArchive({ kind: 'demo', dataDir, root });
+  const archive = await openDemoArchive({ dataDir, root });
   const deps = { archive, pool, tiles: new DecodedTiles(), signingKey };
   const plot = sitePlot(BENCH_SITE);
   let t = performance.now();
@@ -114,7 +117,7 @@ async function hundredPlots(root: string, dataDir: string, plots: number, latenc
   await store.migrate();
   const queue = await openQueue(store, { log, supervise: false });
   const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(poolSize), LOG_LEVEL: 'silent' });
-  const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archiveRoot: server.url });
+  const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archive: await openArchive({ kind: 'demo', dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY }) });
   const { workspace } = await createWorkspace(store.em(), { name: 'Bench', plan: 'enterprise', email: 'bench@example.test', password: 'bench bench', role: 'portal' });
   const em = store.em();
   for (const p of book(plots)) {
@@ -172,7 +175,7 @@ async function machineScaling(size: number): Promise<number> {
 }
 
 async function poolScaling(root: string, dataDir: string, sizes: number[]) {
-  const archive = await openArchive({ kind: 'demo', dataDir, root });
+  const archive = await openDemoArchive({ dataDir, root });
   // One plot per site: the tasks' inputs are fetched once, then each pool decodes and computes them.
   const plans: PlotPlan[] = [];
   for (const spec of DEMO_SITES) plans.push(await planRead(sitePlot(spec.name), archive));

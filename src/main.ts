@@ -2,8 +2,8 @@ import { parseArgs, runAdminCommand, USAGE } from './admin/commands.ts';
 import { sendToService } from './admin/control.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './log.ts';
-import { openConfiguredStore, startService } from './service.ts';
-import { demoSites, ensureDemoArchive } from './engine/sources/demo/archive.ts';
+import { openConfiguredArchive, openConfiguredStore, startService } from './service.ts';
+import { demoSites, ensureDemoArchive } from './demo/archive.ts';
 
 /** Entry point: `serve` | `api` | `worker` run the service; `migrate` and `admin …` are operator commands. */
 const [command = 'serve', ...rest] = process.argv.slice(2);
@@ -121,7 +121,7 @@ async function demo(config: Config, argv: string[]) {
   }
 }
 
-/** `campaign <controls.geojson> [--regions <file>] [--json]`: a control campaign, its counts written into the calibration file. */
+/** `campaign <controls.geojson> [--out <file>] [--json]`: a control campaign, its counts written to the campaign file. */
 async function campaign(config: Config, argv: string[]) {
   const { CAMPAIGN_USAGE, describeCampaign, runCampaignCommand } = await import('./engine/context/campaign-command.ts');
   const { words, flags } = parseArgs(argv);
@@ -130,7 +130,11 @@ async function campaign(config: Config, argv: string[]) {
     process.exit(2);
   }
   try {
-    const run = await runCampaignCommand(config, { controlsFile: words[0], regionsFile: typeof flags.regions === 'string' ? flags.regions : undefined });
+    const run = await runCampaignCommand(config, {
+      controlsFile: words[0],
+      openArchive: () => openConfiguredArchive(config, createLogger(config.logLevel)),
+      out: typeof flags.out === 'string' ? flags.out : undefined,
+    });
     if (flags.json === true) process.stdout.write(`${JSON.stringify(run)}\n`);
     else for (const line of describeCampaign(run)) console.log(line);
   } catch (err) {

@@ -4,8 +4,10 @@ import { serveControlSocket } from './admin/control.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/context.ts';
 import type { Config } from './config.ts';
+import { ensureDemoArchive } from './demo/archive.ts';
+import { openDemoArchive } from './demo/open-archive.ts';
+import { type Archive, openArchive } from './engine/archive.ts';
 import { type EvidenceWorker, startEvidenceWorker } from './engine/job-runner.ts';
-import { ensureDemoArchive } from './engine/sources/demo/archive.ts';
 import { loadSigningKey } from './engine/signing.ts';
 import type { Logger } from './log.ts';
 import { acquireLock } from './store/pglite-lock.ts';
@@ -35,6 +37,18 @@ export async function openConfiguredStore(config: Config): Promise<{ store: Stor
   }
 }
 
+/**
+ * The archive this process reads: the real hosts, or the demo world, generated first when it is
+ * missing (in a worker thread, so the event loop keeps serving meanwhile).
+ */
+export async function openConfiguredArchive(config: Config, log: Logger): Promise<Archive> {
+  const gfwApiKey = config.gfwApiKey ?? undefined;
+  if (config.archive === 'public') return openArchive({ kind: 'public', dataDir: config.dataDir, gfwApiKey });
+  const made = await ensureDemoArchive(config.dataDir);
+  if (made.generated) log.info({ version: made.version }, 'demo archive generated');
+  return openDemoArchive({ dataDir: config.dataDir, gfwApiKey });
+}
+
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const { store, release } = await openConfiguredStore(config);
   const applied = await store.migrate();
@@ -57,17 +71,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
     log.info({ url, role: config.role, backend: store.backend, archive: config.archive }, 'listening');
   }
   const closeControl = store.pglite ? await serveControlSocket(config.dataDir, store, log) : async () => {};
-  // The demo archive is made on first start, beside the listening API: evidence jobs wait in the
-  // queue until it is there, and shutdown waits for it so no half-made world is left behind.
-  const demoArchive = config.archive === 'demo'
-    ? ensureDemoArchive(config.dataDir).then((a) => {
-        if (a.generated) log.info({ version: a.version }, 'demo archive generated');
-      })
-    : Promise.resolve();
-  demoArchive.catch((err: Error) => log.error({ err }, 'the demo archive could not be made'));
+  // Only a role that runs workers reads the archive, so only it makes the demo world: beside the
+  // listening API, with evidence jobs waiting in the queue until it is there. Shutdown waits for
+  // it, so no half-made world is left behind.
   const evidenceWorker: Promise<EvidenceWorker | null> = runsWorkers
-    ? demoArchive.then(async () => {
-        const worker = await startEvidenceWorker({ config, store, queue, log, signingKey });
+    ? openConfiguredArchive(config, log).then(async (archive) => {
+        const worker = await startEvidenceWorker({ config, store, queue, log, signingKey }, { archive });
         log.info({ poolSize: config.poolSize, jobConcurrency: config.jobConcurrency }, 'worker ready');
         return worker;
       })
@@ -90,7 +99,6 @@ export async function startService(config: Config, log: Logger): Promise<Running
           });
         }
         await closeControl();
-        await demoArchive.catch(() => {});
         const worker = await evidenceWorker.catch(() => null);
         worker?.stopTaking();
         await queue.stop(config.shutdownTimeoutMs);

@@ -1,20 +1,16 @@
 /**
  * The archive a worker process reads (design decision 7): every product adapter of
  * src/engine/sources/products, configured once with one HTTP client and one range cache.
- * `ARCHIVE=demo` reads the generated demo world in place (`file:` URLs under
- * `<DATA_DIR>/archive`, every provenance synthetic) and answers its API-shaped sources (GFW Data
- * API, Overpass) from a local archive server bound to 127.0.0.1; `ARCHIVE=public` reads the real
- * hosts of data-products.md. Tests and benchmarks point the same adapters at a local archive server
- * (`root` = its URL) to read over HTTP with latency and faults.
+ * `ARCHIVE=public` reads the real hosts of data-products.md; a demo archive reads a generated
+ * world in place (`file:` URLs, every provenance synthetic), its API-shaped sources (GFW Data API,
+ * Overpass) asked through the client its caller gives (`api`), since files cannot answer a query.
+ * Tests and benchmarks point the same adapters at a local archive server (`root` = its URL) to
+ * read over HTTP with latency and faults.
  */
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { ArchiveKind } from '../config.ts';
-import { demoArchiveDir } from './sources/demo/archive.ts';
-import { gfwDataApiRoutes } from './sources/demo/gfw-routes.ts';
-import { overpassRoutes } from './sources/demo/overpass-routes.ts';
 import { createHttpClient, type HttpClient } from './sources/http-client.ts';
-import { type ArchiveServer, startArchiveServer } from './sources/local-server.ts';
 import { CogOpener } from './sources/products/cog-opener.ts';
 import { createCanopyHeightAdapter, type CanopyHeightAdapter } from './sources/products/canopy-height/reader.ts';
 import { createOilPalmAdapter, createRubberAdapter, type OilPalmAdapter, type RubberAdapter } from './sources/products/commodity-maps/reader.ts';
@@ -38,11 +34,11 @@ export interface ArchiveOptions {
   dataDir: string;
   /**
    * Where the archive's files are: a folder or `file:` URL, or the URL of a local archive server.
-   * Default: `<dataDir>/archive` for demo, the real hosts for public.
+   * Required for demo; default for public: the real hosts.
    */
   root?: string;
-  /** Where the API-shaped sources answer; default: `root` when it is a server, else (demo) a local server started here. */
-  apiRoot?: string;
+  /** Where and through what the API-shaped sources (GFW Data API, Overpass) are asked; default: `root` through `http`. */
+  api?: { root: string; http: HttpClient };
   /** Bytes the shared range cache keeps (default 256 MiB). */
   rangeCacheBytes?: number;
   http?: HttpClient;
@@ -79,30 +75,19 @@ export interface Archive {
 }
 
 export const DEFAULT_RANGE_CACHE_BYTES = 256 * 1024 * 1024;
-/** The demo world's GFW Data API answers this key only. */
-export const DEMO_GFW_API_KEY = 'demo-key';
 
-const isServer = (root: string) => /^https?:\/\//i.test(root);
-const asRoot = (root: string) => (isServer(root) || root.startsWith('file:') ? root : pathToFileURL(root).href);
+const asRoot = (root: string) => (/^(https?|file):/i.test(root) ? root : pathToFileURL(root).href);
 
 export async function openArchive(options: ArchiveOptions): Promise<Archive> {
   const demo = options.kind === 'demo';
+  if (demo && options.root === undefined) throw new TypeError('archive option "root" is required for a demo archive (the folder it was generated into)');
   const http = options.http ?? createHttpClient();
   const ownsHttp = options.http === undefined;
   const cache = new RangeCache({ maxBytes: options.rangeCacheBytes ?? DEFAULT_RANGE_CACHE_BYTES });
-  const root = options.root ?? (demo ? demoArchiveDir(options.dataDir) : undefined);
-  const where: ArchiveLocation = root === undefined ? { synthetic: demo } : { root: asRoot(root), synthetic: demo };
-  let apiServer: ArchiveServer | null = null;
-  let apiWhere = where;
-  if (options.apiRoot !== undefined) apiWhere = { root: asRoot(options.apiRoot), synthetic: demo };
-  else if (demo && root !== undefined && !isServer(root)) {
-    // Files cannot answer a query: the demo world's API tables are served from 127.0.0.1.
-    const dir = root.startsWith('file:') ? fileURLToPath(root) : root;
-    apiServer = await startArchiveServer({ root: dir, routes: [gfwDataApiRoutes({ root: dir, apiKeys: [DEMO_GFW_API_KEY] }), overpassRoutes({ root: dir })] });
-    apiWhere = { root: apiServer.url, synthetic: true };
-  }
+  const where: ArchiveLocation = options.root === undefined ? { synthetic: demo } : { root: asRoot(options.root), synthetic: demo };
+  const api = options.api === undefined ? { where, http } : { where: { root: asRoot(options.api.root), synthetic: demo }, http: options.api.http };
   const deps = { where, http, cache };
-  const gfw = { where: apiWhere, http, apiKey: options.gfwApiKey ?? (demo ? DEMO_GFW_API_KEY : undefined) };
+  const gfw = { ...api, apiKey: options.gfwApiKey };
   const s2Catalogue: S2Catalogue = 'earth-search-v1';
   return {
     kind: options.kind,
@@ -125,19 +110,9 @@ export async function openArchive(options: ArchiveOptions): Promise<Archive> {
     rubber: createRubberAdapter(deps),
     alerts: createAlertsAdapter(gfw),
     concessions: createConcessionsAdapter(gfw),
-    protectedAreas: createProtectedAreasAdapter({ where: apiWhere, http }),
+    protectedAreas: createProtectedAreasAdapter(api),
     async close() {
-      await apiServer?.close();
       if (ownsHttp) http.close();
     },
   };
-}
-
-/** A demo world served over HTTP by a local archive server (tests, benchmarks), with its API-shaped routes. */
-export async function serveDemoArchive(dir: string, opts: { latencyMs?: number } = {}): Promise<ArchiveServer> {
-  return startArchiveServer({
-    root: dir,
-    latencyMs: opts.latencyMs,
-    routes: [gfwDataApiRoutes({ root: dir, apiKeys: [DEMO_GFW_API_KEY] }), overpassRoutes({ root: dir })],
-  });
 }

@@ -9,6 +9,7 @@
  * left. A failed read records its reason, costs nothing, and the job goes on. When the process
  * shuts down, the plot in hand finishes and the job is released back to the queue.
  */
+import { loadCalibrationTable } from './context/calibration.ts';
 import { randomUUID } from 'node:crypto';
 import type { MultiPolygon, Point, Polygon } from 'geojson';
 import type { Job } from 'pg-boss';
@@ -16,7 +17,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { type Archive, openArchive } from './archive.ts';
+import type { Archive } from './archive.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
 import { markRunning, recordFailure, storeEvidence } from './evidence-store.ts';
 import { createPool, type EnginePool } from './worker/pool.ts';
@@ -154,17 +155,23 @@ export interface WorkerServices {
   signingKey: SigningKey;
 }
 
-/** The worker side of a process: one archive, one pool, one decoded-tile cache, and `jobConcurrency` queue workers. */
+/**
+ * The worker side of a process: one archive, one pool, one decoded-tile cache, and
+ * `jobConcurrency` queue workers. The archive is opened by the caller, which knows how its
+ * archive is configured, and closed with the worker.
+ */
 export async function startEvidenceWorker(
   services: WorkerServices,
-  options: { archiveRoot?: string; apiRoot?: string; lookahead?: number } = {},
+  options: { archive: Archive; lookahead?: number },
 ): Promise<EvidenceWorker> {
   const { config, store, queue, log, signingKey } = services;
-  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot, apiRoot: options.apiRoot, gfwApiKey: config.gfwApiKey ?? undefined });
+  const { archive } = options;
+  // Read once: a campaign's figures reach evidence from the next start, as the committed regions do.
+  const calibration = await loadCalibrationTable({ dataDir: config.dataDir, archive: config.archive });
   const pool = createPool({ size: config.poolSize });
   const stopping = new AbortController();
   const handler = evidenceJobHandler({
-    archive, pool, tiles: new DecodedTiles(), signingKey, whisp: config.whisp, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
+    archive, pool, tiles: new DecodedTiles(), signingKey, whisp: config.whisp, calibration, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
   }, stopping.signal);
   for (let i = 0; i < config.jobConcurrency; i++) await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
   return {

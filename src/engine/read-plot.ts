@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { EvidenceMap } from '../documents/footprint-map.ts';
 import type { Archive } from './archive.ts';
 import { assembleEvidence, evidenceFacts } from './assemble-evidence.ts';
+import type { CalibrationTable } from './context/calibration.ts';
 import { footprintBox } from './context/plot.ts';
 import { decide, type Decision } from './decide.ts';
 import type { EvidenceObject } from './evidence-object.ts';
@@ -27,6 +28,8 @@ export interface EngineDeps {
   signingKey: SigningKey;
   /** The deployment's WHISP switch: the perennial-crop rating is computed only when on. */
   whisp?: boolean;
+  /** Calibration regions with the deployment's campaign figures (loadCalibrationTable); the committed regions by default. */
+  calibration?: CalibrationTable;
   /** The issue time of a read (tests fix it). */
   now?: () => Date;
 }
@@ -45,7 +48,7 @@ export interface PlotReading {
 }
 
 export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<PreparedPlot> {
-  const plan = await planRead(plot, deps.archive, signal, { whisp: deps.whisp ?? false });
+  const plan = await planRead(plot, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration });
   return { plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) };
 }
 

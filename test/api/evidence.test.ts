@@ -8,13 +8,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { INTERRUPTED } from '../../src/engine/evidence-runs.ts';
 import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
-import { serveDemoArchive } from '../../src/engine/archive.ts';
+import { openArchive } from '../../src/engine/archive.ts';
+import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
 import { palsarTile1 } from '../../src/engine/sources/products/palsar/codes.ts';
-import type { ArchiveServer } from '../../src/engine/sources/local-server.ts';
+import { type ArchiveServer, serveDemoArchive } from '../support/archive-server.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { demoWorld } from '../engine/sources/demo-world.ts';
+import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, site, waitUntilRead } from '../engine/evidence-helpers.ts';
 
 const RUN = '/api/v1/portal/plots/evidence';
@@ -160,7 +161,8 @@ for (const backend of BACKENDS) {
       before(async () => {
         const { root } = await demoWorld();
         server = await serveDemoArchive(root);
-        worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archiveRoot: server.url });
+        const archive = await openArchive({ kind: 'demo', dataDir: app.services.config.dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY });
+        worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archive });
       });
       after(async () => {
         worker.stopTaking();

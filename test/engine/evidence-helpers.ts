@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { runAdminCommand } from '../../src/admin/commands.ts';
-import { DEMO_SITES, type DemoSiteSpec } from '../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../src/engine/sources/demo/world.ts';
+import { DEMO_SITES, type DemoSiteSpec } from '../../src/demo/sites.ts';
+import { buildSiteModel } from '../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../src/demo/world.ts';
 import type { Em, Store } from '../../src/store/orm.ts';
 
 export function site(name: string): DemoSiteSpec {

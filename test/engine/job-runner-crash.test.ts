@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BACKENDS, scratchDatabase } from '../support/db.ts';
 import { runFixture, type Line } from '../support/processes.ts';
-import { demoWorld } from './sources/demo-world.ts';
+import { demoWorld } from '../support/demo-world.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/evidence-worker-process.ts');
 const SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm', 'id-jambi-pulpwood-concession'];

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from 'pg-boss';
 import sharp from 'sharp';
-import { openArchive } from '../../src/engine/archive.ts';
+import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
 import { createPool, type EnginePool } from '../../src/engine/worker/pool.ts';
 import { DecodedTiles } from '../../src/engine/plan/raster-shipment.ts';
@@ -20,10 +20,10 @@ import { canonicalJson } from '../../src/engine/integrity.ts';
 import { WITHDRAWN_FIELDS } from '../../src/engine/evidence-object.ts';
 import { evidenceJobHandler, type EvidenceWorker, JobReleasedError, startEvidenceWorker } from '../../src/engine/job-runner.ts';
 import { loadSigningKey, verifyDigest } from '../../src/engine/signing.ts';
-import { DEMO_SITES } from '../../src/engine/sources/demo/sites.ts';
+import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { BACKENDS, testStore } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { demoWorld } from './sources/demo-world.ts';
+import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from './evidence-helpers.ts';
 
 /** Every path of an object's keys, array elements marked `[]` (`seasons[].trough_scene`). */
@@ -56,7 +56,7 @@ for (const backend of BACKENDS) {
       ({ workspaceId, key } = await seedWorkspace(app.services.store, 'professional'));
       const em = app.services.store.em();
       for (const name of NAMES) plots.set(name, await insertSitePlot(em, workspaceId, name));
-      worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archiveRoot: root });
+      worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archive: await openDemoArchive({ dataDir: app.services.config.dataDir, root }) });
       const run = await app.call('POST', '/api/v1/portal/plots/evidence', { key, body: { all: true } });
       assert.equal(run.status, 202);
       assert.equal(run.body.queued, NAMES.length);
@@ -158,7 +158,7 @@ for (const backend of BACKENDS) {
       const db = await testStore(backend);
       const log = createLogger('silent');
       const queue = await openQueue(db.store, { log, supervise: false });
-      const archive = await openArchive({ kind: 'demo', dataDir, root });
+      const archive = await openDemoArchive({ dataDir, root });
       const pool = createPool({ size: 2 });
       try {
         const { workspaceId } = await seedWorkspace(db.store);

@@ -1,10 +1,14 @@
 // The calibration block (spec 2.8.1): where the decision margins behind a finding were
-// measured. Regions and campaign results live in calibration-regions.json; the campaign
-// runner is the only writer of the figures, so until a campaign has run on real controls a
-// region reports `reads` and quotes nothing.
+// measured. The regions are the committed defaults of calibration-regions.json; campaign figures
+// are written only by the campaign runner, into a file of the data directory that is read over
+// the defaults, so until a campaign has run on real controls a region reports `reads` and
+// quotes nothing.
 
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import isoCountries from 'i18n-iso-countries';
 import { z } from 'zod';
+import type { ArchiveKind } from '../../config.ts';
 import regionsFile from './calibration-regions.json' with { type: 'json' };
 
 export type CalibrationErrorCode =
@@ -226,9 +230,77 @@ export function calibrationBlockFrom(table: CalibrationTable, input: Calibration
   );
 }
 
-const held = parseCalibrationTable(regionsFile);
+/** The committed regions, with no campaign figures but those committed with them. */
+export const CALIBRATION_DEFAULTS: CalibrationTable = parseCalibrationTable(regionsFile);
 
-/** The calibration block for a plot, against the regions held in calibration-regions.json. */
-export function calibrationBlock(input: CalibrationInput): CalibrationBlock {
-  return calibrationBlockFrom(held, input);
+// --- campaign figures -------------------------------------------------------------------------
+
+// One region's figures as a campaign wrote them; the rules they obey are checked on the merged table.
+const figuresSchema = regionSchema.pick({
+  id: true,
+  state: true,
+  controls: true,
+  forest_cleared: true,
+  forest_cleared_rerun: true,
+  established_crop_filable: true,
+  measured_on: true,
+  campaign_archive: true,
+});
+
+const campaignSchema = z.object({
+  version: z.string().min(1),
+  regions: z.array(figuresSchema),
+});
+
+export type CampaignFile = z.infer<typeof campaignSchema>;
+
+/** Where the campaign command writes its figures, and where the service reads them. */
+export function campaignFilePath(dataDir: string): string {
+  return join(dataDir, 'calibration', 'campaign.json');
+}
+
+/** Checks a raw campaign file and returns it typed; throws `calibration_table_invalid`. */
+export function parseCampaignFile(raw: unknown): CampaignFile {
+  const parsed = campaignSchema.safeParse(raw);
+  if (!parsed.success) throw invalid(`campaign file: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/**
+ * The regions with a campaign's figures written over them. Read for the public archive, figures
+ * of a campaign on the demo world are left out: evidence on real archives never quotes them.
+ */
+export function mergeCampaign(regions: CalibrationTable, campaign: CampaignFile, archive: ArchiveKind): CalibrationTable {
+  const figures = new Map(campaign.regions.filter((f) => archive === 'demo' || f.campaign_archive !== 'demo').map((f) => [f.id, f]));
+  for (const id of figures.keys()) {
+    if (!regions.regions.some((r) => r.id === id)) throw invalid(`the campaign file has figures for '${id}', which is not a calibration region`);
+  }
+  return parseCalibrationTable({ ...regions, regions: regions.regions.map((r) => ({ ...r, ...figures.get(r.id) })) });
+}
+
+/** The campaign file at `path`, checked; null when no campaign has written one. */
+export async function readCampaignFile(path: string): Promise<CampaignFile | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ENOENT') return null;
+    throw err;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw invalid(`campaign file ${path} is not JSON`);
+  }
+  return parseCampaignFile(raw);
+}
+
+/**
+ * The table a service serves from: the committed regions, with the figures of the campaign file
+ * under `dataDir` when one has been written, as `mergeCampaign` reads them for `archive`.
+ */
+export async function loadCalibrationTable(options: { dataDir: string; archive: ArchiveKind }): Promise<CalibrationTable> {
+  const campaign = await readCampaignFile(campaignFilePath(options.dataDir));
+  return campaign === null ? CALIBRATION_DEFAULTS : mergeCampaign(CALIBRATION_DEFAULTS, campaign, options.archive);
 }

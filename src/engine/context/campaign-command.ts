@@ -1,19 +1,19 @@
-// `npm run campaign -- <controls file> [--regions <calibration file>] [--json]`: reads every control
-// block with the engine, on the archive the configuration names, and writes the counts into the
-// calibration file. On the demo archive the figures are written labelled `demo` and no region
-// becomes `validated`.
+// `npm run campaign -- <controls file> [--out <campaign file>] [--json]`: reads every control
+// block with the engine, on the archive it is given (the configured one), and writes the counts
+// into the campaign file, `<DATA_DIR>/calibration/campaign.json` by default. On the demo archive
+// the figures are written labelled `demo` and no region becomes `validated`.
 import { readFile } from 'node:fs/promises';
 import { area } from '@turf/turf';
 import type { Config } from '../../config.ts';
-import { openArchive } from '../archive.ts';
+import type { Archive } from '../archive.ts';
 import { createPool } from '../worker/pool.ts';
 import { DecodedTiles } from '../plan/raster-shipment.ts';
 import { type EngineDeps, readPlot } from '../read-plot.ts';
 import { loadSigningKey } from '../signing.ts';
-import { ensureDemoArchive } from '../sources/demo/archive.ts';
-import { CALIBRATION_FILE, type ControlReader, parseControls, type RegionTally, runCampaign, writeCampaign } from './campaign.ts';
+import { campaignFilePath } from './calibration.ts';
+import { type ControlReader, parseControls, type RegionTally, runCampaign, writeCampaign } from './campaign.ts';
 
-export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--regions <calibration-regions.json>] [--json]';
+export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--out <campaign.json>] [--json]';
 
 /** A control block read as a plot without a job: nothing is stored, the verdict is all that is kept. */
 export function engineReader(deps: EngineDeps): ControlReader {
@@ -45,25 +45,25 @@ export interface CampaignRun {
 
 export interface CampaignOptions {
   controlsFile: string;
-  regionsFile?: string;
-  /** Where the archive is read (tests: a generated world or a local server); the configured archive otherwise. */
-  archiveRoot?: string;
+  /** Opens the archive the blocks are read from (once the controls are read); its kind labels the figures. */
+  openArchive: () => Promise<Archive>;
+  /** The campaign file written; default `<DATA_DIR>/calibration/campaign.json`, the one the service reads. */
+  out?: string;
   /** The day written as `measured_on` (YYYY-MM-DD); today by default. */
   measuredOn?: string;
 }
 
 export async function runCampaignCommand(config: Config, options: CampaignOptions): Promise<CampaignRun> {
   const blocks = parseControls(JSON.parse(await readFile(options.controlsFile, 'utf8')));
-  if (config.archive === 'demo' && options.archiveRoot === undefined) await ensureDemoArchive(config.dataDir);
-  const archive = await openArchive({ kind: config.archive, dataDir: config.dataDir, root: options.archiveRoot, gfwApiKey: config.gfwApiKey ?? undefined });
+  const archive = await options.openArchive();
   const pool = createPool({ size: config.poolSize });
   try {
     const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir), whisp: config.whisp };
     const regions = await runCampaign(blocks, engineReader(deps));
-    const file = options.regionsFile ?? CALIBRATION_FILE;
+    const file = options.out ?? campaignFilePath(config.dataDir);
     const measuredOn = options.measuredOn ?? new Date().toISOString().slice(0, 10);
-    await writeCampaign(file, regions, { archive: config.archive, measuredOn });
-    return { regions, file, archive: config.archive, measured_on: measuredOn };
+    await writeCampaign(file, regions, { archive: archive.kind, measuredOn });
+    return { regions, file, archive: archive.kind, measured_on: measuredOn };
   } finally {
     await pool.close();
     await archive.close();

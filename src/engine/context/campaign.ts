@@ -1,18 +1,19 @@
 // The control campaign (spec 2.8.1): labelled control blocks (forest, and crop established before
-// the cutoff) read by the engine exactly as plots are, and the counts written into the calibration
-// file for their region. The runner is the only writer of those figures. A campaign on the demo
-// world is written as such (`campaign_archive: "demo"`) and leaves the region at `reads`; only a
-// campaign on the public archives makes a region `validated`.
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+// the cutoff) read by the engine exactly as plots are, and the counts written as their region's
+// figures into the campaign file (calibration.ts reads it over the committed regions). The runner
+// is the only writer of those figures. A campaign on the demo world is written as such
+// (`campaign_archive: "demo"`) and leaves the region at `reads`; only a campaign on the public
+// archives makes a region `validated`.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { z } from 'zod';
 import type { Verdict } from '../decide.ts';
-import { parseCalibrationTable } from './calibration.ts';
+import { CALIBRATION_DEFAULTS, type CalibrationTable, type CampaignFile, mergeCampaign, readCampaignFile } from './calibration.ts';
 
 export type CampaignErrorCode =
   | 'controls_invalid' // the controls file is not a collection of labelled control blocks
-  | 'region_unknown' // a block names a region the calibration file does not hold
+  | 'region_unknown' // a block names a region the calibration regions do not hold
   | 'nothing_read' // no block of a region could be read, so nothing can be written
   | 'validated_region'; // a demo campaign would overwrite figures measured on real controls
 
@@ -25,9 +26,6 @@ export class CampaignError extends Error {
     this.code = code;
   }
 }
-
-/** The calibration file the service serves from. */
-export const CALIBRATION_FILE = fileURLToPath(new URL('./calibration-regions.json', import.meta.url));
 
 export type ControlLabel = 'forest' | 'established_crop';
 
@@ -136,22 +134,25 @@ export interface CampaignWrite {
 }
 
 /**
- * The calibration file with each tallied region's figures written in: counts only, as measured.
- * Every other region, and every other key of the file, is left as it was.
+ * The campaign file with each tallied region's figures written in: counts only, as measured.
+ * Every other region's figures are kept as the file had them; `campaign` is the file so far
+ * (null before the first campaign), `regions` the committed regions it is read over.
  */
-export function applyCampaign(file: unknown, tallies: readonly RegionTally[], how: CampaignWrite): Record<string, unknown> {
-  const table = parseCalibrationTable(file);
-  const next = structuredClone(file) as { version: string; regions: Array<Record<string, unknown>> };
+export function applyCampaign(regions: CalibrationTable, campaign: CampaignFile | null, tallies: readonly RegionTally[], how: CampaignWrite): CampaignFile {
+  const before = campaign ?? { version: how.measuredOn, regions: [] };
+  const current = mergeCampaign(regions, before, 'demo');
+  const written = new Map(before.regions.map((f) => [f.id, f]));
   for (const t of tallies) {
-    const k = table.regions.findIndex((r) => r.id === t.region);
-    if (k < 0) throw new CampaignError('region_unknown', `the calibration file holds no region '${t.region}' (it holds ${table.regions.map((r) => r.id).join(', ')})`);
+    const region = current.regions.find((r) => r.id === t.region);
+    if (region === undefined) throw new CampaignError('region_unknown', `the calibration regions hold no region '${t.region}' (they hold ${current.regions.map((r) => r.id).join(', ')})`);
     if (t.forest.read === 0 || t.crop.read === 0) {
       throw new CampaignError('nothing_read', `region '${t.region}': a campaign needs forest and established-crop blocks read (read ${t.forest.read} forest, ${t.crop.read} crop)`);
     }
-    if (how.archive === 'demo' && table.regions[k].campaign_archive === 'public') {
+    if (how.archive === 'demo' && region.campaign_archive === 'public') {
       throw new CampaignError('validated_region', `region '${t.region}' carries figures measured on real controls; a demo campaign does not replace them`);
     }
-    Object.assign(next.regions[k], {
+    written.set(t.region, {
+      id: t.region,
       state: how.archive === 'public' ? 'validated' : 'reads',
       controls: t.forest.read + t.crop.read,
       forest_cleared: `${t.forest.positive}/${t.forest.read}`,
@@ -162,9 +163,10 @@ export function applyCampaign(file: unknown, tallies: readonly RegionTally[], ho
       campaign_archive: how.archive,
     });
   }
-  next.version = how.measuredOn;
-  // The result must stand as a calibration file before it is written anywhere.
-  parseCalibrationTable(next);
+  // Regions in the committed order, so a file reads the same however its campaigns were run.
+  const next: CampaignFile = { version: how.measuredOn, regions: regions.regions.flatMap((r) => written.get(r.id) ?? []) };
+  // The result must stand over the regions before it is written anywhere.
+  mergeCampaign(regions, next, 'demo');
   return next;
 }
 
@@ -189,9 +191,14 @@ export function formatTable(value: unknown, indent = ''): string {
   return JSON.stringify(value);
 }
 
-/** Writes the campaign into a calibration file in place (through a temporary file, so a reader never sees half of it). */
+/**
+ * Writes the campaign into the campaign file at `path` (created with its folder on the first
+ * campaign), through a temporary file so a reader never sees half of it. The committed regions
+ * are never written.
+ */
 export async function writeCampaign(path: string, tallies: readonly RegionTally[], how: CampaignWrite): Promise<void> {
-  const next = applyCampaign(JSON.parse(await readFile(path, 'utf8')), tallies, how);
+  const next = applyCampaign(CALIBRATION_DEFAULTS, await readCampaignFile(path), tallies, how);
+  await mkdir(dirname(path), { recursive: true });
   const staging = `${path}.${process.pid}.tmp`;
   await writeFile(staging, `${formatTable(next)}\n`);
   await rename(staging, path);

@@ -21,7 +21,7 @@ import { PalsarUnavailableError } from '../sources/products/palsar/reader.ts';
 import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
 import type { Bbox } from '../sources/reproject.ts';
-import { planContext } from './context/index.ts';
+import { type ContextOptions, planContext } from './context/index.ts';
 
 // ---- the instruments' plan for one plot ----------------------------------------------------------
 
@@ -101,7 +101,7 @@ const permanent = (err: unknown): err is SourceError => isSourceError(err) && PE
 const dateOf = (datetime: string) => datetime.slice(0, 10);
 const why = (err: unknown) => (err as Error).message;
 
-export async function planRead(plot: PlotToRead, archive: Archive, signal?: AbortSignal, options: { whisp?: boolean } = {}): Promise<PlotPlan> {
+export async function planRead(plot: PlotToRead, archive: Archive, signal?: AbortSignal, options: Pick<ContextOptions, 'whisp' | 'calibration'> = {}): Promise<PlotPlan> {
   const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
   const fp = footprint.footprint;
   const box = footprintBox(fp, OPTICAL_MARGIN_M);
@@ -115,7 +115,7 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
     planRadar(archive, footprint, requests, signal),
     planHeight(archive, fp, requests, signal),
     planTerrain(archive, fp, requests, signal),
-    planContext(contextPlot, archive, signal, { whisp: options.whisp ?? false }),
+    planContext(contextPlot, archive, signal, options),
   ]);
   const optical = (await Promise.all([
     ...s2Scenes.map((s) => planSentinel2(archive, s, box, skipped, signal)),

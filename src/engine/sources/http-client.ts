@@ -175,14 +175,6 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
   }
 
-  function json<T>(res: HttpResponse, url: string): T {
-    try {
-      return JSON.parse(Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength).toString('utf8')) as T;
-    } catch (cause) {
-      throw new SourceError('invalid_response', `${url} did not answer JSON`, { url, status: res.status, cause });
-    }
-  }
-
   return {
     userAgent,
     get(url, opts = {}) {
@@ -207,7 +199,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         decompress: true,
         signal: opts.signal,
       });
-      return json<T>(res, url);
+      return jsonBody<T>(res, url);
     },
     async postJson<T>(url: string, body: unknown, opts: RequestOptions = {}) {
       const res = await withRetries(url, {
@@ -219,7 +211,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         decompress: true,
         signal: opts.signal,
       });
-      return json<T>(res, url);
+      return jsonBody<T>(res, url);
     },
     async download(url, path, opts = {}) {
       const partial = `${path}.partial-${process.pid}`;
@@ -269,7 +261,17 @@ function concat(chunks: Buffer[], size: number, shared: boolean): Uint8Array {
   return out;
 }
 
-function statusError(res: HttpResponse, url: string): SourceError {
+/** The body of an answer read as JSON; anything else is `invalid_response`. */
+export function jsonBody<T>(res: HttpResponse, url: string): T {
+  try {
+    return JSON.parse(Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength).toString('utf8')) as T;
+  } catch (cause) {
+    throw new SourceError('invalid_response', `${url} did not answer JSON`, { url, status: res.status, cause });
+  }
+}
+
+/** A refusal (status 400 and above) as the error every client throws: `not_found` for 404, else `http_status`. */
+export function statusError(res: HttpResponse, url: string): SourceError {
   const detail = Buffer.from(res.body.buffer, res.body.byteOffset, Math.min(res.body.byteLength, 200)).toString('utf8').trim();
   const message = `${url} answered ${res.status}${detail ? `: ${detail}` : ''}`;
   return new SourceError(res.status === 404 ? 'not_found' : 'http_status', message, { url, status: res.status });

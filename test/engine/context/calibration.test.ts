@@ -1,10 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
-  calibrationBlock,
+  CALIBRATION_DEFAULTS,
   calibrationBlockFrom,
   CalibrationError,
+  campaignFilePath,
+  loadCalibrationTable,
   parseCalibrationTable,
 } from '../../../src/engine/context/calibration.ts';
 
@@ -226,11 +231,57 @@ test('the shipped regions cover every EUDR commodity', () => {
 });
 
 test('the shipped regions: producer country, a centroid in one box, and a centroid on the Nigeria-Cameroon frontier', () => {
-  assert.equal(calibrationBlock({ producerCountry: 'CI' }).region, 'West Africa');
-  assert.equal(calibrationBlock({ producerCountry: 'ID', centroid: [-60, -10] }).region, 'Southeast Asia and New Guinea');
-  assert.equal(calibrationBlock({ centroid: [-60, -10] }).region, 'Amazon and South America');
-  const frontier = calibrationBlock({ centroid: [9.2, 6.5] });
+  assert.equal(calibrationBlockFrom(CALIBRATION_DEFAULTS, { producerCountry: 'CI' }).region, 'West Africa');
+  assert.equal(calibrationBlockFrom(CALIBRATION_DEFAULTS, { producerCountry: 'ID', centroid: [-60, -10] }).region, 'Southeast Asia and New Guinea');
+  assert.equal(calibrationBlockFrom(CALIBRATION_DEFAULTS, { centroid: [-60, -10] }).region, 'Amazon and South America');
+  const frontier = calibrationBlockFrom(CALIBRATION_DEFAULTS, { centroid: [9.2, 6.5] });
   assert.equal(frontier.region, null);
   assert.match(frontier.note, /West Africa, Central Africa/);
-  assert.equal(calibrationBlock({ producerCountry: 'CM', centroid: [9.2, 6.5] }).region, 'Central Africa');
+  assert.equal(calibrationBlockFrom(CALIBRATION_DEFAULTS, { producerCountry: 'CM', centroid: [9.2, 6.5] }).region, 'Central Africa');
+});
+
+/** A data directory holding `campaign` (text, or a value written as JSON) as its campaign file. */
+async function withCampaignFile(campaign: unknown, fn: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'calibration-'));
+  try {
+    if (campaign !== undefined) {
+      const path = campaignFilePath(dataDir);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, typeof campaign === 'string' ? campaign : JSON.stringify(campaign));
+    }
+    await fn(dataDir);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const demoFigures = { id: 'west-africa', state: 'reads', controls: 12, forest_cleared: '6/6', forest_cleared_rerun: null, established_crop_filable: '5/6', measured_on: '2026-11-01', campaign_archive: 'demo' };
+const invalidTable = (err: unknown) => err instanceof CalibrationError && err.code === 'calibration_table_invalid';
+
+test('with no campaign file the service serves the committed regions, on either archive', async () => {
+  await withCampaignFile(undefined, async (dataDir) => {
+    assert.deepEqual(await loadCalibrationTable({ dataDir, archive: 'demo' }), CALIBRATION_DEFAULTS);
+    assert.deepEqual(await loadCalibrationTable({ dataDir, archive: 'public' }), CALIBRATION_DEFAULTS);
+  });
+});
+
+test('a demo campaign file is served over the committed regions on the demo archive, and not at all on the public one', async () => {
+  await withCampaignFile({ version: '2026-11-01', regions: [demoFigures] }, async (dataDir) => {
+    const demo = calibrationBlockFrom(await loadCalibrationTable({ dataDir, archive: 'demo' }), { producerCountry: 'CI' });
+    assert.deepEqual([demo.region, demo.forest_cleared, demo.measured_on], ['West Africa', '6/6', '2026-11-01']);
+    const real = calibrationBlockFrom(await loadCalibrationTable({ dataDir, archive: 'public' }), { producerCountry: 'CI' });
+    assert.deepEqual([real.region, real.forest_cleared, real.measured_on], ['West Africa', null, null]);
+  });
+});
+
+test('a campaign file that is not JSON, names no calibration region, or breaks the rules of a campaign is refused', async () => {
+  await withCampaignFile('{ not json', async (dataDir) => {
+    await assert.rejects(loadCalibrationTable({ dataDir, archive: 'demo' }), (e: unknown) => invalidTable(e) && /not JSON/.test((e as Error).message));
+  });
+  await withCampaignFile({ version: 'x', regions: [{ ...demoFigures, id: 'atlantis' }] }, async (dataDir) => {
+    await assert.rejects(loadCalibrationTable({ dataDir, archive: 'demo' }), (e: unknown) => invalidTable(e) && /atlantis/.test((e as Error).message));
+  });
+  await withCampaignFile({ version: 'x', regions: [{ ...demoFigures, state: 'validated' }] }, async (dataDir) => {
+    await assert.rejects(loadCalibrationTable({ dataDir, archive: 'demo' }), (e: unknown) => invalidTable(e) && /validated/.test((e as Error).message));
+  });
 });

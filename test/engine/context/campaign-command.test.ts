@@ -1,20 +1,20 @@
 // The campaign runner end to end on the demo world: control blocks read by the engine as plots
-// are, the counts written into a copy of the calibration file, labelled demo.
+// are, the counts written into the data directory's campaign file, labelled demo.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../../src/config.ts';
-import { calibrationBlockFrom, parseCalibrationTable } from '../../../src/engine/context/calibration.ts';
-import { CALIBRATION_FILE } from '../../../src/engine/context/campaign.ts';
+import { calibrationBlockFrom, campaignFilePath, loadCalibrationTable } from '../../../src/engine/context/calibration.ts';
 import { describeCampaign, runCampaignCommand } from '../../../src/engine/context/campaign-command.ts';
-import { DEMO_SITES } from '../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../src/engine/sources/demo/world.ts';
-import { demoWorld } from '../sources/demo-world.ts';
+import { openDemoArchive } from '../../../src/demo/open-archive.ts';
+import { DEMO_SITES } from '../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../src/demo/world.ts';
+import { demoWorld } from '../../support/demo-world.ts';
 
 /** Demo sites of Southeast Asia as control blocks: the deciduous forest, and established rubber. */
 const CONTROLS: Record<string, 'forest' | 'established_crop'> = {
@@ -25,7 +25,7 @@ const CONTROLS: Record<string, 'forest' | 'established_crop'> = {
   'mm-mon-tmf-undisturbed': 'established_crop',
 };
 
-test('a campaign on the demo world writes the counts the engine reaches, labelled demo, and validates nothing', async () => {
+test('a campaign on the demo world writes the counts the engine reaches, labelled demo, into the data directory; a public archive never reads them', async () => {
   const { root } = await demoWorld(DEMO_SITES.map((s) => s.name));
   const dir = await mkdtemp(join(tmpdir(), 'campaign-run-'));
   try {
@@ -40,11 +40,14 @@ test('a campaign on the demo world writes the counts the engine reaches, labelle
       })),
     };
     const controlsFile = join(dir, 'controls.geojson');
-    const regionsFile = join(dir, 'calibration-regions.json');
     await writeFile(controlsFile, JSON.stringify(controls));
-    await copyFile(CALIBRATION_FILE, regionsFile);
-    const config = loadConfig({ DATA_DIR: join(dir, 'data'), POOL_SIZE: '2', LOG_LEVEL: 'silent' });
-    const run = await runCampaignCommand(config, { controlsFile, regionsFile, archiveRoot: root, measuredOn: '2026-11-22' });
+    const dataDir = join(dir, 'data');
+    const regionsFile = new URL('../../../src/engine/context/calibration-regions.json', import.meta.url);
+    const committed = await readFile(regionsFile, 'utf8');
+    const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' });
+    const run = await runCampaignCommand(config, { controlsFile, openArchive: () => openDemoArchive({ dataDir, root }), measuredOn: '2026-11-22' });
+    assert.equal(run.file, campaignFilePath(dataDir));
+    assert.equal(await readFile(regionsFile, 'utf8'), committed);
 
     // What each block should reach is its site's truth, never a figure typed here.
     const positive = (label: string) => sites.filter((s) => CONTROLS[s.name] === label && s.truth.verdict === 'prior_management_evidenced').length;
@@ -55,13 +58,16 @@ test('a campaign on the demo world writes the counts the engine reaches, labelle
       crop: { filable: positive('established_crop'), read: count('established_crop') },
       failed: [],
     }]);
-    const table = parseCalibrationTable(JSON.parse(await readFile(regionsFile, 'utf8')));
+    const table = await loadCalibrationTable({ dataDir, archive: 'demo' });
     const region = table.regions.find((r) => r.id === 'southeast-asia')!;
     assert.deepEqual(
       [region.state, region.campaign_archive, region.controls, region.forest_cleared, region.established_crop_filable, region.measured_on],
       ['reads', 'demo', sites.length, `${positive('forest')}/${count('forest')}`, `${positive('established_crop')}/${count('established_crop')}`, '2026-11-22'],
     );
     assert.match(calibrationBlockFrom(table, { producerCountry: 'TH' }).note, /synthetic demo world/);
+    const publicBlock = calibrationBlockFrom(await loadCalibrationTable({ dataDir, archive: 'public' }), { producerCountry: 'TH' });
+    assert.deepEqual([publicBlock.state, publicBlock.controls, publicBlock.forest_cleared], ['reads', null, null]);
+    assert.doesNotMatch(publicBlock.note, /synthetic demo world/);
     assert.match(describeCampaign(run).at(-1)!, /synthetic demo world.*no region becomes validated/);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { calibrationBlockFrom, parseCalibrationTable } from '../../../src/engine/context/calibration.ts';
+import { CALIBRATION_DEFAULTS, calibrationBlockFrom, mergeCampaign, parseCampaignFile } from '../../../src/engine/context/calibration.ts';
 import {
   applyCampaign,
-  CALIBRATION_FILE,
   type ControlBlock,
   formatTable,
   parseControls,
@@ -51,12 +50,12 @@ test('forest blocks count a positive finding, crop blocks a filable one; failed 
   assert.deepEqual(tallies[1].forest, { positive: 0, read: 1 });
 });
 
-const fileNow = async () => JSON.parse(await readFile(CALIBRATION_FILE, 'utf8'));
+const REGIONS_FILE = new URL('../../../src/engine/context/calibration-regions.json', import.meta.url);
 const tally = { region: 'southeast-asia', forest: { positive: 1, read: 20 }, crop: { filable: 17, read: 20 }, failed: [] };
 
-test('a demo campaign writes its counts labelled demo and leaves the region at reads', async () => {
-  const next = applyCampaign(await fileNow(), [tally], { archive: 'demo', measuredOn: '2026-11-22' });
-  const table = parseCalibrationTable(next);
+test('a demo campaign writes its counts labelled demo and leaves the region at reads', () => {
+  const campaign = applyCampaign(CALIBRATION_DEFAULTS, null, [tally], { archive: 'demo', measuredOn: '2026-11-22' });
+  const table = mergeCampaign(CALIBRATION_DEFAULTS, campaign, 'demo');
   const region = table.regions.find((r) => r.id === 'southeast-asia')!;
   assert.deepEqual(
     [region.state, region.controls, region.forest_cleared, region.established_crop_filable, region.measured_on, region.campaign_archive],
@@ -66,36 +65,55 @@ test('a demo campaign writes its counts labelled demo and leaves the region at r
   assert.equal(served.state, 'reads');
   assert.match(served.note, /synthetic demo world/);
   // Every other region is as it was.
-  const before = parseCalibrationTable(await fileNow());
-  assert.deepEqual(table.regions.filter((r) => r.id !== 'southeast-asia'), before.regions.filter((r) => r.id !== 'southeast-asia'));
+  assert.deepEqual(table.regions.filter((r) => r.id !== 'southeast-asia'), CALIBRATION_DEFAULTS.regions.filter((r) => r.id !== 'southeast-asia'));
 });
 
-test('a campaign on the public archives validates the region; a demo campaign never replaces it', async () => {
-  const validated = applyCampaign(await fileNow(), [tally], { archive: 'public', measuredOn: '2026-11-22' });
-  const region = parseCalibrationTable(validated).regions.find((r) => r.id === 'southeast-asia')!;
+test('read for the public archive, the figures of a demo campaign are left out and the region quotes nothing', () => {
+  const campaign = applyCampaign(CALIBRATION_DEFAULTS, null, [tally], { archive: 'demo', measuredOn: '2026-11-22' });
+  const table = mergeCampaign(CALIBRATION_DEFAULTS, campaign, 'public');
+  assert.deepEqual(table.regions, CALIBRATION_DEFAULTS.regions);
+  const served = calibrationBlockFrom(table, { producerCountry: 'TH' });
+  assert.deepEqual([served.state, served.controls, served.forest_cleared, served.measured_on], ['reads', null, null, null]);
+  assert.doesNotMatch(served.note, /synthetic demo world/);
+});
+
+test('a campaign on the public archives validates the region; a demo campaign never replaces it', () => {
+  const validated = applyCampaign(CALIBRATION_DEFAULTS, null, [tally], { archive: 'public', measuredOn: '2026-11-22' });
+  const table = mergeCampaign(CALIBRATION_DEFAULTS, validated, 'public');
+  const region = table.regions.find((r) => r.id === 'southeast-asia')!;
   assert.deepEqual([region.state, region.campaign_archive], ['validated', 'public']);
-  assert.match(calibrationBlockFrom(parseCalibrationTable(validated), { producerCountry: 'TH' }).note, /40 control blocks assessed; 1\/20 forest blocks/);
-  assert.throws(() => applyCampaign(validated, [tally], { archive: 'demo', measuredOn: '2026-11-23' }), { code: 'validated_region' });
+  assert.match(calibrationBlockFrom(table, { producerCountry: 'TH' }).note, /40 control blocks assessed; 1\/20 forest blocks/);
+  assert.throws(() => applyCampaign(CALIBRATION_DEFAULTS, validated, [tally], { archive: 'demo', measuredOn: '2026-11-23' }), { code: 'validated_region' });
 });
 
-test('nothing is written for a region without both kinds of block read, or a region the file does not hold', async () => {
-  const file = await fileNow();
-  assert.throws(() => applyCampaign(file, [{ ...tally, crop: { filable: 0, read: 0 } }], { archive: 'demo', measuredOn: '2026-11-22' }), { code: 'nothing_read' });
-  assert.throws(() => applyCampaign(file, [{ ...tally, region: 'atlantis' }], { archive: 'demo', measuredOn: '2026-11-22' }), { code: 'region_unknown' });
+test('nothing is written for a region without both kinds of block read, or a region the file does not hold', () => {
+  assert.throws(() => applyCampaign(CALIBRATION_DEFAULTS, null, [{ ...tally, crop: { filable: 0, read: 0 } }], { archive: 'demo', measuredOn: '2026-11-22' }), { code: 'nothing_read' });
+  assert.throws(() => applyCampaign(CALIBRATION_DEFAULTS, null, [{ ...tally, region: 'atlantis' }], { archive: 'demo', measuredOn: '2026-11-22' }), { code: 'region_unknown' });
 });
 
-test('the file is rewritten in its own layout, figures and version only', async () => {
+test('a later campaign keeps the figures of regions it did not read and replaces those it did', () => {
+  const first = applyCampaign(CALIBRATION_DEFAULTS, null, [tally, { ...tally, region: 'west-africa' }], { archive: 'demo', measuredOn: '2026-11-22' });
+  const second = applyCampaign(CALIBRATION_DEFAULTS, first, [{ ...tally, forest: { positive: 3, read: 4 } }], { archive: 'demo', measuredOn: '2026-11-23' });
+  assert.equal(second.version, '2026-11-23');
+  assert.deepEqual(second.regions.map((f) => [f.id, f.forest_cleared, f.measured_on]), [
+    ['southeast-asia', '3/4', '2026-11-23'],
+    ['west-africa', '1/20', '2026-11-22'],
+  ]);
+});
+
+test('the campaign is written to its own file in the calibration layout, and the committed regions are never written', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'campaign-'));
   try {
-    const path = join(dir, 'calibration-regions.json');
-    await copyFile(CALIBRATION_FILE, path);
-    const original = await readFile(path, 'utf8');
-    assert.equal(`${formatTable(JSON.parse(original))}\n`, original.replace(/(\d)\.0\b/g, '$1'));
+    const committed = await readFile(REGIONS_FILE, 'utf8');
+    assert.equal(`${formatTable(JSON.parse(committed))}\n`, committed.replace(/(\d)\.0\b/g, '$1'));
+    const path = join(dir, 'calibration', 'campaign.json');
     await writeCampaign(path, [tally], { archive: 'demo', measuredOn: '2026-11-22' });
-    const written = JSON.parse(await readFile(path, 'utf8'));
+    const text = await readFile(path, 'utf8');
+    assert.equal(text, `${formatTable(JSON.parse(text))}\n`);
+    const written = parseCampaignFile(JSON.parse(text));
     assert.equal(written.version, '2026-11-22');
-    assert.deepEqual(written.notes, JSON.parse(original).notes);
-    assert.equal(written.regions[0].forest_cleared, '1/20');
+    assert.deepEqual(written.regions.map((f) => [f.id, f.forest_cleared, f.campaign_archive]), [['southeast-asia', '1/20', 'demo']]);
+    assert.equal(await readFile(REGIONS_FILE, 'utf8'), committed);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

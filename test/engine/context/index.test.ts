@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { area, centroid } from '@turf/turf';
 import type { Polygon } from 'geojson';
-import { type Archive, openArchive, serveDemoArchive } from '../../../src/engine/archive.ts';
+import { type Archive, openArchive } from '../../../src/engine/archive.ts';
+import { DEMO_GFW_API_KEY } from '../../../src/demo/api-transport.ts';
+import { openDemoArchive } from '../../../src/demo/open-archive.ts';
 import type { ContextPlot, ContextPrepared } from '../../../src/engine/context/index.ts';
 import { planContext } from '../../../src/engine/plan/context/index.ts';
 import { riskCountry } from '../../../src/engine/plan/context/risk.ts';
@@ -15,12 +17,12 @@ import { computeContext } from '../../../src/engine/worker/context/index.ts';
 import { decide, type ContextFacts, type DecisionInput } from '../../../src/engine/decide.ts';
 import { assembleRasters } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
-import { DEMO_SITES, type DemoSiteSpec } from '../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../src/engine/sources/demo/world.ts';
+import { DEMO_SITES, type DemoSiteSpec } from '../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../src/demo/world.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
-import type { ArchiveServer, FaultPlan } from '../../../src/engine/sources/local-server.ts';
-import { demoWorld } from '../sources/demo-world.ts';
+import { type ArchiveServer, type FaultPlan, serveDemoArchive } from '../../support/archive-server.ts';
+import { demoWorld } from '../../support/demo-world.ts';
 
 let root: string;
 let dataDir: string;
@@ -31,7 +33,7 @@ const READ_ON = '2026-11-22';
 before(async () => {
   ({ root } = await demoWorld(DEMO_SITES.map((s) => s.name)));
   dataDir = await mkdtemp(join(tmpdir(), 'context-test-'));
-  archive = await openArchive({ kind: 'demo', dataDir, root });
+  archive = await openDemoArchive({ dataDir, root });
 });
 
 after(async () => {
@@ -66,7 +68,7 @@ async function faulty(faults: FaultPlan): Promise<{ archive: Archive; server: Ar
   const server = await serveDemoArchive(root);
   server.setFaults(faults);
   const http = createHttpClient({ retries: 0 });
-  return { server, archive: await openArchive({ kind: 'demo', dataDir, root: server.url, http }) };
+  return { server, archive: await openArchive({ kind: 'demo', dataDir, root: server.url, http, gfwApiKey: DEMO_GFW_API_KEY }) };
 }
 
 /**

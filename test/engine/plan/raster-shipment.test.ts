@@ -10,7 +10,7 @@ import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { readWindow } from '../../support/read-windows.ts';
 import { type ByteSource, openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
-import { writeCog } from '../../../src/engine/sources/tiff-writer.ts';
+import { writeCog } from '../../../src/demo/tiff-writer.ts';
 
 const SIDE = 512;
 const value = (x: number, y: number) => 1 + ((x * 7 + y * 13) % 4000);

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { createHttpClient, DEFAULT_USER_AGENT } from '../../../src/engine/sources/http-client.ts';
-import { startArchiveServer, type RouteHandler } from '../../../src/engine/sources/local-server.ts';
+import { startArchiveServer, type RouteHandler } from '../../support/archive-server.ts';
 import { tempDir } from './gdal-fixtures.ts';
 
 const fast = { retryBaseMs: 1, retryCapMs: 5 };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../src/engine/sources/local-server.ts';
+import { startArchiveServer } from '../../support/archive-server.ts';
 import { RangeCache } from '../../../src/engine/sources/range-cache.ts';
 import { pattern, tempDir, writeGdalCog } from './gdal-fixtures.ts';
 import { readCogWindow } from '../../support/read-windows.ts';

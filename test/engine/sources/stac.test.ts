@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
-import { startArchiveServer, type RouteHandler } from '../../../src/engine/sources/local-server.ts';
+import { startArchiveServer, type RouteHandler } from '../../support/archive-server.ts';
 import { openCatalogue, type StacItem, type StacQuery } from '../../../src/engine/sources/stac.ts';
 import { tempDir } from './gdal-fixtures.ts';
 

@@ -1,7 +1,7 @@
 // The context blocks' plan for one plot (main thread, I/O only): every block's windows and vector
 // answers, read together, and the calibration block, which is a table lookup.
 import type { Archive } from '../../archive.ts';
-import { type CalibrationBlock, calibrationBlock } from '../../context/calibration.ts';
+import { CALIBRATION_DEFAULTS, type CalibrationBlock, calibrationBlockFrom, type CalibrationTable } from '../../context/calibration.ts';
 import type { ContextPrepared } from '../../context/index.ts';
 import type { ContextPlot } from '../../context/plot.ts';
 import type { RasterRequest } from '../../sources/raster-request.ts';
@@ -17,6 +17,8 @@ export interface ContextOptions {
   whisp?: boolean;
   /** The day of the read (YYYY-MM-DD), stored in the concession block; today by default. */
   readOn?: string;
+  /** The calibration regions with the figures of the deployment's campaigns; the committed regions by default. */
+  calibration?: CalibrationTable;
 }
 
 export interface ContextPlan {
@@ -52,6 +54,6 @@ export async function planContext(plot: ContextPlot, archive: Archive, signal?: 
       settlement: settlement.prepared,
     },
     // The producer's country alone chooses the region; without it, the centroid (spec 2.8.1).
-    calibration: calibrationBlock({ producerCountry: plot.producer_country, centroid: plot.centroid }),
+    calibration: calibrationBlockFrom(options.calibration ?? CALIBRATION_DEFAULTS, { producerCountry: plot.producer_country, centroid: plot.centroid }),
   };
 }

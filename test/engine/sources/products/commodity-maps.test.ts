@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { OIL_PALM_EXTENT, RUBBER_CLASSES, oilPalmCells, oilPalmPlantingYear, oilPalmYopValue, rubberCovers } from '../../../../src/engine/sources/products/commodity-maps/codes.ts';
 import { createOilPalmAdapter, createRubberAdapter } from '../../../../src/engine/sources/products/commodity-maps/reader.ts';
 import { readWindow, readWindows } from '../../../support/read-windows.ts';
-import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, onDisk, windowPixel } from '../../../support/demo-world.ts';
 
 const centre = (name: string) => DEMO_SITES.find((s) => s.name === name)!.centre;
 const around = ([lon, lat]: [number, number], d = 0.002): [number, number, number, number] => [lon - d, lat - d, lon + d, lat + d];

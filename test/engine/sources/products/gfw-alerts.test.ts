@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { gfwDataApiRoutes } from '../../../../src/engine/sources/demo/gfw-routes.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
+import { answering, startArchiveServer } from '../../../support/archive-server.ts';
+import { gfwDataApiRoutes } from '../../../../src/demo/gfw-routes.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../../src/demo/world.ts';
 import { decodeDateConf } from '../../../../src/engine/sources/products/gfw-alerts/codes.ts';
 import { createAlertsAdapter } from '../../../../src/engine/sources/products/gfw-alerts/reader.ts';
 import { GfwApiError, createGfwDataApi, newestFirst } from '../../../../src/engine/sources/products/gfw-data-api.ts';
-import { demoWorld } from '../demo-world.ts';
+import { demoWorld } from '../../../support/demo-world.ts';
 
 test('date_conf decodes under either day origin, and 0 is no alert', () => {
   assert.deepEqual(decodeDateConf(20001, '2014-12-31'), { date: '2015-01-01', confidence: 'nominal' });
@@ -24,7 +24,7 @@ test('versions sort newest first', () => {
 
 async function withApi<T>(fn: (where: { root: string; synthetic: true }, http: ReturnType<typeof createHttpClient>) => Promise<T>): Promise<T> {
   const { root } = await demoWorld();
-  const server = await startArchiveServer({ root, routes: [gfwDataApiRoutes({ root, apiKeys: ['demo-key'] })] });
+  const server = await startArchiveServer({ root, routes: [answering(gfwDataApiRoutes({ root, apiKeys: ['demo-key'] }))] });
   const http = createHttpClient({ retries: 0 });
   try {
     return await fn({ root: server.url, synthetic: true }, http);

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { readWindows } from '../../../support/read-windows.ts';
-import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../../../support/demo-world.ts';
 import { QA_PIXEL_BITS, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, landsatAssetHref, landsatDn, landsatItemId, landsatReflectance, parseLandsatItem, qaPixelConfidence } from '../../../../src/engine/sources/products/landsat/codes.ts';
 import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat/reader.ts';
 import { qaPixelClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';

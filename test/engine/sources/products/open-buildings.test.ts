@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
-import { toLonLat } from '../../../../src/engine/sources/demo/geometry.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../../src/demo/world.ts';
+import { toLonLat } from '../../../../src/demo/geometry.ts';
 import { gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching } from '../../../../src/engine/sources/products/open-buildings/codes.ts';
 import { createOpenBuildingsAdapter } from '../../../../src/engine/sources/products/open-buildings/reader.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { readWindow } from '../../../support/read-windows.ts';
-import { demoWorld, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, onDisk, windowPixel } from '../../../support/demo-world.ts';
 
 test('manifest listing, names by year and tile extents follow the bucket layout', () => {
   assert.equal(manifestListingUrl('3b'), 'https://storage.googleapis.com/storage/v1/b/open-buildings-temporal-data/o?prefix=v1%2Fmanifests_merged_s2_level_2_float%2F3b_');

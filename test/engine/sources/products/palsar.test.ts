@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSourceError } from '../../../../src/engine/sources/errors.ts';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { startArchiveServer } from '../../../support/archive-server.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { readWindow, readWindows } from '../../../support/read-windows.ts';
-import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../demo-world.ts';
+import { demoWorld, gdalPixel, mirrored, onDisk, windowPixel } from '../../../support/demo-world.ts';
 import { DEAFRICA_MIRROR, PC_MIRROR, dnFromGamma0Db, gamma0Db, palsarNodata, palsarTile1, palsarTile5, palsarTileBounds, palsarYearExists } from '../../../../src/engine/sources/products/palsar/codes.ts';
 import { PalsarUnavailableError, createPalsarAdapter } from '../../../../src/engine/sources/products/palsar/reader.ts';
 

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { overpassRoutes } from '../../../../src/engine/sources/demo/overpass-routes.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
+import { answering, startArchiveServer } from '../../../support/archive-server.ts';
+import { overpassRoutes } from '../../../../src/demo/overpass-routes.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
 import { aroundQuery, containingQuery, toProtectedArea } from '../../../../src/engine/sources/products/protected-areas/codes.ts';
 import { createProtectedAreasAdapter } from '../../../../src/engine/sources/products/protected-areas/reader.ts';
-import { demoWorld } from '../demo-world.ts';
+import { demoWorld } from '../../../support/demo-world.ts';
 
 test('queries name the three tag families and the point', () => {
   const q = aroundQuery(11.55, -0.45, 25000);
@@ -29,7 +29,7 @@ test('an element becomes an area with its own designation and IUCN category only
 
 test('finds protected areas around and containing demo points through an Overpass-shaped endpoint', async () => {
   const { root } = await demoWorld();
-  const server = await startArchiveServer({ root, routes: [overpassRoutes({ root })] });
+  const server = await startArchiveServer({ root, routes: [answering(overpassRoutes({ root }))] });
   const http = createHttpClient({ retries: 0 });
   try {
     const pa = createProtectedAreasAdapter({ where: { root: server.url, synthetic: true }, http });

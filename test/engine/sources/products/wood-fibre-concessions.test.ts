@@ -2,20 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { booleanIntersects } from '@turf/turf';
 import { createHttpClient } from '../../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../../src/engine/sources/local-server.ts';
-import { gfwDataApiRoutes } from '../../../../src/engine/sources/demo/gfw-routes.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
+import { answering, startArchiveServer } from '../../../support/archive-server.ts';
+import { gfwDataApiRoutes } from '../../../../src/demo/gfw-routes.ts';
+import { DEMO_SITES } from '../../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../../src/demo/world.ts';
 import { DEFAULT_LICENCE_TYPE } from '../../../../src/engine/sources/products/wood-fibre-concessions/codes.ts';
 import { createConcessionsAdapter } from '../../../../src/engine/sources/products/wood-fibre-concessions/reader.ts';
-import { demoWorld } from '../demo-world.ts';
+import { demoWorld } from '../../../support/demo-world.ts';
 
 const plotOf = (name: string) => ({ type: 'Polygon' as const, coordinates: [buildSiteModel(DEMO_SITES.find((s) => s.name === name)!, DEMO_SEED).lonLatRing] });
 
 test('finds the concession a demo plot lies in, with its class and outline but not its name', async () => {
   const { root } = await demoWorld();
-  const server = await startArchiveServer({ root, routes: [gfwDataApiRoutes({ root })] });
+  const server = await startArchiveServer({ root, routes: [answering(gfwDataApiRoutes({ root }))] });
   const http = createHttpClient({ retries: 0 });
   try {
     const concessions = createConcessionsAdapter({ where: { root: server.url, synthetic: true }, http, apiKey: 'any' });

@@ -8,10 +8,10 @@
 import { deflateSync } from 'node:zlib';
 import { writeFile, mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { GeoTransform } from '../engine/sources/reproject.ts';
 
 export type CogDtype = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
 export type CogTypedArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
-export type GeoTransform = [originX: number, pixelW: number, rotX: number, originY: number, rotY: number, pixelH: number];
 
 export interface CogRaster {
   width: number;

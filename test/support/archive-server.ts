@@ -1,15 +1,18 @@
 // A local archive server for tests and benchmarks: serves the files under `root` with Range,
-// answers STAC /search over the static catalogue below any path, hosts extra handlers (the
-// product layer's GFW- and Overpass-shaped endpoints), and misbehaves on request: latency,
-// limited bandwidth, error statuses, hung requests, cut bodies, Range ignored, a mirror down.
-// Every request is logged, so a test can count what a client really asked for.
+// answers STAC /search over the static catalogue below any path, hosts extra handlers, and
+// misbehaves on request: latency, limited bandwidth, error statuses, hung requests, cut bodies,
+// Range ignored, a mirror down.
+// Every request is logged, so a test can count what a client really asked for. The demo world's
+// in-process API answers can be put behind it (`answering`, `serveDemoArchive`) to read them over HTTP.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { openStaticCatalogue, type StacItem, type StacQuery, type StaticCatalogue } from './stac.ts';
+import type { ApiRoute } from '../../src/demo/api-exchange.ts';
+import { demoApiRoute } from '../../src/demo/api-transport.ts';
+import { openStaticCatalogue, type StacItem, type StacQuery, type StaticCatalogue } from '../../src/engine/sources/stac.ts';
 
 /** Which requests a fault hits: paths matching `match` (substring or RegExp), the first `count` of them. */
 export interface FaultRule {
@@ -249,6 +252,29 @@ export async function startArchiveServer(opts: ArchiveServerOptions): Promise<Ar
         server.closeAllConnections();
       }),
   };
+}
+
+/** An in-process answering function (the demo world's API-shaped sources) served over HTTP. */
+export function answering(route: ApiRoute): RouteHandler {
+  return async (req, res, url) => {
+    let body: Promise<string> | null = null;
+    const read = async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+    const answer = await route({ method: req.method ?? 'GET', url, headers, body: () => (body ??= read()) });
+    if (answer === null) return false;
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+    return true;
+  };
+}
+
+/** A demo world served over HTTP, with its API-shaped sources answering as in a demo deployment. */
+export function serveDemoArchive(dir: string, opts: Omit<ArchiveServerOptions, 'root' | 'routes'> = {}): Promise<ArchiveServer> {
+  return startArchiveServer({ ...opts, root: dir, routes: [answering(demoApiRoute(dir))] });
 }
 
 // Resolves when the response can take more, or has closed (a client gone mid-body).

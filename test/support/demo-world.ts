@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_WORLD_VERSION, type WorldManifest, WORLD_MANIFEST, generateDemoWorld } from '../../../src/engine/sources/demo/world.ts';
+import { DEMO_WORLD_VERSION, type WorldManifest, WORLD_MANIFEST, generateDemoWorld } from '../../src/demo/world.ts';
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { mirrorPath } from '../../../src/engine/sources/products/archive-url.ts';
-import type { ArchiveLocation } from '../../../src/engine/sources/products/provenance.ts';
+import { mirrorPath } from '../../src/engine/sources/products/archive-url.ts';
+import type { ArchiveLocation } from '../../src/engine/sources/products/provenance.ts';
 
 export const TEST_SITES = [
   'th-surat-thani-rubber', 'ci-tai-cleared-2022', 'gh-dust-no-structure', 'my-johor-oil-palm',

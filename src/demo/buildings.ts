@@ -2,10 +2,10 @@
 // read by the service (2016, 2020, 2023), the manifests that list them per S2 level-2 cell, and
 // the bucket listings that lead to the manifests.
 import { createHash } from 'node:crypto';
-import { transformer } from '../reproject.ts';
-import { mirrorPath } from '../products/archive-url.ts';
-import { utmEpsg } from '../products/mgrs.ts';
-import { OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, manifestListingUrl, manifestToken, objectUrl } from '../products/open-buildings/codes.ts';
+import { transformer } from '../engine/sources/reproject.ts';
+import { mirrorPath } from '../engine/sources/products/archive-url.ts';
+import { utmEpsg } from '../engine/sources/products/mgrs.ts';
+import { OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, manifestListingUrl, manifestToken, objectUrl } from '../engine/sources/products/open-buildings/codes.ts';
 import { type Grid, type GridWindow, windowAround, windowGeoTransform } from './geometry.ts';
 import { randomFor } from './random.ts';
 import type { RasterFiles } from './raster-files.ts';

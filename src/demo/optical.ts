@@ -3,12 +3,12 @@
 // included) and Landsat Collection 2 Level-2 as the Planetary Computer serves it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { transformer } from '../reproject.ts';
-import type { CogTypedArray } from '../tiff-writer.ts';
-import { mirrorPath } from '../products/archive-url.ts';
-import { LANDSAT_CATALOGUE, LANDSAT_SR_ENCODING, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, QA_PIXEL_NODATA, landsatAssetHref, landsatDn, landsatItemId, type LandsatAsset, type LandsatSrAsset } from '../products/landsat/codes.ts';
-import { mgrsSquare, utmEpsg } from '../products/mgrs.ts';
-import { BOA_ADD_OFFSET_DN, REFLECTANCE_SCALE, S2_ASSETS, S2_CATALOGUES, SCL, baselineAtLeast, earthSearchV1AssetHref, earthSearchV1ItemId, type S2Asset } from '../products/sentinel-2/codes.ts';
+import { transformer } from '../engine/sources/reproject.ts';
+import type { CogTypedArray } from './tiff-writer.ts';
+import { mirrorPath } from '../engine/sources/products/archive-url.ts';
+import { LANDSAT_CATALOGUE, LANDSAT_SR_ENCODING, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, QA_PIXEL_NODATA, landsatAssetHref, landsatDn, landsatItemId, type LandsatAsset, type LandsatSrAsset } from '../engine/sources/products/landsat/codes.ts';
+import { mgrsSquare, utmEpsg } from '../engine/sources/products/mgrs.ts';
+import { BOA_ADD_OFFSET_DN, REFLECTANCE_SCALE, S2_ASSETS, S2_CATALOGUES, SCL, baselineAtLeast, earthSearchV1AssetHref, earthSearchV1ItemId, type S2Asset } from '../engine/sources/products/sentinel-2/codes.ts';
 import { type Grid, type GridWindow, pixelCentres, windowAround, windowGeoTransform } from './geometry.ts';
 import { CLOUD, type Cover, HAZE_PER_AOT, type Spectrum, ndvi, visible } from './landscape.ts';
 import { randomFor, valueNoise } from './random.ts';

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fromArrayBuffer } from 'geotiff';
-import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
-import { openCog } from '../../../src/engine/sources/cog.ts';
-import { encodeCog, writeCog, TiffWriteError, type CogRaster, type CogTypedArray } from '../../../src/engine/sources/tiff-writer.ts';
-import { readCogWindow } from '../../support/read-windows.ts';
+import { openByteSource } from '../../src/engine/sources/byte-source.ts';
+import { openCog } from '../../src/engine/sources/cog.ts';
+import { encodeCog, writeCog, TiffWriteError, type CogRaster, type CogTypedArray } from '../../src/demo/tiff-writer.ts';
+import { readCogWindow } from '../support/read-windows.ts';
 
 // Debian's python3-gdal lives beside the system interpreter, not any other python3 on PATH.
 const PYTHON = '/usr/bin/python3';

@@ -2,8 +2,8 @@
 // evidence engine to one verdict and reason of spec 2.9/2.10. `intended` states the readings
 // each instrument is meant to give (spec 2.7) and `truth` the decision those readings imply.
 // The record that decides is read over 2016–2020, the five seasons before the cutoff.
-import { type ContextFacts, type InstrumentAnswer, NO_CONTEXT, type ReasonCode, type Verdict } from '../../decide.ts';
-import type { CycleClass } from '../../kernels/seasonal-troughs.ts';
+import { type ContextFacts, type InstrumentAnswer, NO_CONTEXT, type ReasonCode, type Verdict } from '../engine/decide.ts';
+import type { CycleClass } from '../engine/kernels/seasonal-troughs.ts';
 import type { Cover, Spectrum } from './landscape.ts';
 
 /** Land-cover history of a pixel on the Landsat moist-forest record (TMF). */

@@ -1,14 +1,12 @@
-// A GFW-Data-API-shaped endpoint for the local archive server, answering from the demo world's
-// tables: the catalogue (`/dataset/{ds}`, its versions, `/fields`), `/latest` redirects, the old
+// The demo world's GFW Data API, answering from its tables: the catalogue (`/dataset/{ds}`, its versions, `/fields`), `/latest` redirects, the old
 // `/query` answering 308 to `/query/json`, and queries in the small SQL subset the service sends
 // (SELECT fields FROM t WHERE field op literal [AND …]) intersected with the posted geometry.
-import type http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { booleanIntersects, booleanPointInPolygon } from '@turf/turf';
 import type { Geometry } from 'geojson';
-import type { RouteHandler } from '../local-server.ts';
 import { GFW_TABLES_DIR, type GfwTable } from './api-data.ts';
+import type { ApiAnswer, ApiRequest, ApiRoute } from './api-exchange.ts';
 
 const PREFIX = '/data-api.globalforestwatch.org';
 
@@ -19,20 +17,12 @@ export interface GfwRoutesOptions {
   apiKeys?: string[];
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): true {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-  return true;
+function send(status: number, body: unknown, headers: Record<string, string> = {}): ApiAnswer {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
-function failed(res: http.ServerResponse, status: number, message: string): true {
-  return send(res, status, { status: 'failed', message });
-}
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+function failed(status: number, message: string): ApiAnswer {
+  return send(status, { status: 'failed', message });
 }
 
 // --- the SQL subset -------------------------------------------------------------------------------
@@ -88,7 +78,7 @@ function rowInside(table: GfwTable, row: Record<string, unknown>, geometry: Geom
 
 // --- the routes -------------------------------------------------------------------------------
 
-export function gfwDataApiRoutes(opts: GfwRoutesOptions): RouteHandler {
+export function gfwDataApiRoutes(opts: GfwRoutesOptions): ApiRoute {
   const tables = new Map<string, Promise<GfwTable | null>>();
   const table = (dataset: string) => {
     if (!/^[a-z0-9_]+$/.test(dataset)) return Promise.resolve(null);
@@ -99,74 +89,75 @@ export function gfwDataApiRoutes(opts: GfwRoutesOptions): RouteHandler {
     }
     return t;
   };
-  const keyOk = (req: http.IncomingMessage, url: URL): 'missing' | 'refused' | 'ok' => {
-    const key = (req.headers['x-api-key'] as string | undefined) ?? url.searchParams.get('x-api-key') ?? '';
+  const keyOk = (req: ApiRequest): 'missing' | 'refused' | 'ok' => {
+    const key = req.headers['x-api-key'] ?? req.url.searchParams.get('x-api-key') ?? '';
     if (key === '') return 'missing';
     return opts.apiKeys === undefined || opts.apiKeys.includes(key) ? 'ok' : 'refused';
   };
 
-  return async (req, res, url) => {
-    if (!url.pathname.startsWith(`${PREFIX}/dataset/`)) return false;
+  return async (req) => {
+    const url = req.url;
+    if (!url.pathname.startsWith(`${PREFIX}/dataset/`)) return null;
     const parts = url.pathname.slice(PREFIX.length + '/dataset/'.length).split('/').map(decodeURIComponent);
     const [dataset, version, ...rest] = parts;
     const t = await table(dataset);
-    if (t === null) return failed(res, 404, `Dataset ${dataset} does not exist`);
+    if (t === null) return failed(404, `Dataset ${dataset} does not exist`);
     const latest = t.versions[t.versions.length - 1];
     if (version === 'latest') {
       // Middleware of the real API: GET anywhere, POST only for query and download, else 400.
       const target = `${PREFIX}/dataset/${dataset}/${latest}${rest.length ? `/${rest.join('/')}` : ''}${url.search}`;
       if (req.method === 'GET' || (req.method === 'POST' && (rest[0] === 'query' || rest[0] === 'download'))) {
-        return send(res, 307, { status: 'success', message: `redirecting to ${latest}` }, { location: target });
+        return send(307, { status: 'success', message: `redirecting to ${latest}` }, { location: target });
       }
-      return failed(res, 400, 'latest is only resolved for GET, and for POST on query and download');
+      return failed(400, 'latest is only resolved for GET, and for POST on query and download');
     }
     if (version === undefined) {
-      if (req.method !== 'GET') return failed(res, 405, 'method not allowed');
-      return send(res, 200, { data: { dataset, is_downloadable: t.kind === 'raster', metadata: { ...t.metadata, synthetic: true }, versions: t.versions }, status: 'success' });
+      if (req.method !== 'GET') return failed(405, 'method not allowed');
+      return send(200, { data: { dataset, is_downloadable: t.kind === 'raster', metadata: { ...t.metadata, synthetic: true }, versions: t.versions }, status: 'success' });
     }
-    if (!t.versions.includes(version)) return failed(res, 404, `Version ${version} of ${dataset} does not exist`);
-    if (rest.length === 0) return send(res, 200, { data: { dataset, version, status: 'saved', is_latest: version === latest, synthetic: true }, status: 'success' });
-    if (rest[0] === 'fields' && rest.length === 1) return send(res, 200, { data: t.fields.map((f) => ({ ...f, is_feature_info: true, is_filter: true })), status: 'success' });
-    if (rest[0] !== 'query') return failed(res, 404, 'not found');
+    if (!t.versions.includes(version)) return failed(404, `Version ${version} of ${dataset} does not exist`);
+    if (rest.length === 0) return send(200, { data: { dataset, version, status: 'saved', is_latest: version === latest, synthetic: true }, status: 'success' });
+    if (rest[0] === 'fields' && rest.length === 1) return send(200, { data: t.fields.map((f) => ({ ...f, is_feature_info: true, is_filter: true })), status: 'success' });
+    if (rest[0] !== 'query') return failed(404, 'not found');
     if (rest.length === 1) {
       // The old path moved: 308 keeps the method and body.
-      return send(res, 308, { status: 'success', message: 'moved to query/json' }, { location: `${url.pathname}/json${url.search}` });
+      return send(308, { status: 'success', message: 'moved to query/json' }, { location: `${url.pathname}/json${url.search}` });
     }
-    if (rest[1] !== 'json' || rest.length !== 2) return failed(res, 404, 'not found');
-    const key = keyOk(req, url);
-    if (key === 'missing') return failed(res, 401, 'an API key is required (x-api-key)');
-    if (key === 'refused') return failed(res, 403, 'API key is not valid');
+    if (rest[1] !== 'json' || rest.length !== 2) return failed(404, 'not found');
+    const key = keyOk(req);
+    if (key === 'missing') return failed(401, 'an API key is required (x-api-key)');
+    if (key === 'refused') return failed(403, 'API key is not valid');
     let sql: string;
     let geometry: Geometry | null = null;
     if (req.method === 'POST') {
       let body: { sql?: unknown; geometry?: unknown };
       try {
-        body = JSON.parse(await readBody(req));
+        body = JSON.parse(await req.body());
       } catch {
-        return failed(res, 422, 'the body is not JSON');
+        return failed(422, 'the body is not JSON');
       }
-      if (typeof body.sql !== 'string') return failed(res, 422, 'sql is required');
+      if (typeof body.sql !== 'string') return failed(422, 'sql is required');
       sql = body.sql;
       if (body.geometry !== undefined && body.geometry !== null) {
         const g = body.geometry as Geometry;
-        if (g.type !== 'Polygon' && g.type !== 'MultiPolygon') return failed(res, 422, 'geometry must be a Polygon or MultiPolygon');
+        if (g.type !== 'Polygon' && g.type !== 'MultiPolygon') return failed(422, 'geometry must be a Polygon or MultiPolygon');
         geometry = g;
       }
     } else if (req.method === 'GET') {
       sql = url.searchParams.get('sql') ?? '';
-      if (url.searchParams.has('geostore_id')) return failed(res, 422, 'geostores are not held by the demo API; POST the geometry instead');
-    } else return failed(res, 405, 'method not allowed');
-    if (t.kind === 'raster' && geometry === null) return failed(res, 422, 'raster datasets require a geometry');
+      if (url.searchParams.has('geostore_id')) return failed(422, 'geostores are not held by the demo API; POST the geometry instead');
+    } else return failed(405, 'method not allowed');
+    if (t.kind === 'raster' && geometry === null) return failed(422, 'raster datasets require a geometry');
     let parsed: ParsedSql;
     try {
       parsed = parseSql(sql);
     } catch (err) {
-      return failed(res, 422, (err as Error).message);
+      return failed(422, (err as Error).message);
     }
     const rows = version === latest ? t.rows : [];
     const data = rows
       .filter((r) => parsed.conditions.every((c) => holds(r, c)) && rowInside(t, r, geometry))
       .map((r) => (parsed.fields === '*' ? r : Object.fromEntries((parsed.fields as string[]).map((f) => [f, r[f] ?? null]))));
-    return send(res, 200, { data, status: 'success' });
+    return send(200, { data, status: 'success' });
   };
 }

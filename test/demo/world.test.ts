@@ -4,12 +4,12 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openByteSource } from '../../../../src/engine/sources/byte-source.ts';
-import { openCog } from '../../../../src/engine/sources/cog.ts';
-import { DemoArchiveError, demoPlotBookPath, ensureDemoArchive } from '../../../../src/engine/sources/demo/archive.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { DEMO_WORLD_VERSION, WORLD_MANIFEST, generateDemoWorld } from '../../../../src/engine/sources/demo/world.ts';
-import { demoWorld } from '../demo-world.ts';
+import { openByteSource } from '../../src/engine/sources/byte-source.ts';
+import { openCog } from '../../src/engine/sources/cog.ts';
+import { DemoArchiveError, demoPlotBookPath, ensureDemoArchive } from '../../src/demo/archive.ts';
+import { DEMO_SITES } from '../../src/demo/sites.ts';
+import { DEMO_WORLD_VERSION, WORLD_MANIFEST, generateDemoWorld } from '../../src/demo/world.ts';
+import { demoWorld } from '../support/demo-world.ts';
 
 const SOME = ['ci-bouafle-eu-maps', 'lk-kalutara-inconsistent'];
 

@@ -1,14 +1,14 @@
 // The map products of the demo world, each in its real tiling and encoding: PALSAR yearly
 // mosaics on both mirrors, ETH canopy height, Copernicus DEM, the JRC TMF record, the EU 2020
 // forest maps, Hansen GFC, the oil palm and rubber maps.
-import { mirrorPath } from '../products/archive-url.ts';
-import { CANOPY_HEIGHT_NODATA, canopyHeightHref, canopyHeightTile } from '../products/canopy-height/codes.ts';
-import { OIL_PALM_EXTENT, OIL_PALM_GRID_HREF, oilPalmHref, oilPalmYopValue, RUBBER_CLASSES, rubberCovers, rubberHref } from '../products/commodity-maps/codes.ts';
-import { demHref, demTile } from '../products/copernicus-dem/codes.ts';
-import { GFC2020, GFT2020, euForestTile, gfc2020Href, gft2020Href } from '../products/eu-forest-maps/codes.ts';
-import { hansenHref, hansenTile } from '../products/hansen/codes.ts';
-import { DEAFRICA_MIRROR, PALSAR_MASK, PC_MIRROR, dnFromGamma0Db, palsarNodata, palsarTile1, type PalsarBand } from '../products/palsar/codes.ts';
-import { ANNUAL_CHANGE, MAIN_CLASSES, TMF_FIRST_YEAR, TMF_LAST_YEAR, annualChangeDataset, tmfHref, tmfTile, type TmfDataset } from '../products/tmf/codes.ts';
+import { mirrorPath } from '../engine/sources/products/archive-url.ts';
+import { CANOPY_HEIGHT_NODATA, canopyHeightHref, canopyHeightTile } from '../engine/sources/products/canopy-height/codes.ts';
+import { OIL_PALM_EXTENT, OIL_PALM_GRID_HREF, oilPalmHref, oilPalmYopValue, RUBBER_CLASSES, rubberCovers, rubberHref } from '../engine/sources/products/commodity-maps/codes.ts';
+import { demHref, demTile } from '../engine/sources/products/copernicus-dem/codes.ts';
+import { GFC2020, GFT2020, euForestTile, gfc2020Href, gft2020Href } from '../engine/sources/products/eu-forest-maps/codes.ts';
+import { hansenHref, hansenTile } from '../engine/sources/products/hansen/codes.ts';
+import { DEAFRICA_MIRROR, PALSAR_MASK, PC_MIRROR, dnFromGamma0Db, palsarNodata, palsarTile1, type PalsarBand } from '../engine/sources/products/palsar/codes.ts';
+import { ANNUAL_CHANGE, MAIN_CLASSES, TMF_FIRST_YEAR, TMF_LAST_YEAR, annualChangeDataset, tmfHref, tmfTile, type TmfDataset } from '../engine/sources/products/tmf/codes.ts';
 import { type Grid, type GridWindow, pixelCentres, toLonLat, windowAround } from './geometry.ts';
 import { COVERS, type Cover } from './landscape.ts';
 import { geoFootprint, itemPath, SYNTHETIC_PROPERTIES, writeJson } from './optical.ts';

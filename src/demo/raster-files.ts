@@ -3,7 +3,7 @@
 // written once, over the union of the windows, with the ground between them left sparse.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type CogDtype, type CogTypedArray, encodeCog } from '../tiff-writer.ts';
+import { type CogDtype, type CogTypedArray, encodeCog } from './tiff-writer.ts';
 import { type Grid, type GridWindow, windowGeoTransform } from './geometry.ts';
 
 export interface RasterFileSpec {

@@ -1,7 +1,7 @@
 // Where things are in the demo world: a local metric frame around each site, the plot polygon
 // drawn in it, and the pixel grids of the products placed over it. Every raster is sampled at
 // its pixel centres in the site's frame, so a plot covers the same ground in every product.
-import { metresPerDegree, transformer } from '../reproject.ts';
+import { metresPerDegree, transformer } from '../engine/sources/reproject.ts';
 
 /** Equirectangular metres around a site centre: exact enough over the kilometre or two of a site. */
 export interface LocalFrame {

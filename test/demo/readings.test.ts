@@ -3,27 +3,27 @@
 // was written for (the decision rules themselves are checked against that truth in sites.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { operatingPoints as op } from '../../../../src/engine/operating-points.ts';
-import { heightPercentiles } from '../../../../src/engine/kernels/height-percentiles.ts';
-import { radarContrast } from '../../../../src/engine/kernels/radar-contrast.ts';
-import { type PixelMask, rasteriseMask, ringMask } from '../../../../src/engine/kernels/rasterise-mask.ts';
-import { qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../../../../src/engine/kernels/scene-stats.ts';
-import { type CycleClass, seasonalTroughs } from '../../../../src/engine/kernels/seasonal-troughs.ts';
-import { structureAtTrough } from '../../../../src/engine/kernels/structure-at-trough.ts';
-import { terrainSlope } from '../../../../src/engine/kernels/terrain-slope.ts';
-import type { WorkerRaster } from '../../../../src/engine/worker/raster-window.ts';
-import { inferBoaOffset, settleReflectanceEncoding } from '../../../../src/engine/sources/products/sentinel-2/codes.ts';
-import { transformer } from '../../../../src/engine/sources/reproject.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { buildSiteModel } from '../../../../src/engine/sources/demo/site-model.ts';
-import { DEMO_SEED } from '../../../../src/engine/sources/demo/world.ts';
-import { createSentinel2Adapter } from '../../../../src/engine/sources/products/sentinel-2/reader.ts';
-import { createLandsatAdapter } from '../../../../src/engine/sources/products/landsat/reader.ts';
-import { createPalsarAdapter } from '../../../../src/engine/sources/products/palsar/reader.ts';
-import { createCanopyHeightAdapter } from '../../../../src/engine/sources/products/canopy-height/reader.ts';
-import { createDemAdapter } from '../../../../src/engine/sources/products/copernicus-dem/reader.ts';
-import { demoWorld, onDisk } from '../demo-world.ts';
-import { readWindows } from '../../../support/read-windows.ts';
+import { operatingPoints as op } from '../../src/engine/operating-points.ts';
+import { heightPercentiles } from '../../src/engine/kernels/height-percentiles.ts';
+import { radarContrast } from '../../src/engine/kernels/radar-contrast.ts';
+import { type PixelMask, rasteriseMask, ringMask } from '../../src/engine/kernels/rasterise-mask.ts';
+import { qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../../src/engine/kernels/scene-stats.ts';
+import { type CycleClass, seasonalTroughs } from '../../src/engine/kernels/seasonal-troughs.ts';
+import { structureAtTrough } from '../../src/engine/kernels/structure-at-trough.ts';
+import { terrainSlope } from '../../src/engine/kernels/terrain-slope.ts';
+import type { WorkerRaster } from '../../src/engine/worker/raster-window.ts';
+import { inferBoaOffset, settleReflectanceEncoding } from '../../src/engine/sources/products/sentinel-2/codes.ts';
+import { transformer } from '../../src/engine/sources/reproject.ts';
+import { DEMO_SITES } from '../../src/demo/sites.ts';
+import { buildSiteModel } from '../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../src/demo/world.ts';
+import { createSentinel2Adapter } from '../../src/engine/sources/products/sentinel-2/reader.ts';
+import { createLandsatAdapter } from '../../src/engine/sources/products/landsat/reader.ts';
+import { createPalsarAdapter } from '../../src/engine/sources/products/palsar/reader.ts';
+import { createCanopyHeightAdapter } from '../../src/engine/sources/products/canopy-height/reader.ts';
+import { createDemAdapter } from '../../src/engine/sources/products/copernicus-dem/reader.ts';
+import { demoWorld, onDisk } from '../support/demo-world.ts';
+import { readWindows } from '../support/read-windows.ts';
 
 const PERIOD = { start: Date.UTC(2016, 0, 1) / 86_400_000, end: Date.UTC(2020, 11, 31) / 86_400_000 };
 

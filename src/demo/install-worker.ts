@@ -1,35 +1,16 @@
-// The demo archive on disk: generated on first start under `<dataDir>/archive/`, regenerated
-// only when missing or made by another generator version, and swapped in whole so a reader
-// never sees half a world. Also the site list the `demo sites` command prints.
+// The thread that installs the demo archive (see archive.ts): checks what is on disk, takes the
+// lock, generates the world into a staging folder and swaps it in whole, so a reader never sees
+// half a world, then writes the plot book. Posts an InstallOutcome and ends.
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RouteHandler } from '../local-server.ts';
-import { gfwDataApiRoutes } from './gfw-routes.ts';
-import { overpassRoutes } from './overpass-routes.ts';
-import { plotBook, plotRef } from './plot-book.ts';
+import { parentPort, workerData } from 'node:worker_threads';
+import { DemoArchiveError, type DemoArchiveState, demoArchiveDir, demoPlotBookPath, type InstallOutcome } from './archive.ts';
+import { plotBook } from './plot-book.ts';
 import { DEMO_SEED, DEMO_WORLD_VERSION, WORLD_MANIFEST, type WorldManifest, generateDemoWorld, siteModels } from './world.ts';
-import type { DemoSiteSummary } from './sites.ts';
-
-export class DemoArchiveError extends Error {
-  readonly code: 'archive_not_demo' | 'generation_locked';
-  constructor(code: DemoArchiveError['code'], message: string) {
-    super(message);
-    this.name = 'DemoArchiveError';
-    this.code = code;
-  }
-}
 
 const LOCK_WAIT_MS = 10 * 60_000;
 const LOCK_POLL_MS = 250;
-
-export function demoArchiveDir(dataDir: string): string {
-  return join(dataDir, 'archive');
-}
-
-export function demoPlotBookPath(dataDir: string): string {
-  return join(dataDir, 'demo', 'plots.geojson');
-}
 
 async function currentVersion(archive: string): Promise<string | null> {
   try {
@@ -49,12 +30,7 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/**
- * Makes sure `<dataDir>/archive` holds the current demo world and `<dataDir>/demo/plots.geojson`
- * its plot book. Idempotent; several processes starting at once generate it once (a lock file
- * makes the others wait). A non-empty archive folder that is not a demo world is never touched.
- */
-export async function ensureDemoArchive(dataDir: string): Promise<{ generated: boolean; version: string }> {
+async function install(dataDir: string): Promise<DemoArchiveState> {
   const archive = demoArchiveDir(dataDir);
   const bookPath = demoPlotBookPath(dataDir);
   if ((await currentVersion(archive)) === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
@@ -97,37 +73,11 @@ export async function ensureDemoArchive(dataDir: string): Promise<{ generated: b
   }
 }
 
-/** Every demo site with its bounds, plot, and the verdict and reason its truth implies. */
-export function demoSites(): DemoSiteSummary[] {
-  return siteModels(DEMO_SEED).map((m, i) => {
-    const lons = m.lonLatRing.map((p) => p[0]);
-    const lats = m.lonLatRing.map((p) => p[1]);
-    // The bounds reach a little past the plot: the ground its instruments read around it.
-    const pad = 0.005;
-    const [w, s, e, n] = [Math.min(...lons) - pad, Math.min(...lats) - pad, Math.max(...lons) + pad, Math.max(...lats) + pad].map((v) => Math.round(v * 1e6) / 1e6);
-    return {
-      name: m.spec.name,
-      title: m.spec.title,
-      country: m.spec.country,
-      commodity: m.spec.commodity,
-      bounds: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] },
-      plot_ref: plotRef(m, i),
-      verdict: m.spec.truth.verdict,
-      reason: m.spec.truth.reason,
-      reasons: m.spec.truth.reasons,
-      variants: m.spec.truth.variants ?? [],
-      intended: m.spec.intended,
-      story: m.spec.story,
-    };
-  });
+let outcome: InstallOutcome;
+try {
+  outcome = { state: await install(workerData as string) };
+} catch (err) {
+  const e = err as { code?: unknown; message?: string };
+  outcome = { error: { code: typeof e.code === 'string' ? e.code : undefined, message: e.message ?? String(err) } };
 }
-
-/**
- * The route handlers that make the local archive server answer the demo world's API-shaped
- * sources (GFW Data API, Overpass) from `<dataDir>/archive`. File-only archives cannot answer
- * queries, so a demo deployment serves its archive through the local server with these.
- */
-export function demoRoutes(dataDir: string, opts: { gfwApiKeys?: string[] } = {}): RouteHandler[] {
-  const root = demoArchiveDir(dataDir);
-  return [gfwDataApiRoutes({ root, apiKeys: opts.gfwApiKeys }), overpassRoutes({ root })];
-}
+parentPort!.postMessage(outcome);

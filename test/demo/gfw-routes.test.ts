@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqlError, parseSql } from '../../../../src/engine/sources/demo/gfw-routes.ts';
+import { SqlError, parseSql } from '../../src/demo/gfw-routes.ts';
 
 test('reads the SQL the service sends, and refuses what it cannot answer', () => {
   assert.deepEqual(parseSql("SELECT latitude, longitude FROM results WHERE d >= '2021-01-01' AND c IN ('high', 'highest')"), {

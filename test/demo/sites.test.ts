@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RULES, decide, type ReasonCode, type Verdict } from '../../../../src/engine/decide.ts';
-import { calibrationBlock } from '../../../../src/engine/context/calibration.ts';
-import { DEMO_SITES } from '../../../../src/engine/sources/demo/sites.ts';
-import { demoSites } from '../../../../src/engine/sources/demo/archive.ts';
-import { DEMO_SEED, siteModels } from '../../../../src/engine/sources/demo/world.ts';
-import { approximateWrs2 } from '../../../../src/engine/sources/demo/optical.ts';
-import { mgrsSquare } from '../../../../src/engine/sources/products/mgrs.ts';
-import { ringArea } from '../../../../src/engine/sources/demo/geometry.ts';
+import { RULES, decide, type ReasonCode, type Verdict } from '../../src/engine/decide.ts';
+import { CALIBRATION_DEFAULTS, calibrationBlockFrom } from '../../src/engine/context/calibration.ts';
+import { DEMO_SITES } from '../../src/demo/sites.ts';
+import { demoSites } from '../../src/demo/archive.ts';
+import { DEMO_SEED, siteModels } from '../../src/demo/world.ts';
+import { approximateWrs2 } from '../../src/demo/optical.ts';
+import { mgrsSquare } from '../../src/engine/sources/products/mgrs.ts';
+import { ringArea } from '../../src/demo/geometry.ts';
 
 const VERDICTS: Verdict[] = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
 
@@ -76,10 +76,10 @@ test('plots have their declared area, and the small plot is the only one under 4
 
 test('the frontier site\'s centroid lies in two calibration regions, so with no producer it reads without a region', () => {
   const frontier = DEMO_SITES.find((s) => s.producer === null)!;
-  const block = calibrationBlock({ centroid: frontier.centre });
+  const block = calibrationBlockFrom(CALIBRATION_DEFAULTS, { centroid: frontier.centre });
   assert.equal(block.state, 'reads');
   assert.match(block.note, /country/i);
-  const withCountry = calibrationBlock({ producerCountry: frontier.country, centroid: frontier.centre });
+  const withCountry = calibrationBlockFrom(CALIBRATION_DEFAULTS, { producerCountry: frontier.country, centroid: frontier.centre });
   assert.notEqual(withCountry.region, block.region);
 });
 

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
-import { isSourceError, isTransient } from '../../../src/engine/sources/errors.ts';
-import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
-import { startArchiveServer } from '../../../src/engine/sources/local-server.ts';
-import { tempDir } from './gdal-fixtures.ts';
+import { openByteSource } from '../../src/engine/sources/byte-source.ts';
+import { isSourceError, isTransient } from '../../src/engine/sources/errors.ts';
+import { createHttpClient } from '../../src/engine/sources/http-client.ts';
+import { startArchiveServer } from './archive-server.ts';
+import { tempDir } from '../engine/sources/gdal-fixtures.ts';
 
 test('serves files with Range: 206 with Content-Range, 416 outside the file, HEAD without a body', async () => {
   using dir = tempDir();
