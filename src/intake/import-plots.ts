@@ -311,7 +311,7 @@ const DIFF_CHUNK = 5000;
  * POST /portal/plots/import. Every plot of the file is stored, rejected ones with their findings; a
  * ref already in the register updates that plot. A file that names no country leaves a stored
  * country untouched, and a producer name that matches none leaves a stored producer attached.
- * Throws IntakeError (nothing written) for a file that cannot be taken as a whole.
+ * Throws a DomainError (nothing written) for a file that cannot be taken as a whole.
  */
 export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportAnswer> {
   const report = await judgeFile(em, input);

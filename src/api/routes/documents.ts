@@ -7,7 +7,7 @@ import { evidencePdf } from '../../documents/evidence-pdf.ts';
 import { getEvidenceMap, getEvidenceWrapper } from '../../engine/evidence-store.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import { invalid } from '../../errors.ts';
 import { pathId } from '../parse.ts';
 
 const FORMATS = ['json', 'csv'] as const;
@@ -15,7 +15,7 @@ const FORMATS = ['json', 'csv'] as const;
 function formatOf(ctx: Context): (typeof FORMATS)[number] {
   const value = ctx.query.format ?? 'json';
   if (typeof value !== 'string' || !(FORMATS as readonly string[]).includes(value)) {
-    throw badRequest('bad_format', `format must be one of ${FORMATS.join(', ')}`);
+    throw invalid('bad_format', `format must be one of ${FORMATS.join(', ')}`);
   }
   return value as (typeof FORMATS)[number];
 }
