@@ -11,7 +11,7 @@ import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts'
 import type { Em } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { evidenceStateCounts, finishedCounts, jobsHoldingPlots, readablePlotsToRead, readStates, readsInFlight } from '../store/register/evidence.ts';
-import { lockRegister } from '../store/register/imports.ts';
+import { lockRegister } from '../store/register/lock.ts';
 import { queue as queuePlots, recover } from '../store/register/transitions.ts';
 import type { Verdict } from './decide.ts';
 import { failedEvent } from './evidence-store.ts';

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../store/orm.ts';
-import { insertPlots, lockRegister, storedByRef, updatePlots, type PlotColumns, type PlotUpdate, type StoredPlot } from '../store/register/imports.ts';
+import { insertPlots, storedByRef, updatePlots, type PlotColumns, type PlotUpdate, type StoredPlot } from '../store/register/imports.ts';
+import { lockRegister } from '../store/register/lock.ts';
 import { boundaryMoved } from './boundary-shift.ts';
 import { resolveCountry } from './countries.ts';
 import { POINT_AREA, type Finding } from './findings.ts';

@@ -1,5 +1,5 @@
 /** The plot register (spec 2.1, 4.1): its rows as the API serves them, the list and the detail. */
-import { plotStateOfRow, type EvidenceFacts, type PlotState, type PlotTone } from '../engine/plot-state.ts';
+import { plotStateOfRow, type PlotState, type PlotTone } from '../engine/plot-state.ts';
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { plotWithBoundary, registerPage, registerRow, registerRows, stateColumns, type PlotRecord } from '../store/register/plots.ts';
@@ -7,24 +7,10 @@ import type { ValidationReport } from '../store/register/stored-json.ts';
 import { notFound } from './errors.ts';
 import type { PlotGeometry } from './types.ts';
 
-export interface RegisterRow {
-  id: string;
-  external_ref: string | null;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  declared_area_ha: number | null;
-  geometry_source: string;
-  validation_state: string;
-  planted_year: number | null;
-  producer_id: string | null;
-  producer_name: string | null;
-  evidence_state: EvidenceState;
-  verdict: string | null;
-  reason: string | null;
+/** A register row as the API serves it: timestamps as ISO strings, and the plot's `state` decided. */
+export interface RegisterRow extends Omit<PlotRecord, 'evidence_at' | 'evidence_facts' | 'created_at' | 'updated_at'> {
   evidence_at: string | null;
   state: PlotState;
-  post_cutoff_loss_share: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -8,38 +8,19 @@ import { randomBytes } from 'node:crypto';
 import type { Finding } from '../../intake/findings.ts';
 import type { PlotGeometry } from '../../intake/types.ts';
 import type { ValidationState } from '../../intake/validate.ts';
-import type { EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
-
-/** A stored plot a re-upload may match. */
-export interface StoredPlot {
-  id: string;
-  external_ref: string;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  declared_area_ha: number | null;
-  geometry: PlotGeometry | null;
-  validation_state: string;
-  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
-  planted_year: number | null;
-  producer_id: string | null;
-  evidence_state: EvidenceState;
-}
+import type { PlotRecord } from './plots.ts';
 
 /** The columns an upload writes, as one element of the JSON array a batch statement reads. */
-export interface PlotColumns {
-  id: string;
-  external_ref: string | null;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  declared_area_ha: number | null;
+export interface PlotColumns extends Pick<PlotRecord, 'id' | 'external_ref' | 'commodity' | 'country' | 'area_ha' | 'declared_area_ha' | 'planted_year' | 'producer_id'> {
   geometry: PlotGeometry | null;
   validation_state: ValidationState;
   validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
-  planted_year: number | null;
-  producer_id: string | null;
+}
+
+/** A stored plot a re-upload may match. */
+export interface StoredPlot extends Omit<PlotColumns, 'external_ref' | 'validation_state'>, Pick<PlotRecord, 'validation_state' | 'evidence_state'> {
+  external_ref: string;
 }
 
 /** An update also says whether the boundary moved; the statement withdraws finished evidence then. */
@@ -115,14 +96,6 @@ async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unkno
     if (chars >= BATCH_CHARS || parts.length >= BATCH_ROWS) await flush();
   }
   await flush();
-}
-
-/**
- * Takes the workspace's register lock until `tx` ends: imports and run calls into one workspace
- * take turns, so two uploads of one ref cannot both create it and a run's count stays true.
- */
-export async function lockRegister(tx: Em, workspaceId: string): Promise<void> {
-  await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plots:${workspaceId}`]);
 }
 
 /** The workspace's stored plots carrying the given refs, by ref. */

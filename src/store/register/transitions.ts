@@ -52,12 +52,26 @@ export async function markRunning(em: Em, workspaceId: string, plotId: string, j
   return Number((changed as { affectedRows?: number }).affectedRows ?? 0) > 0;
 }
 
-export interface FinishedRead {
-  /** The read id: the evidence row's id and the allowance unit's read id. */
-  readId: string;
+/** A plot's read by one job. */
+export interface JobRead {
   workspaceId: string;
   plotId: string;
   jobId: string;
+}
+
+/** Runs `write` in one transaction with the plot locked, if the job still holds it. */
+async function whileHeld(em: Em, read: JobRead, write: (tx: Em, plot: PlotHold) => Promise<void>): Promise<WriteOutcome> {
+  return em.transactional(async (tx) => {
+    const plot = await plotHold(tx, read.workspaceId, read.plotId, true);
+    if (!held(plot, read.jobId)) return 'superseded';
+    await write(tx, plot);
+    return 'stored';
+  });
+}
+
+export interface FinishedRead extends JobRead {
+  /** The read id: the evidence row's id and the allowance unit's read id. */
+  readId: string;
   evidence: EvidenceObject;
   integrity: Integrity;
   map: EvidenceMap;
@@ -70,9 +84,7 @@ export interface FinishedRead {
  * register row moved to `done`, one allowance unit and the `plot.evidence.completed` event, all or nothing.
  */
 export async function complete(em: Em, read: FinishedRead, completedEvent: EventData): Promise<WriteOutcome> {
-  return em.transactional(async (tx) => {
-    const plot = await plotHold(tx, read.workspaceId, read.plotId, true);
-    if (!held(plot, read.jobId)) return 'superseded';
+  return whileHeld(em, read, async (tx, plot) => {
     const e = read.evidence;
     const issued = new Date(e.issued);
     const loss = e.post_cutoff_loss as { share?: unknown } | null;
@@ -99,14 +111,10 @@ export async function complete(em: Em, read: FinishedRead, completedEvent: Event
     });
     await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
     addEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
-    return 'stored';
   });
 }
 
-export interface FailedRead {
-  workspaceId: string;
-  plotId: string;
-  jobId: string;
+export interface FailedRead extends JobRead {
   /** The reason in words a person can act on. */
   error: string;
   at: Date;
@@ -114,12 +122,7 @@ export interface FailedRead {
 
 /** Records a failed read on the plot (state `failed`, the reason in words) with the `plot.evidence.failed` event; nothing is charged. */
 export async function fail(em: Em, failure: FailedRead, failedEvent: EventData): Promise<WriteOutcome> {
-  return em.transactional(async (tx) => {
-    const plot = await plotHold(tx, failure.workspaceId, failure.plotId, true);
-    if (!held(plot, failure.jobId)) return 'superseded';
-    await failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent);
-    return 'stored';
-  });
+  return whileHeld(em, failure, (tx, plot) => failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent));
 }
 
 async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: string, at: Date, failedEvent: EventData): Promise<void> {
