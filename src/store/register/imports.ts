@@ -98,7 +98,11 @@ async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unkno
   await flush();
 }
 
-/** The workspace's stored plots carrying the given refs, by ref. */
+/**
+ * The workspace's stored plots carrying the given refs, by ref. Their boundaries and reports are
+ * only compared with the upload's, never served, so they are not run through the stored-JSON
+ * schemas: this read covers every matched plot of a file of up to 25 MB.
+ */
 export async function storedByRef(tx: Em, workspaceId: string, refs: string[]): Promise<Map<string, StoredPlot>> {
   const byRef = new Map<string, StoredPlot>();
   if (refs.length === 0) return byRef;
