@@ -71,9 +71,15 @@ export async function readablePlotsToRead(em: Em, workspaceId: string): Promise<
   return rows.map((r) => r.id);
 }
 
+interface PlotReadability {
+  id: string;
+  readable: boolean;
+  evidence_state: EvidenceState;
+}
+
 /** Of the named plots, those in the workspace, each with whether it can be read and its evidence state. */
-export async function readStates(em: Em, workspaceId: string, ids: string[]): Promise<{ id: string; readable: boolean; evidence_state: EvidenceState }[]> {
-  return em.execute(
+export async function readStates(em: Em, workspaceId: string, ids: string[]): Promise<PlotReadability[]> {
+  return em.execute<PlotReadability[]>(
     `select id, (${READABLE}) as readable, evidence_state from plots where workspace_id = ? and id = any(?::uuid[])`,
     [workspaceId, `{${ids.join(',')}}`],
   );
