@@ -1,5 +1,5 @@
 import type { Em } from '../store/orm.ts';
-import { ServiceError } from '../api/errors.ts';
+import { evidenceCap, planTierRequired } from '../errors.ts';
 import { EvidenceUnit, type Plan } from '../store/entities/index.ts';
 
 /**
@@ -51,9 +51,7 @@ export async function admitReads(
 ): Promise<{ cap: number | null; used: number; used_after: number }> {
   const rule = PLAN_RULES[workspace.plan];
   if (!rule.evidence) {
-    throw new ServiceError(
-      403,
-      'plan_tier_required',
+    throw planTierRequired(
       `the ${title(workspace.plan)} plan includes no plot evidence; the ${UNLOCKING_PLAN} plan unlocks it (the Trial plan allows ${PLAN_RULES.trial.cap} plot reads in any ${ALLOWANCE_WINDOW_DAYS} days)`,
     );
   }
@@ -61,9 +59,7 @@ export async function admitReads(
   const committed = status.used + pending;
   if (rule.cap !== null && committed + requested > rule.cap) {
     const remaining = Math.max(0, rule.cap - committed);
-    throw new ServiceError(
-      403,
-      'evidence_cap',
+    throw evidenceCap(
       `the ${title(workspace.plan)} plan allows ${rule.cap} plot reads in any ${ALLOWANCE_WINDOW_DAYS} days: ${committed} used (${status.used} read, ${pending} queued or reading), ${remaining} remaining; this call asks for ${requested}`,
     );
   }

@@ -1,5 +1,5 @@
 import type { Em } from '../store/orm.ts';
-import { ServiceError } from '../api/errors.ts';
+import { keyLimit, notFound } from '../errors.ts';
 import { ApiKey, type SeatRole } from '../store/entities/index.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
 
@@ -39,9 +39,7 @@ export async function mintKey(
     await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`api-keys:${input.workspaceId}`]);
     const active = await tx.count(ApiKey, { workspaceId: input.workspaceId, revokedAt: null });
     if (active >= MAX_ACTIVE_KEYS) {
-      throw new ServiceError(
-        409,
-        'key_limit',
+      throw keyLimit(
         `this workspace already has ${MAX_ACTIVE_KEYS} active API keys; revoke one (DELETE /portal/api-keys/{id}) before minting another`,
       );
     }
@@ -68,7 +66,7 @@ export async function listKeys(em: Em, workspaceId: string) {
 
 export async function revokeKey(em: Em, workspaceId: string, id: string) {
   const row = await em.findOne(ApiKey, { id, workspaceId });
-  if (!row) throw new ServiceError(404, 'not_found', `no API key ${id} in this workspace`);
+  if (!row) throw notFound(`no API key ${id} in this workspace`);
   if (!row.revokedAt) {
     row.revokedAt = new Date();
     await em.flush();

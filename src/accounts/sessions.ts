@@ -1,5 +1,5 @@
 import type { Em } from '../store/orm.ts';
-import { ServiceError } from '../api/errors.ts';
+import { unauthorized } from '../errors.ts';
 import { Member, Session, User, Workspace } from '../store/entities/index.ts';
 import { verifyPassword } from './passwords.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
@@ -11,7 +11,7 @@ export async function signIn(em: Em, email: string, password: string) {
   const user = await em.findOne(User, { email: email.trim().toLowerCase() });
   // The same answer for an unknown email and a wrong password, so sign-in cannot probe for accounts.
   if (!user || !(await verifyPassword(password, user.passwordHash))) {
-    throw new ServiceError(401, 'unauthorized', 'email or password not recognised');
+    throw unauthorized('email or password not recognised');
   }
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);

@@ -1,11 +1,11 @@
 import type { Em } from '../store/orm.ts';
-import { ServiceError } from '../api/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { Member, PLANS, User, Workspace, type Plan, type SeatRole } from '../store/entities/index.ts';
 import { hashPassword } from './passwords.ts';
 
 export function parsePlan(value: unknown): Plan {
   if (typeof value === 'string' && (PLANS as readonly string[]).includes(value)) return value as Plan;
-  throw new ServiceError(422, 'bad_plan', `plan must be one of ${PLANS.join(', ')}`);
+  throw invalid('bad_plan', `plan must be one of ${PLANS.join(', ')}`);
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -20,10 +20,10 @@ export interface NewWorkspace {
 
 /** Creates a workspace with its first member; an existing user (same email, same password) gets a new seat. */
 export async function createWorkspace(em: Em, input: NewWorkspace) {
-  if (!input.name.trim()) throw new ServiceError(422, 'name_required', 'the workspace needs a name');
+  if (!input.name.trim()) throw invalid('name_required', 'the workspace needs a name');
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new ServiceError(422, 'bad_email', `"${input.email}" is not an email address`);
-  if (input.password.length < 8) throw new ServiceError(422, 'weak_password', 'the password needs at least 8 characters');
+  if (!EMAIL.test(email)) throw invalid('bad_email', `"${input.email}" is not an email address`);
+  if (input.password.length < 8) throw invalid('weak_password', 'the password needs at least 8 characters');
   return em.transactional(async (tx) => {
     const workspace = tx.create(Workspace, { id: crypto.randomUUID(), name: input.name.trim(), plan: input.plan });
     let user = await tx.findOne(User, { email });
@@ -36,7 +36,7 @@ export async function createWorkspace(em: Em, input: NewWorkspace) {
 
 export async function setPlan(em: Em, workspaceId: string, plan: Plan) {
   const workspace = await em.findOne(Workspace, { id: workspaceId });
-  if (!workspace) throw new ServiceError(404, 'not_found', `no workspace ${workspaceId}`);
+  if (!workspace) throw notFound(`no workspace ${workspaceId}`);
   const previous = workspace.plan;
   workspace.plan = plan;
   await em.flush();
@@ -45,6 +45,6 @@ export async function setPlan(em: Em, workspaceId: string, plan: Plan) {
 
 export async function getWorkspace(em: Em, workspaceId: string) {
   const workspace = await em.findOne(Workspace, { id: workspaceId });
-  if (!workspace) throw new ServiceError(404, 'not_found', `no workspace ${workspaceId}`);
+  if (!workspace) throw notFound(`no workspace ${workspaceId}`);
   return workspace;
 }

@@ -1,6 +1,6 @@
 import { listKeys, mintKey } from '../accounts/keys.ts';
 import { createWorkspace, parsePlan, setPlan } from '../accounts/workspaces.ts';
-import { ServiceError } from '../api/errors.ts';
+import { notFound, usage } from '../errors.ts';
 import { SEAT_ROLES, Workspace, type SeatRole } from '../store/entities/index.ts';
 import type { Store } from '../store/orm.ts';
 
@@ -17,14 +17,14 @@ export const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json
 
 function need(flags: Flags, name: string): string {
   const v = flags[name];
-  if (typeof v !== 'string' || v === '') throw new ServiceError(2, 'usage', `--${name} is required\n${USAGE}`);
+  if (typeof v !== 'string' || v === '') throw usage(`--${name} is required\n${USAGE}`);
   return v;
 }
 
 function seatRole(value: string | boolean | undefined, fallback: SeatRole): SeatRole {
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (SEAT_ROLES as readonly string[]).includes(value)) return value as SeatRole;
-  throw new ServiceError(2, 'usage', `--role must be one of ${SEAT_ROLES.join(', ')}`);
+  throw usage(`--role must be one of ${SEAT_ROLES.join(', ')}`);
 }
 
 export async function runAdminCommand(store: Store, words: string[], flags: Flags): Promise<Record<string, unknown>> {
@@ -61,13 +61,13 @@ export async function runAdminCommand(store: Store, words: string[], flags: Flag
       return { workspace_id: workspace.id, plan: workspace.plan, previous };
     }
     default:
-      throw new ServiceError(2, 'usage', `unknown command "${words.join(' ')}"\n${USAGE}`);
+      throw usage(`unknown command "${words.join(' ')}"\n${USAGE}`);
   }
 }
 
 async function mustExist(store: Store, workspaceId: string) {
   if (!/^[0-9a-f-]{36}$/i.test(workspaceId) || !(await store.em().findOne(Workspace, { id: workspaceId }))) {
-    throw new ServiceError(404, 'not_found', `no workspace ${workspaceId}`);
+    throw notFound(`no workspace ${workspaceId}`);
   }
 }
 

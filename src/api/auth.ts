@@ -3,7 +3,7 @@ import { authenticateKey } from '../accounts/keys.ts';
 import { resolveSession, seatOf, SESSION_COOKIE } from '../accounts/sessions.ts';
 import { Workspace } from '../store/entities/index.ts';
 import type { Caller, Services } from './context.ts';
-import { forbidden, ServiceError, unauthorized } from './errors.ts';
+import { forbidden, sessionRequired, unauthorized, workspaceRequired } from '../errors.ts';
 import { isUuid } from './parse.ts';
 
 /** Route families a portal-role seat reaches (spec 5.5); every other authenticated family is the studio's. */
@@ -38,7 +38,7 @@ async function resolveCaller(services: Services, ctx: Context, sessionOnly: bool
     if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"');
     const key = await authenticateKey(em, match[1]);
     if (!key) throw unauthorized('the API key is not recognised or has been revoked');
-    if (sessionOnly) throw new ServiceError(403, 'session_required', 'API keys are minted and revoked from a signed-in session, not with an API key');
+    if (sessionOnly) throw sessionRequired('API keys are minted and revoked from a signed-in session, not with an API key');
     const workspace = await em.findOne(Workspace, { id: key.workspaceId });
     if (!workspace) throw unauthorized('the API key\'s workspace no longer exists');
     return { workspaceId: workspace.id, plan: workspace.plan, role: key.role, via: 'key', userId: null, keyId: key.keyId };
@@ -48,8 +48,8 @@ async function resolveCaller(services: Services, ctx: Context, sessionOnly: bool
   const session = await resolveSession(em, token);
   if (!session) throw unauthorized('the session has expired or was signed out; sign in again');
   const workspaceId = ctx.get('X-Workspace-Id') || (typeof ctx.query.workspace === 'string' ? ctx.query.workspace : '');
-  if (!workspaceId) throw new ServiceError(400, 'workspace_required', 'a signed-in session names its workspace with the X-Workspace-Id header or ?workspace=<id>');
-  if (!isUuid(workspaceId)) throw new ServiceError(400, 'workspace_required', `"${workspaceId}" is not a workspace id`);
+  if (!workspaceId) throw workspaceRequired('a signed-in session names its workspace with the X-Workspace-Id header or ?workspace=<id>');
+  if (!isUuid(workspaceId)) throw workspaceRequired(`"${workspaceId}" is not a workspace id`);
   const seat = await seatOf(em, session.userId, workspaceId);
   if (!seat) throw forbidden('you have no seat in this workspace');
   const workspace = await em.findOneOrFail(Workspace, { id: workspaceId });

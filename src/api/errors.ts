@@ -1,16 +1,54 @@
-/** The one error type every refusal travels in; the error middleware shapes it as {error:{code,message}}. */
-export class ServiceError extends Error {
-  readonly status: number;
-  readonly code: string;
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
+import type { ErrorCode } from '../errors.ts';
 
-export const unauthorized = (message = 'A valid API key (Authorization: Bearer <key>) or a signed-in session is required.') =>
-  new ServiceError(401, 'unauthorized', message);
-export const forbidden = (message: string) => new ServiceError(403, 'forbidden', message);
-export const notFound = (message: string) => new ServiceError(404, 'not_found', message);
-export const badRequest = (code: string, message: string) => new ServiceError(422, code, message);
+/** The HTTP status of every refusal the service makes; typed by the code union, so a new code cannot go unmapped. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  bad_body: 422,
+  bad_all: 422,
+  bad_rerun: 422,
+  bad_plot_ids: 422,
+  no_plots: 422,
+  bad_format: 422,
+  bad_state: 422,
+  bad_limit: 422,
+  bad_offset: 422,
+  bad_q: 422,
+  bad_country: 422,
+  bad_shipment_id: 422,
+  bad_label: 422,
+  bad_producer_id: 422,
+  producer_id_required: 422,
+  email_required: 422,
+  password_required: 422,
+  not_signed_in: 422,
+  file_required: 422,
+  bad_plan: 422,
+  bad_email: 422,
+  weak_password: 422,
+  name_required: 422,
+  file_too_large: 413,
+  empty_file: 422,
+  unsupported_format: 422,
+  bad_encoding: 422,
+  bad_json: 422,
+  bad_geojson: 422,
+  bad_zip: 422,
+  zip_too_large: 422,
+  bad_shapefile: 422,
+  unsupported_crs: 422,
+  bad_csv: 422,
+  too_many_plots: 422,
+  unknown_country: 422,
+  duplicate_ref: 409,
+  unauthorized: 401,
+  forbidden: 403,
+  session_required: 403,
+  workspace_required: 400,
+  not_found: 404,
+  plan_tier_required: 403,
+  evidence_cap: 403,
+  key_limit: 409,
+  no_evidence: 409,
+  queue_unavailable: 503,
+  // Operator commands only; an HTTP caller never meets it.
+  usage: 400,
+};

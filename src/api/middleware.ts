@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../log.ts';
-import { ServiceError } from './errors.ts';
+import { DomainError, notFound } from '../errors.ts';
+import { HTTP_STATUS } from './errors.ts';
 
 /** Request id (echoed in X-Request-Id), one JSON log line per request, and the one place refusals are shaped. */
 export function requestLifecycle(log: Logger) {
@@ -14,10 +15,10 @@ export function requestLifecycle(log: Logger) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ServiceError(404, 'not_found', `no route ${ctx.method} ${ctx.path}`);
+        throw notFound(`no route ${ctx.method} ${ctx.path}`);
       }
     } catch (err) {
-      const known = toServiceError(err);
+      const known = refusalOf(err);
       if (known) {
         ctx.status = known.status;
         ctx.body = { error: { code: known.code, message: known.message } };
@@ -33,17 +34,24 @@ export function requestLifecycle(log: Logger) {
   };
 }
 
-function toServiceError(err: unknown): ServiceError | null {
-  if (err instanceof ServiceError) return err;
+/** A refusal as answered: a domain error through the status table, or an error Koa or its body parser raised with its own status. */
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
+function refusalOf(err: unknown): Refusal | null {
+  if (err instanceof DomainError) return { status: HTTP_STATUS[err.code], code: err.code, message: err.message };
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; code?: string };
   const status = e?.status ?? e?.statusCode;
   // Errors raised by the body parser and Koa itself (bad JSON, too large) carry an exposable status.
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (status === 413) return new ServiceError(413, 'payload_too_large', e.message ?? 'request body too large');
+    if (status === 413) return { status: 413, code: 'payload_too_large', message: e.message ?? 'request body too large' };
     if (e.type === 'entity.parse.failed' || /JSON/i.test(e.message ?? '')) {
-      return new ServiceError(400, 'bad_json', `the request body is not valid JSON: ${e.message}`);
+      return { status: 400, code: 'bad_json', message: `the request body is not valid JSON: ${e.message}` };
     }
-    return new ServiceError(status, 'bad_request', e.message ?? 'bad request');
+    return { status, code: 'bad_request', message: e.message ?? 'bad request' };
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { badRequest, notFound } from './errors.ts';
+import { invalid, notFound, type InputCode } from '../errors.ts';
 
 /** Request-body helpers: each input is checked once, where it enters, with a message naming the field. */
 export function objectBody(ctx: Context): Record<string, unknown> {
@@ -7,21 +7,21 @@ export function objectBody(ctx: Context): Record<string, unknown> {
   if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0 && !ctx.request.length)) {
     return {};
   }
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('bad_body', 'the request body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalid('bad_body', 'the request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
-export function requiredString(body: Record<string, unknown>, field: string, code: string): string {
+export function requiredString(body: Record<string, unknown>, field: string, code: InputCode): string {
   const value = body[field];
-  if (typeof value !== 'string' || value.trim() === '') throw badRequest(code, `${field} is required`);
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(code, `${field} is required`);
   return value;
 }
 
-export function optionalString(body: Record<string, unknown>, field: string, maxLength = 200): string | null {
+export function optionalString(body: Record<string, unknown>, field: 'label', maxLength = 200): string | null {
   const value = body[field];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw badRequest(`bad_${field}`, `${field} must be a string`);
-  if (value.length > maxLength) throw badRequest(`bad_${field}`, `${field} is longer than ${maxLength} characters`);
+  if (typeof value !== 'string') throw invalid(`bad_${field}`, `${field} must be a string`);
+  if (value.length > maxLength) throw invalid(`bad_${field}`, `${field} is longer than ${maxLength} characters`);
   return value;
 }
 

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import type { Context } from 'koa';
-import { badRequest } from './errors.ts';
+import { invalid } from '../errors.ts';
 
 /** One uploaded file from a multipart/form-data body. */
 export interface Upload {
@@ -21,7 +21,7 @@ export interface UploadOptions {
 const ENVELOPE_BYTES = 64 * 1024;
 
 const fileRequired = (field: string, why: string) =>
-  badRequest('file_required', `${why} Send the file as multipart/form-data in the field "${field}" (curl -F ${field}=@plots.geojson).`);
+  invalid('file_required', `${why} Send the file as multipart/form-data in the field "${field}" (curl -F ${field}=@plots.geojson).`);
 
 /**
  * Reads the body of a multipart upload, refusing it as soon as more bytes arrive than the file may

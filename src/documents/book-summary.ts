@@ -7,59 +7,35 @@
 import type { ArchiveReviewPrice } from '../accounts/archive-review-price.ts';
 import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import { nextStep } from '../engine/next-step.ts';
-import { LABELS, plotStateOfRow, type EvidenceFacts, type PlotState, type PlotTone } from '../engine/plot-state.ts';
+import { LABELS, plotStateOfRow, type PlotState, type PlotTone } from '../engine/plot-state.ts';
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
+import { bookPage, type BookRecord } from '../store/register/plots.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
 
 /** The first page is small so the answer starts at once; later pages are large so a big book takes few queries. */
 const FIRST_PAGE = 250;
 const PAGE = 5000;
 
-interface BookRow {
-  seq: number | string;
-  id: string;
-  external_ref: string | null;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  evidence_state: EvidenceState;
-  verdict: Verdict | null;
-  reason: ReasonCode | null;
-  /** From the plot's current evidence object; null while none is stored. */
-  reasons: ReasonCode[] | null;
-  evidence_at: Date | string | null;
-  evidence_facts: EvidenceFacts | null;
-}
-
 /** A plot as the summary reads it. */
 export interface BookEntry {
-  row: BookRow;
+  row: BookRecord;
   state: PlotState;
 }
-
-const PAGE_SQL = `
-  select p.seq, p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.evidence_state, p.verdict, p.reason,
-    p.evidence_at, p.evidence_facts, e.object -> 'reasons' as reasons
-  from plots p
-  left join evidence e on e.plot_id = p.id and e.workspace_id = p.workspace_id and e.current
-  where p.workspace_id = ? and p.seq > ?
-  order by p.seq
-  limit ?`;
 
 /** Every plot of the workspace in the register's order, a page at a time. */
 export async function* bookEntries(em: Em, workspaceId: string): AsyncGenerator<BookEntry[]> {
   let after = 0;
   let size = FIRST_PAGE;
   for (;;) {
-    const rows = await em.execute<BookRow[]>(PAGE_SQL, [workspaceId, after, size]);
+    const rows = await bookPage(em, workspaceId, after, size);
     if (rows.length === 0) return;
     yield rows.map((row) => ({
       row,
       state: plotStateOfRow(row),
     }));
     if (rows.length < size) return;
-    after = Number(rows[rows.length - 1].seq);
+    after = rows[rows.length - 1].seq;
     size = PAGE;
   }
 }
@@ -133,7 +109,7 @@ function csvLine(entry: BookEntry, baseUrl: string): string {
     row.verdict,
     row.reason,
     row.reasons === null ? null : row.reasons.join(';'),
-    row.evidence_at === null ? null : new Date(row.evidence_at).toISOString(),
+    row.evidence_at === null ? null : row.evidence_at.toISOString(),
     step?.code ?? null,
     row.evidence_state === 'done' ? `${baseUrl}/portal/plots/${row.id}/evidence.pdf` : null,
   ];

@@ -11,15 +11,16 @@
  */
 import { loadCalibrationTable } from './context/calibration.ts';
 import { randomUUID } from 'node:crypto';
-import type { MultiPolygon, Point, Polygon } from 'geojson';
 import type { Job } from 'pg-boss';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
+import { heldPlot, heldPlotIds } from '../store/register/plots.ts';
+import { markRunning } from '../store/register/transitions.ts';
 import type { Archive } from './archive.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
-import { markRunning, recordFailure, storeEvidence } from './evidence-store.ts';
+import { recordFailure, storeEvidence } from './evidence-store.ts';
 import { createPool, type EnginePool } from './worker/pool.ts';
 import { DecodedTiles } from './plan/raster-shipment.ts';
 import { type EngineDeps, finishPlot, type PreparedPlot, preparePlot } from './read-plot.ts';
@@ -42,32 +43,15 @@ export class JobReleasedError extends Error {
   readonly code = 'job_released';
 }
 
-interface HeldPlot {
-  id: string;
-  external_ref: string | null;
-  geometry: Point | Polygon | MultiPolygon;
-  area_ha: number | null;
-  declared_area_ha: number | null;
-  country: string | null;
-  producer_country: string | null;
-}
-
-const HELD = `p.workspace_id = ? and p.evidence_job_id = ? and p.evidence_state in ('queued', 'running') and p.geometry is not null`;
-
 /** The ids of the plots the job still holds, in its order (the rows themselves are loaded one at a time). */
 async function heldIds(deps: RunnerDeps, job: Job<EvidenceJobData>): Promise<string[]> {
-  const rows = await deps.store.em().execute<{ id: string }[]>(`select p.id from plots p where ${HELD}`, [job.data.workspaceId, job.id]);
-  const held = new Set(rows.map((r) => r.id));
+  const held = new Set(await heldPlotIds(deps.store.em(), job.data.workspaceId, job.id));
   return job.data.plotIds.filter((id) => held.has(id));
 }
 
 async function plotToRead(deps: RunnerDeps, job: Job<EvidenceJobData>, id: string): Promise<PlotToRead | null> {
-  const [r] = await deps.store.em().execute<HeldPlot[]>(
-    `select p.id, p.external_ref, p.geometry, p.area_ha, p.declared_area_ha, p.country, pr.country as producer_country
-       from plots p left join producers pr on pr.id = p.producer_id where p.id = ? and ${HELD}`,
-    [id, job.data.workspaceId, job.id],
-  );
-  if (r === undefined) return null;
+  const r = await heldPlot(deps.store.em(), job.data.workspaceId, job.id, id);
+  if (r === null) return null;
   return {
     id: r.id, workspaceId: job.data.workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha,
     declaredAreaHa: r.declared_area_ha, country: r.country, producerCountry: r.producer_country,

@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import type { CsvError, Info } from 'csv-parse/sync';
 import { writtenDecimals } from './decimals.ts';
-import { IntakeError, badCsv, emptyFile, tooManyPlots } from './errors.ts';
+import { DomainError } from '../errors.ts';
+import { badCsv, emptyFile, tooManyPlots } from './errors.ts';
 import { MAX_PLOTS } from './limits.ts';
 import { numberFrom } from './properties.ts';
 import { utf8Text } from './text.ts';
@@ -80,7 +81,7 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
       },
     });
   } catch (error) {
-    if (error instanceof IntakeError) throw error;
+    if (error instanceof DomainError) throw error;
     throw badCsv(error instanceof Error ? error.message : String(error));
   }
   return { format: 'csv', plots, notes: [], row_errors: rowErrors };

@@ -1,11 +1,12 @@
 /**
  * Validating and importing one uploaded plot file into a workspace's register (spec 2.3, 3.1, 4.1).
  * An import diffs the file against the stored plots by `ref` and writes the whole file in one
- * transaction, through batched SQL (one statement per few thousand plots), or writes nothing.
+ * transaction (src/store/register/imports.ts), or writes nothing.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Em } from '../store/orm.ts';
-import type { EvidenceState } from '../store/entities/index.ts';
+import { insertPlots, storedByRef, updatePlots, type PlotColumns, type PlotUpdate, type StoredPlot } from '../store/register/imports.ts';
+import { lockRegister } from '../store/register/lock.ts';
 import { boundaryMoved } from './boundary-shift.ts';
 import { resolveCountry } from './countries.ts';
 import { POINT_AREA, type Finding } from './findings.ts';
@@ -108,112 +109,6 @@ export async function validatePlotFile(em: Em, input: PlotFileInput): Promise<Va
   return { country: report.country, notes: report.notes, row_errors: report.row_errors, plots: report.plots.map(entryOf) };
 }
 
-/** A stored plot a re-upload may match. */
-interface StoredPlot {
-  id: string;
-  external_ref: string;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  declared_area_ha: number | null;
-  geometry: PlotGeometry | null;
-  validation_state: string;
-  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
-  planted_year: number | null;
-  producer_id: string | null;
-  evidence_state: EvidenceState;
-}
-
-/** The columns an upload writes, as one element of the JSON array a batch statement reads. */
-interface PlotColumns {
-  id: string;
-  external_ref: string | null;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  declared_area_ha: number | null;
-  geometry: PlotGeometry | null;
-  validation_state: ValidationState;
-  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
-  planted_year: number | null;
-  producer_id: string | null;
-}
-
-/** An update also says whether the boundary moved; the statement withdraws finished evidence then. */
-type PlotUpdate = PlotColumns & { moved: boolean };
-
-const RECORD_COLUMNS = `id uuid, external_ref text, commodity text, country text, area_ha double precision,
-  declared_area_ha double precision, geometry jsonb, validation_state text, validation_report jsonb,
-  planted_year int, producer_id uuid`;
-
-const insertSql = (workspace: string, rows: string) => `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha,
-    declared_area_ha, geometry, geometry_source, validation_state, validation_report, planted_year, producer_id, evidence_state,
-    created_at, updated_at)
-  select r.id, ${workspace}, r.external_ref, r.commodity, r.country, r.area_ha, r.declared_area_ha, r.geometry,
-    'upload', r.validation_state, r.validation_report, r.planted_year, r.producer_id, 'none', now(), now()
-  from rows from (jsonb_to_recordset(${rows}) as (${RECORD_COLUMNS})) with ordinality as r
-  order by r.ordinality`;
-
-// Evidence is withdrawn in the statement itself, on the row's state at the time of writing (spec 3.1):
-// only a finished read is withdrawn; a read in flight keeps its state.
-const WITHDRAW = `(r.moved and p.evidence_state = 'done')`;
-const updateSql = (workspace: string, rows: string) => `update plots p set
-    external_ref = r.external_ref, commodity = r.commodity, country = r.country, area_ha = r.area_ha,
-    declared_area_ha = r.declared_area_ha, geometry = r.geometry, validation_state = r.validation_state,
-    validation_report = r.validation_report, planted_year = r.planted_year, producer_id = r.producer_id,
-    evidence_state = case when ${WITHDRAW} then 'none' else p.evidence_state end,
-    verdict = case when ${WITHDRAW} then null else p.verdict end,
-    reason = case when ${WITHDRAW} then null else p.reason end,
-    evidence_at = case when ${WITHDRAW} then null else p.evidence_at end,
-    evidence_facts = case when ${WITHDRAW} then null else p.evidence_facts end,
-    post_cutoff_loss_share = case when ${WITHDRAW} then null else p.post_cutoff_loss_share end,
-    updated_at = now()
-  from jsonb_to_recordset(${rows}) as r(${RECORD_COLUMNS}, moved boolean)
-  where p.id = r.id and p.workspace_id = ${workspace}`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function uuidLiteral(id: string): string {
-  if (!UUID.test(id)) throw new Error(`not a workspace id: ${id}`);
-  return `'${id}'::uuid`;
-}
-
-/**
- * A JSON document as a dollar-quoted SQL literal. Batches go into the statement text rather than a
- * bound parameter: the ORM inlines parameters itself, one character at a time, which costs seconds
- * and hundreds of MB on a 25 MB file. Dollar quoting needs no escaping whatever the text holds; the
- * tag is random and checked absent from it. The statement must then carry no `?` placeholder.
- */
-function jsonLiteral(json: string): string {
-  let tag: string;
-  do tag = `$j${randomBytes(6).toString('hex')}$`;
-  while (json.includes(tag));
-  return `${tag}${json}${tag}::jsonb`;
-}
-
-/** Bounds one statement's JSON so a 25 MB file is written in a handful of statements of a few MB each. */
-const BATCH_CHARS = 4 * 1024 * 1024;
-const BATCH_ROWS = 5000;
-
-async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unknown>): Promise<void> {
-  let parts: string[] = [];
-  let chars = 0;
-  const flush = async () => {
-    if (parts.length === 0) return;
-    const json = `[${parts.join(',')}]`;
-    parts = [];
-    chars = 0;
-    await write(json);
-  };
-  for (const row of rows) {
-    const part = JSON.stringify(row);
-    parts.push(part);
-    chars += part.length;
-    if (chars >= BATCH_CHARS || parts.length >= BATCH_ROWS) await flush();
-  }
-  await flush();
-}
-
 function reportOf(plot: PlotReport) {
   return { findings: plot.findings, repairs: plot.repairs, rejections: plot.rejections };
 }
@@ -242,19 +137,6 @@ function unchanged(stored: StoredPlot, row: PlotColumns): boolean {
 
 const namedProducer = (plot: PlotReport) =>
   plot.producer_id !== null || plot.findings.some((f) => f.code === 'producer_not_found' || f.code === 'producer_ambiguous');
-
-async function storedByRef(tx: Em, workspaceId: string, refs: string[]): Promise<Map<string, StoredPlot>> {
-  const byRef = new Map<string, StoredPlot>();
-  if (refs.length === 0) return byRef;
-  const rows = await tx.execute<StoredPlot[]>(
-    `select p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.declared_area_ha, p.geometry, p.validation_state,
-            p.validation_report, p.planted_year, p.producer_id, p.evidence_state
-       from plots p join jsonb_array_elements_text(${jsonLiteral(JSON.stringify(refs))}) as f(ref) on p.external_ref = f.ref
-      where p.workspace_id = ${uuidLiteral(workspaceId)}`,
-  );
-  for (const row of rows) byRef.set(row.external_ref, row);
-  return byRef;
-}
 
 const isRepeat = (plot: PlotReport) => plot.rejections.some((f) => f.code === 'duplicate_ref');
 
@@ -311,7 +193,7 @@ const DIFF_CHUNK = 5000;
  * POST /portal/plots/import. Every plot of the file is stored, rejected ones with their findings; a
  * ref already in the register updates that plot. A file that names no country leaves a stored
  * country untouched, and a producer name that matches none leaves a stored producer attached.
- * Throws IntakeError (nothing written) for a file that cannot be taken as a whole.
+ * Throws a DomainError (nothing written) for a file that cannot be taken as a whole.
  */
 export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportAnswer> {
   const report = await judgeFile(em, input);
@@ -320,11 +202,9 @@ export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportA
     producers_matched: 0, producers_unmatched: 0, evidence_stale: 0, evidence_in_flight: 0,
   };
   const entries = report.plots.map(entryOf);
-  const workspace = uuidLiteral(input.workspaceId);
 
   await em.transactional(async (tx) => {
-    // Imports into one workspace take turns, so two uploads of one ref cannot both create it.
-    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plots:${input.workspaceId}`]);
+    await lockRegister(tx, input.workspaceId);
     for (let start = 0; start < report.plots.length; start += DIFF_CHUNK) {
       const plots = report.plots.slice(start, start + DIFF_CHUNK);
       const stored = await storedByRef(tx, input.workspaceId, plots.filter((p) => p.ref !== null && !isRepeat(p)).map((p) => p.ref!));
@@ -342,8 +222,8 @@ export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportA
         if (write && 'insert' in write) inserts.push(write.insert);
         else if (write) updates.push(write.update);
       });
-      await writeBatches(inserts, (json) => tx.execute(insertSql(workspace, jsonLiteral(json)), [], 'run'));
-      await writeBatches(updates, (json) => tx.execute(updateSql(workspace, jsonLiteral(json)), [], 'run'));
+      await insertPlots(tx, input.workspaceId, inserts);
+      await updatePlots(tx, input.workspaceId, updates);
     }
   });
   counters.registered = counters.created + counters.updated + counters.skipped;

@@ -6,7 +6,7 @@ import type { ParsedFile } from './types.ts';
 
 /**
  * Reads one uploaded plot file (GeoJSON, zipped shapefile or CSV of points), its format told by its
- * content and name. Throws IntakeError for a file that cannot be read at all; anything wrong with a
+ * content and name. Throws a DomainError for a file that cannot be read at all; anything wrong with a
  * single plot is left for validatePlots().
  */
 export async function readPlotFile(bytes: Uint8Array, filename?: string): Promise<ParsedFile> {

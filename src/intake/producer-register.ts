@@ -1,8 +1,9 @@
 /** The workspace's producers (spec 2.4): creation, listing, and attaching one to a plot. */
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Plot, Producer } from '../store/entities/index.ts';
+import { Producer } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
+import { plotExists, producersWithPlots, setProducer } from '../store/register/plots.ts';
 import { resolveCountry } from './countries.ts';
 import { duplicateProducerRef, nameRequired, notFound } from './errors.ts';
 import { producerKey, type ProducerRef } from './producers.ts';
@@ -46,20 +47,8 @@ export async function createProducer(em: Em, workspaceId: string, input: NewProd
 
 /** The workspace's producers with the number of plots attached to each, in name order. */
 export async function listProducers(em: Em, workspaceId: string): Promise<ProducerRecord[]> {
-  const rows = await em.execute<{ id: string; name: string; reference: string | null; country: string | null; created_at: Date | string; plots: number | string }[]>(
-    `select pr.id, pr.name, pr.reference, pr.country, pr.created_at,
-            (select count(*) from plots p where p.workspace_id = pr.workspace_id and p.producer_id = pr.id) as plots
-       from producers pr where pr.workspace_id = ? order by pr.key, pr.created_at, pr.id`,
-    [workspaceId],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    reference: r.reference,
-    country: r.country,
-    created_at: new Date(r.created_at).toISOString(),
-    plots: Number(r.plots),
-  }));
+  const rows = await producersWithPlots(em, workspaceId);
+  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
 }
 
 /** What validatePlots() matches uploaded names against. */
@@ -70,7 +59,7 @@ export async function workspaceProducers(em: Em, workspaceId: string): Promise<P
 
 /** Attaches a producer of the workspace to one of its plots; null detaches. */
 export async function attachProducer(em: Em, workspaceId: string, plotId: string, producerId: string | null): Promise<void> {
-  if ((await em.count(Plot, { id: plotId, workspaceId })) === 0) throw notFound('plot', plotId);
+  if (!(await plotExists(em, workspaceId, plotId))) throw notFound('plot', plotId);
   if (producerId !== null && (await em.count(Producer, { id: producerId, workspaceId })) === 0) throw notFound('producer', producerId);
-  await em.nativeUpdate(Plot, { id: plotId, workspaceId }, { producerId, updatedAt: new Date() });
+  await setProducer(em, workspaceId, plotId, producerId);
 }

@@ -1,7 +1,8 @@
 import { Buffer } from 'node:buffer';
 import { open as openShapefile } from 'shapefile';
 import yauzl from 'yauzl';
-import { IntakeError, badShapefile, badZip, tooManyPlots, unsupportedFormat, zipTooLarge } from './errors.ts';
+import { DomainError } from '../errors.ts';
+import { badShapefile, badZip, tooManyPlots, unsupportedFormat, zipTooLarge } from './errors.ts';
 import { MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
@@ -64,7 +65,7 @@ async function unzipLayers(zip: Buffer): Promise<Map<string, Layer>> {
     }
     return withShp;
   } catch (error) {
-    if (error instanceof IntakeError) throw error;
+    if (error instanceof DomainError) throw error;
     throw badZip(messageOf(error));
   } finally {
     archive.close();
@@ -110,7 +111,7 @@ async function readLayer(name: string, layer: Layer, plots: RawPlot[], notes: st
       });
     }
   } catch (error) {
-    if (error instanceof IntakeError) throw error;
+    if (error instanceof DomainError) throw error;
     throw badShapefile(`${name}: ${messageOf(error)}`);
   }
 }

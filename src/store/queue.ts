@@ -1,6 +1,8 @@
-import { PgBoss, fromPglite, type Job, type QueueOptions } from 'pg-boss';
+import { randomUUID } from 'node:crypto';
+import { PgBoss, fromKysely, fromPglite, type Job, type KyselyTransactionLike, type QueueOptions } from 'pg-boss';
+import { queueUnavailable } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { Store } from './orm.ts';
+import type { Em, Store } from './orm.ts';
 
 /**
  * The job queue: pg-boss on the service's own database (PostgreSQL or the embedded PGlite), so any number
@@ -32,15 +34,34 @@ export interface QueueOpenOptions {
 }
 
 export interface Queue {
+  /** pg-boss itself, for tests that inspect or fault the queue; the service uses the methods below. */
   boss: PgBoss;
   send<T extends object>(queue: QueueDefinition, data: T): Promise<string>;
+  /**
+   * Looks the queue up as a send does first. pg-boss makes that lookup through its own connection,
+   * which on the embedded database is the one an open transaction holds: call this before opening
+   * the transaction a send will join.
+   */
+  prepareSend(queue: QueueDefinition): Promise<void>;
+  /** Sends a job inside the caller's database transaction: the job exists only if `tx` commits. */
+  sendInTransaction<T extends object>(tx: Em, queue: QueueDefinition, data: T): Promise<string>;
+  /** The job's pg-boss state (`created`, `retry`, `active`, `completed`, ...); null when pg-boss no longer has it. */
+  jobState(queue: QueueDefinition, id: string): Promise<string | null>;
+  /** Whether the queue has been created on the database. */
+  hasQueue(queue: QueueDefinition): Promise<boolean>;
   work<T extends object>(queue: QueueDefinition, handler: (job: Job<T>) => Promise<void>): Promise<string>;
   /** Stop fetching; wait up to `timeoutMs` for jobs in hand to finish, then release them back to the queue. */
   stop(timeoutMs: number): Promise<void>;
 }
 
-export class QueueUnavailableError extends Error {
-  readonly code = 'queue_unavailable';
+/**
+ * pg-boss's statements run inside a MikroORM transaction through its Kysely adapter: MikroORM's
+ * transaction context is a Kysely transaction, and pg-boss's `$n` parameters go to it unbound.
+ */
+function inTransaction(tx: Em) {
+  const trx = tx.getTransactionContext<never>() as KyselyTransactionLike | undefined;
+  if (trx === undefined) throw new Error('inTransaction: no transaction is open');
+  return fromKysely(trx);
 }
 
 export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Queue> {
@@ -67,10 +88,24 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
       try {
         id = await boss.send(queue.name, data);
       } catch (err) {
-        throw new QueueUnavailableError(`the queue could not take the job: ${(err as Error).message}`);
+        throw queueUnavailable(`the queue could not take the job: ${(err as Error).message}`);
       }
-      if (!id) throw new QueueUnavailableError('the queue did not accept the job');
+      if (!id) throw queueUnavailable('the queue did not accept the job');
       return id;
+    },
+    async prepareSend(queue) {
+      await boss.getJobById(queue.name, randomUUID());
+    },
+    async sendInTransaction(tx, queue, data) {
+      const id = await boss.send(queue.name, data, { db: inTransaction(tx) });
+      if (!id) throw queueUnavailable('the queue did not accept the job');
+      return id;
+    },
+    async jobState(queue, id) {
+      return (await boss.getJobById(queue.name, id))?.state ?? null;
+    },
+    async hasQueue(queue) {
+      return (await boss.getQueue(queue.name)) !== null;
     },
     work(queue, handler) {
       return boss.work<object>(queue.name, { batchSize: 1 }, async ([job]) => {

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { admitReads, allowanceStatus, chargeRead } from '../../src/accounts/allowance.ts';
-import { ServiceError } from '../../src/api/errors.ts';
+import { HTTP_STATUS } from '../../src/api/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { Workspace, type Plan } from '../../src/store/entities/index.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
 
@@ -31,7 +32,7 @@ for (const backend of BACKENDS) {
     }
 
     const refusal = (code: string, pattern?: RegExp) => (err: unknown) =>
-      err instanceof ServiceError && err.status === 403 && err.code === code && (!pattern || pattern.test(err.message));
+      err instanceof DomainError && HTTP_STATUS[err.code] === 403 && err.code === code && (!pattern || pattern.test(err.message));
 
     test('Standard refuses plot evidence, naming the plan that unlocks it', async () => {
       const w = await workspace('standard');

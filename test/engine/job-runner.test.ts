@@ -134,9 +134,9 @@ for (const backend of BACKENDS) {
     });
 
     test('a true-colour chip of one kept scene is stored beside the evidence for its map', async () => {
-      const { getEvidenceMap } = await import('../../src/engine/evidence-store.ts');
+      const { getEvidenceDocument } = await import('../../src/engine/evidence-store.ts');
       const id = plots.get('th-surat-thani-rubber')!;
-      const map = await getEvidenceMap(app.services.store.em(), workspaceId, id);
+      const { map } = await getEvidenceDocument(app.services.store.em(), workspaceId, id);
       const e = (await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key })).body.evidence;
       assert.ok(map.chip !== null);
       assert.ok(e.scenes.includes(map.chip.scene));

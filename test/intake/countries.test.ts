@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countryContains, isRecognisedCountry, lookupCountry, recognisedCountries, resolveCountry } from '../../src/intake/countries.ts';
+import { HTTP_STATUS } from '../../src/api/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 
 test('resolves alpha-2, alpha-3, English and French names whatever the case and accents', () => {
   const forms: [string, string][] = [
@@ -27,8 +29,8 @@ test('refuses to guess between two countries sharing an alias ("Congo"), and rea
 test('refuses an unknown country with unknown_country, listing the accepted forms', () => {
   assert.throws(
     () => resolveCountry('Narnia'),
-    (error: { status: number; code: string; message: string }) =>
-      error.status === 422 && error.code === 'unknown_country' && /alpha-2.*alpha-3.*English or French name/.test(error.message),
+    (error: DomainError) =>
+      error instanceof DomainError && HTTP_STATUS[error.code] === 422 && error.code === 'unknown_country' && /alpha-2.*alpha-3.*English or French name/.test(error.message),
   );
   assert.equal(lookupCountry('XX'), null);
 });

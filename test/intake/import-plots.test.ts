@@ -4,7 +4,8 @@ import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { strToU8, zipSync } from 'fflate';
 import { importPlots, validatePlotFile, type ImportAnswer } from '../../src/intake/import-plots.ts';
-import { IntakeError } from '../../src/intake/errors.ts';
+import { HTTP_STATUS } from '../../src/api/errors.ts';
+import { DomainError } from '../../src/errors.ts';
 import { createProducer } from '../../src/intake/producer-register.ts';
 import type { Em } from '../../src/store/orm.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
@@ -32,11 +33,11 @@ async function dump(em: Em): Promise<string> {
   return JSON.stringify(await em.execute('select * from plots order by seq'));
 }
 
-async function refusalOf(work: Promise<unknown>): Promise<IntakeError> {
+async function refusalOf(work: Promise<unknown>): Promise<DomainError> {
   try {
     await work;
   } catch (error) {
-    assert.ok(error instanceof IntakeError, String(error));
+    assert.ok(error instanceof DomainError, String(error));
     return error;
   }
   assert.fail('the upload was taken');
@@ -241,7 +242,7 @@ for (const backend of BACKENDS) {
 
     test('an unknown country refusal lists the accepted forms', async () => {
       const error = await refusalOf(run(BOOK, 'Atlantis'));
-      assert.equal(error.status, 422);
+      assert.equal(HTTP_STATUS[error.code], 422);
       assert.match(error.message, /alpha-2.*alpha-3.*English or French name/);
     });
 

@@ -4,10 +4,10 @@ import type { Context } from 'koa';
 import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
 import { bookSummary, bookSummaryCsv } from '../../documents/book-summary.ts';
 import { evidencePdf } from '../../documents/evidence-pdf.ts';
-import { getEvidenceMap, getEvidenceWrapper } from '../../engine/evidence-store.ts';
+import { getEvidenceDocument } from '../../engine/evidence-store.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import { invalid } from '../../errors.ts';
 import { pathId } from '../parse.ts';
 
 const FORMATS = ['json', 'csv'] as const;
@@ -15,7 +15,7 @@ const FORMATS = ['json', 'csv'] as const;
 function formatOf(ctx: Context): (typeof FORMATS)[number] {
   const value = ctx.query.format ?? 'json';
   if (typeof value !== 'string' || !(FORMATS as readonly string[]).includes(value)) {
-    throw badRequest('bad_format', `format must be one of ${FORMATS.join(', ')}`);
+    throw invalid('bad_format', `format must be one of ${FORMATS.join(', ')}`);
   }
   return value as (typeof FORMATS)[number];
 }
@@ -43,13 +43,10 @@ export function documentRoutes(services: Services) {
   router.get('/portal/plots/:id/evidence.pdf', auth, async (ctx) => {
     const { workspaceId } = callerOf(ctx);
     const plotId = pathId(ctx, 'plot');
-    const store = em();
-    const wrapper = await getEvidenceWrapper(store, workspaceId, plotId);
-    const [plot] = await store.execute<{ commodity: string | null }[]>('select commodity from plots where id = ? and workspace_id = ?', [plotId, workspaceId]);
-    const map = await getEvidenceMap(store, workspaceId, plotId);
-    const pdf = await evidencePdf({ wrapper, register: { commodity: plot?.commodity ?? null }, map }, { baseUrl: services.config.baseUrl });
+    const source = await getEvidenceDocument(em(), workspaceId, plotId);
+    const pdf = await evidencePdf(source, { baseUrl: services.config.baseUrl });
     ctx.type = 'application/pdf';
-    ctx.set('Content-Disposition', `inline; filename="evidence-${fileStem(wrapper.external_ref, plotId)}.pdf"`);
+    ctx.set('Content-Disposition', `inline; filename="evidence-${fileStem(source.wrapper.external_ref, plotId)}.pdf"`);
     ctx.body = pdf;
   });
   return router;

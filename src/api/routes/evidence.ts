@@ -3,20 +3,20 @@ import { getEvidenceWrapper } from '../../engine/evidence-store.ts';
 import { evidenceSummary, runEvidence, type RunRequest } from '../../engine/evidence-runs.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { isUuid, objectBody, pathId } from '../parse.ts';
 
 /** `{all: true}` or `{plot_ids, rerun}` (spec 4.2); neither is `no_plots`. */
 export function parseRunRequest(body: Record<string, unknown>): RunRequest {
   const { all, plot_ids: ids, rerun } = body;
-  if (all !== undefined && typeof all !== 'boolean') throw badRequest('bad_all', 'all must be true or false');
-  if (rerun !== undefined && typeof rerun !== 'boolean') throw badRequest('bad_rerun', 'rerun must be true or false');
-  if (all === true && ids !== undefined) throw badRequest('bad_body', 'give either all: true or plot_ids, not both');
+  if (all !== undefined && typeof all !== 'boolean') throw invalid('bad_all', 'all must be true or false');
+  if (rerun !== undefined && typeof rerun !== 'boolean') throw invalid('bad_rerun', 'rerun must be true or false');
+  if (all === true && ids !== undefined) throw invalid('bad_body', 'give either all: true or plot_ids, not both');
   if (all === true) return { all: true };
   if (ids === undefined || (Array.isArray(ids) && ids.length === 0)) {
-    throw badRequest('no_plots', 'name the plots to read: {"all": true} for every plot without evidence, or {"plot_ids": [...]}');
+    throw invalid('no_plots', 'name the plots to read: {"all": true} for every plot without evidence, or {"plot_ids": [...]}');
   }
-  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw badRequest('bad_plot_ids', 'plot_ids must be an array of plot ids');
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw invalid('bad_plot_ids', 'plot_ids must be an array of plot ids');
   const odd = (ids as string[]).find((id) => !isUuid(id));
   if (odd !== undefined) throw notFound(`no plot ${odd} in this workspace`);
   return { plotIds: ids as string[], rerun: rerun === true };

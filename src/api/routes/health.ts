@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
+import { QUEUES } from '../../store/queue.ts';
 import type { Services } from '../context.ts';
 
 /** GET /health: each dependency checked, never cached; 503 when one the role needs is down. */
@@ -13,8 +14,7 @@ export function healthRoutes(services: Services) {
     });
     const queue = services.queue
       ? await check(async () => {
-          const q = await services.queue!.boss.getQueue('evidence-read');
-          return { queues_ready: q !== null };
+          return { queues_ready: await services.queue!.hasQueue(QUEUES.evidence) };
         })
       : { ok: false, error: 'queue not started' };
     const archive = await check(async () => archiveState(services));

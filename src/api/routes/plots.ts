@@ -1,8 +1,9 @@
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { ACCEPTED_COUNTRY_FORMS, recognisedCountries } from '../../intake/countries.ts';
-import { IntakeError, fileTooLarge } from '../../intake/errors.ts';
+import { fileTooLarge } from '../../intake/errors.ts';
 import { importPlots, validatePlotFile } from '../../intake/import-plots.ts';
 import { MAX_FILE_BYTES } from '../../intake/limits.ts';
 import { attachProducer, createProducer, listProducers } from '../../intake/producer-register.ts';
@@ -10,34 +11,26 @@ import { listPlots, parseStateFilter, plotDetail, plotRow, PLOT_TONES } from '..
 import { EVIDENCE_STATES } from '../../store/entities/index.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
-import { badRequest, notFound, ServiceError } from '../errors.ts';
 import { isUuid, objectBody, pathId } from '../parse.ts';
 import { readUpload } from '../upload.ts';
 
 export const PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
 
-/** Intake refuses with its own error type; here it becomes the API's, code and status unchanged. */
-async function intakeRefusals(_ctx: Context, next: Next) {
-  try {
-    await next();
-  } catch (error) {
-    if (error instanceof IntakeError) throw new ServiceError(error.status, error.code, error.message);
-    throw error;
-  }
-}
+/** The query parameters the family reads. */
+type QueryName = 'country' | 'state' | 'q' | 'shipment_id' | 'limit' | 'offset';
 
-function queryText(ctx: Context, name: string): string | null {
+function queryText(ctx: Context, name: QueryName): string | null {
   const value = ctx.query[name];
   if (value === undefined) return null;
-  if (typeof value !== 'string') throw badRequest(`bad_${name}`, `${name} is given more than once`);
+  if (typeof value !== 'string') throw invalid(`bad_${name}`, `${name} is given more than once`);
   return value.trim() === '' ? null : value.trim();
 }
 
-function queryInteger(ctx: Context, name: string, fallback: number, min: number, max: number): number {
+function queryInteger(ctx: Context, name: 'limit' | 'offset', fallback: number, min: number, max: number): number {
   const text = queryText(ctx, name);
   if (text === null) return fallback;
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw badRequest(`bad_${name}`, `${name} must be a whole number from ${min} to ${max}`);
+    throw invalid(`bad_${name}`, `${name} must be a whole number from ${min} to ${max}`);
   }
   return Number(text);
 }
@@ -54,11 +47,11 @@ export function plotRoutes(services: Services) {
     return { workspaceId: caller.workspaceId, bytes: file.bytes, filename: file.filename, country: queryText(ctx, 'country') };
   };
 
-  router.post('/portal/plots/validate', auth, intakeRefusals, async (ctx) => {
+  router.post('/portal/plots/validate', auth, async (ctx) => {
     ctx.body = await validatePlotFile(em(), await upload(ctx));
   });
 
-  router.post('/portal/plots/import', auth, intakeRefusals, async (ctx) => {
+  router.post('/portal/plots/import', auth, async (ctx) => {
     ctx.body = await importPlots(em(), await upload(ctx));
   });
 
@@ -70,19 +63,19 @@ export function plotRoutes(services: Services) {
     ctx.body = { producers: await listProducers(em(), callerOf(ctx).workspaceId) };
   });
 
-  router.post('/portal/plots/producers', auth, intakeRefusals, async (ctx) => {
+  router.post('/portal/plots/producers', auth, async (ctx) => {
     const body = objectBody(ctx);
     ctx.status = 201;
     ctx.body = await createProducer(em(), callerOf(ctx).workspaceId, { name: body.name, reference: body.reference, country: body.country });
   });
 
-  router.get('/portal/plots', auth, intakeRefusals, async (ctx) => {
+  router.get('/portal/plots', auth, async (ctx) => {
     const limit = queryInteger(ctx, 'limit', PAGE.defaultLimit, 1, PAGE.maxLimit);
     const offset = queryInteger(ctx, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const stateText = queryText(ctx, 'state');
     const state = stateText === null ? null : parseStateFilter(stateText);
     if (stateText !== null && state === null) {
-      throw badRequest('bad_state', `state must be an evidence state (${EVIDENCE_STATES.join(', ')}) or a tone (${PLOT_TONES.join(', ')})`);
+      throw invalid('bad_state', `state must be an evidence state (${EVIDENCE_STATES.join(', ')}) or a tone (${PLOT_TONES.join(', ')})`);
     }
     const page = await listPlots(em(), callerOf(ctx).workspaceId, {
       limit,
@@ -96,19 +89,19 @@ export function plotRoutes(services: Services) {
 
   // A segment that is no plot id is left to the routers mounted after this one (their own static
   // paths under /portal/plots); if none takes it, the answer is 404 not_found all the same.
-  router.get('/portal/plots/:id', auth, intakeRefusals, async (ctx, next) => {
+  router.get('/portal/plots/:id', auth, async (ctx, next) => {
     if (!isUuid(ctx.params.id)) return next();
     ctx.body = await plotDetail(em(), callerOf(ctx).workspaceId, pathId(ctx, 'plot'));
   });
 
-  router.post('/portal/plots/:id/producer', auth, intakeRefusals, async (ctx, next) => {
+  router.post('/portal/plots/:id/producer', auth, async (ctx, next) => {
     if (!isUuid(ctx.params.id)) return next();
     const workspaceId = callerOf(ctx).workspaceId;
     const plotId = pathId(ctx, 'plot');
     const body = objectBody(ctx);
     const producerId = body.producer_id;
-    if (producerId === undefined) throw badRequest('producer_id_required', 'producer_id is required: a producer of this workspace, or null to detach');
-    if (producerId !== null && typeof producerId !== 'string') throw badRequest('bad_producer_id', 'producer_id must be a producer id or null');
+    if (producerId === undefined) throw invalid('producer_id_required', 'producer_id is required: a producer of this workspace, or null to detach');
+    if (producerId !== null && typeof producerId !== 'string') throw invalid('bad_producer_id', 'producer_id must be a producer id or null');
     await plotRow(em(), workspaceId, plotId); // the plot is looked for first
     if (producerId !== null && !isUuid(producerId)) throw notFound(`no producer ${producerId} in this workspace`);
     await attachProducer(em(), workspaceId, plotId, producerId === null ? null : producerId.toLowerCase());

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { SESSION_COOKIE, SESSION_DAYS, signIn, signOut } from '../../accounts/sessions.ts';
 import type { Services } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import { invalid } from '../../errors.ts';
 import { objectBody, requiredString } from '../parse.ts';
 
 /** Browser sign-in: email and password give a session cookie; keys are then minted from the session. */
@@ -23,7 +23,7 @@ export function sessionRoutes(services: Services) {
   });
   router.post('/auth/sign-out', async (ctx) => {
     const token = ctx.cookies.get(SESSION_COOKIE);
-    if (!token) throw badRequest('not_signed_in', 'no session cookie on this request');
+    if (!token) throw invalid('not_signed_in', 'no session cookie on this request');
     await signOut(services.store.em(), token);
     ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
     ctx.status = 204;

@@ -8,9 +8,9 @@ export const EVIDENCE_STATES = ['none', 'queued', 'running', 'done', 'failed'] a
 export type EvidenceState = (typeof EVIDENCE_STATES)[number];
 
 /**
- * A register row (spec 2.1). Intake writes the boundary and its report; the evidence engine writes
- * the evidence columns. Imports write through batched SQL (src/intake/import-plots.ts), so a column
- * added here is added there too.
+ * A register row (spec 2.1). Every statement over it lives in src/store/register: imports write the
+ * boundary and its report through batched SQL (imports.ts), so a column added here is added there
+ * too; the evidence transitions write the evidence columns (transitions.ts).
  */
 export const Plot = defineEntity({
   name: 'Plot',

@@ -1,0 +1,86 @@
+/**
+ * The service's refusals: one error type with a stable `code` and a message a person can act on.
+ * Nothing here knows HTTP; the API maps each code to its status in one table (src/api/errors.ts),
+ * and the operator commands print the code as it is.
+ */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+  }
+}
+
+/** Refusals of a request's input: a field that is missing, malformed or names nothing usable. */
+export type InputCode =
+  | 'bad_body'
+  | 'bad_all'
+  | 'bad_rerun'
+  | 'bad_plot_ids'
+  | 'no_plots'
+  | 'bad_format'
+  | 'bad_state'
+  | 'bad_limit'
+  | 'bad_offset'
+  | 'bad_q'
+  | 'bad_country'
+  | 'bad_shipment_id'
+  | 'bad_label'
+  | 'bad_producer_id'
+  | 'producer_id_required'
+  | 'email_required'
+  | 'password_required'
+  | 'not_signed_in'
+  | 'file_required'
+  | 'bad_plan'
+  | 'bad_email'
+  | 'weak_password'
+  | 'name_required';
+
+/** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
+export type IntakeCode =
+  | 'file_too_large'
+  | 'empty_file'
+  | 'unsupported_format'
+  | 'bad_encoding'
+  | 'bad_json'
+  | 'bad_geojson'
+  | 'bad_zip'
+  | 'zip_too_large'
+  | 'bad_shapefile'
+  | 'unsupported_crs'
+  | 'bad_csv'
+  | 'too_many_plots'
+  | 'unknown_country'
+  | 'duplicate_ref';
+
+export type ErrorCode =
+  | InputCode
+  | IntakeCode
+  | 'unauthorized'
+  | 'forbidden'
+  | 'session_required'
+  | 'workspace_required'
+  | 'not_found'
+  | 'plan_tier_required'
+  | 'evidence_cap'
+  | 'key_limit'
+  | 'no_evidence'
+  | 'queue_unavailable'
+  | 'usage';
+
+export const unauthorized = (message = 'A valid API key (Authorization: Bearer <key>) or a signed-in session is required.') =>
+  new DomainError('unauthorized', message);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const sessionRequired = (message: string) => new DomainError('session_required', message);
+export const workspaceRequired = (message: string) => new DomainError('workspace_required', message);
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const invalid = (code: InputCode, message: string) => new DomainError(code, message);
+export const planTierRequired = (message: string) => new DomainError('plan_tier_required', message);
+export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);
+export const keyLimit = (message: string) => new DomainError('key_limit', message);
+export const noEvidence = (message: string) => new DomainError('no_evidence', message);
+export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
+/** An operator command given wrongly (src/admin); never answered over HTTP. */
+export const usage = (message: string) => new DomainError('usage', message);

@@ -1,0 +1,129 @@
+/**
+ * The writes of a plot import (spec 2.3, 3.1): the stored plots a file's refs match, and the file's
+ * new and changed plots written through batched SQL (one statement per few thousand plots) inside
+ * the caller's transaction. An update withdraws finished evidence in the statement itself when the
+ * boundary moved (spec 3.1 `done` → `none`).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Finding } from '../../intake/findings.ts';
+import type { PlotGeometry } from '../../intake/types.ts';
+import type { ValidationState } from '../../intake/validate.ts';
+import type { Em } from '../orm.ts';
+import type { PlotRecord } from './plots.ts';
+
+/** The columns an upload writes, as one element of the JSON array a batch statement reads. */
+export interface PlotColumns extends Pick<PlotRecord, 'id' | 'external_ref' | 'commodity' | 'country' | 'area_ha' | 'declared_area_ha' | 'planted_year' | 'producer_id'> {
+  geometry: PlotGeometry | null;
+  validation_state: ValidationState;
+  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
+}
+
+/** A stored plot a re-upload may match. */
+export interface StoredPlot extends Omit<PlotColumns, 'external_ref' | 'validation_state'>, Pick<PlotRecord, 'validation_state' | 'evidence_state'> {
+  external_ref: string;
+}
+
+/** An update also says whether the boundary moved; the statement withdraws finished evidence then. */
+export type PlotUpdate = PlotColumns & { moved: boolean };
+
+const RECORD_COLUMNS = `id uuid, external_ref text, commodity text, country text, area_ha double precision,
+  declared_area_ha double precision, geometry jsonb, validation_state text, validation_report jsonb,
+  planted_year int, producer_id uuid`;
+
+const insertSql = (workspace: string, rows: string) => `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha,
+    declared_area_ha, geometry, geometry_source, validation_state, validation_report, planted_year, producer_id, evidence_state,
+    created_at, updated_at)
+  select r.id, ${workspace}, r.external_ref, r.commodity, r.country, r.area_ha, r.declared_area_ha, r.geometry,
+    'upload', r.validation_state, r.validation_report, r.planted_year, r.producer_id, 'none', now(), now()
+  from rows from (jsonb_to_recordset(${rows}) as (${RECORD_COLUMNS})) with ordinality as r
+  order by r.ordinality`;
+
+// The withdraw transition runs in the statement itself, on the row's state at the time of writing
+// (spec 3.1): only a finished read is withdrawn; a read in flight keeps its state.
+const WITHDRAW = `(r.moved and p.evidence_state = 'done')`;
+const updateSql = (workspace: string, rows: string) => `update plots p set
+    external_ref = r.external_ref, commodity = r.commodity, country = r.country, area_ha = r.area_ha,
+    declared_area_ha = r.declared_area_ha, geometry = r.geometry, validation_state = r.validation_state,
+    validation_report = r.validation_report, planted_year = r.planted_year, producer_id = r.producer_id,
+    evidence_state = case when ${WITHDRAW} then 'none' else p.evidence_state end,
+    verdict = case when ${WITHDRAW} then null else p.verdict end,
+    reason = case when ${WITHDRAW} then null else p.reason end,
+    evidence_at = case when ${WITHDRAW} then null else p.evidence_at end,
+    evidence_facts = case when ${WITHDRAW} then null else p.evidence_facts end,
+    post_cutoff_loss_share = case when ${WITHDRAW} then null else p.post_cutoff_loss_share end,
+    updated_at = now()
+  from jsonb_to_recordset(${rows}) as r(${RECORD_COLUMNS}, moved boolean)
+  where p.id = r.id and p.workspace_id = ${workspace}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidLiteral(id: string): string {
+  if (!UUID.test(id)) throw new Error(`not a workspace id: ${id}`);
+  return `'${id}'::uuid`;
+}
+
+/**
+ * A JSON document as a dollar-quoted SQL literal. Batches go into the statement text rather than a
+ * bound parameter: the ORM inlines parameters itself, one character at a time, which costs seconds
+ * and hundreds of MB on a 25 MB file. Dollar quoting needs no escaping whatever the text holds; the
+ * tag is random and checked absent from it. The statement must then carry no `?` placeholder.
+ */
+function jsonLiteral(json: string): string {
+  let tag: string;
+  do tag = `$j${randomBytes(6).toString('hex')}$`;
+  while (json.includes(tag));
+  return `${tag}${json}${tag}::jsonb`;
+}
+
+/** Bounds one statement's JSON so a 25 MB file is written in a handful of statements of a few MB each. */
+const BATCH_CHARS = 4 * 1024 * 1024;
+const BATCH_ROWS = 5000;
+
+async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unknown>): Promise<void> {
+  let parts: string[] = [];
+  let chars = 0;
+  const flush = async () => {
+    if (parts.length === 0) return;
+    const json = `[${parts.join(',')}]`;
+    parts = [];
+    chars = 0;
+    await write(json);
+  };
+  for (const row of rows) {
+    const part = JSON.stringify(row);
+    parts.push(part);
+    chars += part.length;
+    if (chars >= BATCH_CHARS || parts.length >= BATCH_ROWS) await flush();
+  }
+  await flush();
+}
+
+/**
+ * The workspace's stored plots carrying the given refs, by ref. Their boundaries and reports are
+ * only compared with the upload's, never served, so they are not run through the stored-JSON
+ * schemas: this read covers every matched plot of a file of up to 25 MB.
+ */
+export async function storedByRef(tx: Em, workspaceId: string, refs: string[]): Promise<Map<string, StoredPlot>> {
+  const byRef = new Map<string, StoredPlot>();
+  if (refs.length === 0) return byRef;
+  const rows = await tx.execute<StoredPlot[]>(
+    `select p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.declared_area_ha, p.geometry, p.validation_state,
+            p.validation_report, p.planted_year, p.producer_id, p.evidence_state
+       from plots p join jsonb_array_elements_text(${jsonLiteral(JSON.stringify(refs))}) as f(ref) on p.external_ref = f.ref
+      where p.workspace_id = ${uuidLiteral(workspaceId)}`,
+  );
+  for (const row of rows) byRef.set(row.external_ref, row);
+  return byRef;
+}
+
+/** Inserts new plots of an upload (evidence state `none`), keeping their order in the register. */
+export async function insertPlots(tx: Em, workspaceId: string, rows: PlotColumns[]): Promise<void> {
+  const workspace = uuidLiteral(workspaceId);
+  await writeBatches(rows, (json) => tx.execute(insertSql(workspace, jsonLiteral(json)), [], 'run'));
+}
+
+/** Writes changed plots of an upload; a moved boundary withdraws finished evidence (spec 3.1 withdraw). */
+export async function updatePlots(tx: Em, workspaceId: string, rows: PlotUpdate[]): Promise<void> {
+  const workspace = uuidLiteral(workspaceId);
+  await writeBatches(rows, (json) => tx.execute(updateSql(workspace, jsonLiteral(json)), [], 'run'));
+}

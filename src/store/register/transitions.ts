@@ -1,0 +1,147 @@
+/**
+ * The evidence state transitions of spec 3.1, by name: `queue` (none/failed, or with rerun
+ * done/in flight → queued), `markRunning` (queued → running), `complete` (→ done, evidence stored,
+ * one unit of allowance used), `fail` (→ failed, nothing charged) and `recover` (plots left in
+ * flight by a job that died → failed). The withdraw transition (done → none on a moved boundary)
+ * runs inside the import's update statement (./imports.ts).
+ *
+ * `complete` and `fail` write only while the plot is still held by the job that read it, so a
+ * read is stored (and paid for) at most once; each writes its event in the same transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { chargeRead } from '../../accounts/allowance.ts';
+import type { EvidenceMap } from '../../documents/footprint-map.ts';
+import type { EvidenceObject } from '../../engine/evidence-object.ts';
+import type { Integrity } from '../../engine/integrity.ts';
+import type { EvidenceFacts } from '../../engine/plot-state.ts';
+import { Evidence, OutboxEvent } from '../entities/index.ts';
+import type { Em } from '../orm.ts';
+import { HOLD_COLUMNS, plotHold, type PlotHold } from './evidence.ts';
+import type { StoredMap } from './stored-json.ts';
+
+/** Outcome of a write: `superseded` when the plot is no longer held by this job (read again, or reset), so nothing was written. */
+export type WriteOutcome = 'stored' | 'superseded';
+
+/** The `data` of an event (spec 6.2), built by the caller from the plot as locked. */
+export type EventData = (plot: PlotHold) => object;
+
+const held = (plot: PlotHold | null, jobId: string): plot is PlotHold =>
+  plot !== null && (plot.evidence_state === 'queued' || plot.evidence_state === 'running') && plot.evidence_job_id === jobId;
+
+function addEvent(tx: Em, workspaceId: string, type: string, data: object, at: Date): void {
+  tx.create(OutboxEvent, { id: `evt_${randomUUID()}`, workspaceId, type, data, createdAt: at, dispatchedAt: null });
+}
+
+/** Queues the plots under `jobId`, clearing a failed read's reason. The caller holds the register lock. */
+export async function queue(tx: Em, jobId: string, plotIds: string[]): Promise<void> {
+  await tx.execute(
+    `update plots set evidence_state = 'queued', evidence_job_id = ?, evidence_error = null, updated_at = now() where id = any(?::uuid[])`,
+    [jobId, `{${plotIds.join(',')}}`],
+    'run',
+  );
+}
+
+/** Moves a queued plot of this job to `running`; false when the job no longer holds it. */
+export async function markRunning(em: Em, workspaceId: string, plotId: string, jobId: string): Promise<boolean> {
+  const changed = await em.execute(
+    `update plots set evidence_state = 'running', updated_at = now()
+      where id = ? and workspace_id = ? and evidence_job_id = ? and evidence_state in ('queued', 'running')`,
+    [plotId, workspaceId, jobId],
+    'run',
+  );
+  return Number((changed as { affectedRows?: number }).affectedRows ?? 0) > 0;
+}
+
+/** A plot's read by one job. */
+export interface JobRead {
+  workspaceId: string;
+  plotId: string;
+  jobId: string;
+}
+
+/** Runs `write` in one transaction with the plot locked, if the job still holds it. */
+async function whileHeld(em: Em, read: JobRead, write: (tx: Em, plot: PlotHold) => Promise<void>): Promise<WriteOutcome> {
+  return em.transactional(async (tx) => {
+    const plot = await plotHold(tx, read.workspaceId, read.plotId, true);
+    if (!held(plot, read.jobId)) return 'superseded';
+    await write(tx, plot);
+    return 'stored';
+  });
+}
+
+export interface FinishedRead extends JobRead {
+  /** The read id: the evidence row's id and the allowance unit's read id. */
+  readId: string;
+  evidence: EvidenceObject;
+  integrity: Integrity;
+  map: EvidenceMap;
+  /** The register's copy of the facts the plot's `state` needs. */
+  facts: EvidenceFacts;
+}
+
+/**
+ * Stores a finished read: the object (the plot's previous evidence stays, no longer current), the
+ * register row moved to `done`, one allowance unit and the `plot.evidence.completed` event, all or nothing.
+ */
+export async function complete(em: Em, read: FinishedRead, completedEvent: EventData): Promise<WriteOutcome> {
+  return whileHeld(em, read, async (tx, plot) => {
+    const e = read.evidence;
+    const issued = new Date(e.issued);
+    const loss = e.post_cutoff_loss as { share?: unknown } | null;
+    const postCutoffShare = typeof loss?.share === 'number' ? loss.share : null;
+    await tx.execute('update evidence set current = false where plot_id = ? and current', [read.plotId], 'run');
+    await tx.execute(
+      `update plots set evidence_state = 'done', verdict = ?, reason = ?, evidence_at = ?::timestamptz, evidence_facts = ?::jsonb,
+        post_cutoff_loss_share = ?, evidence_error = null, updated_at = now() where id = ?`,
+      [e.verdict, e.reason, e.issued, JSON.stringify(read.facts), postCutoffShare, read.plotId],
+      'run',
+    );
+    const chip = read.map.chip === null ? null : { bbox: read.map.chip.bbox, scene: read.map.chip.scene };
+    tx.create(Evidence, {
+      id: read.readId,
+      workspaceId: read.workspaceId,
+      plotId: read.plotId,
+      jobId: read.jobId,
+      issued,
+      object: e,
+      integrity: read.integrity,
+      current: true,
+      map: { footprint: read.map.footprint, chip } satisfies StoredMap,
+      chipPng: read.map.chip?.png ?? null,
+    });
+    await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
+    addEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
+  });
+}
+
+export interface FailedRead extends JobRead {
+  /** The reason in words a person can act on. */
+  error: string;
+  at: Date;
+}
+
+/** Records a failed read on the plot (state `failed`, the reason in words) with the `plot.evidence.failed` event; nothing is charged. */
+export async function fail(em: Em, failure: FailedRead, failedEvent: EventData): Promise<WriteOutcome> {
+  return whileHeld(em, failure, (tx, plot) => failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent));
+}
+
+async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: string, at: Date, failedEvent: EventData): Promise<void> {
+  await tx.execute(`update plots set evidence_state = 'failed', evidence_error = ?, updated_at = now() where id = ?`, [error, plot.id], 'run');
+  addEvent(tx, workspaceId, 'plot.evidence.failed', failedEvent(plot), at);
+}
+
+/**
+ * Plots in flight under one of `deadJobs`, or under no job, move to `failed` with `error` and the
+ * failed event each, in register order: the read did not happen and cost nothing. Answers how many moved.
+ */
+export async function recover(em: Em, workspaceId: string, deadJobs: string[], error: string, at: Date, failedEvent: EventData): Promise<number> {
+  return em.transactional(async (tx) => {
+    const plots = await tx.execute<PlotHold[]>(
+      `select ${HOLD_COLUMNS} from plots where workspace_id = ? and evidence_state in ('queued', 'running')
+        and (evidence_job_id is null or evidence_job_id = any(?::uuid[])) order by seq for update`,
+      [workspaceId, `{${deadJobs.join(',')}}`],
+    );
+    for (const plot of plots) await failLocked(tx, plot, workspaceId, error, at, failedEvent);
+    return plots.length;
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * The register module's spec 3.1 transitions, on both backends: each writes what the spec says
+ * in one transaction, and only while the job that read the plot still holds it.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createWorkspace } from '../../src/accounts/workspaces.ts';
+import { sealEvidence } from '../../src/engine/integrity.ts';
+import { liveEvidence } from '../../src/store/register/evidence.ts';
+import { insertPlots, updatePlots, type PlotColumns } from '../../src/store/register/imports.ts';
+import { complete, fail, markRunning, queue, recover, type FinishedRead } from '../../src/store/register/transitions.ts';
+import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
+import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
+
+const square = (lon: number, lat: number): PlotColumns['geometry'] => ({
+  type: 'Polygon',
+  coordinates: [[[lon, lat], [lon + 0.01, lat], [lon + 0.01, lat + 0.01], [lon, lat + 0.01], [lon, lat]]],
+});
+
+function plot(ref: string, lon = 99.1): PlotColumns {
+  return {
+    id: randomUUID(), external_ref: ref, commodity: 'rubber', country: 'TH', area_ha: 9.2, declared_area_ha: null,
+    geometry: square(lon, 8.8), validation_state: 'valid', validation_report: { findings: [], repairs: [], rejections: [] },
+    planted_year: null, producer_id: null,
+  };
+}
+
+for (const backend of BACKENDS) {
+  describe(`register transitions (${backend})`, () => {
+    let db: TestStore;
+    let workspaceId: string;
+    const em = () => db.store.em();
+
+    before(async () => {
+      db = await testStore(backend);
+      const { workspace } = await createWorkspace(em(), { name: 'Acme', plan: 'trial', email: `${randomUUID()}@acme.test`, password: 'correct horse', role: 'member' });
+      workspaceId = workspace.id;
+    });
+    after(() => db.close());
+
+    async function registered(...plots: PlotColumns[]): Promise<string[]> {
+      await em().transactional((tx) => insertPlots(tx, workspaceId, plots));
+      return plots.map((p) => p.id);
+    }
+
+    async function queued(jobId: string, ...plots: PlotColumns[]): Promise<string[]> {
+      const ids = await registered(...plots);
+      await em().transactional((tx) => queue(tx, jobId, ids));
+      return ids;
+    }
+
+    async function row(plotId: string) {
+      const [r] = await em().execute<{ evidence_state: string; evidence_job_id: string | null; verdict: string | null; reason: string | null; evidence_error: string | null; evidence_facts: object | null }[]>(
+        'select evidence_state, evidence_job_id, verdict, reason, evidence_error, evidence_facts from plots where id = ?', [plotId]);
+      return r;
+    }
+
+    async function count(sql: string, params: unknown[]): Promise<number> {
+      const [{ n }] = await em().execute<{ n: number | string }[]>(sql, params);
+      return Number(n);
+    }
+
+    const events = (plotId: string, type: string) => count(`select count(*) as n from outbox where type = ? and data->>'plot_id' = ?`, [type, plotId]);
+    const units = (plotId: string) => count('select count(*) as n from evidence_units where plot_id = ?', [plotId]);
+
+    async function finishedRead(plotId: string, jobId: string): Promise<FinishedRead> {
+      const evidence = fixtureEvidence();
+      return {
+        readId: randomUUID(), workspaceId, plotId, jobId, evidence, integrity: sealEvidence(evidence, fixtureKey()), map: await fixtureMap(),
+        facts: { seasons_measured: 4, landsat_2020: 'outside_moist_forest' },
+      };
+    }
+
+    test('queue moves plots to queued under the job and clears a failed read\'s reason', async () => {
+      const first = randomUUID();
+      const [id] = await queued(first, plot('Q-1'));
+      assert.deepEqual(await row(id), { evidence_state: 'queued', evidence_job_id: first, verdict: null, reason: null, evidence_error: null, evidence_facts: null });
+      await fail(em(), { workspaceId, plotId: id, jobId: first, error: 'The read could not be completed', at: new Date() }, () => ({}));
+      const retry = randomUUID();
+      await em().transactional((tx) => queue(tx, retry, [id]));
+      assert.deepEqual(await row(id), { evidence_state: 'queued', evidence_job_id: retry, verdict: null, reason: null, evidence_error: null, evidence_facts: null });
+    });
+
+    test('markRunning moves a queued plot of its own job to running, and refuses a plot another job holds', async () => {
+      const jobId = randomUUID();
+      const [id] = await queued(jobId, plot('R-1'));
+      assert.equal(await markRunning(em(), workspaceId, id, randomUUID()), false);
+      assert.equal((await row(id)).evidence_state, 'queued');
+      assert.equal(await markRunning(em(), workspaceId, id, jobId), true);
+      assert.equal((await row(id)).evidence_state, 'running');
+    });
+
+    test('complete moves a running plot to done and writes its evidence, unit and event in one transaction', async () => {
+      const jobId = randomUUID();
+      const [id] = await queued(jobId, plot('C-1'));
+      await markRunning(em(), workspaceId, id, jobId);
+      const read = await finishedRead(id, jobId);
+      const outcome = await complete(em(), read, (p) => ({ plot_id: p.id, ref: p.external_ref }));
+      assert.equal(outcome, 'stored');
+      const r = await row(id);
+      assert.equal(r.evidence_state, 'done');
+      assert.equal(r.verdict, read.evidence.verdict);
+      assert.equal(r.reason, read.evidence.reason);
+      assert.deepEqual(r.evidence_facts, read.facts);
+      assert.equal(await units(id), 1);
+      assert.equal(await events(id, 'plot.evidence.completed'), 1);
+      const live = await liveEvidence(em(), workspaceId, id);
+      assert.deepEqual(live?.stored?.object, read.evidence);
+      assert.deepEqual(live?.stored?.integrity, read.integrity);
+      assert.deepEqual(live?.stored?.map.footprint, read.map.footprint);
+      assert.ok(live?.stored?.chipPng?.equals(read.map.chip!.png));
+    });
+
+    test('complete writes nothing when the job no longer holds the plot, so a read is paid for once', async () => {
+      const jobId = randomUUID();
+      const [id] = await queued(jobId, plot('C-2'));
+      const read = await finishedRead(id, jobId);
+      assert.equal(await complete(em(), read, () => ({})), 'stored');
+      assert.equal(await complete(em(), { ...read, readId: randomUUID() }, () => ({})), 'superseded');
+      await em().transactional((tx) => queue(tx, randomUUID(), [id]));
+      assert.equal(await complete(em(), await finishedRead(id, jobId), () => ({})), 'superseded');
+      assert.equal(await units(id), 1);
+      assert.equal(await count('select count(*) as n from evidence where plot_id = ?', [id]), 1);
+    });
+
+    test('a rejected write leaves nothing behind: evidence, unit, event and state roll back together', async () => {
+      const jobId = randomUUID();
+      const [id] = await queued(jobId, plot('C-3'));
+      await assert.rejects(complete(em(), await finishedRead(id, jobId), () => {
+        throw new Error('event could not be built');
+      }));
+      assert.equal((await row(id)).evidence_state, 'queued');
+      assert.equal(await units(id), 0);
+      assert.equal(await count('select count(*) as n from evidence where plot_id = ?', [id]), 0);
+    });
+
+    test('fail records the reason and the failed event, and charges nothing', async () => {
+      const jobId = randomUUID();
+      const [id] = await queued(jobId, plot('F-1'));
+      const at = new Date();
+      assert.equal(await fail(em(), { workspaceId, plotId: id, jobId, error: 'The archive could not be read', at }, (p) => ({ plot_id: p.id })), 'stored');
+      const r = await row(id);
+      assert.equal(r.evidence_state, 'failed');
+      assert.equal(r.evidence_error, 'The archive could not be read');
+      assert.equal(await events(id, 'plot.evidence.failed'), 1);
+      assert.equal(await units(id), 0);
+      assert.equal(await fail(em(), { workspaceId, plotId: id, jobId, error: 'again', at }, () => ({})), 'superseded');
+    });
+
+    test('recover fails plots left in flight by a dead job and leaves a live job\'s plots alone', async () => {
+      const dead = randomUUID();
+      const live = randomUUID();
+      const [a, b] = await queued(dead, plot('V-1'), plot('V-2'));
+      const [c] = await queued(live, plot('V-3'));
+      await markRunning(em(), workspaceId, b, dead);
+      const moved = await recover(em(), workspaceId, [dead], 'interrupted', new Date(), (p) => ({ plot_id: p.id }));
+      assert.equal(moved, 2);
+      for (const id of [a, b]) {
+        assert.equal((await row(id)).evidence_state, 'failed');
+        assert.equal(await events(id, 'plot.evidence.failed'), 1);
+      }
+      assert.equal((await row(c)).evidence_state, 'queued');
+    });
+
+    test('withdraw on a moved boundary marks finished evidence stale: the plot returns to none without its verdict', async () => {
+      const jobId = randomUUID();
+      const done = plot('W-1');
+      await queued(jobId, done);
+      await complete(em(), await finishedRead(done.id, jobId), () => ({}));
+      await em().transactional((tx) => updatePlots(tx, workspaceId, [{ ...done, geometry: square(99.2, 8.8), moved: true }]));
+      const r = await row(done.id);
+      assert.equal(r.evidence_state, 'none');
+      assert.equal(r.verdict, null);
+      assert.equal(r.reason, null);
+      assert.equal(r.evidence_facts, null);
+      assert.equal((await liveEvidence(em(), workspaceId, done.id))?.stored, null);
+    });
+
+    test('a moved boundary leaves a read in flight as it is, and an unmoved one leaves finished evidence', async () => {
+      const jobId = randomUUID();
+      const inFlight = plot('W-2');
+      const finished = plot('W-3');
+      await queued(jobId, inFlight, finished);
+      await complete(em(), await finishedRead(finished.id, jobId), () => ({}));
+      await em().transactional((tx) => updatePlots(tx, workspaceId, [
+        { ...inFlight, geometry: square(99.3, 8.8), moved: true },
+        { ...finished, commodity: 'cocoa', moved: false },
+      ]));
+      assert.equal((await row(inFlight.id)).evidence_state, 'queued');
+      assert.equal((await row(finished.id)).evidence_state, 'done');
+    });
+
+    test('a stored evidence object that fails its schema is refused where it is read, never served', async () => {
+      const jobId = randomUUID();
+      const [id] = await queued(jobId, plot('S-1'));
+      await complete(em(), await finishedRead(id, jobId), () => ({}));
+      await em().execute(`update evidence set object = object - 'verdict' where plot_id = ?`, [id]);
+      await assert.rejects(liveEvidence(em(), workspaceId, id), /not a stored evidence object/);
+    });
+  });
+}
