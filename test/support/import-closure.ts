@@ -1,7 +1,7 @@
 /**
  * The value-import closure of source files, read from their text: `import`/`export … from`
- * specifiers and dynamic `import('…')`; type-only imports are left out, since they vanish when
- * the source runs. A relative specifier is followed into its file; a bare one names a package
+ * specifiers, dynamic `import('…')` and the modules threads are started on; type-only imports are
+ * left out unless asked for, since they vanish when the source runs. A relative specifier is followed into its file; a bare one names a package
  * (or a `node:` module) and ends the walk there.
  */
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { dirname, resolve } from 'node:path';
 
 const STATIC = /^\s*(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/gm;
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+/** A module a thread is started on: `new URL('./task.ts', import.meta.url)`. */
+const WORKER_ENTRY = /new URL\(\s*['"](\.[^'"]+)['"]\s*,\s*import\.meta\.url/g;
 
 /** Whether an import clause names types only: `type {…}`, or braces whose every name is `type X`. */
 function typeOnly(typeKeyword: string | undefined, clause: string | undefined): boolean {
@@ -24,6 +26,7 @@ export function importSpecifiers(source: string, withTypes = false): string[] {
   const out: string[] = [];
   for (const m of source.matchAll(STATIC)) if (withTypes || !typeOnly(m[1], m[2])) out.push(m[3]);
   for (const m of source.matchAll(DYNAMIC)) out.push(m[1]);
+  for (const m of source.matchAll(WORKER_ENTRY)) out.push(m[1]);
   return out;
 }
 
@@ -34,8 +37,8 @@ export interface ImportClosure {
   packages: Map<string, string>;
 }
 
-/** The files and packages reached from `entries` (absolute paths), breadth first. */
-export function importClosure(entries: readonly string[]): ImportClosure {
+/** The files and packages reached from `entries` (absolute paths), breadth first; by value only unless `withTypes`. */
+export function importClosure(entries: readonly string[], withTypes = false): ImportClosure {
   const files = new Map<string, string | null>();
   const packages = new Map<string, string>();
   const queue: Array<[string, string | null]> = entries.map((e) => [e, null]);
@@ -44,7 +47,7 @@ export function importClosure(entries: readonly string[]): ImportClosure {
     if (files.has(file)) continue;
     files.set(file, from);
     if (!/\.[cm]?[jt]s$/.test(file)) continue;
-    for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
+    for (const spec of importSpecifiers(readFileSync(file, 'utf8'), withTypes)) {
       if (spec.startsWith('.')) queue.push([resolve(dirname(file), spec), file]);
       else if (!packages.has(spec)) packages.set(spec, file);
     }

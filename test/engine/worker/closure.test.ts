@@ -42,7 +42,7 @@ test('the task entry and every file under engine/worker reach no I/O package or 
   assert.deepEqual(offences, [], `the worker side reaches I/O:\n${offences.join('\n')}`);
 });
 
-test('the walk reads imports, re-exports and dynamic imports by value, and leaves type-only ones out', () => {
+test('the walk reads imports, re-exports, dynamic imports and thread entries by value, and leaves type-only ones out', () => {
   const source = [
     "import { a } from './a.ts';",
     "import type { B } from './b.ts';",
@@ -52,9 +52,10 @@ test('the walk reads imports, re-exports and dynamic imports by value, and leave
     "export type { H } from './h.ts';",
     "import './side-effect.ts';",
     "const geotiff = await import('geotiff');",
+    "const entry = new URL('./task.ts', import.meta.url);",
   ].join('\n');
-  assert.deepEqual(importSpecifiers(source), ['./a.ts', './cd.ts', './g.ts', './side-effect.ts', 'geotiff']);
-  assert.deepEqual(importSpecifiers(source, true), ['./a.ts', './b.ts', './cd.ts', './ef.ts', './g.ts', './h.ts', './side-effect.ts', 'geotiff']);
+  assert.deepEqual(importSpecifiers(source), ['./a.ts', './cd.ts', './g.ts', './side-effect.ts', 'geotiff', './task.ts']);
+  assert.deepEqual(importSpecifiers(source, true), ['./a.ts', './b.ts', './cd.ts', './ef.ts', './g.ts', './h.ts', './side-effect.ts', 'geotiff', './task.ts']);
 });
 
 test('the closure of the task entry holds its kernels and context blocks, not its type-only task map', () => {
