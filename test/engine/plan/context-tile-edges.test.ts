@@ -1,4 +1,5 @@
-// The context blocks over a plot across the 100°E edge of the products' 10° tiles: every tile the
+// The context blocks over a plot across the 100°E edge of the products' 10° tiles (and of two Open
+// Buildings tiles put there): every tile the
 // plot's box touches is asked for, and where the archive lacks the eastern tiles the blocks count
 // only the pixels read, never the missing ones as a class.
 import { after, before, test } from 'node:test';
@@ -17,8 +18,11 @@ import { assembleRasters } from '../../../src/engine/worker/raster-window.ts';
 import { OIL_PALM_GRID_HREF, oilPalmHref, oilPalmYopValue, rubberHref } from '../../../src/engine/sources/products/commodity-maps/codes.ts';
 import { euForestTile, gfc2020Href, gft2020Href } from '../../../src/engine/sources/products/eu-forest-maps/codes.ts';
 import { hansenHref, hansenTile } from '../../../src/engine/sources/products/hansen/codes.ts';
+import { manifestListingUrl, manifestToken, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, objectUrl } from '../../../src/engine/sources/products/open-buildings/codes.ts';
 import { tmfHref, tmfTile } from '../../../src/engine/sources/products/tmf/codes.ts';
+import { transformer } from '../../../src/engine/sources/reproject.ts';
 import { HISTORY_DATASETS } from '../../../src/engine/context/history.ts';
+import { SETTLEMENT_YEARS } from '../../../src/engine/context/settlement.ts';
 import { type CogDtype, writeCog } from '../../../src/demo/tiff-writer.ts';
 import { mirrored } from '../../support/demo-world.ts';
 
@@ -63,10 +67,49 @@ async function writeEdgeArchive(root: string, east: boolean): Promise<void> {
       await side(root, tmfHref(d, tmfTile(lon, LAT)), west, 0.00025, d.endsWith('Year') ? 'uint16' : 'uint8', value);
     }
   }
+  await writeBuildingTiles(root, east);
   const cell = (id: string, w: number) => ({ type: 'Feature', properties: { ID: id }, geometry: { type: 'Polygon', coordinates: [[[w, LAT - SPAN], [w + SPAN, LAT - SPAN], [w + SPAN, LAT + SPAN], [w, LAT + SPAN], [w, LAT - SPAN]]] } });
-  const grid = mirrored(root, OIL_PALM_GRID_HREF);
-  await mkdir(dirname(grid), { recursive: true });
-  await writeFile(grid, JSON.stringify({ type: 'FeatureCollection', features: [cell('W', EDGE - SPAN), cell('E', EDGE)] }));
+  await writeJson(mirrored(root, OIL_PALM_GRID_HREF), { type: 'FeatureCollection', features: [cell('W', EDGE - SPAN), cell('E', EDGE)] });
+}
+
+async function writeJson(path: string, doc: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(doc));
+}
+
+/**
+ * Open Buildings for each year: two 500 m tiles of UTM 47N split at the easting of 100°E, listed by
+ * one manifest, with no building on either (every cell read is data), declaring no nodata as the
+ * producer's files need not.
+ */
+async function writeBuildingTiles(root: string, east: boolean): Promise<void> {
+  const epsg = 32647;
+  const pixel = OPEN_BUILDINGS_ASSUMED.pixelMetres;
+  const [x, y] = transformer('EPSG:4326', epsg)(EDGE, LAT + 0.002);
+  const edge = Math.round(x / pixel) * pixel;
+  const top = Math.round(y / pixel) * pixel + 500;
+  const size = { width: 500 / pixel, height: 1000 / pixel };
+  const token = manifestToken(EDGE, LAT + 0.002);
+  const names: string[] = [];
+  for (const year of SETTLEMENT_YEARS) {
+    const objects = [`v1/geotiffs/${token}_${year}_06_30/west.tif`, `v1/geotiffs/${token}_${year}_06_30/east.tif`];
+    for (const [k, object] of objects.entries()) {
+      if (k === 1 && !east) continue;
+      await writeCog(mirrored(root, objectUrl(object)), {
+        ...size, dtype: 'float32', blocks: [], samplesPerPixel: 3, fill: 0, epsg, geoTransform: [edge + (k - 1) * 500, pixel, 0, top, 0, -pixel],
+      });
+    }
+    const name = `${OPEN_BUILDINGS.manifests}/${token}_edge_${year}_06_30_float.json`;
+    names.push(name);
+    await writeJson(mirrored(root, objectUrl(name)), {
+      uriPrefix: `gs://${OPEN_BUILDINGS.bucket}/`,
+      tilesets: [{
+        crs: `EPSG:${epsg}`,
+        sources: objects.map((o, k) => ({ uris: [o], affineTransform: { translateX: edge + (k - 1) * 500, translateY: top, scaleX: pixel, scaleY: -pixel }, dimensions: size })),
+      }],
+    });
+  }
+  await writeJson(mirrored(root, manifestListingUrl(token)), { items: names.map((name) => ({ name })) });
 }
 
 // A square of about 440 m whose west half lies west of 100°E.
@@ -125,6 +168,12 @@ test('each planner asks for the tiles on both sides of the edge, not the centroi
   both(commodityMaps.oilPalm.years, '_W.tif', '_E.tif');
   both(commodityMaps.rubber.classes, 'N10_E90', 'N10_E100');
   both(history.keys.AnnualChange_2020, 'lon=E90', 'lon=E100');
+  for (const year of SETTLEMENT_YEARS) {
+    const y = plan.prepared.settlement.years[year];
+    assert.ok(y.state === 'read', `${year} is read`);
+    both(y.key, 'west.tif', 'east.tif');
+    assert.equal(y.tiles.length, 2);
+  }
   // Every file read: nothing is marked partly read, and the block names both TMF tiles.
   assert.equal(forestTypes.partlyRead, undefined);
   assert.equal(history.tile, 'N10_E90, N10_E100');
@@ -158,6 +207,13 @@ test('with the eastern tiles missing, the blocks read the western half and count
   const hWhole = whole.result.blocks.history;
   assert.equal(h.classes_2020?.undisturbed_forest, 1);
   assert.ok(h.pixels! > 0.4 * hWhole.pixels! && h.pixels! < 0.6 * hWhole.pixels!, `${h.pixels} of ${hWhole.pixels}`);
+  // Open Buildings cells of the missing tile read as nodata: about half the plot's cells hold data.
+  const built = result.blocks.settlement.years['2020'];
+  const builtWhole = whole.result.blocks.settlement.years['2020'];
+  assert.equal(plan.prepared.settlement.years[2020].state === 'read' && plan.prepared.settlement.years[2020].tiles.length, 1);
+  assert.ok(built.inside.read && built.inside.present === false);
+  assert.equal(builtWhole.inside.valid_pixels, builtWhole.inside.pixels);
+  assert.ok(built.inside.valid_pixels! > 0.4 * built.inside.pixels! && built.inside.valid_pixels! < 0.6 * built.inside.pixels!, `${built.inside.valid_pixels} of ${built.inside.pixels}`);
   // The ring's land is the western half: the missing tile's pixels read as "no data", not land.
   const ring = result.blocks.risk.neighbourhood;
   const ringWhole = whole.result.blocks.risk.neighbourhood;

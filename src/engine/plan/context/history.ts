@@ -25,7 +25,7 @@ function historyProvenance(p: Provenance): HistoryProvenance {
 /**
  * Which TMF windows the block needs over the plot, from every tile its box touches; outside the
  * tiles nothing is asked for. The host answers whole files only, so the reader reads its
- * whole-tile copies. A tile missing beside one read reads as 0 (no data), which carries no class.
+ * whole-tile copies.
  */
 export async function planHistory(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: HistoryPrepared }> {
   const requiredGround = groundIn(plot, RECORD_REQUIRED_IN);
