@@ -26,7 +26,7 @@ export async function planForestTypes(plot: ContextPlot, archive: Archive, signa
     return { requests, prepared: { provenance, state: 'read', gft: gft.request.key, gfc: gfc.request.key, ...partlyReadOf(requests) } };
   } catch (err) {
     const why = unlessAborted(err, signal);
-    // Nothing was read: the block names the maps of the tile under the plot.
+    // Nothing was read: the maps are named from their codes, at the tile under the plot.
     const tile = euForestTile(...plot.centroid);
     return { requests: [], prepared: { provenance: forestTypesProvenance(gft2020Provenance(tile, archive.where), gfc2020Provenance(tile, archive.where)), state: 'not_read', why } };
   }
