@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ArchiveKind } from '../config.ts';
 import { createHttpClient, type HttpClient } from './sources/http-client.ts';
-import { CogOpener } from './sources/products/cog-opener.ts';
 import { createCanopyHeightAdapter, type CanopyHeightAdapter } from './sources/products/canopy-height/reader.ts';
 import { createOilPalmAdapter, createRubberAdapter, type OilPalmAdapter, type RubberAdapter } from './sources/products/commodity-maps/reader.ts';
 import { createDemAdapter, type DemAdapter } from './sources/products/copernicus-dem/reader.ts';
@@ -54,8 +53,6 @@ export interface Archive {
   readonly where: ArchiveLocation;
   readonly http: HttpClient;
   readonly cache: RangeCache;
-  /** Opens any product's COG by its real address (headers parsed once and kept). */
-  readonly cogs: CogOpener;
   readonly sentinel2: Sentinel2Adapter;
   readonly s2Catalogue: S2Catalogue;
   readonly landsat: LandsatAdapter;
@@ -95,7 +92,6 @@ export async function openArchive(options: ArchiveOptions): Promise<Archive> {
     where,
     http,
     cache,
-    cogs: new CogOpener(deps),
     sentinel2: createSentinel2Adapter({ ...deps, catalogue: s2Catalogue }),
     s2Catalogue,
     landsat: createLandsatAdapter(deps),

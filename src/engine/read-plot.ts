@@ -18,7 +18,6 @@ import type { PlotTaskResult } from './worker/tasks.ts';
 import type { EvidenceFacts } from './plot-state.ts';
 import { type DecodedTiles, type Shipment, shipRasters } from './plan/raster-shipment.ts';
 import { planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
-import { requestForBox } from './sources/raster-request.ts';
 import type { SigningKey } from './signing.ts';
 
 export interface EngineDeps {
@@ -119,9 +118,10 @@ async function chipFor(plan: PlotPlan, r: PlotTaskResult, deps: EngineDeps, sign
     const cos = Math.cos((((bbox[1] + bbox[3]) / 2) * Math.PI) / 180);
     const width = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[2] - bbox[0]) * 111_320 * cos) / CHIP_PIXEL_M)));
     const height = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[3] - bbox[1]) * 110_574) / CHIP_PIXEL_M)));
-    const [red, green, blue] = await Promise.all((['red', 'green', 'blue'] as const).map(async (a) => requestForBox(await deps.archive.sentinel2.openAsset(scene, a, signal), bbox)));
+    const layers = await deps.archive.sentinel2.sceneWindows(scene, bbox, ['red', 'green', 'blue'] as const, signal);
+    const [red, green, blue] = [layers.red.request, layers.green.request, layers.blue.request];
     const shipment = await shipRasters([red, green, blue], deps.tiles, signal);
-    const enc = scene.assets.red!.encoding;
+    const enc = layers.red.encoding;
     const out = await deps.pool.run('chip', {
       shipment: { tiles: shipment.tiles, rasters: shipment.rasters },
       red: red.key,

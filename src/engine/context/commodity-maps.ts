@@ -1,6 +1,7 @@
 // The `commodity_maps` block (spec 2.8.6): the oil palm map (planted by 2020, median planting
 // year, industrial and smallholder extent in 2021) and the Southeast Asian rubber map. Context
 // only: it changes no verdict.
+import type { PartlyRead } from './partly-read.ts';
 
 /**
  * Oil palm planted by 2020 is said of a plot when palm dated 2020 or earlier covers more than a
@@ -65,8 +66,8 @@ export function rubberNotRead(citation: string, notRead: MapNotRead): RubberBloc
 }
 
 export interface CommodityMapsPrepared {
-  oilPalm: { citation: string } & ({ state: 'read'; extent: string; years: string } | { state: 'not_read'; notRead: MapNotRead });
-  rubber: { citation: string } & ({ state: 'read'; classes: string } | { state: 'not_read'; notRead: MapNotRead });
+  oilPalm: { citation: string } & ({ state: 'read'; extent: string; years: string; partlyRead?: PartlyRead } | { state: 'not_read'; notRead: MapNotRead });
+  rubber: { citation: string } & ({ state: 'read'; classes: string; partlyRead?: PartlyRead } | { state: 'not_read'; notRead: MapNotRead });
 }
 
 export interface CommodityMapsResult {

@@ -2,6 +2,7 @@
 // facts they give the decision rules: most of the plot planted forest (`planted_forest_2020`), at
 // least half of it forest (`eu_forest_maps_read_forest`), and at most a tenth forest on both maps
 // (which lets structure overrule a forest-like shade reading).
+import type { PartlyRead } from './partly-read.ts';
 
 /** "Most of the plot": strictly more than half. */
 export const PLANTED_WITHHOLDS_ABOVE = 0.5;
@@ -58,7 +59,7 @@ export function forestTypesNotRead(p: ForestTypesProvenance, why: string): Fores
 }
 
 export type ForestTypesPrepared = { provenance: ForestTypesProvenance } & (
-  | { state: 'read'; gft: string; gfc: string }
+  | { state: 'read'; gft: string; gfc: string; partlyRead?: PartlyRead }
   | { state: 'not_read'; why: string }
 );
 

@@ -4,6 +4,7 @@
 // read; clearing of most of the plot dated to 2015 or earlier).
 import type { YearRange } from '../kernels/year-stats.ts';
 import { ANNUAL_CHANGE } from '../sources/products/tmf/codes.ts';
+import type { PartlyRead } from './partly-read.ts';
 
 export const CUTOFF_YEAR = 2020;
 /** Spec 2.8.4 rule 3: at least half the plot undisturbed moist forest at the end of 2020 withholds. */
@@ -186,7 +187,7 @@ export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, re
 }
 
 export type HistoryPrepared = { provenance: HistoryProvenance; requiredGround: boolean } & (
-  | { state: 'read'; tile: string; keys: Record<HistoryDataset, string> }
+  | { state: 'read'; tile: string; keys: Record<HistoryDataset, string>; partlyRead?: PartlyRead }
   | { state: 'not_read'; notRead: HistoryNotRead }
 );
 

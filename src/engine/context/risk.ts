@@ -5,6 +5,7 @@
 // never served as a zero.
 import type { ProtectedArea } from '../sources/products/protected-areas/codes.ts';
 import type { CountryRiskBlock } from './country-classification.ts';
+import type { PartlyRead } from './partly-read.ts';
 
 export const RISK_NOTE = 'Context for the risk assessment of Article 10; it changes no verdict, reason, reasons or finding sentence.';
 export const RISK_ARTICLE = 'Article 10 of Regulation (EU) 2023/1115 (risk assessment)';
@@ -125,7 +126,7 @@ export interface RiskPrepared {
   country: CountryRiskBlock;
   protectedAreas: ProtectedAreaAnswer;
   neighbourhood: { provenance: NeighbourhoodProvenance } & (
-    | { state: 'read'; treecover2000: string; lossyear: string; datamask: string }
+    | { state: 'read'; treecover2000: string; lossyear: string; datamask: string; partlyRead?: PartlyRead }
     | { state: 'not_read'; why: string }
   );
 }

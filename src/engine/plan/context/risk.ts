@@ -4,9 +4,11 @@ import type { Archive } from '../../archive.ts';
 import { classifyCountry, type CountryRiskBlock } from '../../context/country-classification.ts';
 import { type ContextPlot, footprintBox } from '../../context/plot.ts';
 import { type NeighbourhoodProvenance, type ProtectedAreaAnswer, RING_KM, type RiskPrepared, SEARCH_RADIUS_KM } from '../../context/risk.ts';
-import { HANSEN_VERSION, hansenHref, hansenProvenance, hansenTile } from '../../sources/products/hansen/codes.ts';
-import { type RasterRequest, requestForBox } from '../../sources/raster-request.ts';
+import { HANSEN_VERSION, hansenProvenance, hansenTile } from '../../sources/products/hansen/codes.ts';
+import type { Provenance } from '../../sources/products/provenance.ts';
+import type { RasterRequest } from '../../sources/raster-request.ts';
 import { unlessAborted } from './not-read.ts';
+import { partlyReadOf } from './partly-read.ts';
 
 /** The country part of the block: the producer's country, never read off the boundary. */
 export function riskCountry(plot: ContextPlot): CountryRiskBlock {
@@ -26,30 +28,44 @@ async function askProtectedAreas(plot: ContextPlot, archive: Archive, signal?: A
   }
 }
 
-/** The Hansen windows reach the ring's outer edge and a pixel beyond. */
-export async function planRisk(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: RiskPrepared }> {
-  const tile = hansenTile(...plot.centroid);
-  const p = hansenProvenance('lossyear', tile, archive.where);
-  const provenance: NeighbourhoodProvenance = {
+function neighbourhoodProvenance(p: Provenance): NeighbourhoodProvenance {
+  return {
     source: 'Hansen/UMD Global Forest Change',
     dataset: HANSEN_VERSION.release,
     version: HANSEN_VERSION.release.replace(/^.*-(v[\d.]+)$/, '$1'),
     licence: p.licence,
     citation: p.citation,
   };
-  const box = footprintBox(plot.footprint, RING_KM * 1000 + 60);
-  const layers = ['treecover2000', 'lossyear', 'datamask'] as const;
-  const [protectedAreas, hansen] = await Promise.all([
-    askProtectedAreas(plot, archive, signal),
-    Promise.all(layers.map(async (layer) => requestForBox(await archive.cogs.open(hansenHref(layer, tile), { signal }), box))).then(
-      (requests) => ({ requests, error: null }),
-      (error: unknown) => ({ requests: [] as RasterRequest[], error }),
-    ),
-  ]);
-  if (hansen.error !== null) {
-    return { requests: [], prepared: { country: riskCountry(plot), protectedAreas, neighbourhood: { provenance, state: 'not_read', why: unlessAborted(hansen.error, signal) } } };
-  }
-  const [treecover2000, lossyear, datamask] = hansen.requests.map((r) => r.key);
-  return { requests: hansen.requests, prepared: { country: riskCountry(plot), protectedAreas, neighbourhood: { provenance, state: 'read', treecover2000, lossyear, datamask } } };
 }
 
+const HANSEN_LAYERS = ['treecover2000', 'lossyear', 'datamask'] as const;
+
+/**
+ * The Hansen windows reach the ring's outer edge and a pixel beyond, from every tile that box
+ * touches. A tile missing reads as data mask 0 (no data), which the ring's land area leaves out.
+ */
+export async function planRisk(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: RiskPrepared }> {
+  const box = footprintBox(plot.footprint, RING_KM * 1000 + 60);
+  const [protectedAreas, hansen] = await Promise.all([
+    askProtectedAreas(plot, archive, signal),
+    archive.hansen.windows(box, HANSEN_LAYERS, signal).then(
+      (windows) => ({ windows, error: null }),
+      (error: unknown) => ({ windows: null, error }),
+    ),
+  ]);
+  if (hansen.windows === null) {
+    const provenance = neighbourhoodProvenance(hansenProvenance('lossyear', hansenTile(...plot.centroid), archive.where));
+    return { requests: [], prepared: { country: riskCountry(plot), protectedAreas, neighbourhood: { provenance, state: 'not_read', why: unlessAborted(hansen.error, signal) } } };
+  }
+  const { treecover2000, lossyear, datamask } = hansen.windows.layers;
+  const provenance = neighbourhoodProvenance(lossyear.provenance);
+  const requests = [treecover2000.request, lossyear.request, datamask.request];
+  return {
+    requests,
+    prepared: {
+      country: riskCountry(plot),
+      protectedAreas,
+      neighbourhood: { provenance, state: 'read', treecover2000: treecover2000.request.key, lossyear: lossyear.request.key, datamask: datamask.request.key, ...partlyReadOf(requests) },
+    },
+  };
+}

@@ -17,7 +17,7 @@ import type { ContextPlot } from '../../context/plot.ts';
 import { round } from '../../context/wording.ts';
 import { OIL_PALM_EXTENT, oilPalmPlantingYear, RUBBER_CLASSES } from '../../sources/products/commodity-maps/codes.ts';
 import { maskFor, type WorkerRaster } from '../raster-window.ts';
-import { rasterAt, uint16, uint8 } from './rasters.ts';
+import { rasterAt, readPixels, uint16, uint8 } from './rasters.ts';
 
 export interface OilPalmInput {
   /** Plot pixels on the 10 m extent window (classes 0 other, 1 industrial, 2 smallholder). */
@@ -83,9 +83,10 @@ export function computeCommodityMaps(p: CommodityMapsPrepared, rasters: Readonly
     const extent = rasterAt(rasters, p.oilPalm.extent);
     const years = rasterAt(rasters, p.oilPalm.years);
     palm = readOilPalm({
-      extentMask: maskFor(extent, plot.footprint),
+      // A cell missing beside one read reads as 0 ("other", "no palm"): only the pixels read are counted.
+      extentMask: readPixels(maskFor(extent, plot.footprint), p.oilPalm.extent, p.oilPalm.partlyRead),
       extent: uint8(extent, 'oil palm extent'),
-      yearMask: maskFor(years, plot.footprint),
+      yearMask: readPixels(maskFor(years, plot.footprint), p.oilPalm.years, p.oilPalm.partlyRead),
       plantingDays: uint16(years, 'oil palm planting year'),
       citation: p.oilPalm.citation,
     });
@@ -93,7 +94,7 @@ export function computeCommodityMaps(p: CommodityMapsPrepared, rasters: Readonly
   let rubber: { block: RubberBlock; share: number | null };
   if (p.rubber.state === 'read') {
     const classes = rasterAt(rasters, p.rubber.classes);
-    rubber = readRubber({ mask: maskFor(classes, plot.footprint), classes: uint8(classes, 'rubber map'), citation: p.rubber.citation });
+    rubber = readRubber({ mask: readPixels(maskFor(classes, plot.footprint), p.rubber.classes, p.rubber.partlyRead), classes: uint8(classes, 'rubber map'), citation: p.rubber.citation });
   } else rubber = { block: rubberNotRead(p.rubber.citation, p.rubber.notRead), share: null };
   return { commodity_maps: { oil_palm: palm.block, rubber: rubber.block }, palmBy2020: palm.by2020, rubber: rubber.share };
 }

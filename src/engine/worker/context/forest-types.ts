@@ -15,7 +15,7 @@ import type { ContextPlot } from '../../context/plot.ts';
 import { round } from '../../context/wording.ts';
 import { EU_FOREST_MAPS_ASSUMED, GFC2020, GFT2020 } from '../../sources/products/eu-forest-maps/codes.ts';
 import { maskFor, type WorkerRaster } from '../raster-window.ts';
-import { rasterAt, uint8 } from './rasters.ts';
+import { rasterAt, readPixels, uint8 } from './rasters.ts';
 
 // 0 is "not forest", a value, never missing (EU_FOREST_MAPS_ASSUMED).
 const GFT_NAMES = {
@@ -68,7 +68,13 @@ export function forestTypesRasters(p: ForestTypesPrepared, rasters: ReadonlyMap<
   if (p.state !== 'read') return null;
   const gft = rasterAt(rasters, p.gft);
   const gfc = rasterAt(rasters, p.gfc);
-  return { gftMask: maskFor(gft, plot.footprint), gft: uint8(gft, 'GFT2020'), gfcMask: maskFor(gfc, plot.footprint), gfc: uint8(gfc, 'GFC2020') };
+  // A tile missing beside one read reads as 0, "not forest": only the pixels read are counted.
+  return {
+    gftMask: readPixels(maskFor(gft, plot.footprint), p.gft, p.partlyRead),
+    gft: uint8(gft, 'GFT2020'),
+    gfcMask: readPixels(maskFor(gfc, plot.footprint), p.gfc, p.partlyRead),
+    gfc: uint8(gfc, 'GFC2020'),
+  };
 }
 
 export function computeForestTypes(p: ForestTypesPrepared, read: ReturnType<typeof forestTypesRasters>): ForestTypesResult {

@@ -28,7 +28,7 @@ import type { ContextPlot } from '../../context/plot.ts';
 import { percent, round, yearSpan } from '../../context/wording.ts';
 import { ANNUAL_CHANGE, MAIN_CLASSES, SUBTYPE_PLANTATION_MAX, SUBTYPE_PLANTATION_MIN, TMF_LAST_YEAR } from '../../sources/products/tmf/codes.ts';
 import { maskFor, type WorkerRaster } from '../raster-window.ts';
-import { rasterAt, sameGrid, uint16, uint8 } from './rasters.ts';
+import { rasterAt, readPixels, sameGrid, uint16, uint8 } from './rasters.ts';
 
 const A = ANNUAL_CHANGE;
 const M = MAIN_CLASSES;
@@ -217,7 +217,8 @@ export function historyLayers(p: HistoryPrepared, rasters: ReadonlyMap<string, W
   const r = Object.fromEntries(HISTORY_DATASETS.map((d) => [d, rasterAt(rasters, p.keys[d])])) as Record<HistoryDataset, WorkerRaster>;
   sameGrid('the moist-forest record', Object.values(r));
   return {
-    mask: maskFor(r.AnnualChange_2020, plot.footprint),
+    // A tile missing beside one read reads as 0, no data: the record is read over the pixels read.
+    mask: readPixels(maskFor(r.AnnualChange_2020, plot.footprint), p.keys.AnnualChange_2020, p.partlyRead),
     layers: {
       AnnualChange_1990: uint8(r.AnnualChange_1990, 'AnnualChange_1990'),
       AnnualChange_2020: uint8(r.AnnualChange_2020, 'AnnualChange_2020'),

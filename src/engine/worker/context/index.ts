@@ -23,7 +23,7 @@ export function computeContext(prepared: ContextPrepared, rasters: ReadonlyMap<s
     ? readWhisp({
         ...(tmf === null ? {} : whispFromTmf(tmf.mask, tmf.layers)),
         ...(maps === null ? {} : whispFromGfc(maps.gfcMask, maps.gfc)),
-        ...(hansen === null ? {} : whispFromHansen(hansen.plot, hansen.treecover2000, hansen.lossyear)),
+        ...(hansen === null ? {} : whispFromHansen(hansen.plotRead, hansen.treecover2000, hansen.lossyear)),
         ...(commodity.palmBy2020 === null ? {} : { Oil_palm_Descals: commodity.palmBy2020 }),
         ...(commodity.rubber === null ? {} : { Rubber_RBGE: commodity.rubber }),
       })

@@ -1,5 +1,7 @@
-// How a block finds its windows among a plot task's rasters. A window missing or of the wrong type
-// is a planning fault, never a plot without data, so it throws.
+// How a block finds its windows among a plot task's rasters, and which of their pixels were read. A
+// window missing or of the wrong type is a planning fault, never a plot without data, so it throws.
+import type { PartlyRead } from '../../context/partly-read.ts';
+import type { PixelMask } from '../../kernels/rasterise-mask.ts';
 import type { WorkerRaster } from '../raster-window.ts';
 
 export type ContextErrorCode =
@@ -41,4 +43,35 @@ export function sameGrid(what: string, windows: readonly WorkerRaster[]): void {
       throw new ContextError('raster_grid', `the windows of ${what} do not share one grid`);
     }
   }
+}
+
+/** The pixels of a mask that were read from files: all of them unless the window is partly read (context/partly-read.ts). */
+export function readPixels(mask: PixelMask, key: string, partlyRead: PartlyRead | undefined): PixelMask {
+  const rects = partlyRead?.[key];
+  if (rects === undefined) return mask;
+  const { width, height } = mask;
+  const read = new Uint8Array(width * height);
+  for (const r of rects) {
+    const x0 = Math.max(0, r.x);
+    const x1 = Math.min(width, r.x + r.width);
+    for (let y = Math.max(0, r.y); y < Math.min(height, r.y + r.height); y++) if (x1 > x0) read.fill(1, y * width + x0, y * width + x1);
+  }
+  const inside = new Uint8Array(width * height);
+  const spans: number[] = [];
+  let count = 0;
+  for (let s = 0; s < mask.spans.length; s += 2) {
+    let start = -1;
+    for (let i = mask.spans[s]; i < mask.spans[s + 1]; i++) {
+      if (read[i] === 1) {
+        inside[i] = 1;
+        count++;
+        if (start < 0) start = i;
+      } else if (start >= 0) {
+        spans.push(start, i);
+        start = -1;
+      }
+    }
+    if (start >= 0) spans.push(start, mask.spans[s + 1]);
+  }
+  return { width, height, inside, spans: Int32Array.from(spans), count };
 }

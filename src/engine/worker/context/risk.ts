@@ -30,7 +30,7 @@ import type { GeoTransform } from '../../sources/reproject.ts';
 import type { ProtectedArea } from '../../sources/products/protected-areas/codes.ts';
 import { DATAMASK, lossYear } from '../../sources/products/hansen/codes.ts';
 import { maskFor, ringFor, type WorkerRaster } from '../raster-window.ts';
-import { rasterAt, sameGrid, uint8 } from './rasters.ts';
+import { rasterAt, readPixels, sameGrid, uint8 } from './rasters.ts';
 
 const COVERAGE_NOTE =
   'OpenStreetMap is a crowd-sourced open map database under an open database licence, not an official register: an area missing from it is not shown to be absent. An intersection is not a finding of illegality.';
@@ -167,6 +167,8 @@ export function hansenRasters(p: RiskPrepared, rasters: ReadonlyMap<string, Work
   const plotMask = maskFor(treecover, plot.footprint);
   return {
     plot: plotMask,
+    // A tile missing beside one read reads as 0 (no cover, no loss, no data): shares over the plot count the pixels read; the ring's land leaves them out.
+    plotRead: readPixels(plotMask, n.treecover2000, n.partlyRead),
     ring: ringFor(plotMask, treecover, 0, RING_KM * 1000),
     treecover2000: uint8(treecover, 'treecover2000'),
     lossyear: uint8(loss, 'lossyear'),

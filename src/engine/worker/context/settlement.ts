@@ -20,7 +20,7 @@ import {
   UNREAD_SIDE,
 } from '../../context/settlement.ts';
 import { round, yearList } from '../../context/wording.ts';
-import { OPEN_BUILDINGS_BANDS } from '../../sources/products/open-buildings/codes.ts';
+import { OPEN_BUILDINGS_ASSUMED, OPEN_BUILDINGS_BANDS } from '../../sources/products/open-buildings/codes.ts';
 import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../raster-window.ts';
 import type { GeoTransform } from '../../sources/reproject.ts';
 import { rasterAt } from './rasters.ts';
@@ -63,7 +63,8 @@ export function readSettlementYear(raster: WorkerRaster, footprint: LonLatFootpr
     height: raster.height,
     samplesPerPixel: raster.samplesPerPixel,
     bands: BANDS,
-    nodata: raster.nodata,
+    // The reader's rule: the producer's stated nodata where the file declares none (a missing tile's fill).
+    nodata: raster.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata,
     factor: k,
     presenceThreshold: PRESENCE_THRESHOLD,
   });

@@ -19,8 +19,6 @@ export interface SceneSearch {
 
 export interface Sentinel2Adapter {
   search(q: SceneSearch, signal?: AbortSignal): Promise<S2Scene[]>;
-  /** Opens an asset's COG, signed where the host needs it. */
-  openAsset(scene: S2Scene, asset: S2Asset, signal?: AbortSignal): Promise<Cog>;
   /**
    * Each asset's window over a box (lon/lat), with the encoding the item states: a reflectance
    * band's is settled where its pixels are read (`settleReflectanceEncoding` after `inferBoaOffset`).
@@ -38,7 +36,8 @@ export function createSentinel2Adapter(opts: ProductDeps & { catalogue: S2Catalo
   const cogs = new CogOpener(opts);
   const signer = new PlanetaryComputerSigner(opts);
   const stac = openCatalogue(archiveUrl(def.api, opts.where, { api: true }), { http: opts.http });
-  const openAsset = async (scene: S2Scene, asset: S2Asset, signal?: AbortSignal) => {
+  // An asset's COG, signed where the host needs it.
+  const openAsset = async (scene: S2Scene, asset: S2Asset, signal?: AbortSignal): Promise<Cog> => {
     const ref = scene.assets[asset];
     if (!ref) throw new ProductItemError(`scene ${scene.id} has no ${asset} asset`);
     const query = catalogue === 'planetary-computer' ? await signer.query(PC_SAS_TOKEN_URL, signal) : undefined;
@@ -53,7 +52,6 @@ export function createSentinel2Adapter(opts: ProductDeps & { catalogue: S2Catalo
       }
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },
-    openAsset,
     sceneWindows(scene, box, assets, signal) {
       return sceneLayers(assets, box, (a) => openAsset(scene, a, signal), (a) => scene.assets[a]!.encoding, sentinel2Provenance(scene, opts.where));
     },

@@ -22,8 +22,6 @@ export interface TmfAdapter {
    * failure throws and is not remembered.
    */
   windows<D extends TmfDataset>(box: Bbox, datasets: readonly D[], signal?: AbortSignal): Promise<TmfWindows<D>>;
-  /** Opens one dataset's tile from the local copy (downloaded whole first when the archive is remote). */
-  open(dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal): Promise<Cog>;
 }
 
 /**
@@ -57,9 +55,9 @@ export function createTmfAdapter(opts: ProductDeps & { cacheDir: string }): TmfA
     }
     return p;
   };
-  const open = async (dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal) => cogs.open(await local(dataset, tile, signal), { signal });
+  // One dataset's tile from the local copy (downloaded whole first when the archive is remote).
+  const open = async (dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal): Promise<Cog> => cogs.open(await local(dataset, tile, signal), { signal });
   return {
-    open,
     async windows(box, datasets, signal) {
       const tile = tmfTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
       if (!tmfCovers((box[1] + box[3]) / 2)) return { checked: false, available: false, reason: 'outside_coverage', tile: tile.id };

@@ -1,0 +1,222 @@
+// The context blocks over a plot across the 100°E edge of the products' 10° tiles (and of two Open
+// Buildings tiles put there): every tile the
+// plot's box touches is asked for, and where the archive lacks the eastern tiles the blocks count
+// only the pixels read, never the missing ones as a class.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { area, centroid } from '@turf/turf';
+import type { Polygon } from 'geojson';
+import { openArchive } from '../../../src/engine/archive.ts';
+import type { ContextPlot } from '../../../src/engine/context/index.ts';
+import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
+import { planContext } from '../../../src/engine/plan/context/index.ts';
+import { computeContext } from '../../../src/engine/worker/context/index.ts';
+import { assembleRasters } from '../../../src/engine/worker/raster-window.ts';
+import { OIL_PALM_GRID_HREF, oilPalmHref, oilPalmYopValue, rubberHref } from '../../../src/engine/sources/products/commodity-maps/codes.ts';
+import { euForestTile, gfc2020Href, gft2020Href } from '../../../src/engine/sources/products/eu-forest-maps/codes.ts';
+import { hansenHref, hansenTile } from '../../../src/engine/sources/products/hansen/codes.ts';
+import { manifestListingUrl, manifestToken, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, objectUrl } from '../../../src/engine/sources/products/open-buildings/codes.ts';
+import { tmfHref, tmfTile } from '../../../src/engine/sources/products/tmf/codes.ts';
+import { transformer } from '../../../src/engine/sources/reproject.ts';
+import { HISTORY_DATASETS } from '../../../src/engine/context/history.ts';
+import { SETTLEMENT_YEARS } from '../../../src/engine/context/settlement.ts';
+import { type CogDtype, writeCog } from '../../../src/demo/tiff-writer.ts';
+import { mirrored } from '../../support/demo-world.ts';
+
+const EDGE = 100;
+const LAT = 5;
+/** Each side's files span 0.05° of longitude from the edge and 0.1° of latitude around the plot. */
+const SPAN = 0.05;
+const WEST = EDGE - SPAN / 2;
+const EAST = EDGE + SPAN / 2;
+
+/** A file of one value over one side of the edge, on a grid shared by both sides. */
+async function side(root: string, href: string, west: boolean, pixel: number, dtype: CogDtype, value: number): Promise<void> {
+  const width = Math.round(SPAN / pixel);
+  const height = Math.round((2 * SPAN) / pixel);
+  const data = dtype === 'uint16' ? new Uint16Array(width * height).fill(value) : new Uint8Array(width * height).fill(value);
+  await writeCog(mirrored(root, href), { width, height, dtype, data, epsg: 4326, geoTransform: [west ? EDGE - SPAN : EDGE, pixel, 0, LAT + SPAN, 0, -pixel] });
+}
+
+/**
+ * West of the edge: primary forest, rubber, industrial palm planted in 2010, undisturbed moist
+ * forest, Hansen land. East: planted forest, forest (not rubber), no palm, degraded moist forest,
+ * Hansen land. `east: false` leaves every eastern file out of the archive.
+ */
+async function writeEdgeArchive(root: string, east: boolean): Promise<void> {
+  const sides = east ? [true, false] : [true];
+  const cells = { true: 'W', false: 'E' } as const;
+  for (const west of sides) {
+    const lon = west ? WEST : EAST;
+    const eu = euForestTile(lon, LAT);
+    await side(root, gft2020Href(eu), west, 0.0001, 'uint8', west ? 10 : 20);
+    await side(root, gfc2020Href(eu), west, 0.0001, 'uint8', 1);
+    await side(root, rubberHref(eu), west, 0.0001, 'uint8', west ? 2 : 1);
+    const cell = cells[`${west}`];
+    await side(root, oilPalmHref('OP-extent', cell), west, 0.0001, 'uint8', west ? 1 : 0);
+    await side(root, oilPalmHref('YoP', cell), west, 0.00025, 'uint16', west ? oilPalmYopValue(2010) : 0);
+    const hansen = hansenTile(lon, LAT);
+    await side(root, hansenHref('treecover2000', hansen), west, 0.00025, 'uint8', 80);
+    await side(root, hansenHref('lossyear', hansen), west, 0.00025, 'uint8', 0);
+    await side(root, hansenHref('datamask', hansen), west, 0.00025, 'uint8', 1);
+    for (const d of HISTORY_DATASETS) {
+      const value = d.startsWith('AnnualChange') ? (west ? 1 : 2) : d === 'TransitionMap_MainClasses' ? (west ? 10 : 20) : 0;
+      await side(root, tmfHref(d, tmfTile(lon, LAT)), west, 0.00025, d.endsWith('Year') ? 'uint16' : 'uint8', value);
+    }
+  }
+  await writeBuildingTiles(root, east);
+  const cell = (id: string, w: number) => ({ type: 'Feature', properties: { ID: id }, geometry: { type: 'Polygon', coordinates: [[[w, LAT - SPAN], [w + SPAN, LAT - SPAN], [w + SPAN, LAT + SPAN], [w, LAT + SPAN], [w, LAT - SPAN]]] } });
+  await writeJson(mirrored(root, OIL_PALM_GRID_HREF), { type: 'FeatureCollection', features: [cell('W', EDGE - SPAN), cell('E', EDGE)] });
+}
+
+async function writeJson(path: string, doc: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(doc));
+}
+
+/**
+ * Open Buildings for each year: two 500 m tiles of UTM 47N split at the easting of 100°E, listed by
+ * one manifest, with no building on either (every cell read is data), declaring no nodata as the
+ * producer's files need not.
+ */
+async function writeBuildingTiles(root: string, east: boolean): Promise<void> {
+  const epsg = 32647;
+  const pixel = OPEN_BUILDINGS_ASSUMED.pixelMetres;
+  const [x, y] = transformer('EPSG:4326', epsg)(EDGE, LAT + 0.002);
+  const edge = Math.round(x / pixel) * pixel;
+  const top = Math.round(y / pixel) * pixel + 500;
+  const size = { width: 500 / pixel, height: 1000 / pixel };
+  const token = manifestToken(EDGE, LAT + 0.002);
+  const names: string[] = [];
+  for (const year of SETTLEMENT_YEARS) {
+    const objects = [`v1/geotiffs/${token}_${year}_06_30/west.tif`, `v1/geotiffs/${token}_${year}_06_30/east.tif`];
+    for (const [k, object] of objects.entries()) {
+      if (k === 1 && !east) continue;
+      await writeCog(mirrored(root, objectUrl(object)), {
+        ...size, dtype: 'float32', blocks: [], samplesPerPixel: 3, fill: 0, epsg, geoTransform: [edge + (k - 1) * 500, pixel, 0, top, 0, -pixel],
+      });
+    }
+    const name = `${OPEN_BUILDINGS.manifests}/${token}_edge_${year}_06_30_float.json`;
+    names.push(name);
+    await writeJson(mirrored(root, objectUrl(name)), {
+      uriPrefix: `gs://${OPEN_BUILDINGS.bucket}/`,
+      tilesets: [{
+        crs: `EPSG:${epsg}`,
+        sources: objects.map((o, k) => ({ uris: [o], affineTransform: { translateX: edge + (k - 1) * 500, translateY: top, scaleX: pixel, scaleY: -pixel }, dimensions: size })),
+      }],
+    });
+  }
+  await writeJson(mirrored(root, manifestListingUrl(token)), { items: names.map((name) => ({ name })) });
+}
+
+// A square of about 440 m whose west half lies west of 100°E.
+const footprint: Polygon = { type: 'Polygon', coordinates: [[[99.998, 5.0], [100.002, 5.0], [100.002, 5.004], [99.998, 5.004], [99.998, 5.0]]] };
+const plot: ContextPlot = {
+  footprint,
+  centroid: centroid(footprint).geometry.coordinates as [number, number],
+  area_ha: area(footprint) / 10_000,
+  country: 'MY',
+  producer_country: 'MY',
+};
+
+const roots: string[] = [];
+before(async () => {
+  for (const east of [true, false]) {
+    const root = await mkdtemp(join(tmpdir(), 'tile-edges-'));
+    await writeEdgeArchive(root, east);
+    roots.push(root);
+  }
+});
+after(async () => {
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+async function readContext(root: string) {
+  const archive = await openArchive({ kind: 'demo', dataDir: root, root });
+  try {
+    const plan = await planContext(plot, archive, undefined, { readOn: '2026-11-24', whisp: true });
+    const shipment = await shipRasters(plan.requests, new DecodedTiles());
+    const rasters = assembleRasters(shipment.rasters, shipment.tiles);
+    return { plan, result: computeContext(structuredClone(plan.prepared), rasters, plot) };
+  } finally {
+    await archive.close();
+  }
+}
+
+/** The files each planned window reads, by the window's key. */
+function filesOf(plan: Awaited<ReturnType<typeof readContext>>['plan']): Map<string, string[]> {
+  return new Map(plan.requests.map((r) => [r.key, (r.parts ?? [{ cog: r.cog }]).map((p) => p.cog.id)]));
+}
+
+test('each planner asks for the tiles on both sides of the edge, not the centroid\'s tile alone', async () => {
+  const { plan, result } = await readContext(roots[0]);
+  const files = filesOf(plan);
+  const both = (key: string, west: string, east: string) => {
+    const read = files.get(key)!;
+    assert.equal(read.length, 2, `${key} reads ${read.join(', ')}`);
+    assert.ok(read.some((f) => f.includes(west)) && read.some((f) => f.includes(east)), `${key} reads ${read.join(', ')}`);
+  };
+  const { forestTypes, risk, commodityMaps, history } = plan.prepared;
+  assert.ok(forestTypes.state === 'read' && risk.neighbourhood.state === 'read' && commodityMaps.oilPalm.state === 'read' && commodityMaps.rubber.state === 'read' && history.state === 'read');
+  both(forestTypes.gft, 'N10_E90', 'N10_E100');
+  both(forestTypes.gfc, 'N10_E90', 'N10_E100');
+  both(risk.neighbourhood.lossyear, '10N_090E', '10N_100E');
+  both(commodityMaps.oilPalm.extent, '_W.tif', '_E.tif');
+  both(commodityMaps.oilPalm.years, '_W.tif', '_E.tif');
+  both(commodityMaps.rubber.classes, 'N10_E90', 'N10_E100');
+  both(history.keys.AnnualChange_2020, 'lon=E90', 'lon=E100');
+  for (const year of SETTLEMENT_YEARS) {
+    const y = plan.prepared.settlement.years[year];
+    assert.ok(y.state === 'read', `${year} is read`);
+    both(y.key, 'west.tif', 'east.tif');
+    assert.equal(y.tiles.length, 2);
+  }
+  // Every file read: nothing is marked partly read, and the block names both TMF tiles.
+  assert.equal(forestTypes.partlyRead, undefined);
+  assert.equal(history.tile, 'N10_E90, N10_E100');
+  // Half the plot on each side.
+  const types = result.blocks.forest_types;
+  assert.ok(types.available);
+  assert.ok(Math.abs(types.primary! - 0.5) < 0.05 && Math.abs(types.planted! - 0.5) < 0.05, `primary ${types.primary}, planted ${types.planted}`);
+  assert.ok(Math.abs(result.blocks.commodity_maps.rubber.rubber_2020! - 0.5) < 0.05);
+});
+
+test('with the eastern tiles missing, the blocks read the western half and count only its pixels', async () => {
+  const whole = await readContext(roots[0]);
+  const { plan, result } = await readContext(roots[1]);
+  const { forestTypes, risk, commodityMaps, history } = plan.prepared;
+  assert.ok(forestTypes.state === 'read' && risk.neighbourhood.state === 'read' && commodityMaps.oilPalm.state === 'read' && commodityMaps.rubber.state === 'read' && history.state === 'read');
+  assert.ok(forestTypes.partlyRead?.[forestTypes.gft] !== undefined, 'the missing tile is marked');
+  assert.equal(history.tile, 'N10_E90');
+  // Shares over the western pixels: all primary forest, none of the missing half read as "not forest".
+  const types = result.blocks.forest_types;
+  assert.ok(types.available);
+  assert.equal(types.primary, 1);
+  assert.equal(types.not_forest, 0);
+  assert.equal(result.facts.eu_forest_maps_read_forest, true);
+  const { oil_palm: palm, rubber } = result.blocks.commodity_maps;
+  assert.ok(palm.available && rubber.available);
+  assert.equal(palm.industrial_2021, 1);
+  assert.equal(palm.median_planting_year, 2010);
+  assert.equal(rubber.rubber_2020, 1);
+  // The moist-forest record over the western pixels only: all undisturbed, about half the plot's pixels.
+  const h = result.blocks.history;
+  const hWhole = whole.result.blocks.history;
+  assert.equal(h.classes_2020?.undisturbed_forest, 1);
+  assert.ok(h.pixels! > 0.4 * hWhole.pixels! && h.pixels! < 0.6 * hWhole.pixels!, `${h.pixels} of ${hWhole.pixels}`);
+  // Open Buildings cells of the missing tile read as nodata: about half the plot's cells hold data.
+  const built = result.blocks.settlement.years['2020'];
+  const builtWhole = whole.result.blocks.settlement.years['2020'];
+  assert.equal(plan.prepared.settlement.years[2020].state === 'read' && plan.prepared.settlement.years[2020].tiles.length, 1);
+  assert.ok(built.inside.read && built.inside.present === false);
+  assert.equal(builtWhole.inside.valid_pixels, builtWhole.inside.pixels);
+  assert.ok(built.inside.valid_pixels! > 0.4 * built.inside.pixels! && built.inside.valid_pixels! < 0.6 * built.inside.pixels!, `${built.inside.valid_pixels} of ${built.inside.pixels}`);
+  // The ring's land is the western half: the missing tile's pixels read as "no data", not land.
+  const ring = result.blocks.risk.neighbourhood;
+  const ringWhole = whole.result.blocks.risk.neighbourhood;
+  assert.ok(ring.available && ringWhole.available);
+  assert.ok(ring.ring_area_ha! > 0.4 * ringWhole.ring_area_ha! && ring.ring_area_ha! < 0.6 * ringWhole.ring_area_ha!, `${ring.ring_area_ha} of ${ringWhole.ring_area_ha} ha`);
+});
