@@ -19,6 +19,7 @@ import type { EvidenceFacts } from './plot-state.ts';
 import { type DecodedTiles, type Shipment, shipRasters } from './plan/raster-shipment.ts';
 import { planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
 import type { SigningKey } from './signing.ts';
+import { metresPerDegree } from './sources/reproject.ts';
 
 export interface EngineDeps {
   archive: Archive;
@@ -115,9 +116,9 @@ async function chipFor(plan: PlotPlan, r: PlotTaskResult, deps: EngineDeps, sign
   try {
     const extentM = extentMetres(plan.footprint.footprint);
     const bbox = footprintBox(plan.footprint.footprint, Math.max(CHIP_MARGIN_MIN_M, CHIP_MARGIN_SHARE * Math.max(extentM.x, extentM.y)));
-    const cos = Math.cos((((bbox[1] + bbox[3]) / 2) * Math.PI) / 180);
-    const width = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[2] - bbox[0]) * 111_320 * cos) / CHIP_PIXEL_M)));
-    const height = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[3] - bbox[1]) * 110_574) / CHIP_PIXEL_M)));
+    const m = metresPerDegree((bbox[1] + bbox[3]) / 2);
+    const width = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[2] - bbox[0]) * m.lon) / CHIP_PIXEL_M)));
+    const height = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[3] - bbox[1]) * m.lat) / CHIP_PIXEL_M)));
     const layers = await deps.archive.sentinel2.sceneWindows(scene, bbox, ['red', 'green', 'blue'] as const, signal);
     const [red, green, blue] = [layers.red.request, layers.green.request, layers.blue.request];
     const shipment = await shipRasters([red, green, blue], deps.tiles, signal);
@@ -142,5 +143,6 @@ async function chipFor(plan: PlotPlan, r: PlotTaskResult, deps: EngineDeps, sign
 
 function extentMetres(fp: Polygon | MultiPolygon): { x: number; y: number } {
   const [w, s, e, n] = footprintBox(fp, 0);
-  return { x: (e - w) * 111_320 * Math.cos((((s + n) / 2) * Math.PI) / 180), y: (n - s) * 110_574 };
+  const m = metresPerDegree((s + n) / 2);
+  return { x: (e - w) * m.lon, y: (n - s) * m.lat };
 }

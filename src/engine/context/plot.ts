@@ -1,6 +1,7 @@
 // The plot as the context blocks see it, and the questions about its ground that more than one
 // block asks (which box holds its centroid, what box to read around it).
 import type { MultiPolygon, Polygon } from 'geojson';
+import { metresPerDegree } from '../sources/reproject.ts';
 
 export interface ContextPlot {
   /** The boundary read (WGS 84): the uploaded one, or the circle drawn around a declared point. */
@@ -36,7 +37,9 @@ export function footprintBox(footprint: Polygon | MultiPolygon, marginM = 0): [n
       if (lat > n) n = lat;
     }
   }
-  const dLat = marginM / 110_574;
-  const dLon = marginM / (111_320 * Math.cos((Math.max(Math.abs(s), Math.abs(n)) * Math.PI) / 180));
+  // Degrees of longitude are shortest at the latitude farthest from the equator.
+  const m = metresPerDegree(Math.max(Math.abs(s), Math.abs(n)));
+  const dLat = marginM / m.lat;
+  const dLon = marginM / m.lon;
   return [w - dLon, s - dLat, e + dLon, n + dLat];
 }
