@@ -9,10 +9,10 @@ import type { EvidenceState } from '../store/entities/index.ts';
 import { boundaryMoved } from './boundary-shift.ts';
 import { resolveCountry } from './countries.ts';
 import { POINT_AREA, type Finding } from './findings.ts';
-import { readPlotFile } from './plot-file.ts';
+import type { PlotJudge } from './plot-file.ts';
 import { workspaceProducers } from './producer-register.ts';
 import type { PlotGeometry, RowError } from './types.ts';
-import { validatePlots, type IntakeReport, type PlotReport, type ValidationState } from './validate.ts';
+import type { IntakeReport, PlotReport, ValidationState } from './validate.ts';
 
 export interface PlotFileInput {
   workspaceId: string;
@@ -95,16 +95,16 @@ function entryOf(plot: PlotReport): PlotEntry {
   };
 }
 
-async function judgeFile(em: Em, input: PlotFileInput): Promise<IntakeReport> {
-  const queryCountry = input.country?.trim() ? resolveCountry(input.country) : null;
-  const file = await readPlotFile(input.bytes, input.filename);
+/** The file judged by `judge` (the API's intake pool) against the query's country and the workspace's producers. */
+async function judgeFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<IntakeReport> {
+  const country = input.country?.trim() ? resolveCountry(input.country) : null;
   const producers = await workspaceProducers(em, input.workspaceId);
-  return validatePlots(file, { country: queryCountry, producers, now: input.now });
+  return judge({ bytes: input.bytes, filename: input.filename, country, producers, now: input.now });
 }
 
 /** POST /portal/plots/validate: the report an import would give, storing nothing. */
-export async function validatePlotFile(em: Em, input: PlotFileInput): Promise<ValidationAnswer> {
-  const report = await judgeFile(em, input);
+export async function validatePlotFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<ValidationAnswer> {
+  const report = await judgeFile(em, judge, input);
   return { country: report.country, notes: report.notes, row_errors: report.row_errors, plots: report.plots.map(entryOf) };
 }
 
@@ -313,8 +313,8 @@ const DIFF_CHUNK = 5000;
  * country untouched, and a producer name that matches none leaves a stored producer attached.
  * Throws IntakeError (nothing written) for a file that cannot be taken as a whole.
  */
-export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportAnswer> {
-  const report = await judgeFile(em, input);
+export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<ImportAnswer> {
+  const report = await judgeFile(em, judge, input);
   const counters: ImportCounters = {
     created: 0, updated: 0, skipped: 0, duplicate_refs: 0, unreferenced_inserted: 0, registered: 0,
     producers_matched: 0, producers_unmatched: 0, evidence_stale: 0, evidence_in_flight: 0,

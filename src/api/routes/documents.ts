@@ -3,7 +3,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
 import { bookSummary, bookSummaryCsv } from '../../documents/book-summary.ts';
-import { evidencePdf } from '../../documents/evidence-pdf.ts';
 import { getEvidenceMap, getEvidenceWrapper } from '../../engine/evidence-store.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
@@ -47,7 +46,7 @@ export function documentRoutes(services: Services) {
     const wrapper = await getEvidenceWrapper(store, workspaceId, plotId);
     const [plot] = await store.execute<{ commodity: string | null }[]>('select commodity from plots where id = ? and workspace_id = ?', [plotId, workspaceId]);
     const map = await getEvidenceMap(store, workspaceId, plotId);
-    const pdf = await evidencePdf({ wrapper, register: { commodity: plot?.commodity ?? null }, map }, { baseUrl: services.config.baseUrl });
+    const pdf = await services.pools.documents.evidencePdf({ wrapper, register: { commodity: plot?.commodity ?? null }, map }, { baseUrl: services.config.baseUrl });
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', `inline; filename="evidence-${fileStem(wrapper.external_ref, plotId)}.pdf"`);
     ctx.body = pdf;

@@ -55,11 +55,11 @@ export function plotRoutes(services: Services) {
   };
 
   router.post('/portal/plots/validate', auth, intakeRefusals, async (ctx) => {
-    ctx.body = await validatePlotFile(em(), await upload(ctx));
+    ctx.body = await validatePlotFile(em(), services.pools.intake.judge, await upload(ctx));
   });
 
   router.post('/portal/plots/import', auth, intakeRefusals, async (ctx) => {
-    ctx.body = await importPlots(em(), await upload(ctx));
+    ctx.body = await importPlots(em(), services.pools.intake.judge, await upload(ctx));
   });
 
   router.get('/portal/plots/countries', auth, (ctx) => {
