@@ -10,6 +10,7 @@ import { boundaryMoved } from './boundary-shift.ts';
 import { resolveCountry } from './countries.ts';
 import { POINT_AREA, type Finding } from './findings.ts';
 import type { PlotJudge } from './plot-file.ts';
+import { takingTurns } from '../turns.ts';
 import { workspaceProducers } from './producer-register.ts';
 import type { PlotGeometry, RowError } from './types.ts';
 import type { IntakeReport, PlotReport, ValidationState } from './validate.ts';
@@ -194,8 +195,11 @@ function jsonLiteral(json: string): string {
 /** Bounds one statement's JSON so a 25 MB file is written in a handful of statements of a few MB each. */
 const BATCH_CHARS = 4 * 1024 * 1024;
 const BATCH_ROWS = 5000;
+/** The longest this thread serializes or diffs plots before the event loop takes a turn. */
+const SLICE_MS = 4;
 
 async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unknown>): Promise<void> {
+  const turn = takingTurns(SLICE_MS);
   let parts: string[] = [];
   let chars = 0;
   const flush = async () => {
@@ -210,6 +214,7 @@ async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unkno
     parts.push(part);
     chars += part.length;
     if (chars >= BATCH_CHARS || parts.length >= BATCH_ROWS) await flush();
+    else await turn();
   }
   await flush();
 }
@@ -321,6 +326,7 @@ export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput
   };
   const entries = report.plots.map(entryOf);
   const workspace = uuidLiteral(input.workspaceId);
+  const turn = takingTurns(SLICE_MS);
 
   await em.transactional(async (tx) => {
     // Imports into one workspace take turns, so two uploads of one ref cannot both create it.
@@ -330,18 +336,19 @@ export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput
       const stored = await storedByRef(tx, input.workspaceId, plots.filter((p) => p.ref !== null && !isRepeat(p)).map((p) => p.ref!));
       const inserts: PlotColumns[] = [];
       const updates: PlotUpdate[] = [];
-      plots.forEach((plot, k) => {
+      for (const [k, plot] of plots.entries()) {
+        await turn();
         const entry = entries[start + k];
         if (isRepeat(plot)) {
           counters.duplicate_refs++;
           entry.plot_id = null;
           entry.outcome = 'duplicate_ref';
-          return;
+          continue;
         }
         const write = diffPlot(plot, entry, plot.ref === null ? undefined : stored.get(plot.ref), counters);
         if (write && 'insert' in write) inserts.push(write.insert);
         else if (write) updates.push(write.update);
-      });
+      }
       await writeBatches(inserts, (json) => tx.execute(insertSql(workspace, jsonLiteral(json)), [], 'run'));
       await writeBatches(updates, (json) => tx.execute(updateSql(workspace, jsonLiteral(json)), [], 'run'));
     }

@@ -3,15 +3,19 @@
  * reports come back serialized plot by plot. This thread reads them in slices of a few
  * milliseconds, yielding between slices, so neither the validation nor the reading of a 25 MB
  * file's reports holds the event loop. Threads start on the first upload and stop after a minute
- * idle. A bound on uploads judged at once, or a budget per plot, belongs here and in the task.
+ * idle; uploads beyond the threads wait in the pool's queue, up to QUEUE_PER_THREAD a thread. A
+ * bound on uploads taken at once, or a budget per plot, belongs here and in the task.
  */
 import { deserialize } from 'node:v8';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createPool } from '../engine/worker/pool.ts';
 import { IntakeError } from './errors.ts';
 import type { IntakeTasks } from './judge-task.ts';
 import type { PlotJudge } from './plot-file.ts';
+import { takingTurns } from '../turns.ts';
 import type { PlotReport } from './validate.ts';
+
+/** A waiting upload holds a copy of its file (up to 25 MB), so the queue is shallower than the documents pool's. */
+const QUEUE_PER_THREAD = 16;
 
 /** The longest the event loop is held reading reports before it yields. */
 const SLICE_MS = 4;
@@ -22,18 +26,21 @@ export interface IntakePool {
 }
 
 export function createIntakePool(size: number): IntakePool {
-  const pool = createPool<IntakeTasks>({ size, minThreads: 0, filename: new URL('./judge-task.ts', import.meta.url), name: 'intake' });
+  const pool = createPool<IntakeTasks>({
+    size,
+    minThreads: 0,
+    maxQueue: QUEUE_PER_THREAD * size,
+    filename: new URL('./judge-task.ts', import.meta.url),
+    name: 'intake',
+  });
   return {
     async judge(request) {
       const judged = await pool.run('judge', request);
       if ('refusal' in judged) throw new IntakeError(judged.refusal.status, judged.refusal.code, judged.refusal.message);
       const plots: PlotReport[] = new Array(judged.ends.length);
-      let slice = performance.now();
+      const turn = takingTurns(SLICE_MS);
       for (let i = 0, start = 0; i < plots.length; start = judged.ends[i++]) {
-        if (performance.now() - slice > SLICE_MS) {
-          await nextTurn();
-          slice = performance.now();
-        }
+        await turn();
         plots[i] = deserialize(judged.plots.subarray(start, judged.ends[i]));
       }
       return { ...judged.report, plots };

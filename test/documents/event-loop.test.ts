@@ -33,7 +33,8 @@ for (const backend of BACKENDS) {
       });
       assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
       assert.ok(delay.samples >= 20, `the loop was sampled while the render was in flight (${delay.samples} samples)`);
-      assert.ok(delay.max_ms < MAX_STALL_MS, `the longest stall was ${delay.max_ms} ms`);
+      // This thread's own CPU time between two turns: on a loaded machine the wall-clock delay also counts the waits for a core.
+      assert.ok(delay.max_busy_ms < MAX_STALL_MS, `the loop was held ${delay.max_busy_ms} ms at once (longest delay ${delay.max_ms} ms)`);
     });
   });
 }
