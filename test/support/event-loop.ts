@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The event loop's delays while some work was in flight, in milliseconds. */
 export interface LoopDelay {
@@ -21,15 +22,19 @@ const cpuMs = () => {
 export async function loopDelayDuring<T>(work: () => Promise<T>): Promise<{ result: T; delay: LoopDelay }> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   // On a loaded machine a thread waits for a core too; its own CPU time between turns tells its own work apart.
-  let lastCpu = cpuMs();
+  let lastCpu = 0;
   let maxBusy = 0;
   const probe = setInterval(() => {
     const cpu = cpuMs();
     maxBusy = Math.max(maxBusy, cpu - lastCpu);
     lastCpu = cpu;
   }, 1);
-  const start = performance.now();
   histogram.enable();
+  // The histogram's first tick only sets its baseline: a stall from the first instant would go unrecorded.
+  await sleep(5);
+  lastCpu = cpuMs();
+  maxBusy = 0;
+  const start = performance.now();
   try {
     const result = await work();
     histogram.disable();
