@@ -18,9 +18,8 @@ export interface DocumentTasks {
 
 /** The evidence PDF of a stored wrapper; its bytes move back to the caller. */
 export async function evidence({ input, options }: EvidencePdfTask): Promise<Uint8Array> {
-  const chip = input.map?.chip;
   // A Buffer arrives as a plain Uint8Array; the chip is read as the Buffer it was sent as.
-  const map = input.map && { ...input.map, chip: chip ? { ...chip, png: Buffer.from(chip.png.buffer, chip.png.byteOffset, chip.png.byteLength) } : null };
+  const map = input.map && { ...input.map, chip: input.map.chip && { ...input.map.chip, png: Buffer.from(input.map.chip.png) } };
   const pdf = ownBuffer(await evidencePdf({ ...input, map }, options));
   return answerMoving(pdf, [pdf]);
 }

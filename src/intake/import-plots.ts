@@ -6,11 +6,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Em } from '../store/orm.ts';
 import type { EvidenceState } from '../store/entities/index.ts';
+import { takingTurns } from '../turns.ts';
 import { boundaryMoved } from './boundary-shift.ts';
 import { resolveCountry } from './countries.ts';
 import { POINT_AREA, type Finding } from './findings.ts';
 import type { PlotJudge } from './plot-file.ts';
-import { takingTurns } from '../turns.ts';
 import { workspaceProducers } from './producer-register.ts';
 import type { PlotGeometry, RowError } from './types.ts';
 import type { IntakeReport, PlotReport, ValidationState } from './validate.ts';
