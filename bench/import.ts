@@ -75,8 +75,6 @@ async function child(mode: 'validate' | 'import', backend: Backend, path: string
     await store.migrate();
     const workspaceId = crypto.randomUUID();
     for (const p of PRODUCERS) await createProducer(store.em(), workspaceId, { name: p.name });
-    // The pool's thread started before the clock, as it is in an API that has taken an upload.
-    await intake.judge({ bytes: Buffer.from('ref,lon,lat\nW-1,-1.6,6.7\n'), filename: 'warm.csv', country: 'GH', producers: [] });
     const input = { workspaceId, bytes: readFileSync(path), filename: path, country: 'GH' };
     const base = mb(process.memoryUsage.rss());
     if (mode === 'validate') {

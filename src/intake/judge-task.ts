@@ -1,16 +1,17 @@
 /**
  * The intake pool's task entry: an uploaded file parsed and its plots judged on a worker thread
  * (validation costs about 0.1 s per thousand polygons), so an upload never holds the API's event
- * loop. Each plot's report is serialized here on its own, one after another in one buffer that
- * moves back whole: the calling thread then reads the reports a few milliseconds at a time rather
- * than as one clone of the whole file. The closure is intake's parsers and validation alone.
+ * loop. The plots' reports are serialized here one value after another into one buffer that moves
+ * back whole: the calling thread then reads them back one at a time, a few milliseconds between
+ * turns of its loop, rather than as one clone of the whole file. The closure is intake's parsers
+ * and validation alone.
  */
-import { Buffer } from 'node:buffer';
-import { serialize } from 'node:v8';
+import { DefaultSerializer } from 'node:v8';
 import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
 import { IntakeError, type IntakeErrorCode } from './errors.ts';
-import { judgePlotFile, type JudgeRequest } from './plot-file.ts';
-import type { IntakeReport } from './validate.ts';
+import { readPlotFile, type JudgeRequest } from './plot-file.ts';
+import type { ParsedFile } from './types.ts';
+import { judgeEachPlot, type IntakeReport } from './validate.ts';
 
 /** A file's judgement as it crosses threads. */
 export type JudgedFile =
@@ -18,9 +19,9 @@ export type JudgedFile =
   | { refusal: { status: number; code: IntakeErrorCode; message: string } }
   | {
       report: Omit<IntakeReport, 'plots'>;
-      /** The plots' reports in file order, each v8-serialized; report i spans bytes ends[i - 1] (0 for the first) to ends[i]. */
+      /** A v8 serialization header, then the `count` plots' reports in file order, one value each. */
       plots: Uint8Array;
-      ends: Float64Array;
+      count: number;
     };
 
 export interface IntakeTasks {
@@ -28,18 +29,21 @@ export interface IntakeTasks {
 }
 
 export async function judge(request: JudgeRequest): Promise<JudgedFile> {
-  let judged: IntakeReport;
+  let file: ParsedFile;
   try {
-    judged = await judgePlotFile(request);
+    file = await readPlotFile(request.bytes, request.filename);
   } catch (error) {
     if (error instanceof IntakeError) return { refusal: { status: error.status, code: error.code, message: error.message } };
     throw error;
   }
-  const { plots, ...report } = judged;
-  const parts = plots.map((plot) => serialize(plot));
-  const ends = new Float64Array(parts.length);
-  let end = 0;
-  parts.forEach((part, i) => (ends[i] = end += part.length));
-  const bytes = ownBuffer(Buffer.concat(parts, end));
-  return answerMoving({ report, plots: bytes, ends }, [bytes, new Uint8Array(ends.buffer)]);
+  // Each report is serialized as it is made and not kept: the thread holds the file and the bytes, not every report besides.
+  const serializer = new DefaultSerializer();
+  serializer.writeHeader();
+  let count = 0;
+  const report = judgeEachPlot(file, request, (plot) => {
+    serializer.writeValue(plot);
+    count++;
+  });
+  const bytes = ownBuffer(serializer.releaseBuffer());
+  return answerMoving({ report, plots: bytes, count }, [bytes]);
 }
