@@ -19,6 +19,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createApp } from '../src/api/app.ts';
 import type { Services } from '../src/api/context.ts';
+import { openRequestPools } from '../src/api/pools.ts';
 import { loadConfig } from '../src/config.ts';
 import { evidencePdf } from '../src/documents/evidence-pdf.ts';
 import { renderPdf } from '../src/documents/pdf.ts';
@@ -128,7 +129,7 @@ async function bookSummary(plots: number) {
     const { workspaceId, key, seedMs } = await seed(db.url, plots);
     const store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url });
-    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir) };
+    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
     const server = createApp(services).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/portal/plots/summary`;
@@ -188,6 +189,7 @@ async function bookSummary(plots: number) {
     const json = (await (await fetch(`${base}?format=json`, { headers })).json()) as { plots: number };
     const jsonMs = performance.now() - t;
     server.close();
+    await services.pools.close();
     await store.close();
     const result = {
       plots,

@@ -1,5 +1,5 @@
 // `npm run bench -- import`: the largest uploads an import takes, imported through importPlots()
-// into the register: 100,000 point plots (GeoJSON, 19 MB) and 20,000 polygon plots of 50 vertices
+// into the register (the file judged on an intake pool thread, as the API does): 100,000 point plots (GeoJSON, 19 MB) and 20,000 polygon plots of 50 vertices
 // (GeoJSON, 24 MB), each into PostgreSQL and into PGlite (on disk, as the service keeps it). Each
 // run is a fresh child process holding only that import; `peak_rss_mb` is its RSS high-water
 // while the import runs (PGlite runs inside the child and is counted, the PostgreSQL server is
@@ -12,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importPlots, validatePlotFile } from '../src/intake/import-plots.ts';
+import { createIntakePool } from '../src/intake/pool.ts';
 import { createProducer } from '../src/intake/producer-register.ts';
 import { openStore, type Backend } from '../src/store/orm.ts';
 import { scratchDatabase } from '../test/support/db.ts';
@@ -69,6 +70,7 @@ async function rssOver<T>(work: () => Promise<T>): Promise<{ result: T; ms: numb
 async function child(mode: 'validate' | 'import', backend: Backend, path: string, databaseUrl: string): Promise<void> {
   const pgliteDir = mkdtempSync(join(os.tmpdir(), 'import-bench-db-'));
   const store = await openStore({ databaseUrl: backend === 'postgresql' ? databaseUrl : null, pgliteDir });
+  const intake = createIntakePool(1);
   try {
     await store.migrate();
     const workspaceId = crypto.randomUUID();
@@ -76,13 +78,13 @@ async function child(mode: 'validate' | 'import', backend: Backend, path: string
     const input = { workspaceId, bytes: readFileSync(path), filename: path, country: 'GH' };
     const base = mb(process.memoryUsage.rss());
     if (mode === 'validate') {
-      const v = await rssOver(() => validatePlotFile(store.em(), input));
+      const v = await rssOver(() => validatePlotFile(store.em(), intake.judge, input));
       const out: ChildFigures = { plots: v.result.plots.length, ms: v.ms, base_rss_mb: base, peak_rss_mb: v.peakMb, process_max_rss_mb: maxRssMb() };
       console.log(JSON.stringify(out));
       return;
     }
-    const first = await rssOver(() => importPlots(store.em(), input));
-    const second = await rssOver(() => importPlots(store.em(), input));
+    const first = await rssOver(() => importPlots(store.em(), intake.judge, input));
+    const second = await rssOver(() => importPlots(store.em(), intake.judge, input));
     const out: ChildFigures = {
       plots: first.result.plots.length,
       ms: first.ms,
@@ -96,6 +98,7 @@ async function child(mode: 'validate' | 'import', backend: Backend, path: string
     };
     console.log(JSON.stringify(out));
   } finally {
+    await intake.close();
     await store.close();
     rmSync(pgliteDir, { recursive: true, force: true });
   }

@@ -18,6 +18,10 @@ export interface Config {
   dataDir: string;
   archive: ArchiveKind;
   poolSize: number;
+  /** Threads of each API process that render PDF documents, off its event loop. */
+  documentPoolSize: number;
+  /** Threads of each API process that parse and validate uploaded plot files, off its event loop. */
+  intakePoolSize: number;
   role: Role;
   /** Ed25519 private key (PEM); null means "generate under the data directory on first start". */
   signingKeyPem: string | null;
@@ -125,6 +129,9 @@ function signingKey(env: Env): string | null {
   return pem;
 }
 
+/** Requests' CPU work is occasional (a PDF, an upload): two threads each keep the API answering without taking a worker's cores. */
+const requestThreads = Math.min(2, os.availableParallelism());
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
@@ -140,6 +147,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
     archive: oneOf(env, 'ARCHIVE', ARCHIVES, 'demo'),
     poolSize: integer(env, 'POOL_SIZE', os.availableParallelism(), 1, 256),
+    documentPoolSize: integer(env, 'DOCUMENT_POOL_SIZE', requestThreads, 1, 64),
+    intakePoolSize: integer(env, 'INTAKE_POOL_SIZE', requestThreads, 1, 64),
     role: oneOf(env, 'ROLE', ROLES, 'serve'),
     signingKeyPem: signingKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { serveControlSocket } from './admin/control.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/context.ts';
+import { openRequestPools } from './api/pools.ts';
 import type { Config } from './config.ts';
 import { ensureDemoArchive } from './demo/archive.ts';
 import { openDemoArchive } from './demo/open-archive.ts';
@@ -56,7 +57,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const signingKey = loadSigningKey(config.signingKeyPem, config.dataDir);
   const runsWorkers = config.role !== 'api';
   const queue: Queue = await openQueue(store, { log, supervise: runsWorkers });
-  const services: Services = { config, store, queue, log, signingKey };
+  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config) };
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -98,6 +99,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
             s.closeIdleConnections();
           });
         }
+        await services.pools.close();
         await closeControl();
         const worker = await evidenceWorker.catch(() => null);
         worker?.stopTaking();

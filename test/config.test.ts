@@ -15,6 +15,15 @@ describe('config', () => {
     assert.ok(c.poolSize >= 1);
   });
 
+  test('the API renders documents and validates uploads on at most two threads each unless told', () => {
+    const c = loadConfig({});
+    assert.ok(c.documentPoolSize >= 1 && c.documentPoolSize <= 2);
+    assert.equal(c.intakePoolSize, c.documentPoolSize);
+    const told = loadConfig({ DOCUMENT_POOL_SIZE: '3', INTAKE_POOL_SIZE: '5' });
+    assert.equal(told.documentPoolSize, 3);
+    assert.equal(told.intakePoolSize, 5);
+  });
+
   test('a second instance takes its own port and data directory', () => {
     const c = loadConfig({ PORT: '8181', DATA_DIR: '/tmp/second' });
     assert.equal(c.port, 8181);
@@ -31,6 +40,8 @@ describe('config', () => {
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
     ['POOL_SIZE', { POOL_SIZE: '0' }],
+    ['DOCUMENT_POOL_SIZE', { DOCUMENT_POOL_SIZE: '0' }],
+    ['INTAKE_POOL_SIZE', { INTAKE_POOL_SIZE: 'two' }],
     ['ROLE', { ROLE: 'boss' }],
     ['ARCHIVE', { ARCHIVE: 'earth' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { SigningKey } from '../engine/signing.ts';
 import type { Logger } from '../log.ts';
+import type { RequestPools } from './pools.ts';
 import type { Store } from '../store/orm.ts';
 import type { Queue } from '../store/queue.ts';
 import type { Plan, SeatRole } from '../store/entities/index.ts';
@@ -13,6 +14,8 @@ export interface Services {
   queue: Queue | null;
   log: Logger;
   signingKey: SigningKey;
+  /** Threads for PDF rendering and upload validation, so no request's CPU work holds the event loop. */
+  pools: RequestPools;
 }
 
 export interface Caller {

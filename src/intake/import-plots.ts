@@ -7,13 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { Em } from '../store/orm.ts';
 import { insertPlots, storedByRef, updatePlots, type PlotColumns, type PlotUpdate, type StoredPlot } from '../store/register/imports.ts';
 import { lockRegister } from '../store/register/lock.ts';
+import { takingTurns } from '../turns.ts';
 import { boundaryMoved } from './boundary-shift.ts';
 import { resolveCountry } from './countries.ts';
 import { POINT_AREA, type Finding } from './findings.ts';
-import { readPlotFile } from './plot-file.ts';
+import type { PlotJudge } from './plot-file.ts';
 import { workspaceProducers } from './producer-register.ts';
 import type { PlotGeometry, RowError } from './types.ts';
-import { validatePlots, type IntakeReport, type PlotReport, type ValidationState } from './validate.ts';
+import type { IntakeReport, PlotReport, ValidationState } from './validate.ts';
 
 export interface PlotFileInput {
   workspaceId: string;
@@ -96,16 +97,16 @@ function entryOf(plot: PlotReport): PlotEntry {
   };
 }
 
-async function judgeFile(em: Em, input: PlotFileInput): Promise<IntakeReport> {
-  const queryCountry = input.country?.trim() ? resolveCountry(input.country) : null;
-  const file = await readPlotFile(input.bytes, input.filename);
+/** The file judged by `judge` (the API's intake pool) against the query's country and the workspace's producers. */
+async function judgeFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<IntakeReport> {
+  const country = input.country?.trim() ? resolveCountry(input.country) : null;
   const producers = await workspaceProducers(em, input.workspaceId);
-  return validatePlots(file, { country: queryCountry, producers, now: input.now });
+  return judge({ bytes: input.bytes, filename: input.filename, country, producers, now: input.now });
 }
 
 /** POST /portal/plots/validate: the report an import would give, storing nothing. */
-export async function validatePlotFile(em: Em, input: PlotFileInput): Promise<ValidationAnswer> {
-  const report = await judgeFile(em, input);
+export async function validatePlotFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<ValidationAnswer> {
+  const report = await judgeFile(em, judge, input);
   return { country: report.country, notes: report.notes, row_errors: report.row_errors, plots: report.plots.map(entryOf) };
 }
 
@@ -195,13 +196,14 @@ const DIFF_CHUNK = 5000;
  * country untouched, and a producer name that matches none leaves a stored producer attached.
  * Throws a DomainError (nothing written) for a file that cannot be taken as a whole.
  */
-export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportAnswer> {
-  const report = await judgeFile(em, input);
+export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<ImportAnswer> {
+  const report = await judgeFile(em, judge, input);
   const counters: ImportCounters = {
     created: 0, updated: 0, skipped: 0, duplicate_refs: 0, unreferenced_inserted: 0, registered: 0,
     producers_matched: 0, producers_unmatched: 0, evidence_stale: 0, evidence_in_flight: 0,
   };
   const entries = report.plots.map(entryOf);
+  const turn = takingTurns();
 
   await em.transactional(async (tx) => {
     await lockRegister(tx, input.workspaceId);
@@ -210,18 +212,19 @@ export async function importPlots(em: Em, input: PlotFileInput): Promise<ImportA
       const stored = await storedByRef(tx, input.workspaceId, plots.filter((p) => p.ref !== null && !isRepeat(p)).map((p) => p.ref!));
       const inserts: PlotColumns[] = [];
       const updates: PlotUpdate[] = [];
-      plots.forEach((plot, k) => {
+      for (const [k, plot] of plots.entries()) {
+        await turn();
         const entry = entries[start + k];
         if (isRepeat(plot)) {
           counters.duplicate_refs++;
           entry.plot_id = null;
           entry.outcome = 'duplicate_ref';
-          return;
+          continue;
         }
         const write = diffPlot(plot, entry, plot.ref === null ? undefined : stored.get(plot.ref), counters);
         if (write && 'insert' in write) inserts.push(write.insert);
         else if (write) updates.push(write.update);
-      });
+      }
       await insertPlots(tx, input.workspaceId, inserts);
       await updatePlots(tx, input.workspaceId, updates);
     }

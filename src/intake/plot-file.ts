@@ -1,8 +1,10 @@
 import { parseCsv } from './csv.ts';
 import { detectFormat } from './format.ts';
 import { parseGeoJson } from './geojson.ts';
+import type { ProducerRef } from './producers.ts';
 import { parseShapefileZip } from './shapefile.ts';
 import type { ParsedFile } from './types.ts';
+import { validatePlots, type IntakeReport } from './validate.ts';
 
 /**
  * Reads one uploaded plot file (GeoJSON, zipped shapefile or CSV of points), its format told by its
@@ -15,3 +17,20 @@ export async function readPlotFile(bytes: Uint8Array, filename?: string): Promis
   if (format === 'geojson') return parseGeoJson(bytes);
   return parseCsv(bytes);
 }
+
+/** One uploaded file and what its judgement needs beside it, all plain data (it crosses to a worker thread). */
+export interface JudgeRequest {
+  bytes: Uint8Array;
+  filename?: string;
+  /** Alpha-2 of the query's country, or null. */
+  country: string | null;
+  producers: ProducerRef[];
+  now?: Date;
+}
+
+/** Parses and judges one file: the report of every plot, storing nothing. Throws IntakeError for a file refused whole. */
+export type PlotJudge = (request: JudgeRequest) => Promise<IntakeReport>;
+
+/** The judgement on the calling thread; the API runs it in the intake pool. */
+export const judgePlotFile: PlotJudge = async (request) =>
+  validatePlots(await readPlotFile(request.bytes, request.filename), { country: request.country, producers: request.producers, now: request.now });

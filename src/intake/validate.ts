@@ -70,6 +70,16 @@ interface Context {
 
 /** Judges every plot of a parsed file as the EU information system would for a filing. Pure: stores nothing. */
 export function validatePlots(file: ParsedFile, options: ValidateOptions = {}): IntakeReport {
+  const plots: PlotReport[] = [];
+  const summary = judgeEachPlot(file, options, (report) => plots.push(report));
+  return { ...summary, plots };
+}
+
+/**
+ * The same judgement plot by plot: each plot's report is handed to `take` as soon as it is made
+ * (a worker passes it on and keeps none), and the file's summary is answered at the end.
+ */
+export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: (report: PlotReport) => void): Omit<IntakeReport, 'plots'> {
   const context: Context = {
     country: options.country ?? null,
     matchProducer: producerMatcher(options.producers ?? []),
@@ -78,7 +88,7 @@ export function validatePlots(file: ParsedFile, options: ValidateOptions = {}): 
     uncheckedCountries: new Set(),
   };
   const refs = new Set<string>();
-  const plots = file.plots.map((raw) => {
+  for (const raw of file.plots) {
     const report = judgePlot(raw, context);
     if (report.ref !== null) {
       if (refs.has(report.ref)) {
@@ -87,8 +97,8 @@ export function validatePlots(file: ParsedFile, options: ValidateOptions = {}): 
       }
       refs.add(report.ref);
     }
-    return report;
-  });
+    take(report);
+  }
   const notes = [...file.notes];
   if (context.uncheckedNoCountry > 0) {
     notes.push(
@@ -98,7 +108,7 @@ export function validatePlots(file: ParsedFile, options: ValidateOptions = {}): 
   for (const code of context.uncheckedCountries) {
     notes.push(`Axis order and country were not checked for plots in ${code}: the country is outside the recognised list.`);
   }
-  return { format: file.format, country: context.country, notes, row_errors: file.row_errors, plots };
+  return { format: file.format, country: context.country, notes, row_errors: file.row_errors };
 }
 
 const ha = (x: number) => `${Number(x.toFixed(4))} ha`;

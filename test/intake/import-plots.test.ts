@@ -6,10 +6,15 @@ import { strToU8, zipSync } from 'fflate';
 import { importPlots, validatePlotFile, type ImportAnswer } from '../../src/intake/import-plots.ts';
 import { HTTP_STATUS } from '../../src/api/errors.ts';
 import { DomainError } from '../../src/errors.ts';
+import { createIntakePool } from '../../src/intake/pool.ts';
 import { createProducer } from '../../src/intake/producer-register.ts';
 import type { Em } from '../../src/store/orm.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
 import { REAL_FILES } from '../support/refdata.ts';
+
+// Files are judged as the API judges them: on the intake pool's thread, refusals carried back.
+const intake = createIntakePool(1);
+after(() => intake.close());
 
 /** A square plot of about `sideM` metres near Kumasi, Ghana, shifted north by `northM` metres. */
 function square(west: number, south: number, sideM = 250, northM = 0): number[][][] {
@@ -59,7 +64,7 @@ for (const backend of BACKENDS) {
     let workspaceId: string;
     const em = () => db.store.em();
     const run = (features: Feature[], country: string | null = 'GH') =>
-      importPlots(em(), { workspaceId, bytes: geojson(features), filename: 'book.geojson', country });
+      importPlots(em(), intake.judge, { workspaceId, bytes: geojson(features), filename: 'book.geojson', country });
     const setEvidence = (ref: string, state: string) =>
       em().execute(
         `update plots set evidence_state = ?, verdict = 'prior_management_evidenced', reason = 'cycle_and_structure_agree',
@@ -214,7 +219,7 @@ for (const backend of BACKENDS) {
 
     test('validate answers the same report and stores nothing', async () => {
       const before = await dump(em());
-      const report = await validatePlotFile(em(), { workspaceId, bytes: geojson(BOOK), filename: 'book.geojson', country: 'Ghana' });
+      const report = await validatePlotFile(em(), intake.judge, { workspaceId, bytes: geojson(BOOK), filename: 'book.geojson', country: 'Ghana' });
       assert.equal(await dump(em()), before);
       assert.equal(report.country, 'GH');
       const imported = await run(BOOK);
@@ -234,7 +239,7 @@ for (const backend of BACKENDS) {
         await run(BOOK);
         await setEvidence('A-1', 'done');
         const before = await dump(em());
-        const error = await refusalOf(importPlots(em(), { workspaceId, bytes: bytes(), filename: 'upload', country }));
+        const error = await refusalOf(importPlots(em(), intake.judge, { workspaceId, bytes: bytes(), filename: 'upload', country }));
         assert.equal(error.code, code);
         assert.equal(await dump(em()), before);
       });
@@ -278,7 +283,7 @@ for (const backend of BACKENDS) {
     test('plots of another workspace with the same refs are neither matched nor touched', async () => {
       await run(BOOK);
       const other = crypto.randomUUID();
-      const answer = await importPlots(em(), { workspaceId: other, bytes: geojson(BOOK), filename: 'b.geojson', country: 'GH' });
+      const answer = await importPlots(em(), intake.judge, { workspaceId: other, bytes: geojson(BOOK), filename: 'b.geojson', country: 'GH' });
       assert.equal(answer.imported.created, 6);
       assert.equal(answer.imported.skipped, 0);
       const counts = await em().execute('select workspace_id, count(*)::int as n from plots where workspace_id in (?, ?) group by workspace_id', [workspaceId, other]);
@@ -299,7 +304,7 @@ for (const backend of BACKENDS) {
       test(`${path}: ${count} plot(s) registered, none rejected`, async () => {
         const workspaceId = crypto.randomUUID();
         const bytes = readFileSync(`../shared/refdata/plots/${path}`);
-        const answer = await importPlots(db.store.em(), { workspaceId, bytes, filename: path, country });
+        const answer = await importPlots(db.store.em(), intake.judge, { workspaceId, bytes, filename: path, country });
         assert.equal(answer.imported.registered, count);
         const rows = await db.store.em().execute('select validation_state, area_ha, country, geometry from plots where workspace_id = ?', [workspaceId]);
         assert.equal(rows.length, count);

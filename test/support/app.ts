@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../src/api/app.ts';
 import type { Services } from '../../src/api/context.ts';
+import { openRequestPools } from '../../src/api/pools.ts';
 import { loadConfig } from '../../src/config.ts';
 import { loadSigningKey } from '../../src/engine/signing.ts';
 import { createLogger } from '../../src/log.ts';
@@ -44,7 +45,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...env });
   const log = createLogger('silent');
   const queue = await openQueue(db.store, { log, supervise: false });
-  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir) };
+  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
   const server: Server = await new Promise((resolve) => {
     const s = createApp(services).listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -74,6 +75,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue.stop(1000);
+      await services.pools.close();
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

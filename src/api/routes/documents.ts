@@ -3,7 +3,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
 import { bookSummary, bookSummaryCsv } from '../../documents/book-summary.ts';
-import { evidencePdf } from '../../documents/evidence-pdf.ts';
 import { getEvidenceDocument } from '../../engine/evidence-store.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
@@ -44,7 +43,7 @@ export function documentRoutes(services: Services) {
     const { workspaceId } = callerOf(ctx);
     const plotId = pathId(ctx, 'plot');
     const source = await getEvidenceDocument(em(), workspaceId, plotId);
-    const pdf = await evidencePdf(source, { baseUrl: services.config.baseUrl });
+    const pdf = await services.pools.documents.evidencePdf(source, { baseUrl: services.config.baseUrl });
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', `inline; filename="evidence-${fileStem(source.wrapper.external_ref, plotId)}.pdf"`);
     ctx.body = pdf;

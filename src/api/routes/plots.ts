@@ -12,6 +12,7 @@ import { EVIDENCE_STATES } from '../../store/entities/index.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { isUuid, objectBody, pathId } from '../parse.ts';
+import { streamedJson } from '../streamed-json.ts';
 import { readUpload } from '../upload.ts';
 
 export const PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
@@ -47,12 +48,15 @@ export function plotRoutes(services: Services) {
     return { workspaceId: caller.workspaceId, bytes: file.bytes, filename: file.filename, country: queryText(ctx, 'country') };
   };
 
+  // A report holds an entry per plot, up to 100,000: written out a slice at a time.
   router.post('/portal/plots/validate', auth, async (ctx) => {
-    ctx.body = await validatePlotFile(em(), await upload(ctx));
+    ctx.type = 'application/json';
+    ctx.body = streamedJson(await validatePlotFile(em(), services.pools.intake.judge, await upload(ctx)), 'plots');
   });
 
   router.post('/portal/plots/import', auth, async (ctx) => {
-    ctx.body = await importPlots(em(), await upload(ctx));
+    ctx.type = 'application/json';
+    ctx.body = streamedJson(await importPlots(em(), services.pools.intake.judge, await upload(ctx)), 'plots');
   });
 
   router.get('/portal/plots/countries', auth, (ctx) => {

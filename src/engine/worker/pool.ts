@@ -35,6 +35,8 @@ export interface PoolOptions {
   maxQueue?: number;
   /** The task module (default: plot-task.ts); its exported functions are the tasks, by name. */
   filename?: string | URL;
+  /** What the pool is for, as its refusals name it (default: engine). */
+  name?: string;
 }
 
 export interface EnginePool<M extends TaskShapes<M> = EngineTasks> {
@@ -78,7 +80,7 @@ export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolO
       return piscina.queueSize;
     },
     run(task, params, opts = {}) {
-      if (closed) return Promise.reject(new PoolError('pool_closed', `the engine pool is closed; task ${task} was not run`));
+      if (closed) return Promise.reject(new PoolError('pool_closed', `the ${options.name ?? 'engine'} pool is closed; task ${task} was not run`));
       return piscina.run(params, { name: task, signal: opts.signal ?? null });
     },
     async close() {

@@ -9,6 +9,7 @@ import type { Finding } from '../../intake/findings.ts';
 import type { PlotGeometry } from '../../intake/types.ts';
 import type { ValidationState } from '../../intake/validate.ts';
 import type { Em } from '../orm.ts';
+import { takingTurns } from '../../turns.ts';
 import type { PlotRecord } from './plots.ts';
 
 /** The columns an upload writes, as one element of the JSON array a batch statement reads. */
@@ -80,6 +81,7 @@ const BATCH_CHARS = 4 * 1024 * 1024;
 const BATCH_ROWS = 5000;
 
 async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unknown>): Promise<void> {
+  const turn = takingTurns();
   let parts: string[] = [];
   let chars = 0;
   const flush = async () => {
@@ -94,6 +96,7 @@ async function writeBatches<T>(rows: T[], write: (json: string) => Promise<unkno
     parts.push(part);
     chars += part.length;
     if (chars >= BATCH_CHARS || parts.length >= BATCH_ROWS) await flush();
+    else await turn();
   }
   await flush();
 }

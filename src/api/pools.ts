@@ -1,0 +1,25 @@
+/**
+ * The API process's threads for the CPU work of requests, one pool per purpose: the event loop does
+ * only I/O, persistence and signing, while PDFs render and uploads are judged on these.
+ */
+import type { Config } from '../config.ts';
+import { createDocumentPool, type DocumentPool } from '../documents/pool.ts';
+import { createIntakePool, type IntakePool } from '../intake/pool.ts';
+
+export interface RequestPools {
+  documents: DocumentPool;
+  intake: IntakePool;
+  close(): Promise<void>;
+}
+
+export function openRequestPools(config: Config): RequestPools {
+  const documents = createDocumentPool(config.documentPoolSize);
+  const intake = createIntakePool(config.intakePoolSize);
+  return {
+    documents,
+    intake,
+    async close() {
+      await Promise.all([documents.close(), intake.close()]);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The API process's pool for documents: each PDF is rendered on one of its threads from the stored
+ * evidence (plain JSON and the stored map), and only the bytes come back. Threads start on the
+ * first render and stop after a minute idle, so an API that renders nothing holds none. Requests
+ * beyond the threads wait in the pool's queue, up to QUEUE_PER_THREAD a thread.
+ */
+import { Buffer } from 'node:buffer';
+import { createPool } from '../engine/worker/pool.ts';
+import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
+import type { DocumentTasks } from './render-task.ts';
+
+/** A waiting render holds only its stored evidence (tens to hundreds of KB), so bursts of requests may queue deep. */
+const QUEUE_PER_THREAD = 64;
+
+export interface DocumentPool {
+  evidencePdf(input: EvidenceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export function createDocumentPool(size: number): DocumentPool {
+  const pool = createPool<DocumentTasks>({
+    size,
+    minThreads: 0,
+    maxQueue: QUEUE_PER_THREAD * size,
+    filename: new URL('./render-task.ts', import.meta.url),
+    name: 'documents',
+  });
+  return {
+    async evidencePdf(input, options) {
+      const pdf = await pool.run('evidence', { input, options });
+      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    },
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * The documents pool's task entry: a PDF rendered on a worker thread, so that pdfmake and sharp
+ * (a few hundred milliseconds a document) never hold the API's event loop. The closure is the
+ * renderer's alone: no database, Koa or HTTP module is loaded here.
+ */
+import { Buffer } from 'node:buffer';
+import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
+import { evidencePdf, type EvidenceDocumentInput, type EvidenceDocumentOptions } from './evidence-pdf.ts';
+
+export interface EvidencePdfTask {
+  input: EvidenceDocumentInput;
+  options: EvidenceDocumentOptions;
+}
+
+export interface DocumentTasks {
+  evidence: { params: EvidencePdfTask; result: Uint8Array };
+}
+
+/** The evidence PDF of a stored wrapper; its bytes move back to the caller. */
+export async function evidence({ input, options }: EvidencePdfTask): Promise<Uint8Array> {
+  // A Buffer arrives as a plain Uint8Array; the chip is read as the Buffer it was sent as.
+  const map = input.map && { ...input.map, chip: input.map.chip && { ...input.map.chip, png: Buffer.from(input.map.chip.png) } };
+  const pdf = ownBuffer(await evidencePdf({ ...input, map }, options));
+  return answerMoving(pdf, [pdf]);
+}

@@ -1,0 +1,53 @@
+/**
+ * The API process's pool for uploads: a file is parsed and judged on one of its threads, and the
+ * reports come back serialized plot by plot. This thread reads them back in slices of a few
+ * milliseconds, yielding between slices, so neither the validation nor the reading of a 25 MB
+ * file's reports holds the event loop. A thread starts for an upload (about half a second, on the
+ * thread) and ends as soon as it is idle: judging a 25 MB file leaves its heap a few hundred MB
+ * large, which the process gets back only when the thread goes. Uploads beyond the threads wait
+ * in the pool's queue, up to QUEUE_PER_THREAD a thread. A bound on uploads taken at once, or a
+ * budget per plot (the task judges plot by plot), belongs here and in the task.
+ */
+import { DefaultDeserializer } from 'node:v8';
+import { createPool } from '../engine/worker/pool.ts';
+import { DomainError } from '../errors.ts';
+import type { IntakeTasks } from './judge-task.ts';
+import type { PlotJudge } from './plot-file.ts';
+import { takingTurns } from '../turns.ts';
+import type { PlotReport } from './validate.ts';
+
+/** A waiting upload holds a copy of its file (up to 25 MB), so the queue is shallower than the documents pool's. */
+const QUEUE_PER_THREAD = 16;
+
+
+export interface IntakePool {
+  judge: PlotJudge;
+  close(): Promise<void>;
+}
+
+export function createIntakePool(size: number): IntakePool {
+  const pool = createPool<IntakeTasks>({
+    size,
+    minThreads: 0,
+    idleTimeoutMs: 0,
+    maxQueue: QUEUE_PER_THREAD * size,
+    filename: new URL('./judge-task.ts', import.meta.url),
+    name: 'intake',
+  });
+  return {
+    async judge(request) {
+      const judged = await pool.run('judge', request);
+      if ('refusal' in judged) throw new DomainError(judged.refusal.code, judged.refusal.message);
+      const reader = new DefaultDeserializer(judged.plots);
+      reader.readHeader();
+      const plots: PlotReport[] = new Array(judged.count);
+      const turn = takingTurns();
+      for (let i = 0; i < plots.length; i++) {
+        await turn();
+        plots[i] = reader.readValue();
+      }
+      return { ...judged.report, plots };
+    },
+    close: () => pool.close(),
+  };
+}
