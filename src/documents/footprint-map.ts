@@ -7,6 +7,7 @@
  */
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import sharp from 'sharp';
+import { metresPerDegree } from '../engine/sources/reproject.ts';
 
 /** A true-colour cut of one kept scene around the plot. */
 export interface EvidenceChip {
@@ -35,7 +36,6 @@ export interface FootprintPicture {
   scene: string | null;
 }
 
-const METRES_PER_DEGREE = 111_320;
 /** Share of the footprint's extent added on each side when there is no chip to frame it. */
 const PAD = 0.35;
 const NICE_LENGTHS = [10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000];
@@ -61,25 +61,26 @@ function extentOf(rings: Position[][]): Box {
 
 /** The frame with room around the footprint, square enough on the ground to read. */
 function paddedFrame([w, s, e, n]: Box): Box {
-  const cos = Math.cos((((s + n) / 2) * Math.PI) / 180);
-  const spanM = Math.max((e - w) * cos, n - s) * METRES_PER_DEGREE * (1 + 2 * PAD);
-  const halfLon = spanM / 2 / METRES_PER_DEGREE / cos;
-  const halfLat = spanM / 2 / METRES_PER_DEGREE;
+  const m = metresPerDegree((s + n) / 2);
+  const spanM = Math.max((e - w) * m.lon, (n - s) * m.lat) * (1 + 2 * PAD);
+  const halfLon = spanM / 2 / m.lon;
+  const halfLat = spanM / 2 / m.lat;
   const cx = (w + e) / 2, cy = (s + n) / 2;
   return [cx - halfLon, cy - halfLat, cx + halfLon, cy + halfLat];
 }
 
 /** Pixel size of a frame `width` wide, keeping ground proportions (a degree of longitude shrinks with latitude). */
 function pictureSize([w, s, e, n]: Box, width: number): { width: number; height: number; metresPerPixel: number } {
-  const cos = Math.cos((((s + n) / 2) * Math.PI) / 180);
-  const widthM = (e - w) * cos * METRES_PER_DEGREE;
-  const heightM = (n - s) * METRES_PER_DEGREE;
+  const m = metresPerDegree((s + n) / 2);
+  const widthM = (e - w) * m.lon;
+  const heightM = (n - s) * m.lat;
   const height = Math.max(1, Math.round((width * heightM) / widthM));
   return { width, height, metresPerPixel: widthM / width };
 }
 
 function scaleBarLength(metresPerPixel: number, width: number): number {
-  const target = metresPerPixel * width * 0.25;
+  // A hair of tolerance: a frame of exactly 1 km measures 999.999… m through degrees and back.
+  const target = metresPerPixel * width * 0.25 * (1 + 1e-9);
   let best = NICE_LENGTHS[0];
   for (const length of NICE_LENGTHS) if (length <= target) best = length;
   return best;

@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import type { MultiPolygon, Polygon } from 'geojson';
 import sharp from 'sharp';
 import { footprintPicture, type EvidenceChip } from '../../src/documents/footprint-map.ts';
+import { metresPerDegree } from '../../src/engine/sources/reproject.ts';
 
 const LAT = 8.85;
-const COS = Math.cos((LAT * Math.PI) / 180);
-const M = 111_320;
+/** Metres per degree here, as the service measures the ground. */
+const PER_DEGREE = metresPerDegree(LAT);
 /** A square of `side` metres centred at (lon, lat) = (99.13 + dx m, 8.85 + dy m). */
 function square(side: number, dx = 0, dy = 0): Polygon {
-  const lon = 99.13 + dx / (M * COS), lat = LAT + dy / M;
+  const lon = 99.13 + dx / PER_DEGREE.lon, lat = LAT + dy / PER_DEGREE.lat;
   const h = side / 2;
-  const c = (x: number, y: number): [number, number] => [lon + x / (M * COS), lat + y / M];
+  const c = (x: number, y: number): [number, number] => [lon + x / PER_DEGREE.lon, lat + y / PER_DEGREE.lat];
   return { type: 'Polygon', coordinates: [[c(-h, -h), c(h, -h), c(h, h), c(-h, h), c(-h, -h)]] };
 }
 
@@ -19,7 +20,7 @@ function square(side: number, dx = 0, dy = 0): Polygon {
 async function blueChip(): Promise<EvidenceChip> {
   const png = await sharp({ create: { width: 100, height: 100, channels: 3, background: { r: 30, g: 60, b: 200 } } }).png().toBuffer();
   const half = 500;
-  return { png, bbox: [99.13 - half / (M * COS), LAT - half / M, 99.13 + half / (M * COS), LAT + half / M], scene: 'S2A_47PMQ_20200212_0_L2A' };
+  return { png, bbox: [99.13 - half / PER_DEGREE.lon, LAT - half / PER_DEGREE.lat, 99.13 + half / PER_DEGREE.lon, LAT + half / PER_DEGREE.lat], scene: 'S2A_47PMQ_20200212_0_L2A' };
 }
 
 async function pixels(png: Buffer) {
