@@ -5,10 +5,13 @@
  */
 export class DomainError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string) {
+  /** Set on a refusal that passes once time has gone by; the API answers it with Retry-After. */
+  readonly retryAfterSeconds: number | null;
+  constructor(code: ErrorCode, message: string, retryAfterSeconds: number | null = null) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -72,15 +75,6 @@ export type ErrorCode =
   | 'cross_site'
   | 'usage';
 
-/** A refusal that passes once time has gone by; the API answers it with Retry-After. */
-export class RetryLaterError extends DomainError {
-  readonly retryAfterSeconds: number;
-  constructor(code: ErrorCode, message: string, retryAfterSeconds: number) {
-    super(code, message);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
 export const unauthorized = (message = 'A valid API key (Authorization: Bearer <key>) or a signed-in session is required.') =>
   new DomainError('unauthorized', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
@@ -93,7 +87,7 @@ export const evidenceCap = (message: string) => new DomainError('evidence_cap', 
 export const keyLimit = (message: string) => new DomainError('key_limit', message);
 export const noEvidence = (message: string) => new DomainError('no_evidence', message);
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
-export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new RetryLaterError('too_many_attempts', message, retryAfterSeconds);
+export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);
 export const crossSite = (message: string) => new DomainError('cross_site', message);
 /** An operator command given wrongly (src/admin); never answered over HTTP. */
 export const usage = (message: string) => new DomainError('usage', message);

@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { SESSION_COOKIE } from '../accounts/sessions.ts';
 import type { Logger } from '../log.ts';
-import { crossSite, DomainError, notFound, RetryLaterError } from '../errors.ts';
+import { crossSite, DomainError, notFound } from '../errors.ts';
 import { HTTP_STATUS } from './errors.ts';
 
 /** Headers on every answer: no type sniffing, never framed, and not kept by caches unless a route says otherwise. */
@@ -31,7 +31,7 @@ export function requestLifecycle(log: Logger) {
       if (known) {
         ctx.status = known.status;
         ctx.body = { error: { code: known.code, message: known.message } };
-        if (err instanceof RetryLaterError) ctx.set('Retry-After', String(err.retryAfterSeconds));
+        if (err instanceof DomainError && err.retryAfterSeconds !== null) ctx.set('Retry-After', String(err.retryAfterSeconds));
       } else {
         log.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
         ctx.status = 500;
