@@ -86,7 +86,8 @@ export function refuseCrossSiteWrites(baseUrl: string) {
     if (SAFE_METHODS.has(ctx.method) || ctx.get('Authorization') || !ctx.cookies.get(SESSION_COOKIE)) return next();
     const site = ctx.get('Sec-Fetch-Site');
     const origin = ctx.get('Origin');
-    const sameOrigin = site ? site === 'same-origin' || site === 'none' : !origin || origin === publicOrigin || origin === ctx.origin;
+    // The request's own origin from its Host (Koa's ctx.origin is the Origin header itself).
+    const sameOrigin = site ? site === 'same-origin' || site === 'none' : !origin || origin === publicOrigin || origin === `${ctx.protocol}://${ctx.host}`;
     if (!sameOrigin) {
       throw crossSite(`a signed-in session changes things only from the service's own pages (${publicOrigin}); this request came from ${origin || `a ${site} page`}`);
     }
