@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAdminCommand } from '../../src/admin/commands.ts';
+import { FREE_FAILURES } from '../../src/accounts/sign-in-throttle.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type Reply, type TestApp } from '../support/app.ts';
 import { fixtureEvidence, fixtureMap } from '../fixtures/evidence-wrapper.ts';
@@ -96,6 +97,16 @@ for (const backend of BACKENDS) {
 
     test('without TRUST_PROXY a forwarded https does not make the cookie Secure', async () => {
       assert.equal((await signedIn(app, 'owner@acme.test', { 'x-forwarded-proto': 'https' })).secure, false);
+    });
+
+    // Last here: it leaves this app's own address throttled.
+    test('without TRUST_PROXY a client cannot name its own address to escape the address throttle', async () => {
+      for (let i = 0; i < FREE_FAILURES.address; i++) {
+        const r = await app.call('POST', '/api/v1/auth/sign-in', { body: { email: `sprayed-${i}@acme.test`, password: 'password1' }, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+        assert.equal(r.status, 401);
+      }
+      const r = await app.call('POST', '/api/v1/auth/sign-in', { body: { email: 'owner@acme.test', password: 'right password' }, headers: { 'x-forwarded-for': '203.0.113.1' } });
+      assert.equal(r.status, 429);
     });
   });
 
