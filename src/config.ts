@@ -34,6 +34,11 @@ export interface Config {
   gfwApiKey: string | null;
   /** The perennial-crop rating of the evidence's `whisp` block (WHISP=on); off by default. */
   whisp: boolean;
+  /**
+   * Reverse proxies in front of the API whose X-Forwarded-For/-Proto/-Host are believed (TRUST_PROXY);
+   * 0 believes none, so a client cannot name its own address to the sign-in throttle.
+   */
+  trustProxy: number;
 }
 
 /** The archive imagery review's price (spec 2.14 `archive_review_price`); every figure null until set. */
@@ -156,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30000, 0, 600000),
     archiveReview: archiveReview(env),
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',
+    trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 16),
     gfwApiKey: env.GFW_API_KEY && env.GFW_API_KEY !== '' ? env.GFW_API_KEY : null,
   };
 }

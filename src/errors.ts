@@ -5,10 +5,13 @@
  */
 export class DomainError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string) {
+  /** Set on a refusal that passes once time has gone by; the API answers it with Retry-After. */
+  readonly retryAfterSeconds: number | null;
+  constructor(code: ErrorCode, message: string, retryAfterSeconds: number | null = null) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -68,6 +71,8 @@ export type ErrorCode =
   | 'key_limit'
   | 'no_evidence'
   | 'queue_unavailable'
+  | 'too_many_attempts'
+  | 'cross_site'
   | 'usage';
 
 export const unauthorized = (message = 'A valid API key (Authorization: Bearer <key>) or a signed-in session is required.') =>
@@ -82,5 +87,7 @@ export const evidenceCap = (message: string) => new DomainError('evidence_cap', 
 export const keyLimit = (message: string) => new DomainError('key_limit', message);
 export const noEvidence = (message: string) => new DomainError('no_evidence', message);
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
+export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);
+export const crossSite = (message: string) => new DomainError('cross_site', message);
 /** An operator command given wrongly (src/admin); never answered over HTTP. */
 export const usage = (message: string) => new DomainError('usage', message);

@@ -36,6 +36,11 @@ describe('config', () => {
     assert.equal(loadConfig({ GFW_API_KEY: 'k-123' }).gfwApiKey, 'k-123');
   });
 
+  test('no proxy is trusted unless TRUST_PROXY counts them', () => {
+    assert.equal(loadConfig({}).trustProxy, 0);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+  });
+
   const wrong: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -48,6 +53,8 @@ describe('config', () => {
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['BASE_URL', { BASE_URL: 'https://evidence.example.org/v2' }],
     ['SIGNING_KEY', { SIGNING_KEY: 'not a key' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '17' }],
   ];
   for (const [variable, env] of wrong) {
     test(`a wrong ${variable} stops the start naming the variable`, () => {

@@ -16,8 +16,15 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
+/**
+ * What an unknown account is checked against: the same parameters as a real hash, so a sign-in for an
+ * email nobody has takes as long as a wrong password and the timing cannot tell which accounts exist.
+ */
+const UNKNOWN_ACCOUNT = ['scrypt', N, R, P, 'A'.repeat(22), 'A'.repeat(43)].join('$');
+
+/** Whether the password matches the stored hash; a null hash (no such account) costs the same and never matches. */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = (stored ?? UNKNOWN_ACCOUNT).split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
@@ -26,5 +33,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
     p: Number(p),
     maxmem: MAX_MEMORY,
   });
-  return timingSafeEqual(actual, expected);
+  return timingSafeEqual(actual, expected) && stored !== null;
 }

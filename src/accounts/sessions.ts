@@ -2,17 +2,24 @@ import type { Em } from '../store/orm.ts';
 import { unauthorized } from '../errors.ts';
 import { Member, Session, User, Workspace } from '../store/entities/index.ts';
 import { verifyPassword } from './passwords.ts';
+import { forgetAccountFailures, recordFailure, refuseIfThrottled, throttleKeys } from './sign-in-throttle.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
 
 export const SESSION_COOKIE = 'pce_session';
 export const SESSION_DAYS = 14;
 
-export async function signIn(em: Em, email: string, password: string) {
-  const user = await em.findOne(User, { email: email.trim().toLowerCase() });
-  // The same answer for an unknown email and a wrong password, so sign-in cannot probe for accounts.
-  if (!user || !(await verifyPassword(password, user.passwordHash))) {
+/** `address` is the client's address as the API sees it (TRUST_PROXY decides whether a proxy may name it). */
+export async function signIn(em: Em, email: string, password: string, address: string) {
+  const normalized = email.trim().toLowerCase();
+  const keys = throttleKeys(normalized, address);
+  await refuseIfThrottled(em, keys);
+  const user = await em.findOne(User, { email: normalized });
+  // The same answer, after the same work, for an unknown email and a wrong password, so sign-in cannot probe for accounts.
+  if (!(await verifyPassword(password, user?.passwordHash ?? null)) || !user) {
+    await recordFailure(em, keys);
     throw unauthorized('email or password not recognised');
   }
+  await forgetAccountFailures(em, keys);
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
   em.create(Session, { id: crypto.randomUUID(), userId: user.id, hash: sha256Hex(token), expiresAt });

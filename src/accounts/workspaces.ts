@@ -18,7 +18,10 @@ export interface NewWorkspace {
   role: SeatRole;
 }
 
-/** Creates a workspace with its first member; an existing user (same email, same password) gets a new seat. */
+/**
+ * Creates a workspace with its first member. An email that already has an account gets its seat in the
+ * new workspace with its password left as it was (`existingAccount` says so); the password given is then unused.
+ */
 export async function createWorkspace(em: Em, input: NewWorkspace) {
   if (!input.name.trim()) throw invalid('name_required', 'the workspace needs a name');
   const email = input.email.trim().toLowerCase();
@@ -26,11 +29,11 @@ export async function createWorkspace(em: Em, input: NewWorkspace) {
   if (input.password.length < 8) throw invalid('weak_password', 'the password needs at least 8 characters');
   return em.transactional(async (tx) => {
     const workspace = tx.create(Workspace, { id: crypto.randomUUID(), name: input.name.trim(), plan: input.plan });
-    let user = await tx.findOne(User, { email });
-    if (!user) user = tx.create(User, { id: crypto.randomUUID(), email, passwordHash: await hashPassword(input.password) });
+    const existing = await tx.findOne(User, { email });
+    const user = existing ?? tx.create(User, { id: crypto.randomUUID(), email, passwordHash: await hashPassword(input.password) });
     const member = tx.create(Member, { id: crypto.randomUUID(), workspaceId: workspace.id, userId: user.id, role: input.role });
     await tx.flush();
-    return { workspace, user, member };
+    return { workspace, user, member, existingAccount: existing !== null };
   });
 }
 

@@ -9,7 +9,8 @@ export type Flags = Record<string, string | boolean>;
 
 export const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json]
   workspace create --name N --plan standard|trial|professional|enterprise --email E --password P [--role member|portal]
-      creates the workspace, its first member (a workspace member unless --role portal) and a portal key
+      creates the workspace, its first member (a workspace member unless --role portal) and a portal key;
+      an email that already has an account is attached to the workspace with its password unchanged
   workspace list
   key mint --workspace ID [--role member|portal] [--label L]
   key list --workspace ID
@@ -31,7 +32,7 @@ export async function runAdminCommand(store: Store, words: string[], flags: Flag
   const em = store.em();
   switch (words.join(' ')) {
     case 'workspace create': {
-      const { workspace, user, member } = await createWorkspace(em, {
+      const { workspace, user, member, existingAccount } = await createWorkspace(em, {
         name: need(flags, 'name'),
         plan: parsePlan(need(flags, 'plan')),
         email: need(flags, 'email'),
@@ -39,7 +40,10 @@ export async function runAdminCommand(store: Store, words: string[], flags: Flag
         role: seatRole(flags.role, 'member'),
       });
       const key = await mintKey(store.em(), { workspaceId: workspace.id, role: 'portal', createdBy: user.id, label: 'created with the workspace' });
-      return { workspace_id: workspace.id, name: workspace.name, plan: workspace.plan, user_id: user.id, email: user.email, member_role: member.role, api_key: key.key, api_key_id: key.id, api_key_role: key.role };
+      const account = existingAccount
+        ? { account: 'existing', note: `${user.email} already had an account: it was attached to this workspace and its password left unchanged (--password was not used)` }
+        : { account: 'created' };
+      return { workspace_id: workspace.id, name: workspace.name, plan: workspace.plan, user_id: user.id, email: user.email, member_role: member.role, ...account, api_key: key.key, api_key_id: key.id, api_key_role: key.role };
     }
     case 'workspace list': {
       const rows = await em.find(Workspace, {}, { orderBy: { createdAt: 'asc' } });

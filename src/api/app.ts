@@ -1,8 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
 import type { AppState, Services } from './context.ts';
-import { requestLifecycle } from './middleware.ts';
+import { refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
@@ -17,10 +16,13 @@ export const API_PREFIX = '/api/v1';
 
 export function createApp(services: Services): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = true;
+  // X-Forwarded-* are believed only from the proxies the operator declared; the last of them names the client.
+  app.proxy = services.config.trustProxy > 0;
+  app.maxIpsCount = services.config.trustProxy;
   app.silent = true;
   app.use(requestLifecycle(services.log));
-  app.use(koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false }));
+  app.use(refuseCrossSiteWrites(services.config.baseUrl));
+  // Bodies are parsed by the routes that take one, after authentication (src/api/auth.ts): an anonymous or unrouted request costs no parsing.
 
   const api = new Router({ prefix: API_PREFIX });
   const document = openApiDocument(services.config.baseUrl);

@@ -4,9 +4,12 @@ import { resolveSession, seatOf, SESSION_COOKIE } from '../accounts/sessions.ts'
 import { Workspace } from '../store/entities/index.ts';
 import type { Caller, Services } from './context.ts';
 import { forbidden, sessionRequired, unauthorized, workspaceRequired } from '../errors.ts';
+import { jsonBody } from './middleware.ts';
 import { isUuid } from './parse.ts';
 
 /** Route families a portal-role seat reaches (spec 5.5); every other authenticated family is the studio's. */
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 const PORTAL_FAMILIES = ['/portal', '/eudr/alerts', '/tiles', '/change/tiles'];
 
 export function isPortalFamily(path: string): boolean {
@@ -14,9 +17,9 @@ export function isPortalFamily(path: string): boolean {
 }
 
 /**
- * Resolves the caller from `Authorization: Bearer <key>` or the session cookie (+ X-Workspace-Id or ?workspace=),
- * then applies the family gate: a portal seat on a studio family is refused with 403 forbidden.
- * `routePath` is the path below /api/v1.
+ * Resolves the caller from `Authorization: Bearer <key>` or the session cookie (+ X-Workspace-Id, or
+ * ?workspace= on a GET download), then applies the family gate: a portal seat on a studio family is
+ * refused with 403 forbidden. Only then is a JSON body read. `routePath` is the path below /api/v1.
  */
 export function authenticate(services: Services, opts: { sessionOnly?: boolean } = {}) {
   return async (ctx: Context, next: Next) => {
@@ -26,15 +29,28 @@ export function authenticate(services: Services, opts: { sessionOnly?: boolean }
       throw forbidden('portal members use the portal endpoints: this route family is for workspace members; use the routes under /portal (and /eudr/alerts) with a portal key');
     }
     ctx.state.caller = caller;
-    await next();
+    await jsonBody(ctx, next);
   };
+}
+
+/** Whether the request carries a valid API key or a live session, for a public route that tells such a caller more; false while the database cannot say. */
+export async function hasCredentials(services: Services, ctx: Context): Promise<boolean> {
+  try {
+    const em = services.store.em();
+    const bearer = BEARER.exec(ctx.get('Authorization'));
+    if (bearer) return (await authenticateKey(em, bearer[1])) !== null;
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    return token ? (await resolveSession(em, token)) !== null : false;
+  } catch {
+    return false;
+  }
 }
 
 async function resolveCaller(services: Services, ctx: Context, sessionOnly: boolean): Promise<Caller> {
   const em = services.store.em();
   const header = ctx.get('Authorization');
   if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const match = BEARER.exec(header);
     if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"');
     const key = await authenticateKey(em, match[1]);
     if (!key) throw unauthorized('the API key is not recognised or has been revoked');
@@ -47,13 +63,25 @@ async function resolveCaller(services: Services, ctx: Context, sessionOnly: bool
   if (!token) throw unauthorized();
   const session = await resolveSession(em, token);
   if (!session) throw unauthorized('the session has expired or was signed out; sign in again');
-  const workspaceId = ctx.get('X-Workspace-Id') || (typeof ctx.query.workspace === 'string' ? ctx.query.workspace : '');
+  const workspaceId = ctx.get('X-Workspace-Id') || workspaceFromQuery(ctx);
   if (!workspaceId) throw workspaceRequired('a signed-in session names its workspace with the X-Workspace-Id header or ?workspace=<id>');
   if (!isUuid(workspaceId)) throw workspaceRequired(`"${workspaceId}" is not a workspace id`);
   const seat = await seatOf(em, session.userId, workspaceId);
   if (!seat) throw forbidden('you have no seat in this workspace');
   const workspace = await em.findOneOrFail(Workspace, { id: workspaceId });
   return { workspaceId, plan: workspace.plan, role: seat.role, via: 'session', userId: session.userId, keyId: null };
+}
+
+/**
+ * ?workspace= lets a plain link download a document; a link or form cannot set a header, so a state
+ * change must name its workspace with X-Workspace-Id, which a cross-site page cannot send unasked.
+ */
+function workspaceFromQuery(ctx: Context): string {
+  const value = typeof ctx.query.workspace === 'string' ? ctx.query.workspace : '';
+  if (value && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    throw workspaceRequired(`?workspace= names the workspace only on GET downloads; send ${ctx.method} with the X-Workspace-Id header`);
+  }
+  return value;
 }
 
 export function callerOf(ctx: Context): Caller {

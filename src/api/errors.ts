@@ -49,6 +49,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   key_limit: 409,
   no_evidence: 409,
   queue_unavailable: 503,
+  too_many_attempts: 429,
+  cross_site: 403,
   // Operator commands only; an HTTP caller never meets it.
   usage: 400,
 };

@@ -137,6 +137,19 @@ for (const backend of BACKENDS) {
       assert.equal(portal.status, 201);
     });
 
+    test('workspace create with an email that has an account attaches it, says so, and leaves its password', async () => {
+      const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Acme Two', plan: 'trial', email: 'Owner@Acme.test', password: 'another password' });
+      assert.equal(created.account, 'existing');
+      assert.match(String(created.note), /owner@acme\.test already had an account.*password left unchanged/);
+      const fresh = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Beta', plan: 'trial', email: 'new@beta.test', password: 'beta password' });
+      assert.equal(fresh.account, 'created');
+      assert.equal(fresh.note, undefined);
+      assert.equal((await app.call('POST', '/api/v1/auth/sign-in', { body: { email: 'owner@acme.test', password: 'another password' } })).status, 401);
+      const signIn = await app.call('POST', '/api/v1/auth/sign-in', { body: { email: 'owner@acme.test', password: 'correct horse' } });
+      assert.equal(signIn.status, 200);
+      assert.ok(signIn.body.workspaces.some((w: { id: string }) => w.id === created.workspace_id), 'the new workspace is among the account\'s seats');
+    });
+
     test('unknown routes answer 404 in the error shape', async () => {
       const r = await app.call('GET', '/api/v1/openapi.json');
       assert.equal(r.status, 200);

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runAdminCommand } from '../../src/admin/commands.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import { verifyDigest } from '../../src/engine/signing.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -30,14 +31,25 @@ describe('public routes', () => {
     assert.deepEqual([count('high'), count('low'), count('standard')], [4, 140, 50]);
   });
 
-  test('health names each dependency and reports degraded while the demo archive is missing', async () => {
+  test('anonymous health says only its status, with no paths or dependency errors', async () => {
     const r = await app.call('GET', '/api/v1/health');
+    const archived = fs.existsSync(path.join(app.dataDir, 'archive'));
+    assert.deepEqual({ status: r.status, body: r.body }, archived ? { status: 200, body: { status: 'ok' } } : { status: 503, body: { status: 'degraded' } });
+    const unknownKey = await app.call('GET', '/api/v1/health', { key: 'pce_nothing_here' });
+    assert.deepEqual(Object.keys(unknownKey.body), ['status']);
+  });
+
+  test('health names each dependency to a caller with a key and reports degraded while the demo archive is missing, naming no path', async () => {
+    const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Ops', plan: 'trial', email: 'ops@acme.test', password: 'ops password' });
+    const r = await app.call('GET', '/api/v1/health', { key: created.api_key as string });
     assert.equal(r.body.database.ok, true);
     assert.equal(r.body.database.backend, 'pglite');
     assert.equal(r.body.queue.ok, true);
     const archived = fs.existsSync(path.join(app.dataDir, 'archive'));
     assert.equal(r.status, archived ? 200 : 503);
     assert.equal(r.body.archive.ok, archived);
+    if (!archived) assert.match(r.body.archive.error, /has not been generated/);
+    assert.ok(!JSON.stringify(r.body).includes(app.dataDir), 'no path of the data directory');
   });
 
   test('the OpenAPI document is 3.1 and documents every route the app serves', async () => {

@@ -3,7 +3,9 @@ import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schem
 export const accountSchemas: Record<string, Schema> = {
   Health: {
     type: 'object',
-    required: ['status', 'role', 'database', 'queue', 'archive'],
+    required: ['status'],
+    description:
+      'An anonymous caller gets only `status`. A caller with a valid API key (any role) or a signed-in session also gets `role` and each dependency\'s check, with its error when it fails; no file paths in either.',
     properties: {
       status: { enum: ['ok', 'degraded'] },
       role: { enum: ['serve', 'api', 'worker'] },
@@ -86,15 +88,15 @@ export const accountSchemas: Record<string, Schema> = {
 
 const sessionRefusals = {
   ...authRefusals,
-  '400': refusal('A session without a workspace', ['workspace_required']),
-  '403': refusal('Called with an API key instead of a session, or a portal seat on the studio route', ['session_required', 'forbidden']),
+  '400': refusal('A session without a workspace, or one named by ?workspace= on a call other than GET (use X-Workspace-Id)', ['workspace_required']),
+  '403': refusal('Called with an API key instead of a session, a portal seat on the studio route, or a session call from another site', ['session_required', 'forbidden', 'cross_site']),
 };
 const keyLabel = { content: { 'application/json': { schema: { type: 'object', properties: { label: { type: 'string', maxLength: 200 } } } } } };
 
 export const accountPaths = {
   '/health': {
     get: {
-      summary: 'Database, queue and archive checks',
+      summary: 'Service status; database, queue and archive checks for a caller with credentials',
       security: [],
       responses: { '200': json(ref('Health')), '503': json(ref('Health'), 'A dependency is down') },
     },
@@ -113,11 +115,29 @@ export const accountPaths = {
         required: true,
         content: { 'application/json': { schema: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } } } },
       },
-      responses: { '200': json(ref('SignIn')), '401': refusal('Email or password not recognised', ['unauthorized']), '422': refusal('A field is missing', ['email_required', 'password_required']) },
+      description:
+        'An unknown email takes as long to refuse as a wrong password. Failed sign-ins are counted per account (5 free) and per client address (20 free); past that, sign-in is refused with 429 for 30 s, doubling with each further failure up to 15 minutes. A success clears the account\'s count. The cookie is `Secure` when BASE_URL is https or a trusted proxy (TRUST_PROXY) forwarded an https request.',
+      responses: {
+        '200': json(ref('SignIn')),
+        '401': refusal('Email or password not recognised', ['unauthorized']),
+        '422': refusal('A field is missing', ['email_required', 'password_required']),
+        '429': {
+          ...refusal('Too many failed sign-ins for this account or from this address; the `Retry-After` header gives the seconds to wait', ['too_many_attempts']),
+          headers: { 'Retry-After': { description: 'Seconds until sign-in is accepted again', schema: { type: 'integer', minimum: 1 } } },
+        },
+      },
     },
   },
   '/auth/sign-out': {
-    post: { summary: 'End the session', security: [], responses: { '204': { description: 'Signed out' }, '422': refusal('No session cookie', ['not_signed_in']) } },
+    post: {
+      summary: 'End the session',
+      security: [],
+      responses: {
+        '204': { description: 'Signed out' },
+        '403': refusal('Called from another site\'s page', ['cross_site']),
+        '422': refusal('No session cookie', ['not_signed_in']),
+      },
+    },
   },
   '/api-keys': {
     post: {

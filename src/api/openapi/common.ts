@@ -31,7 +31,10 @@ export function refusal(description: string, codes: string[]) {
 
 export const authRefusals = {
   '401': refusal('Missing, malformed, unknown or revoked API key, or no valid session', ['unauthorized']),
-  '403': refusal('A portal-role seat on a studio route family, or no seat in the workspace', ['forbidden']),
+  '403': refusal(
+    'A portal-role seat on a studio route family, or no seat in the workspace; or a state-changing call with the session cookie from another site (Sec-Fetch-Site other than same-origin, or an Origin other than the service\'s)',
+    ['forbidden', 'cross_site'],
+  ),
 };
 
 export const timestamp: Schema = { type: 'string', format: 'date-time' };

@@ -13,14 +13,14 @@ export function openApiDocument(baseUrl: string) {
       title: 'Pre-cutoff land-use evidence service',
       version: '1.0.0',
       description:
-        'Evidence of land use before the EUDR cutoff (31 December 2020), one signed evidence object per plot. Every refusal is `{error:{code,message}}`; branch on `code`.',
+        'Evidence of land use before the EUDR cutoff (31 December 2020), one signed evidence object per plot. Every refusal is `{error:{code,message}}`; branch on `code`. Every answer carries `X-Content-Type-Options: nosniff`, `Content-Security-Policy: frame-ancestors \'none\'` and `Cache-Control: no-store`. A call that changes state with the session cookie must come from the service\'s own origin (it is refused with 403 `cross_site` otherwise) and name its workspace with X-Workspace-Id.',
     },
     servers: [{ url: baseUrl }],
     security: [{ bearer: [] }, { session: [] }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key minted from a signed-in session.' },
-        session: { type: 'apiKey', in: 'cookie', name: 'pce_session', description: 'Browser session; name the workspace with X-Workspace-Id or ?workspace=.' },
+        session: { type: 'apiKey', in: 'cookie', name: 'pce_session', description: 'Browser session; name the workspace with X-Workspace-Id, or with ?workspace= on a GET (a download link).' },
       },
       schemas: { Error: ErrorSchema, ...accountSchemas, ...referenceSchemas, ...plotSchemas, ...documentSchemas, ...evidenceSchemas },
     },

@@ -2,9 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
 import { QUEUES } from '../../store/queue.ts';
+import { hasCredentials } from '../auth.ts';
 import type { Services } from '../context.ts';
 
-/** GET /health: each dependency checked, never cached; 503 when one the role needs is down. */
+/**
+ * GET /health: each dependency checked, never cached; 503 when one the role needs is down. An anonymous
+ * caller learns only the status; a caller with a valid key or session also sees each dependency.
+ */
 export function healthRoutes(services: Services) {
   const router = new Router();
   router.get('/health', async (ctx) => {
@@ -19,8 +23,9 @@ export function healthRoutes(services: Services) {
       : { ok: false, error: 'queue not started' };
     const archive = await check(async () => archiveState(services));
     const ok = database.ok && queue.ok && archive.ok;
+    const status = ok ? 'ok' : 'degraded';
     ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ok' : 'degraded', role: services.config.role, database, queue, archive };
+    ctx.body = (await hasCredentials(services, ctx)) ? { status, role: services.config.role, database, queue, archive } : { status };
   });
   return router;
 }
@@ -37,6 +42,6 @@ async function archiveState(services: Services) {
   const { archive, dataDir } = services.config;
   if (archive === 'public') return { kind: archive, synthetic: false };
   const root = path.join(dataDir, 'archive');
-  if (!fs.existsSync(root)) throw new Error(`the demo archive has not been generated under ${root}`);
-  return { kind: archive, synthetic: true, root };
+  if (!fs.existsSync(root)) throw new Error('the demo archive has not been generated yet');
+  return { kind: archive, synthetic: true };
 }

@@ -2,20 +2,27 @@ import Router from '@koa/router';
 import { SESSION_COOKIE, SESSION_DAYS, signIn, signOut } from '../../accounts/sessions.ts';
 import type { Services } from '../context.ts';
 import { invalid } from '../../errors.ts';
+import { jsonBody } from '../middleware.ts';
 import { objectBody, requiredString } from '../parse.ts';
 
 /** Browser sign-in: email and password give a session cookie; keys are then minted from the session. */
 export function sessionRoutes(services: Services) {
   const router = new Router();
-  router.post('/auth/sign-in', async (ctx) => {
+  const publicHttps = services.config.baseUrl.startsWith('https:');
+  router.post('/auth/sign-in', jsonBody, async (ctx) => {
     const body = objectBody(ctx);
     const email = requiredString(body, 'email', 'email_required');
     const password = requiredString(body, 'password', 'password_required');
-    const result = await signIn(services.store.em(), email, password);
+    const result = await signIn(services.store.em(), email, password, ctx.ip);
+    // Secure when browsers reach the service over https: its public address says so, or a trusted proxy
+    // (TRUST_PROXY) forwarded an https request. The jar is told the channel is secure, since the last
+    // hop may be plain HTTP and it would otherwise refuse to write the cookie.
+    const secure = publicHttps || ctx.secure;
+    ctx.cookies.secure = secure;
     ctx.cookies.set(SESSION_COOKIE, result.token, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: services.config.baseUrl.startsWith('https:'),
+      secure,
       maxAge: SESSION_DAYS * 86_400_000,
       path: '/',
     });

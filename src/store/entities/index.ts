@@ -6,11 +6,12 @@ import { OutboxEvent } from './outbox.ts';
 import { Plot } from './plot.ts';
 import { Producer } from './producer.ts';
 import { Session } from './session.ts';
+import { SignInFailure } from './sign-in-failure.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
-export { ApiKey, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, User, Workspace };
+export { ApiKey, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, User, Workspace };
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure];
