@@ -26,9 +26,19 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-/** A process that tries for the lock without waiting and reports "won" (then holds it a while) or "busy". */
-function contender(dir: string, startAt: number): Promise<string> {
+/**
+ * A process that tries for the lock without waiting and reports "won" (then holds it a while) or "busy". Each
+ * pauses 50 ms after it reads the stale lock's pid, so every contender decides on what it saw while the others act.
+ */
+function contender(dir: string, stalePid: number, startAt: number): Promise<string> {
   const script = `
+    import fs from 'node:fs';
+    const read = fs.readFileSync;
+    fs.readFileSync = (...args) => {
+      const text = read(...args);
+      if (String(args[0]).endsWith('db.lock') && String(text).trim() === '${stalePid}') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      return text;
+    };
     const { acquireLock } = await import(${JSON.stringify(LOCK_MODULE)});
     await new Promise((r) => setTimeout(r, ${startAt} - Date.now()));
     try {
@@ -45,12 +55,13 @@ function contender(dir: string, startAt: number): Promise<string> {
 }
 
 describe('the embedded database lock', () => {
-  test('of processes racing for a stale lock at the same instant, exactly one wins', async () => {
-    for (let round = 0; round < 3; round++) {
+  test('of processes racing to take over a stale lock at the same instant, exactly one wins', async () => {
+    for (let round = 0; round < 2; round++) {
       const dir = scratchDir();
-      fs.writeFileSync(path.join(dir, 'db.lock'), String(await deadPid()));
+      const stale = await deadPid();
+      fs.writeFileSync(path.join(dir, 'db.lock'), String(stale));
       const startAt = Date.now() + 3000;
-      const results = await Promise.all(Array.from({ length: 6 }, () => contender(dir, startAt)));
+      const results = await Promise.all(Array.from({ length: 6 }, () => contender(dir, stale, startAt)));
       assert.equal(results.filter((r) => r === 'won').length, 1, results.join(','));
       assert.equal(results.filter((r) => r === 'database_busy').length, 5, results.join(','));
       fs.rmSync(dir, { recursive: true, force: true });
