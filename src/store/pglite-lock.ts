@@ -18,7 +18,7 @@ export class DatabaseBusyError extends Error {
 }
 
 /** How long a process waits for a live holder to exit: a restart right after a crash or a stop finds the old process still going. */
-export const LOCK_WAIT_MS = 5000;
+const LOCK_WAIT_MS = 5000;
 const POLL_MS = 100;
 // A lock moved aside by a contender that found it stale is put back at once; a holder that looks again after
 // this long knows whether it still holds it (the one case left, a third process linking in meanwhile, ends here).
