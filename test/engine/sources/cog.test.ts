@@ -256,7 +256,7 @@ test('refuses a tag declaring a billion values before the parser allocates them:
   assert.ok(Math.max(...asked) <= tiff.length, `asked for ${Math.max(...asked)} bytes`);
 });
 
-test('a header cut short is refused in words that name no library internals', async () => {
+test('a header cut short, or lacking what the parser needs, is refused in words that name no library internals', async () => {
   using dir = tempDir();
   const tiff = await smallCog(dir.path);
   const cuts: Array<[number, RegExp]> = [
@@ -269,6 +269,11 @@ test('a header cut short is refused in words that name no library internals', as
     const { open } = await openPatched(dir.path, tiff.subarray(0, length));
     await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && message.test(e.message) && !LIBRARY_WORDS.test(e.message), `cut at ${length}`);
   }
+  // No TileOffsets tag (its id changed to one nobody reads): geotiff.js fails on it with a TypeError of its own.
+  const untiled = Buffer.from(tiff);
+  untiled.writeUInt16LE(65_000, entryOf(untiled, 324));
+  const { open } = await openPatched(dir.path, untiled);
+  await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && /: not a readable TIFF \(its header is damaged\)$/.test(e.message) && e.cause instanceof TypeError);
 });
 
 test('reads the same pixels over HTTP through the range cache as from the file', async () => {
