@@ -63,13 +63,19 @@ async function serve(config: Config) {
 }
 
 async function migrate(config: Config) {
-  const { store, release } = await openConfiguredStore(config);
+  // An operator command: a busy database or a refused connection is one line, not a stack.
   try {
-    const applied = await store.migrate();
-    console.log(applied.length ? `applied ${applied.join(', ')}` : 'database schema is up to date');
-  } finally {
-    await store.close();
-    release();
+    const { store, release } = await openConfiguredStore(config);
+    try {
+      const applied = await store.migrate();
+      console.log(applied.length ? `applied ${applied.join(', ')}` : 'database schema is up to date');
+    } finally {
+      await store.close();
+      release();
+    }
+  } catch (err) {
+    console.error(`migrate: ${(err as Error).message}`);
+    process.exit(1);
   }
 }
 

@@ -28,7 +28,7 @@ export function embeddedDbDir(dataDir: string): string {
 
 /** Opens the database for this process: PostgreSQL when configured, else the embedded PGlite under an exclusive lock. */
 export async function openConfiguredStore(config: Config): Promise<{ store: Store; release: () => void }> {
-  const release = config.databaseUrl ? () => {} : acquireLock(config.dataDir);
+  const release = config.databaseUrl ? () => {} : await acquireLock(config.dataDir);
   try {
     const store = await openStore({ databaseUrl: config.databaseUrl, pgliteDir: embeddedDbDir(config.dataDir) });
     return { store, release };

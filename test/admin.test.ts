@@ -8,9 +8,9 @@ import { BACKENDS, scratchDatabase } from './support/db.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 
-function admin(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, 'admin', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -18,6 +18,8 @@ function admin(env: Record<string, string>, ...args: string[]): Promise<{ code: 
     child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+const admin = (env: Record<string, string>, ...args: string[]) => cli(env, 'admin', ...args);
 
 /** stdout must be exactly one JSON object on one line. */
 function onlyJson(stdout: string): Record<string, unknown> {
@@ -90,6 +92,25 @@ for (const backend of BACKENDS) {
         await new Promise((r) => child.once('exit', r));
       }
     });
+
+    if (backend === 'pglite') {
+      test('with the service running, its files are owner-only and migrate answers one line naming the holder', async () => {
+        const { child } = await startServe(env);
+        try {
+          assert.equal(fs.statSync(path.join(env.DATA_DIR, 'db')).mode & 0o777, 0o700);
+          assert.equal(fs.statSync(path.join(env.DATA_DIR, 'control.sock')).mode & 0o777, 0o600);
+          assert.equal(fs.statSync(path.join(env.DATA_DIR, 'keys', 'evidence-signing.pem')).mode & 0o777, 0o600);
+          const migrated = await cli(env, 'migrate');
+          assert.equal(migrated.code, 1);
+          assert.equal(migrated.stdout, '');
+          assert.deepEqual(migrated.stderr.split('\n').filter(Boolean), [migrated.stderr.trim()]);
+          assert.match(migrated.stderr, new RegExp(`^migrate: the embedded database is in use by process ${child.pid} \\(still running after 5 s`));
+        } finally {
+          child.kill('SIGTERM');
+          await new Promise((r) => child.once('exit', r));
+        }
+      });
+    }
 
     test('a wrong command or a missing flag answers one JSON error object and a non-zero exit', async () => {
       const missing = await admin(env, 'key', 'mint', '--json');

@@ -37,8 +37,12 @@ export async function serveControlSocket(dataDir: string, store: Store, log: Log
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify(reply));
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
-  fs.chmodSync(socket, 0o600);
+  // Owner-only from the moment it exists: the umask in force at bind (listen binds synchronously, so it is set
+  // only for that call), rather than a chmod after, which left a moment when any user could connect.
+  const umask = process.umask(0o177);
+  const listening = new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+  process.umask(umask);
+  await listening;
   return () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -30,6 +30,8 @@ export interface EngineDeps {
   whisp?: boolean;
   /** Calibration regions with the deployment's campaign figures (loadCalibrationTable); the committed regions by default. */
   calibration?: CalibrationTable;
+  /** The largest footprint read, in hectares (the intake's plot area cap); MAX_READ_AREA_HA by default. */
+  maxReadAreaHa?: number;
   /** The issue time of a read (tests fix it). */
   now?: () => Date;
 }
@@ -48,7 +50,7 @@ export interface PlotReading {
 }
 
 export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<PreparedPlot> {
-  const plan = await planRead(plot, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration });
+  const plan = await planRead(plot, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration, maxAreaHa: deps.maxReadAreaHa });
   return { plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) };
 }
 

@@ -57,7 +57,11 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       allowGlobalContext: false,
     }) as unknown as MikroORM;
   } else {
-    if (!opts.pgliteDir.startsWith('memory://')) fs.mkdirSync(opts.pgliteDir, { recursive: true });
+    if (!opts.pgliteDir.startsWith('memory://')) {
+      // The database files are the service's secrets (key hashes, sessions): owner-only, also when made before.
+      fs.mkdirSync(opts.pgliteDir, { recursive: true, mode: 0o700 });
+      fs.chmodSync(opts.pgliteDir, 0o700);
+    }
     pglite = await PGlite.create(opts.pgliteDir);
     orm = await PgliteMikroORM.init({
       dbName: 'pglite',

@@ -20,7 +20,7 @@ import { palsarTile1, PALSAR_CF_DB } from '../sources/products/palsar/codes.ts';
 import { PalsarUnavailableError } from '../sources/products/palsar/reader.ts';
 import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
-import type { Bbox } from '../sources/reproject.ts';
+import { type Bbox, metresPerDegree } from '../sources/reproject.ts';
 import { type ContextOptions, planContext } from './context/index.ts';
 
 // ---- the instruments' plan for one plot ----------------------------------------------------------
@@ -59,6 +59,15 @@ const HEIGHT_MARGIN_M = 20;
 const DEM_MARGIN_M = 60;
 /** The radar window reaches past the ring by two 25 m pixels. */
 const RADAR_MARGIN_M = 50;
+
+/**
+ * The largest footprint a read covers, in hectares: the intake's plot area cap, which the engine keeps on its
+ * own, since every window it allocates grows with the footprint (a point declaring 1e9 ha asked for a circle
+ * of 1,784 km radius, gigabytes of windows).
+ */
+export const MAX_READ_AREA_HA = 10_000;
+/** A long, thin footprint within the area cap still spans a box that every window covers: at most this many times the cap. */
+const MAX_BOX_OVER_AREA = 16;
 
 /** One scene of the record as the evidence names it. */
 export interface PlannedScene {
@@ -101,10 +110,30 @@ const permanent = (err: unknown): err is SourceError => isSourceError(err) && PE
 const dateOf = (datetime: string) => datetime.slice(0, 10);
 const why = (err: unknown) => (err as Error).message;
 
-export async function planRead(plot: PlotToRead, archive: Archive, signal?: AbortSignal, options: Pick<ContextOptions, 'whisp' | 'calibration'> = {}): Promise<PlotPlan> {
+const haOf = (v: number) => `${v.toLocaleString('en', { maximumFractionDigits: 2 })} ha`;
+
+/** Refuses a footprint whose windows would be beyond the bound, before anything is searched, fetched or allocated. */
+function checkReadBound(footprint: PlotFootprint, box: Bbox, maxAreaHa: number): void {
+  const split = `split the plot into parts of at most ${haOf(maxAreaHa)}`;
+  const what = footprint.drawn ? 'the circle drawn for the declared area' : 'the footprint';
+  if (!(footprint.areaHa <= maxAreaHa)) throw new ReadError(`${what} covers ${haOf(footprint.areaHa)}, over the ${haOf(maxAreaHa)} a read may cover: ${split}`);
+  const m = metresPerDegree((box[1] + box[3]) / 2);
+  const boxHa = ((box[2] - box[0]) * m.lon * (box[3] - box[1]) * m.lat) / 10_000;
+  if (!(boxHa <= maxAreaHa * MAX_BOX_OVER_AREA)) {
+    throw new ReadError(`${what} spans a box of ${haOf(boxHa)}, over the ${haOf(maxAreaHa * MAX_BOX_OVER_AREA)} a read may span: ${split}`);
+  }
+}
+
+export interface PlanOptions extends Pick<ContextOptions, 'whisp' | 'calibration'> {
+  /** The largest footprint read (MAX_READ_AREA_HA by default). */
+  maxAreaHa?: number;
+}
+
+export async function planRead(plot: PlotToRead, archive: Archive, signal?: AbortSignal, options: PlanOptions = {}): Promise<PlotPlan> {
   const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
   const fp = footprint.footprint;
   const box = footprintBox(fp, OPTICAL_MARGIN_M);
+  checkReadBound(footprint, box, options.maxAreaHa ?? MAX_READ_AREA_HA);
   const contextPlot: ContextPlot = { footprint: fp, centroid: footprint.centroid, area_ha: footprint.areaHa, country: plot.country, producer_country: plot.producerCountry };
   const requests: RasterRequest[] = [];
   const skipped: SkippedScene[] = [];

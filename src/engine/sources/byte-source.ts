@@ -72,25 +72,26 @@ function fileSource(path: string): ByteSource {
     get size() {
       return size;
     },
-    // Opened per read: local reads cost microseconds next to a tile decode, and nothing leaks.
+    // Opened per read: local reads cost microseconds next to a tile decode, and nothing leaks. The size is
+    // looked up first, so a length a damaged or hostile header declares allocates no more than the file holds.
     async read(offset, length, signal) {
       signal?.throwIfAborted();
       const fh = await openFile();
       try {
-        const out = shared(length);
+        size = (await fh.stat()).size;
+        const wanted = Math.max(0, Math.min(length, size - offset));
+        const out = shared(wanted);
         let filled = 0;
-        while (filled < length) {
-          const { bytesRead } = await fh.read(out, filled, length - filled, offset + filled);
+        while (filled < wanted) {
+          const { bytesRead } = await fh.read(out, filled, wanted - filled, offset + filled);
           if (bytesRead === 0) break;
           filled += bytesRead;
         }
         signal?.throwIfAborted();
-        if (filled === length) return out;
-        size = (await fh.stat()).size;
-        if (offset + filled < size) {
+        if (filled < wanted) {
           throw new SourceError('truncated', `${path}: read ${filled} of ${length} bytes at ${offset} before the end of the file`, { url });
         }
-        return out.subarray(0, filled);
+        return out;
       } finally {
         await fh.close();
       }

@@ -6,7 +6,8 @@ import GeoTIFF from 'geotiff';
 import type { ByteSource } from './byte-source.ts';
 import { SourceError } from './errors.ts';
 import { type Bbox, type Crs, type GeoTransform, gridWindow, transformBbox } from './reproject.ts';
-import type { Compression, Dtype, Predictor, TileSpec } from '../worker/tile-decode.ts';
+import { checkTiffHeader } from './tiff-header.ts';
+import { type Compression, decodedByteLength, type Dtype, type Predictor, type TileSpec } from '../worker/tile-decode.ts';
 
 export interface PixelWindow {
   x0: number;
@@ -94,6 +95,16 @@ const TAGS_READ_AT_OPEN = [
 
 const USER_DEFINED = 32767;
 
+// What a header may declare: past these, the numbers are damage or hostility, never a raster worth reading,
+// and they would size the slots a tile decodes into.
+/** Pixels a side of the raster (the widest global mosaics at 10 m are under half of it). */
+export const MAX_RASTER_SIDE = 1_000_000;
+/** Pixels of one tile or strip: 4096 × 4096. */
+export const MAX_TILE_PIXELS = 4096 * 4096;
+export const MAX_SAMPLES = 16;
+// A compressed tile is never much larger than its decoded bytes (LZW's worst case is 1.5 times them).
+const MAX_COMPRESSED_OVER_DECODED = 2;
+
 function dtypeOf(format: number, bits: number): Dtype | null {
   if (format === 1) return bits === 8 ? 'uint8' : bits === 16 ? 'uint16' : bits === 32 ? 'uint32' : null;
   if (format === 2) return bits === 16 ? 'int16' : bits === 32 ? 'int32' : null;
@@ -122,18 +133,27 @@ function metadataNumber(items: Record<string, unknown> | null, name: string, fal
   return Number.isFinite(n) ? n : fallback;
 }
 
+const failFor = (src: ByteSource) => (code: 'invalid_tiff' | 'unsupported_tiff', why: string, cause?: unknown) =>
+  new SourceError(code, `${src.id}: ${why}`, { url: src.id, cause });
+
+/**
+ * Opens a COG: its header checked before geotiff.js parses it, and what geotiff.js throws (DataView
+ * offsets, its own wording) kept to the error's cause, so no message names a library's insides.
+ */
 export async function openCog(src: ByteSource, signal?: AbortSignal): Promise<Cog> {
-  const fail = (code: 'invalid_tiff' | 'unsupported_tiff', why: string, cause?: unknown) =>
-    new SourceError(code, `${src.id}: ${why}`, { url: src.id, cause });
-  let tiff: GeoTIFF;
-  let image: Awaited<ReturnType<GeoTIFF['getImage']>>;
   try {
-    tiff = await GeoTIFF.fromSource(geotiffSource(src, signal), {}, signal);
-    image = await tiff.getImage(0);
+    await checkTiffHeader(src, signal);
+    return await parseCog(src, signal);
   } catch (cause) {
     if (signal?.aborted || cause instanceof SourceError) throw cause;
-    throw fail('invalid_tiff', `not a readable TIFF (${(cause as Error).message})`, cause);
+    throw failFor(src)('invalid_tiff', 'not a readable TIFF (its header is damaged)', cause);
   }
+}
+
+async function parseCog(src: ByteSource, signal?: AbortSignal): Promise<Cog> {
+  const fail = failFor(src);
+  const tiff = await GeoTIFF.fromSource(geotiffSource(src, signal), {}, signal);
+  const image = await tiff.getImage(0);
   // geotiff.js reads its deferred tag arrays as little-endian whatever the file says.
   if (!tiff.littleEndian) throw fail('unsupported_tiff', 'big-endian TIFFs are not read');
   const fd = image.getFileDirectory();
@@ -160,6 +180,13 @@ export async function openCog(src: ByteSource, signal?: AbortSignal): Promise<Co
   }
   const dtype = dtypeOf(formats[0], bits[0]);
   if (dtype === null) throw fail('unsupported_tiff', `${bits[0]}-bit samples of SampleFormat ${formats[0]}`);
+  if (!(width >= 1 && width <= MAX_RASTER_SIDE && height >= 1 && height <= MAX_RASTER_SIDE)) {
+    throw fail('invalid_tiff', `the header declares a ${width}×${height} raster, over the ${MAX_RASTER_SIDE} pixels a side a raster may have`);
+  }
+  if (!(spp >= 1 && spp <= MAX_SAMPLES)) throw fail('invalid_tiff', `the header declares ${spp} samples a pixel, over the ${MAX_SAMPLES} a pixel may have`);
+  if (!(tileWidth >= 1 && tileHeight >= 1 && tileWidth * tileHeight <= MAX_TILE_PIXELS)) {
+    throw fail('invalid_tiff', `the header declares ${tileWidth}×${tileHeight} tiles, over the ${MAX_TILE_PIXELS} pixels a tile may have`);
+  }
   const compression = (fd.getValue('Compression') ?? 1) as number;
   if (![1, 5, 8, 32946].includes(compression)) throw fail('unsupported_tiff', `compression ${compression}`);
   const predictor = fd.hasTag('Predictor') ? Number(await fd.loadValue('Predictor')) : 1;
@@ -169,6 +196,11 @@ export async function openCog(src: ByteSource, signal?: AbortSignal): Promise<Co
   const planes = planar ? spp : 1;
   if (offsets.length < tilesAcross * tilesDown * planes || counts.length !== offsets.length) {
     throw fail('invalid_tiff', `${offsets.length} tile offsets for a grid of ${tilesAcross}×${tilesDown}×${planes}`);
+  }
+  const maxCount = MAX_COMPRESSED_OVER_DECODED * decodedByteLength({ compression: 1, predictor: 1, dtype, width: tileWidth, height: tileHeight, samplesPerPixel: planar ? 1 : spp });
+  // A tile that runs past the end of the file is left to its read, which calls it truncated (a mirror may hold it whole).
+  for (let i = 0; i < counts.length; i++) {
+    if (counts[i] > maxCount) throw fail('invalid_tiff', `tile ${i} declares ${counts[i]} bytes, for a tile of ${maxCount / MAX_COMPRESSED_OVER_DECODED} bytes decoded`);
   }
 
   const geoKeys = (fd.parseGeoKeyDirectory() ?? {}) as Record<string, unknown>;

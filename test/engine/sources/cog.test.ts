@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import proj4 from 'proj4';
-import { openByteSource } from '../../../src/engine/sources/byte-source.ts';
+import { type ByteSource, openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
@@ -202,6 +202,78 @@ test('refuses a file that is not a TIFF with invalid_tiff', async () => {
   const path = join(dir.path, 'not.tif');
   writeFileSync(path, 'this is not a tiff at all, just some text long enough to be read');
   await assert.rejects(openCog(openByteSource(path)), (e) => isSourceError(e, 'invalid_tiff'));
+});
+
+/** A small COG's bytes: classic little-endian TIFF, 300×200 uint16 in 256-pixel tiles, as the demo writer makes it. */
+async function smallCog(dir: string): Promise<Buffer> {
+  const path = join(dir, 'small.tif');
+  await writeCog(path, { width: 300, height: 200, dtype: 'uint16', data: new Uint16Array(300 * 200).fill(7), epsg: 4326, geoTransform: [0, 0.001, 0, 0, 0, -0.001] });
+  return readFileSync(path);
+}
+
+/** The byte at which a tag's entry sits in the first directory. */
+function entryOf(tiff: Buffer, tag: number): number {
+  const ifd = tiff.readUInt32LE(4);
+  for (let i = 0; i < tiff.readUInt16LE(ifd); i++) if (tiff.readUInt16LE(ifd + 2 + i * 12) === tag) return ifd + 2 + i * 12;
+  throw new Error(`no tag ${tag}`);
+}
+
+/** Opens patched bytes through a source that notes the length of every read asked of it. */
+async function openPatched(dir: string, tiff: Buffer) {
+  const path = join(dir, 'patched.tif');
+  writeFileSync(path, tiff);
+  const file = openByteSource(path);
+  const asked: number[] = [];
+  const src: ByteSource = { id: file.id, get size() { return file.size; }, read: (o, n, s) => (asked.push(n), file.read(o, n, s)), readAll: (s) => file.readAll(s) };
+  return { open: openCog(src), asked };
+}
+
+const LIBRARY_WORDS = /DataView|outside the bounds|RangeError|TypeError|geotiff|undefined/i;
+
+test('refuses at open a header that declares an absurd raster, tile, sample count or tile length, naming what is wrong', async () => {
+  using dir = tempDir();
+  const cases: Array<[string, (t: Buffer) => void, RegExp]> = [
+    ['a raster 4e9 pixels wide', (t) => t.writeUInt32LE(4_000_000_000, entryOf(t, 256) + 8), /declares a 4000000000×200 raster, over the 1000000 pixels a side/],
+    ['tiles of 65536 × 65536', (t) => (t.writeUInt32LE(65_536, entryOf(t, 322) + 8), t.writeUInt32LE(65_536, entryOf(t, 323) + 8)), /declares 65536×65536 tiles, over the 16777216 pixels a tile/],
+    ['60,000 samples a pixel', (t) => t.writeUInt16LE(60_000, entryOf(t, 277) + 8), /declares 60000 samples a pixel, over the 16/],
+    ['a tile of 4 GB compressed', (t) => t.writeUInt32LE(0xfffffff0, t.readUInt32LE(entryOf(t, 325) + 8)), /tile 0 declares 4294967280 bytes, for a tile of 131072 bytes decoded/],
+  ];
+  for (const [what, patch, message] of cases) {
+    const tiff = await smallCog(dir.path);
+    assert.equal(tiff.length, 1063);
+    patch(tiff);
+    const { open } = await openPatched(dir.path, tiff);
+    await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && message.test(e.message) && !LIBRARY_WORDS.test(e.message), what);
+  }
+});
+
+test('refuses a tag declaring a billion values before the parser allocates them: no read is asked past the file', async () => {
+  using dir = tempDir();
+  const tiff = await smallCog(dir.path);
+  tiff.writeUInt32LE(1_000_000_000, entryOf(tiff, 324) + 4);
+  const { open, asked } = await openPatched(dir.path, tiff);
+  await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && /the header is cut short: tag 324 declares 1,000,000,000 values \(4,000,000,000 bytes\) at byte 208, past the end of the file \(1,063 bytes\)/.test(e.message));
+  assert.ok(Math.max(...asked) <= tiff.length, `asked for ${Math.max(...asked)} bytes`);
+});
+
+test('a header cut short, or lacking what the parser needs, is refused in words that name no library internals', async () => {
+  using dir = tempDir();
+  const tiff = await smallCog(dir.path);
+  const cuts: Array<[number, RegExp]> = [
+    [5, /the header is cut short: the file holds 5 bytes, a TIFF header 8 at least/],
+    [8, /the header is cut short: its first image directory, at byte 8, lies past the end of the file \(8 bytes\)/],
+    [100, /the header is cut short: its first image directory declares 16 entries, which run past the end of the file \(100 bytes\)/],
+    [230, /the header is cut short: tag 33550 declares 3 values \(24 bytes\) at byte 224, past the end of the file \(230 bytes\)/],
+  ];
+  for (const [length, message] of cuts) {
+    const { open } = await openPatched(dir.path, tiff.subarray(0, length));
+    await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && message.test(e.message) && !LIBRARY_WORDS.test(e.message), `cut at ${length}`);
+  }
+  // No TileOffsets tag (its id changed to one nobody reads): geotiff.js fails on it with a TypeError of its own.
+  const untiled = Buffer.from(tiff);
+  untiled.writeUInt16LE(65_000, entryOf(untiled, 324));
+  const { open } = await openPatched(dir.path, untiled);
+  await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && /: not a readable TIFF \(its header is damaged\)$/.test(e.message) && e.cause instanceof TypeError);
 });
 
 test('reads the same pixels over HTTP through the range cache as from the file', async () => {

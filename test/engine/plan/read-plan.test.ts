@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Archive } from '../../../src/engine/archive.ts';
+import { failureReason } from '../../../src/engine/job-runner.ts';
+import { MAX_READ_AREA_HA, planRead, type PlotToRead, ReadError } from '../../../src/engine/plan/read-plan.ts';
+
+/** An archive that records every use: a refused read must not search, open or fetch anything. */
+function watchedArchive(): { archive: Archive; touched: string[] } {
+  const touched: string[] = [];
+  const archive = new Proxy({}, {
+    get(_target, name) {
+      touched.push(String(name));
+      throw new Error(`the archive was used (${String(name)})`);
+    },
+  }) as Archive;
+  return { archive, touched };
+}
+
+const plot = (over: Partial<PlotToRead>): PlotToRead => ({
+  id: 'p1', workspaceId: 'w1', ref: 'cattle-1', geometry: { type: 'Point', coordinates: [-55, -10] },
+  areaHa: null, declaredAreaHa: null, country: 'BR', producerCountry: 'BR', ...over,
+});
+
+test('refuses a point declaring 1e9 ha before the archive is touched, with a reason that says to split the plot', async () => {
+  const { archive, touched } = watchedArchive();
+  await assert.rejects(planRead(plot({ declaredAreaHa: 1e9 }), archive), (err: unknown) => {
+    assert.ok(err instanceof ReadError);
+    assert.equal(err.message, 'the circle drawn for the declared area covers 1,000,000,000 ha, over the 10,000 ha a read may cover: split the plot into parts of at most 10,000 ha');
+    assert.equal(failureReason(err), `The read could not be completed: ${err.message}`);
+    return true;
+  });
+  assert.deepEqual(touched, []);
+});
+
+test('refuses a polygon over the area bound, and the bound is configurable', async () => {
+  const square = { type: 'Polygon' as const, coordinates: [[[-55, -10], [-54.9, -10], [-54.9, -9.9], [-55, -9.9], [-55, -10]]] };
+  const { archive, touched } = watchedArchive();
+  const refusal = (pattern: RegExp) => (err: unknown) => err instanceof ReadError && pattern.test(err.message);
+  await assert.rejects(planRead(plot({ geometry: square, areaHa: 12_000 }), archive), refusal(/^the footprint covers 12,000 ha, over the 10,000 ha/));
+  await assert.rejects(planRead(plot({ geometry: square, areaHa: 12_000 }), archive, undefined, { maxAreaHa: 500 }), refusal(/over the 500 ha a read may cover: split the plot into parts of at most 500 ha$/));
+  assert.deepEqual(touched, []);
+});
+
+test('refuses a thin footprint within the area bound whose box would span past it', async () => {
+  // About a metre wide and 780 km long, running north-east: under 10,000 ha, but every window would cover its 550 km box.
+  const sliver = { type: 'Polygon' as const, coordinates: [[[-60, -10], [-55, -5], [-55, -4.99999], [-60, -9.99999], [-60, -10]]] };
+  const { archive, touched } = watchedArchive();
+  await assert.rejects(planRead(plot({ geometry: sliver, areaHa: 80 }), archive), (err: unknown) => {
+    assert.ok(err instanceof ReadError);
+    assert.match(err.message, /^the footprint spans a box of [\d,.]+ ha, over the 160,000 ha a read may span: split the plot/);
+    return true;
+  });
+  assert.deepEqual(touched, []);
+  assert.equal(MAX_READ_AREA_HA, 10_000);
+});
