@@ -156,10 +156,10 @@ async function demoWorld(): Promise<Figure> {
 }
 
 export default async function eventLoopBench(): Promise<void> {
-  const figures: Record<string, Figure> = { ...(await pdfs()) };
+  // The demo world first: measured after the imports it would also count the collection of their garbage.
+  const figures: Record<string, Figure> = { demo_world_first_start: await demoWorld(), ...(await pdfs()) };
   const bytes = polygonPlotsGeoJson(20_000, 50);
   for (const backend of ['postgresql', 'pglite'] as const) Object.assign(figures, await upload(backend, bytes));
-  figures.demo_world_first_start = await demoWorld();
   for (const [name, f] of Object.entries(figures)) {
     console.log(`${name}: longest delay ${f.max_ms} ms, p99 ${f.p99_ms} ms, held by its own work at most ${f.max_busy_ms} ms${f.max_busy_ms < TARGET_MS ? '' : ` (over ${TARGET_MS} ms)`}, over ${f.seconds} s`);
   }
