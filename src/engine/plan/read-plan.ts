@@ -203,6 +203,18 @@ async function sceneWindows<A extends string>(
   }
 }
 
+/** A scene's place in the record: its windows' requests, and how the plot task reads them. */
+function plannedScene<A extends string>(
+  scene: { id: string; datetime: string }, sensor: OpticalScenePlan['sensor'], assets: readonly A[], layers: Record<A, PlannedLayer>,
+  read: Omit<OpticalScenePlan, 'id' | 'sensor' | 'day'>,
+): PlannedOptical {
+  return {
+    datetime: scene.datetime,
+    requests: assets.map((a) => layers[a].request),
+    plan: { id: scene.id, sensor, day: Math.floor(Date.parse(scene.datetime) / 86_400_000), ...read },
+  };
+}
+
 async function planSentinel2(archive: Archive, scene: S2Scene, box: Bbox, skipped: SkippedScene[], signal?: AbortSignal): Promise<PlannedOptical | null> {
   const red = scene.assets.red?.reflectance;
   const check = red?.verifyWithPixels === true && scene.assets.blue !== undefined;
@@ -212,21 +224,14 @@ async function planSentinel2(archive: Archive, scene: S2Scene, box: Bbox, skippe
   if (layers === null || red === undefined) return null;
   const key = (a: S2Asset) => layers[a].request.key;
   const aot = layers.aot.encoding;
-  return {
-    datetime: scene.datetime,
-    requests: assets.map((a) => layers[a].request),
-    plan: {
-      id: scene.id,
-      sensor: 'sentinel-2',
-      day: Math.floor(Date.parse(scene.datetime) / 86_400_000),
-      red: key('red'),
-      nir: key('nir'),
-      clear: { key: key('scl'), kind: 'scl' },
-      aot: { key: key('aot'), encoding: { scale: aot.scale, offset: aot.offset, nodata: aot.nodata } },
-      reflectance: { scale: red.scale, offset: red.offset, nodata: red.nodata },
-      boaCheck: check ? { blue: key('blue'), encoding: red } : null,
-    },
-  };
+  return plannedScene(scene, 'sentinel-2', assets, layers, {
+    red: key('red'),
+    nir: key('nir'),
+    clear: { key: key('scl'), kind: 'scl' },
+    aot: { key: key('aot'), encoding: { scale: aot.scale, offset: aot.offset, nodata: aot.nodata } },
+    reflectance: { scale: red.scale, offset: red.offset, nodata: red.nodata },
+    boaCheck: check ? { blue: key('blue'), encoding: red } : null,
+  });
 }
 
 async function planLandsat(archive: Archive, scene: LandsatScene, box: Bbox, skipped: SkippedScene[], signal?: AbortSignal): Promise<PlannedOptical | null> {
@@ -234,21 +239,14 @@ async function planLandsat(archive: Archive, scene: LandsatScene, box: Bbox, ski
   const lacking = assets.some((a) => scene.assets[a] === undefined);
   const layers = await sceneWindows(scene, lacking, assets, skipped, () => archive.landsat.sceneWindows(scene, box, assets, signal));
   if (layers === null) return null;
-  return {
-    datetime: scene.datetime,
-    requests: assets.map((a) => layers[a].request),
-    plan: {
-      id: scene.id,
-      sensor: 'landsat',
-      day: Math.floor(Date.parse(scene.datetime) / 86_400_000),
-      red: layers.red.request.key,
-      nir: layers.nir08.request.key,
-      clear: { key: layers.qa_pixel.request.key, kind: 'qa_pixel' },
-      aot: null,
-      reflectance: layers.red.encoding,
-      boaCheck: null,
-    },
-  };
+  return plannedScene(scene, 'landsat', assets, layers, {
+    red: layers.red.request.key,
+    nir: layers.nir08.request.key,
+    clear: { key: layers.qa_pixel.request.key, kind: 'qa_pixel' },
+    aot: null,
+    reflectance: layers.red.encoding,
+    boaCheck: null,
+  });
 }
 
 /**
