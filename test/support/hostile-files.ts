@@ -21,9 +21,9 @@ function featureCollection(geometries: string[], properties: Record<string, unkn
 
 const polygon = (ring: string[]) => `{"type":"Polygon","coordinates":[[${ring.join(',')}]]}`;
 
-/** A CSV of one data row whose field is `quotes` double quotes (80,000: 80 KB): every bad quote is a row error. */
+/** A CSV of one data row whose last field is a number and then `quotes` double quotes (80,000: 80 KB): each quote is a bad quote in an unquoted field. */
 export function quoteStormCsv(quotes = 80_000): HostileFile {
-  return { bytes: Buffer.from(`ref,lon,lat\nQ-1,${LON},${'"'.repeat(quotes)}\n`), filename: 'quotes.csv' };
+  return { bytes: Buffer.from(`ref,lon,lat\nQ-1,${LON},${LAT}${'"'.repeat(quotes)}\n`), filename: 'quotes.csv' };
 }
 
 /**
