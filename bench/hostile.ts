@@ -57,7 +57,7 @@ const ATTACKS: Attack[] = [
   { name: 'benign_5000_polygons', file: 'bench/fixtures polygonPlotsGeoJson(5000, 50)', build: () => ({ bytes: polygonPlotsGeoJson(5000, 50), filename: 'polygons.geojson' }) },
   { name: 'csv_80000_quotes', file: 'quoteStormCsv(80_000)', build: () => quoteStormCsv() },
   { name: 'shapefile_15m_vertices', file: 'hugePolygonShapefileZip(15_000_000)', build: () => hugePolygonShapefileZip() },
-  { name: 'comb_1201_vertices', file: 'combPolygonGeoJson(600)', build: () => combPolygonGeoJson() },
+  { name: 'comb_1201_vertices', file: 'combPolygonGeoJson(300)', build: () => combPolygonGeoJson() },
   { name: 'retraced_square', file: 'retracedSquareGeoJson(750)', build: () => retracedSquareGeoJson() },
   { name: 'multipolygon_10000_parts', file: 'manyPartsGeoJson(10_000)', build: () => manyPartsGeoJson() },
   { name: 'zip_250mb_x6', file: 'inflatingZip(250_000_000) x6', build: () => inflatingZip(), copies: 6 },
@@ -231,7 +231,9 @@ async function readByEngine(service: Service, file: HostileFile, signal: AbortSi
       const plot = await answerOf(await fetch(`${service.url}${API}/portal/plots/${plotId}`, { headers, signal }));
       const state = plot.body?.evidence_state as string;
       if (state !== 'queued' && state !== 'running') {
-        return [imported.answer, { ...run.answer, evidence: { state, reason: plot.body?.reason ?? plot.body?.evidence_error ?? null } }];
+        // A failed read's cause is told only by the evidence route's refusal.
+        const evidence = state === 'failed' ? (await answerOf(await fetch(`${service.url}${API}/portal/plots/${plotId}/evidence`, { headers, signal }))).body : null;
+        return [imported.answer, { ...run.answer, evidence: { state, reason: evidence?.error?.message ?? plot.body?.reason ?? null } }];
       }
       await sleep(200, undefined, { signal });
     }
@@ -265,7 +267,7 @@ async function measure(attack: Attack): Promise<Figures> {
     const oom = /heap out of memory/i.test(service.stderr());
     const { maxRss, ...probes } = health;
     return {
-      upload_kb: round(file.bytes.length / 1024),
+      upload_kb: round(file.bytes.length / 1024, 1),
       answers,
       answered_s: answered ? round(seconds, 2) : null,
       ...probes,
@@ -311,7 +313,7 @@ export default async function hostileBench(args: string[]): Promise<void> {
     const f = await measure(attack);
     figures[attack.name] = { file: attack.file, ...f };
     console.log(
-      `${attack.name}: ${f.answers.map(describe).join(', ')}; answered ${f.answered_s === null ? 'never' : `in ${f.answered_s} s`}; /health worst ${f.health_max_ms} ms, p99 ${f.health_p99_ms} ms over ${f.health_probes} probes; ${f.stayed_up ? 'stayed up' : `down (${f.exit})`}; RSS +${f.rss_growth_mb} MB`,
+      `${attack.name}: ${f.answers.map(describe).join(', ')}; ${f.answered_s === null ? `no answer within ${ATTACK_TIMEOUT_MS / 1000} s` : `answered in ${f.answered_s} s`}; /health worst ${f.health_max_ms} ms, p99 ${f.health_p99_ms} ms over ${f.health_probes} probes; ${f.stayed_up ? 'stayed up' : `down (${f.exit})`}; RSS +${f.rss_growth_mb} MB`,
     );
   }
   console.log(

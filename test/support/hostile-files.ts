@@ -27,15 +27,16 @@ export function quoteStormCsv(quotes = 80_000): HostileFile {
 }
 
 /**
- * A self-crossing "comb": `teeth` zigzag teeth between two lines, closed by one edge that runs back
- * across every tooth (1,201 vertices, about 21 KB, at 600 teeth).
+ * A self-crossing "comb" (1,201 vertices, about 25 KB, at 300 teeth): the ring zigzags right in
+ * `teeth` teeth the full height of a square, then zigzags down in as many teeth the full width of
+ * it, so every edge of the second comb crosses every edge of the first (about 360,000 crossings).
  */
-export function combPolygonGeoJson(teeth = 600): HostileFile {
+export function combPolygonGeoJson(teeth = 300): HostileFile {
+  const d = 0.01;
+  const step = d / teeth;
   const ring: string[] = [];
-  const step = 0.02 / teeth;
-  for (let i = 0; i < teeth; i++) {
-    ring.push(coord(LON + i * step, LAT), coord(LON + (i + 0.5) * step, LAT + 0.01));
-  }
+  for (let i = 0; i < teeth; i++) ring.push(coord(LON + i * step, LAT), coord(LON + (i + 0.5) * step, LAT + d));
+  for (let j = 0; j < teeth; j++) ring.push(coord(LON + 1.1 * d, LAT + d - j * step), coord(LON - 0.1 * d, LAT + d - (j + 0.5) * step));
   ring.push(ring[0]);
   return { bytes: featureCollection([polygon(ring)]), filename: 'comb.geojson' };
 }
