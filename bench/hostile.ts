@@ -75,7 +75,7 @@ interface Answer {
   row_errors?: number;
   bytes?: number;
   /** The engine's case: the plot's evidence state and reason once settled. */
-  evidence?: { state: string; reason: string | null };
+  evidence?: { state: string; reason: string | null; units_used: number | null };
 }
 
 interface Figures {
@@ -233,7 +233,8 @@ async function readByEngine(service: Service, file: HostileFile, signal: AbortSi
       if (state !== 'queued' && state !== 'running') {
         // A failed read's cause is told only by the evidence route's refusal.
         const evidence = state === 'failed' ? (await answerOf(await fetch(`${service.url}${API}/portal/plots/${plotId}/evidence`, { headers, signal }))).body : null;
-        return [imported.answer, { ...run.answer, evidence: { state, reason: evidence?.error?.message ?? plot.body?.reason ?? null } }];
+        const summary = (await answerOf(await fetch(`${service.url}${API}/portal/plots/evidence/summary`, { headers, signal }))).body;
+        return [imported.answer, { ...run.answer, evidence: { state, reason: evidence?.error?.message ?? plot.body?.reason ?? null, units_used: summary?.used ?? null } }];
       }
       await sleep(200, undefined, { signal });
     }
@@ -302,7 +303,7 @@ async function serve(engine: boolean): Promise<void> {
 const describe = (a: Answer) =>
   a.status === 'not answered' || a.status === 'connection lost'
     ? a.status
-    : `${a.status}${a.code ? ` ${a.code}` : ''}${a.rejections && Object.keys(a.rejections).length ? ` rejected ${JSON.stringify(a.rejections)}` : ''}${a.evidence ? ` evidence ${a.evidence.state}${a.evidence.reason ? ` (${a.evidence.reason})` : ''}` : ''}`;
+    : `${a.status}${a.code ? ` ${a.code}` : ''}${a.rejections && Object.keys(a.rejections).length ? ` rejected ${JSON.stringify(a.rejections)}` : ''}${a.evidence ? ` evidence ${a.evidence.state}${a.evidence.reason ? ` (${a.evidence.reason})` : ''}, ${a.evidence.units_used} units used` : ''}`;
 
 export default async function hostileBench(args: string[]): Promise<void> {
   if (args[0] === '--serve') return serve(args.includes('--engine'));
