@@ -146,7 +146,7 @@ function prober(service: Service) {
   let maxRss = 0;
   let inFlightSince: number | null = null;
   let stopped = false;
-  const loop = (async () => {
+  void (async () => {
     while (!stopped) {
       maxRss = Math.max(maxRss, rssMb(service.child.pid!));
       inFlightSince = performance.now();
@@ -168,7 +168,6 @@ function prober(service: Service) {
       const pending = inFlightSince === null ? [] : [performance.now() - inFlightSince];
       maxRss = Math.max(maxRss, rssMb(service.child.pid!));
       const all = [...latencies, ...pending].sort((a, b) => a - b);
-      void loop.catch(() => {});
       return {
         health_max_ms: round(all.at(-1) ?? 0),
         health_p99_ms: round(all[Math.min(all.length - 1, Math.floor(all.length * 0.99))] ?? 0),
