@@ -1,0 +1,157 @@
+/**
+ * The uploads a hostile client sends (issue 11), one builder per attack, each answering the bytes
+ * and the file name to send them under. Shared by the hostile-input bench and the tests that assert
+ * each attack's refusal, so both send the same bytes. Coordinates lie in southern Ghana.
+ */
+import { zipSync } from 'fflate';
+
+export interface HostileFile {
+  bytes: Buffer;
+  filename: string;
+}
+
+const LON = -1.6;
+const LAT = 6.7;
+const coord = (lon: number, lat: number) => `[${lon.toFixed(6)},${lat.toFixed(6)}]`;
+
+function featureCollection(geometries: string[], properties: Record<string, unknown>[] = []): Buffer {
+  const features = geometries.map((g, i) => `{"type":"Feature","properties":${JSON.stringify(properties[i] ?? { ref: `H-${i + 1}` })},"geometry":${g}}`);
+  return Buffer.from(`{"type":"FeatureCollection","features":[${features.join(',')}]}`);
+}
+
+const polygon = (ring: string[]) => `{"type":"Polygon","coordinates":[[${ring.join(',')}]]}`;
+
+/** A CSV of one data row whose last field is a number and then `quotes` double quotes (80,000: 80 KB): each quote is a bad quote in an unquoted field. */
+export function quoteStormCsv(quotes = 80_000): HostileFile {
+  return { bytes: Buffer.from(`ref,lon,lat\nQ-1,${LON},${LAT}${'"'.repeat(quotes)}\n`), filename: 'quotes.csv' };
+}
+
+/**
+ * A self-crossing "comb" (1,201 vertices, about 25 KB, at 300 teeth): the ring zigzags right in
+ * `teeth` teeth the full height of a square, then zigzags down in as many teeth the full width of
+ * it, so every edge of the second comb crosses every edge of the first (about 360,000 crossings).
+ */
+export function combPolygonGeoJson(teeth = 300): HostileFile {
+  const d = 0.01;
+  const step = d / teeth;
+  const ring: string[] = [];
+  for (let i = 0; i < teeth; i++) ring.push(coord(LON + i * step, LAT), coord(LON + (i + 0.5) * step, LAT + d));
+  for (let j = 0; j < teeth; j++) ring.push(coord(LON + 1.1 * d, LAT + d - j * step), coord(LON - 0.1 * d, LAT + d - (j + 0.5) * step));
+  ring.push(ring[0]);
+  return { bytes: featureCollection([polygon(ring)]), filename: 'comb.geojson' };
+}
+
+/** One ring that goes round the same square `turns` times (750 turns: 3,001 vertices, about 60 KB). */
+export function retracedSquareGeoJson(turns = 750): HostileFile {
+  const d = 0.01;
+  const corners = [coord(LON, LAT), coord(LON + d, LAT), coord(LON + d, LAT + d), coord(LON, LAT + d)];
+  const ring: string[] = [];
+  for (let t = 0; t < turns; t++) ring.push(...corners);
+  ring.push(corners[0]);
+  return { bytes: featureCollection([polygon(ring)]), filename: 'retraced.geojson' };
+}
+
+/** One MultiPolygon of `parts` small disjoint squares on a grid (10,000 parts). */
+export function manyPartsGeoJson(parts = 10_000): HostileFile {
+  const side = Math.ceil(Math.sqrt(parts));
+  const d = 0.0002;
+  const squares: string[] = [];
+  for (let i = 0; i < parts; i++) {
+    const x = LON + (i % side) * 2 * d;
+    const y = LAT + Math.floor(i / side) * 2 * d;
+    squares.push(`[[${[coord(x, y), coord(x + d, y), coord(x + d, y + d), coord(x, y + d), coord(x, y)].join(',')}]]`);
+  }
+  return { bytes: featureCollection([`{"type":"MultiPolygon","coordinates":[${squares.join(',')}]}`]), filename: 'parts.geojson' };
+}
+
+/** A GeoJSON FeatureCollection whose `features` are `items` bare numbers, none a feature (12 M: 24 MB). */
+export function nonFeatureGeoJson(items = 12_000_000): HostileFile {
+  const head = Buffer.from('{"type":"FeatureCollection","features":[');
+  const body = Buffer.alloc(items * 2 - 1, '1,');
+  return { bytes: Buffer.concat([head, body, Buffer.from(']}')]), filename: 'items.geojson' };
+}
+
+/**
+ * A cattle plot given as one point declaring `areaHa` hectares (1e9 ha: a read circle of 1,784 km
+ * radius if the engine took it at its word). Cattle is exempt from the 4 ha point rule.
+ */
+export function cattlePointGeoJson(areaHa = 1e9, lon = LON, lat = LAT): HostileFile {
+  const bytes = featureCollection([`{"type":"Point","coordinates":${coord(lon, lat)}}`], [{ ref: 'HERD-1', commodity: 'cattle', area_ha: areaHa }]);
+  return { bytes, filename: 'herd.geojson' };
+}
+
+const SHP_HEADER = 100;
+const POLYGON = 5;
+
+/** A .shp main file header: file code, total length in 16-bit words, version, shape type, a bounding box. */
+function shpHeader(totalBytes: number, shapeType: number): Buffer {
+  const h = Buffer.alloc(SHP_HEADER);
+  h.writeInt32BE(9994, 0);
+  h.writeInt32BE(totalBytes / 2, 24);
+  h.writeInt32LE(1000, 28);
+  h.writeInt32LE(shapeType, 32);
+  [LON, LAT, LON + 0.01, LAT + 0.01].forEach((v, i) => h.writeDoubleLE(v, 36 + 8 * i));
+  return h;
+}
+
+/** A zip of the given entries, stored at the strongest DEFLATE level (repeated bytes shrink about a thousand times). */
+const zipped = (entries: Record<string, Uint8Array>) => Buffer.from(zipSync(entries, { level: 9 }));
+
+/**
+ * A zipped shapefile of one polygon record holding one ring of `vertices` points (15 M: a 240 MB
+ * .shp, its .shx beside it, about 1.6 MB zipped): a ring of 1,000 points round a circle, walked
+ * again and again, so the whole file is real and consistent and its header declares the count.
+ */
+export function hugePolygonShapefileZip(vertices = 15_000_000): HostileFile {
+  const content = 44 + 4 + 16 * vertices;
+  const total = SHP_HEADER + 8 + content;
+  const shp = Buffer.alloc(total);
+  shpHeader(total, POLYGON).copy(shp, 0);
+  shp.writeInt32BE(1, SHP_HEADER);
+  shp.writeInt32BE(content / 2, SHP_HEADER + 4);
+  const at = SHP_HEADER + 8;
+  shp.writeInt32LE(POLYGON, at);
+  [LON, LAT, LON + 0.01, LAT + 0.01].forEach((v, i) => shp.writeDoubleLE(v, at + 4 + 8 * i));
+  shp.writeInt32LE(1, at + 36);
+  shp.writeInt32LE(vertices, at + 40);
+  shp.writeInt32LE(0, at + 44);
+  const lap = Buffer.alloc(16 * 1000);
+  for (let k = 0; k < 1000; k++) {
+    const a = (2 * Math.PI * k) / 1000;
+    lap.writeDoubleLE(LON + 0.005 * Math.cos(a), 16 * k);
+    lap.writeDoubleLE(LAT + 0.005 * Math.sin(a), 16 * k + 8);
+  }
+  const points = at + 48;
+  shp.fill(lap, points, total - 16);
+  // The ring closes on its first point.
+  lap.copy(shp, total - 16, 0, 16);
+  const shx = Buffer.alloc(SHP_HEADER + 8);
+  shpHeader(shx.length, POLYGON).copy(shx, 0);
+  shx.writeInt32BE(SHP_HEADER / 2, SHP_HEADER);
+  shx.writeInt32BE(content / 2, SHP_HEADER + 4);
+  return { bytes: zipped({ 'plots.shp': shp, 'plots.shx': shx }), filename: 'huge-polygon.zip' };
+}
+
+/**
+ * A zip whose one .shp entry inflates to `inflatedBytes` of zeros (250 MB, about 0.25 MB zipped):
+ * under the zip's declared-size bound, and no shapefile at all from its first byte.
+ */
+export function inflatingZip(inflatedBytes = 250_000_000): HostileFile {
+  return { bytes: zipped({ 'plots.shp': new Uint8Array(inflatedBytes) }), filename: 'inflating.zip' };
+}
+
+/**
+ * A zipped shapefile of `records` null shape records (20 M: a 240 MB .shp). Every record carries
+ * the number 1 (the format's numbering is not what any reader checks), so the file zips small.
+ */
+export function nullRecordsShapefileZip(records = 20_000_000): HostileFile {
+  const total = SHP_HEADER + 12 * records;
+  const shp = Buffer.alloc(total);
+  shpHeader(total, POLYGON).copy(shp, 0);
+  const record = Buffer.alloc(12);
+  record.writeInt32BE(1, 0);
+  record.writeInt32BE(2, 4);
+  record.writeInt32LE(0, 8);
+  shp.fill(record, SHP_HEADER);
+  return { bytes: zipped({ 'plots.shp': shp }), filename: 'null-records.zip' };
+}
