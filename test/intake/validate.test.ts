@@ -6,6 +6,7 @@ import { parseGeoJson } from '../../src/intake/geojson.ts';
 import { validatePlots, type PlotReport, type ValidateOptions } from '../../src/intake/validate.ts';
 import { FINDING_RULES, effectOf, type FindingCode } from '../../src/intake/findings.ts';
 import { checkTopology } from '../../src/intake/topology.ts';
+import { DEFAULT_CAPS } from '../../src/intake/limits.ts';
 import { resolveCountry } from '../../src/intake/countries.ts';
 import type { Position } from '../../src/intake/types.ts';
 
@@ -276,7 +277,7 @@ for (const c of cases) {
 }
 
 test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash', () => {
-  const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]]);
+  const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]], DEFAULT_CAPS);
   assert.equal(result.rejection?.code, 'unrepairable_geometry');
   cases.push({ code: 'unrepairable_geometry', name: 'covered above', plot: () => assert.fail() });
 });
