@@ -2,7 +2,8 @@ import { badGeoJson, badJson, emptyFile, tooManyPlots } from './errors.ts';
 import { MAX_PLOTS } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import { utf8Text } from './text.ts';
-import type { ParsedFile, RawPlot, RowError } from './types.ts';
+import { rowErrorLog } from './row-errors.ts';
+import type { ParsedFile, RawPlot } from './types.ts';
 
 const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
 
@@ -29,7 +30,7 @@ export function parseGeoJson(bytes: Uint8Array): ParsedFile {
   const notes: string[] = [];
   const convert = crsConversion(root, notes);
   const plots: RawPlot[] = [];
-  const rowErrors: RowError[] = [];
+  const rowErrors = rowErrorLog();
   const add = (index: number, geometry: unknown, properties: unknown) => {
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
     plots.push({
@@ -44,7 +45,7 @@ export function parseGeoJson(bytes: Uint8Array): ParsedFile {
     if (!Array.isArray(root.features)) throw badGeoJson('the FeatureCollection has no "features" array.');
     root.features.forEach((feature: unknown, index: number) => {
       if (isObject(feature) && feature.type === 'Feature') add(index, feature.geometry ?? null, feature.properties);
-      else rowErrors.push({ index, code: 'not_a_feature', message: `Item ${index + 1} of "features" is not a GeoJSON Feature.` });
+      else rowErrors.add({ index, code: 'not_a_feature', message: `Item ${index + 1} of "features" is not a GeoJSON Feature.` });
     });
   } else if (type === 'Feature') {
     add(0, root.geometry ?? null, root.properties);
@@ -53,7 +54,7 @@ export function parseGeoJson(bytes: Uint8Array): ParsedFile {
   } else {
     throw badGeoJson(`"type" is ${JSON.stringify(type)}, not FeatureCollection, Feature or a geometry.`);
   }
-  return { format: 'geojson', plots, notes, row_errors: rowErrors };
+  return { format: 'geojson', plots, notes, ...rowErrors.fields() };
 }
 
 function crsConversion(root: Record<string, unknown>, notes: string[]): Reprojection | null {

@@ -23,7 +23,7 @@ export async function parseShapefileZip(bytes: Uint8Array): Promise<ParsedFile> 
   for (const [name, layer] of [...layers].sort(([a], [b]) => a.localeCompare(b))) {
     await readLayer(name, layer, plots, notes);
   }
-  return { format: 'shapefile', plots, notes, row_errors: [] };
+  return { format: 'shapefile', plots, notes, row_errors: [], row_errors_omitted: 0 };
 }
 
 async function unzipLayers(zip: Buffer): Promise<Map<string, Layer>> {

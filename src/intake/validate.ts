@@ -45,6 +45,7 @@ export interface IntakeReport {
   country: string | null;
   notes: string[];
   row_errors: RowError[];
+  row_errors_omitted: number;
   plots: PlotReport[];
 }
 
@@ -117,7 +118,7 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
   for (const code of context.uncheckedCountries) {
     notes.push(`Axis order and country were not checked for plots in ${code}: the country is outside the recognised list.`);
   }
-  return { format: file.format, country: context.country, notes, row_errors: file.row_errors };
+  return { format: file.format, country: context.country, notes, row_errors: file.row_errors, row_errors_omitted: file.row_errors_omitted };
 }
 
 function overBudget(report: PlotReport, took: number, caps: IntakeCaps): PlotReport {

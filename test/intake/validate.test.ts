@@ -305,7 +305,7 @@ test('a clean plot is valid and carries every report field', () => {
 
 test('does not report orientation where the format fixes it (a shapefile ring runs clockwise)', () => {
   const report = validatePlots(
-    { format: 'shapefile', plots: [{ index: 0, geometry: polygon([...SQUARE].reverse()), properties: {}, orientationByFormat: true }], notes: [], row_errors: [] },
+    { format: 'shapefile', plots: [{ index: 0, geometry: polygon([...SQUARE].reverse()), properties: {}, orientationByFormat: true }], notes: [], row_errors: [], row_errors_omitted: 0 },
     { country: 'GH' },
   );
   assert.equal(report.plots[0].validation_state, 'valid');

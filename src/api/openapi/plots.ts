@@ -142,18 +142,19 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ValidationReport: {
     type: 'object',
-    required: ['country', 'notes', 'row_errors', 'plots'],
+    required: ['country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       country: nullable({ ...alpha2, description: 'The query\'s `country`, as alpha-2.' }),
       notes: { type: 'array', items: { type: 'string' } },
-      row_errors: { type: 'array', items: ref('RowError') },
+      row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
+      row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
       plots: { type: 'array', items: ref('PlotReportEntry') },
     },
   },
   ImportReport: {
     type: 'object',
-    required: ['imported', 'country', 'notes', 'row_errors', 'plots'],
+    required: ['imported', 'country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       imported: {
@@ -178,7 +179,8 @@ export const plotSchemas: Record<string, Schema> = {
       },
       country: nullable(alpha2),
       notes: { type: 'array', items: { type: 'string' } },
-      row_errors: { type: 'array', items: ref('RowError') },
+      row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
+      row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
       plots: { type: 'array', items: ref('PlotReportEntry') },
     },
   },
