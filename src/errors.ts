@@ -55,8 +55,13 @@ export type IntakeCode =
   | 'unsupported_crs'
   | 'bad_csv'
   | 'too_many_plots'
+  | 'too_many_vertices'
+  | 'geometry_too_complex'
   | 'unknown_country'
-  | 'duplicate_ref';
+  | 'duplicate_ref'
+  | 'intake_busy'
+  | 'too_many_uploads'
+  | 'upload_timeout';
 
 export type ErrorCode =
   | InputCode

@@ -1,6 +1,7 @@
-import { badGeoJson, badJson, emptyFile, tooManyPlots } from './errors.ts';
-import { MAX_PLOTS } from './limits.ts';
+import { badGeoJson, badJson, emptyFile, tooManyPlots, tooManyVertices } from './errors.ts';
+import { DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
+import { countOf, depthOf } from './shape.ts';
 import { utf8Text } from './text.ts';
 import { rowErrorLog } from './row-errors.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
@@ -16,7 +17,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typ
  * A GeoJSON FeatureCollection, Feature or bare geometry; one plot per feature. A legacy `crs` member
  * naming another system proj4 knows (EPSG:3857, UTM zones) is converted to WGS84, with a note.
  */
-export function parseGeoJson(bytes: Uint8Array): ParsedFile {
+export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): ParsedFile {
   const text = utf8Text(bytes);
   if (text.trim() === '') throw emptyFile();
   let root: unknown;
@@ -31,8 +32,12 @@ export function parseGeoJson(bytes: Uint8Array): ParsedFile {
   const convert = crsConversion(root, notes);
   const plots: RawPlot[] = [];
   const rowErrors = rowErrorLog();
+  let vertices = 0;
   const add = (index: number, geometry: unknown, properties: unknown) => {
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
+    const coordinates = isObject(geometry) ? geometry.coordinates : undefined;
+    vertices += countOf(coordinates, depthOf(coordinates)).vertices;
+    if (vertices > caps.verticesPerFile) throw tooManyVertices(caps);
     plots.push({
       index,
       geometry: convert ? reprojectGeometry(geometry, convert) : geometry,

@@ -13,7 +13,7 @@ export type ShapeReading =
 class Unreadable extends Error {}
 
 /** Depth of array nesting along first elements: a position is 1, a ring 2, a polygon 3. */
-function depthOf(x: unknown): number {
+export function depthOf(x: unknown): number {
   let depth = 0;
   while (Array.isArray(x)) {
     depth++;
