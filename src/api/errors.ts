@@ -56,6 +56,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   queue_unavailable: 503,
   too_many_attempts: 429,
   cross_site: 403,
+  busy: 503,
   // Operator commands only; an HTTP caller never meets it.
   usage: 400,
 };

@@ -14,7 +14,7 @@
 import { Piscina } from 'piscina';
 import type { EngineTasks } from './tasks.ts';
 
-export type PoolErrorCode = 'pool_option_invalid' | 'pool_closed';
+export type PoolErrorCode = 'pool_option_invalid' | 'pool_closed' | 'pool_full';
 
 export class PoolError extends Error {
   readonly code: PoolErrorCode;
@@ -81,7 +81,13 @@ export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolO
     },
     run(task, params, opts = {}) {
       if (closed) return Promise.reject(new PoolError('pool_closed', `the ${options.name ?? 'engine'} pool is closed; task ${task} was not run`));
-      return piscina.run(params, { name: task, signal: opts.signal ?? null });
+      return piscina.run(params, { name: task, signal: opts.signal ?? null }).catch((error: unknown) => {
+        // Piscina's own refusal when maxQueue tasks already wait; its callers answer it as "busy".
+        if (error instanceof Error && error.message === 'Task queue is at limit') {
+          throw new PoolError('pool_full', `the ${options.name ?? 'engine'} pool has ${maxQueue} tasks waiting; task ${task} was not run`);
+        }
+        throw error;
+      });
     },
     async close() {
       if (closed) return;
