@@ -1,6 +1,6 @@
 /** Refusals of a whole uploaded file (codes in src/errors.ts's IntakeCode); per-plot problems are findings, never these. */
 import { DomainError } from '../errors.ts';
-import { CAP_VARIABLES, MAX_FILE_BYTES, MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES, type IntakeCaps } from './limits.ts';
+import { MAX_FILE_BYTES, MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
 
 const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 
@@ -40,18 +40,13 @@ export const badCsv = (detail: string) => new DomainError('bad_csv', `The CSV ca
 export const tooManyPlots = () =>
   new DomainError('too_many_plots', `The file holds more than ${MAX_PLOTS.toLocaleString('en')} plots, the most one import takes; split it.`);
 
-export const tooManyVertices = (caps: IntakeCaps) =>
-  new DomainError(
-    'too_many_vertices',
-    `The file holds more than ${caps.verticesPerFile.toLocaleString('en')} vertices, the most one import takes (${CAP_VARIABLES.verticesPerFile}); split it or simplify the boundaries.`,
-  );
+/** `cap` as capText() states it. */
+export const tooManyVertices = (cap: string) =>
+  new DomainError('too_many_vertices', `The file holds more vertices than one import takes, ${cap}; split it or simplify the boundaries.`);
 
-/** A shapefile record over a per-plot cap, refused from its header before its points are read. */
-export const shapefileRecordTooComplex = (where: string, found: string, caps: IntakeCaps, cap: keyof IntakeCaps) =>
-  new DomainError(
-    'geometry_too_complex',
-    `${where} has ${found}; the most one plot may have is ${caps[cap].toLocaleString('en')} (${CAP_VARIABLES[cap]}). Simplify it or split the plot.`,
-  );
+/** A shapefile record over a per-plot cap (`cap` as capText() states it), refused from its header before its points are read. */
+export const shapefileRecordTooComplex = (where: string, found: string, cap: string) =>
+  new DomainError('geometry_too_complex', `${where} has ${found}; the most one plot may have is ${cap}. Simplify it or split the plot.`);
 
 export const intakeBusy = (retryAfterSeconds: number) =>
   new DomainError('intake_busy', 'The service is judging as many uploads as it takes at once; send the file again shortly.', retryAfterSeconds);

@@ -1,5 +1,5 @@
 import { badGeoJson, badJson, emptyFile, tooManyPlots, tooManyVertices } from './errors.ts';
-import { DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
+import { capText, DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import { countOf, depthOf } from './shape.ts';
 import { utf8Text } from './text.ts';
@@ -37,7 +37,7 @@ export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS)
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
     const coordinates = isObject(geometry) ? geometry.coordinates : undefined;
     vertices += countOf(coordinates, depthOf(coordinates)).vertices;
-    if (vertices > caps.verticesPerFile) throw tooManyVertices(caps);
+    if (vertices > caps.verticesPerFile) throw tooManyVertices(capText(caps, 'verticesPerFile'));
     plots.push({
       index,
       geometry: convert ? reprojectGeometry(geometry, convert) : geometry,

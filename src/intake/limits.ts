@@ -47,6 +47,9 @@ export const CAP_VARIABLES: Record<keyof IntakeCaps, string> = {
   plotBudgetMs: 'PLOT_TIME_BUDGET_MS',
 };
 
+/** A cap as refusals and findings state it: its value and the variable that sets it. */
+export const capText = (caps: IntakeCaps, cap: keyof IntakeCaps) => `${caps[cap].toLocaleString('en')} (${CAP_VARIABLES[cap]})`;
+
 /** How many row errors a report lists; beyond them it gives only their number. */
 export const MAX_ROW_ERRORS = 100;
 

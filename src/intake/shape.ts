@@ -1,6 +1,6 @@
 import { decimalsOf, needsSixDecimals } from './decimals.ts';
 import { REQUIRED_DECIMALS, finding, type Finding } from './findings.ts';
-import { CAP_VARIABLES, type IntakeCaps } from './limits.ts';
+import { capText, type IntakeCaps } from './limits.ts';
 import type { Position } from './types.ts';
 
 /** A plot's geometry once its coordinates are read: a point, or polygons as rings of positions. */
@@ -34,7 +34,7 @@ export function countOf(coordinates: unknown, depth: number): { parts: number; v
 
 /** The finding for a cap exceeded, naming the cap and the variable that sets it. */
 export const overCap = (found: string, caps: IntakeCaps, cap: keyof IntakeCaps) =>
-  finding('geometry_too_complex', `It has ${found}; the most one plot may have is ${caps[cap].toLocaleString('en')} (${CAP_VARIABLES[cap]}).`);
+  finding('geometry_too_complex', `It has ${found}; the most one plot may have is ${capText(caps, cap)}.`);
 
 /**
  * Reads a GeoJSON-like geometry as found in a file. Wrong nesting is read at the depth the

@@ -3,7 +3,7 @@ import { open as openShapefile } from 'shapefile';
 import yauzl from 'yauzl';
 import { DomainError } from '../errors.ts';
 import { badShapefile, badZip, shapefileRecordTooComplex, tooManyPlots, tooManyVertices, unsupportedFormat, zipTooLarge } from './errors.ts';
-import { DEFAULT_CAPS, MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES, type IntakeCaps } from './limits.ts';
+import { capText, DEFAULT_CAPS, MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
 
@@ -124,10 +124,10 @@ function watchShp(name: string, caps: IntakeCaps, vertices: { count: number }): 
       const parts = poly ? shp.readInt32LE(at + 36) : 1;
       const points = poly ? shp.readInt32LE(at + 40) : MULTIPOINT_TYPES.has(type) ? shp.readInt32LE(at + 36) : 1;
       const where = `Record ${records} of ${name}`;
-      if (parts > caps.partsPerPlot) throw shapefileRecordTooComplex(where, `${parts.toLocaleString('en')} parts`, caps, 'partsPerPlot');
-      if (points > caps.verticesPerPlot) throw shapefileRecordTooComplex(where, `${points.toLocaleString('en')} points`, caps, 'verticesPerPlot');
+      if (parts > caps.partsPerPlot) throw shapefileRecordTooComplex(where, `${parts.toLocaleString('en')} parts`, capText(caps, 'partsPerPlot'));
+      if (points > caps.verticesPerPlot) throw shapefileRecordTooComplex(where, `${points.toLocaleString('en')} points`, capText(caps, 'verticesPerPlot'));
       vertices.count += Math.max(0, points);
-      if (vertices.count > caps.verticesPerFile) throw tooManyVertices(caps);
+      if (vertices.count > caps.verticesPerFile) throw tooManyVertices(capText(caps, 'verticesPerFile'));
       const length = shp.readInt32BE(next + 4) * 2;
       if (length < 4) return;
       next += 8 + length;
