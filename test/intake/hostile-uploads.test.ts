@@ -5,6 +5,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { zipSync } from 'fflate';
 import { runAdminCommand } from '../../src/admin/commands.ts';
+import { header as shpHeader } from '../fixtures/shapefile.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
@@ -93,16 +94,6 @@ function assertPlotRejected(answer: Answer, names: RegExp): void {
   assert.match(plot.rejections[0].message, names);
 }
 
-/** A .shp's 100-byte header: file code, length in 16-bit words, version, shape type, a box. */
-function shpHeader(fileBytes: number, shapeType: number): Buffer {
-  const header = Buffer.alloc(100);
-  header.writeInt32BE(9994, 0);
-  header.writeInt32BE(fileBytes / 2, 24);
-  header.writeInt32LE(1000, 28);
-  header.writeInt32LE(shapeType, 32);
-  return header;
-}
-
 describe('hostile uploads', () => {
   before(async () => {
     bomb = zipSync({ 'plots.shp': new Uint8Array(250 * 1024 * 1024) }, { level: 1 });
@@ -125,7 +116,7 @@ describe('hostile uploads', () => {
     record.writeInt32LE(5, 8);
     record.writeInt32LE(1, 44);
     record.writeInt32LE(points, 48);
-    const shp = Buffer.concat([shpHeader(100 + 8 + content, 5), record]);
+    const shp = Buffer.concat([shpHeader(5, 100 + 8 + content), record]);
     const answer = await attack(zipSync({ 'plots.shp': shp }), 'plots.zip');
     assertRefused(answer, 422, 'geometry_too_complex', /Record 1 of plots\.shp has 15,000,000 points.*100,000 \(MAX_VERTICES_PER_PLOT\)/);
   });
@@ -150,7 +141,7 @@ describe('hostile uploads', () => {
     dbf.writeUInt32LE(records, 4);
     dbf.writeUInt16LE(33, 8);
     dbf.writeUInt16LE(1, 10);
-    const answer = await attack(zipSync({ 'plots.shp': Buffer.concat([shpHeader(100 + 12 * records, 0), nulls]), 'plots.dbf': dbf }), 'plots.zip');
+    const answer = await attack(zipSync({ 'plots.shp': Buffer.concat([shpHeader(0, 100 + 12 * records), nulls]), 'plots.dbf': dbf }), 'plots.zip');
     assertRefused(answer, 422, 'too_many_plots', /100,000 plots/);
   });
 
