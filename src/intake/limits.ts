@@ -26,7 +26,11 @@ export interface IntakeCaps {
   partsPerPlot: number;
   /** MAX_RING_CROSSINGS: points where a plot's rings cross or touch one another or themselves. */
   crossingsPerPlot: number;
-  /** PLOT_TIME_BUDGET_MS: judging one plot longer than this rejects it as geometry_too_complex. */
+  /**
+   * PLOT_TIME_BUDGET_MS: judging one plot longer than this rejects it as geometry_too_complex. The
+   * worst plot measured under the default caps (100,000 vertices crossing themselves about 960 times)
+   * took 1.4 to 6.4 s on a loaded two-core machine, the repair's noding dominating.
+   */
   plotBudgetMs: number;
 }
 
