@@ -1,11 +1,22 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { zipSync } from 'fflate';
 import { runAdminCommand } from '../../src/admin/commands.ts';
-import { header as shpHeader } from '../fixtures/shapefile.ts';
+import {
+  comb,
+  combRing,
+  csvOfQuotes,
+  geojson,
+  geojsonOfNonFeatures,
+  manyParts,
+  NON_FEATURES,
+  retracedSquare,
+  shapefileOf15MPoints,
+  shapefileOf20MNulls,
+  SQUARE,
+  zipBomb,
+} from '../fixtures/hostile-files.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
@@ -16,7 +27,6 @@ import { startTestApp, type TestApp } from '../support/app.ts';
  */
 
 const HEALTH_WITHIN_MS = 1000;
-const SQUARE: [number, number][] = [[-1.6, 6.7], [-1.599, 6.7], [-1.599, 6.701], [-1.6, 6.701]];
 
 interface Answer {
   status: number;
@@ -82,9 +92,6 @@ function assertRefused(answer: Answer, status: number, code: string, names: RegE
   assert.match(answer.body.error.message, names);
 }
 
-const geojson = (geometries: unknown[]) =>
-  Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: geometries.map((geometry) => ({ type: 'Feature', properties: {}, geometry })) }));
-
 /** The one plot's rejection, which must name the cap. */
 function assertPlotRejected(answer: Answer, names: RegExp): void {
   assert.equal(answer.status, 200);
@@ -96,28 +103,18 @@ function assertPlotRejected(answer: Answer, names: RegExp): void {
 
 describe('hostile uploads', () => {
   before(async () => {
-    bomb = zipSync({ 'plots.shp': new Uint8Array(250 * 1024 * 1024) }, { level: 1 });
+    bomb = zipBomb();
     app = await startTestApp('postgresql', { INTAKE_POOL_SIZE: '1', INTAKE_QUEUE: '1', UPLOADS_PER_WORKSPACE: '1', UPLOAD_TIMEOUT_S: '2' });
     for (let n = 0; n < 4; n++) keys.push(await workspace(n));
   });
   after(() => app.close());
 
   test('a CSV row of 80,000 bad quotes is refused with bad_csv, not parsed into 80,000 errors repeating the field', async () => {
-    const answer = await attack(Buffer.from(`lon,lat,ref\n-1.6,6.7,a${'"'.repeat(80_000)}\n`), 'plots.csv');
-    assertRefused(answer, 422, 'bad_csv', /line 2 has more than 10 quoting errors/);
+    assertRefused(await attack(csvOfQuotes(), 'plots.csv'), 422, 'bad_csv', /line 2 has more than 10 quoting errors/);
   });
 
   test('a zipped shapefile declaring one polygon of 15 M vertices is refused from its record header', async () => {
-    const points = 15_000_000;
-    const content = 44 + 4 + 16 * points;
-    const record = Buffer.alloc(8 + 48 + 16 * 4);
-    record.writeInt32BE(1, 0);
-    record.writeInt32BE(content / 2, 4);
-    record.writeInt32LE(5, 8);
-    record.writeInt32LE(1, 44);
-    record.writeInt32LE(points, 48);
-    const shp = Buffer.concat([shpHeader(5, 100 + 8 + content), record]);
-    const answer = await attack(zipSync({ 'plots.shp': shp }), 'plots.zip');
+    const answer = await attack(shapefileOf15MPoints(), 'plots.zip');
     assertRefused(answer, 422, 'geometry_too_complex', /Record 1 of plots\.shp has 15,000,000 points.*100,000 \(MAX_VERTICES_PER_PLOT\)/);
   });
 
@@ -130,52 +127,28 @@ describe('hostile uploads', () => {
   });
 
   test('a shapefile declaring 20 M null shape records is refused after the first 100,000', async () => {
-    const records = 20_000_000;
-    const written = 100_001;
-    const nulls = Buffer.alloc(12 * written);
-    for (let i = 0; i < written; i++) {
-      nulls.writeInt32BE(i + 1, 12 * i);
-      nulls.writeInt32BE(2, 12 * i + 4);
-    }
-    const dbf = Buffer.alloc(33);
-    dbf.writeUInt32LE(records, 4);
-    dbf.writeUInt16LE(33, 8);
-    dbf.writeUInt16LE(1, 10);
-    const answer = await attack(zipSync({ 'plots.shp': Buffer.concat([shpHeader(0, 100 + 12 * records), nulls]), 'plots.dbf': dbf }), 'plots.zip');
-    assertRefused(answer, 422, 'too_many_plots', /100,000 plots/);
+    assertRefused(await attack(shapefileOf20MNulls(), 'plots.zip'), 422, 'too_many_plots', /100,000 plots/);
   });
 
   test('12 M non-feature items in a 24 MB GeoJSON are reported as 100 row errors and a count', async () => {
-    const items = 12_000_000;
-    const text = Buffer.alloc(items * 2 + 64, '0,');
-    const head = Buffer.from('{"type":"FeatureCollection","features":[');
-    head.copy(text);
-    const tail = Buffer.from('0]}');
-    const end = head.length + 2 * (items - 1);
-    tail.copy(text, end);
-    const answer = await attack(text.subarray(0, end + tail.length), 'plots.geojson');
+    const answer = await attack(geojsonOfNonFeatures(), 'plots.geojson');
     assert.equal(answer.status, 200);
     assert.equal(answer.body.row_errors.length, 100);
-    assert.equal(answer.body.row_errors_omitted, items - 100);
+    assert.equal(answer.body.row_errors_omitted, NON_FEATURES - 100);
     assert.equal(answer.body.row_errors[99].code, 'not_a_feature');
   });
 
   test('a self-crossing comb of 1,201 vertices is rejected naming MAX_RING_CROSSINGS', async () => {
-    const ring: [number, number][] = [];
-    for (let i = 0; i < 599; i++) ring.push([-1.6 + i * 1e-5, 6.7], [-1.6 + i * 1e-5 + 5e-6, 6.71]);
-    ring.push([-1.6 + 599 * 1e-5, 6.705], [-1.61, 6.705], ring[0]);
-    assert.equal(ring.length, 1201);
-    assertPlotRejected(await attack(geojson([{ type: 'Polygon', coordinates: [ring] }]), 'comb.geojson'), /more than 1,000 points where its rings cross.*\(MAX_RING_CROSSINGS\)/);
+    assert.equal(combRing().length, 1201);
+    assertPlotRejected(await attack(comb(), 'comb.geojson'), /more than 1,000 points where its rings cross.*\(MAX_RING_CROSSINGS\)/);
   });
 
   test('a ring retracing a square 2,000 times is rejected naming MAX_RING_CROSSINGS', async () => {
-    const ring = [...Array.from({ length: 2000 }, () => SQUARE).flat(), SQUARE[0]];
-    assertPlotRejected(await attack(geojson([{ type: 'Polygon', coordinates: [ring] }]), 'retraced.geojson'), /\(MAX_RING_CROSSINGS\)/);
+    assertPlotRejected(await attack(retracedSquare(), 'retraced.geojson'), /\(MAX_RING_CROSSINGS\)/);
   });
 
   test('a MultiPolygon of 10,000 parts is rejected naming MAX_PARTS_PER_PLOT', async () => {
-    const parts = Array.from({ length: 10_000 }, (_, i) => [SQUARE.concat([SQUARE[0]]).map(([x, y]) => [x + i * 0.002, y])]);
-    assertPlotRejected(await attack(geojson([{ type: 'MultiPolygon', coordinates: parts }]), 'parts.geojson'), /10,000 parts.*1,000 \(MAX_PARTS_PER_PLOT\)/);
+    assertPlotRejected(await attack(manyParts(), 'parts.geojson'), /10,000 parts.*1,000 \(MAX_PARTS_PER_PLOT\)/);
   });
 
   test('uploads beyond the intake thread and its queue are refused with 503 intake_busy and Retry-After', async () => {
