@@ -117,10 +117,8 @@ export function uploadsPerWorkspace(limit: number) {
   return async (ctx: Context, next: Next) => {
     const workspaceId = callerOf(ctx).workspaceId;
     const count = inHand.get(workspaceId) ?? 0;
-    if (count >= limit) {
-      ctx.set('Connection', 'close');
-      throw tooManyUploads(limit);
-    }
+    // Node drains the unread body behind the answer, as for a 413.
+    if (count >= limit) throw tooManyUploads(limit);
     inHand.set(workspaceId, count + 1);
     try {
       await next();
