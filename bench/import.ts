@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importPlots, validatePlotFile } from '../src/intake/import-plots.ts';
 import { createIntakePool } from '../src/intake/pool.ts';
+import { DEFAULT_CAPS } from '../src/intake/limits.ts';
 import { createProducer } from '../src/intake/producer-register.ts';
 import { openStore, type Backend } from '../src/store/orm.ts';
 import { scratchDatabase } from '../test/support/db.ts';
@@ -70,7 +71,7 @@ async function rssOver<T>(work: () => Promise<T>): Promise<{ result: T; ms: numb
 async function child(mode: 'validate' | 'import', backend: Backend, path: string, databaseUrl: string): Promise<void> {
   const pgliteDir = mkdtempSync(join(os.tmpdir(), 'import-bench-db-'));
   const store = await openStore({ databaseUrl: backend === 'postgresql' ? databaseUrl : null, pgliteDir });
-  const intake = createIntakePool(1);
+  const intake = createIntakePool(1, 16, DEFAULT_CAPS);
   try {
     await store.migrate();
     const workspaceId = crypto.randomUUID();

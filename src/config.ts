@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps } from './intake/limits.ts';
 
 /** Environment → one typed, validated config object. A wrong value stops the start naming the variable. */
 export const ROLES = ['serve', 'api', 'worker'] as const;
@@ -22,6 +23,14 @@ export interface Config {
   documentPoolSize: number;
   /** Threads of each API process that parse and validate uploaded plot files, off its event loop. */
   intakePoolSize: number;
+  /** Uploads waiting for an intake thread beyond those being judged (INTAKE_QUEUE, at least 1: a thread starts for a waiting upload); more are refused with 503 intake_busy. */
+  intakeQueue: number;
+  /** Uploads one workspace may have read or judged at once (UPLOADS_PER_WORKSPACE); more are refused with 429. */
+  uploadsPerWorkspace: number;
+  /** How long an upload's body may take to arrive (UPLOAD_TIMEOUT_S); a slower one is cut with 408. */
+  uploadTimeoutMs: number;
+  /** Bounds on an upload's geometry (MAX_VERTICES_PER_PLOT and its siblings, src/intake/limits.ts). */
+  intakeCaps: IntakeCaps;
   role: Role;
   /** Ed25519 private key (PEM); null means "generate under the data directory on first start". */
   signingKeyPem: string | null;
@@ -137,6 +146,17 @@ function signingKey(env: Env): string | null {
 /** Requests' CPU work is occasional (a PDF, an upload): two threads each keep the API answering without taking a worker's cores. */
 const requestThreads = Math.min(2, os.availableParallelism());
 
+function intakeCaps(env: Env): IntakeCaps {
+  const cap = (key: keyof IntakeCaps, min: number, max: number) => integer(env, CAP_VARIABLES[key], DEFAULT_CAPS[key], min, max);
+  return {
+    verticesPerPlot: cap('verticesPerPlot', 4, 10_000_000),
+    verticesPerFile: cap('verticesPerFile', 4, 100_000_000),
+    partsPerPlot: cap('partsPerPlot', 1, 1_000_000),
+    crossingsPerPlot: cap('crossingsPerPlot', 0, 1_000_000),
+    plotBudgetMs: cap('plotBudgetMs', 1, 600_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
@@ -154,6 +174,10 @@ export function loadConfig(env: Env = process.env): Config {
     poolSize: integer(env, 'POOL_SIZE', os.availableParallelism(), 1, 256),
     documentPoolSize: integer(env, 'DOCUMENT_POOL_SIZE', requestThreads, 1, 64),
     intakePoolSize: integer(env, 'INTAKE_POOL_SIZE', requestThreads, 1, 64),
+    intakeQueue: integer(env, 'INTAKE_QUEUE', 4, 1, 1024),
+    uploadsPerWorkspace: integer(env, 'UPLOADS_PER_WORKSPACE', 2, 1, 64),
+    uploadTimeoutMs: integer(env, 'UPLOAD_TIMEOUT_S', 120, 1, 3600) * 1000,
+    intakeCaps: intakeCaps(env),
     role: oneOf(env, 'ROLE', ROLES, 'serve'),
     signingKeyPem: signingKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

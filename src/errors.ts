@@ -55,8 +55,13 @@ export type IntakeCode =
   | 'unsupported_crs'
   | 'bad_csv'
   | 'too_many_plots'
+  | 'too_many_vertices'
+  | 'geometry_too_complex'
   | 'unknown_country'
-  | 'duplicate_ref';
+  | 'duplicate_ref'
+  | 'intake_busy'
+  | 'too_many_uploads'
+  | 'upload_timeout';
 
 export type ErrorCode =
   | InputCode
@@ -73,6 +78,7 @@ export type ErrorCode =
   | 'queue_unavailable'
   | 'too_many_attempts'
   | 'cross_site'
+  | 'busy'
   | 'usage';
 
 export const unauthorized = (message = 'A valid API key (Authorization: Bearer <key>) or a signed-in session is required.') =>
@@ -89,5 +95,7 @@ export const noEvidence = (message: string) => new DomainError('no_evidence', me
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
 export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);
 export const crossSite = (message: string) => new DomainError('cross_site', message);
+/** The service's threads for this work have a full queue; the request passes once they catch up. */
+export const busy = (message: string, retryAfterSeconds: number) => new DomainError('busy', message, retryAfterSeconds);
 /** An operator command given wrongly (src/admin); never answered over HTTP. */
 export const usage = (message: string) => new DomainError('usage', message);

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { DEFAULT_CAPS } from '../src/intake/limits.ts';
 
 describe('config', () => {
   test('defaults run the embedded service under ./data on the demo archive', () => {
@@ -41,6 +42,24 @@ describe('config', () => {
     assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
   });
 
+  test('the upload bounds and geometry caps take their defaults and are told by their variables', () => {
+    const c = loadConfig({});
+    assert.deepEqual(c.intakeCaps, DEFAULT_CAPS);
+    assert.deepEqual([c.intakeQueue, c.uploadsPerWorkspace, c.uploadTimeoutMs], [4, 2, 120_000]);
+    const told = loadConfig({
+      MAX_VERTICES_PER_PLOT: '5000',
+      MAX_VERTICES_PER_FILE: '200000',
+      MAX_PARTS_PER_PLOT: '20',
+      MAX_RING_CROSSINGS: '0',
+      PLOT_TIME_BUDGET_MS: '2000',
+      INTAKE_QUEUE: '8',
+      UPLOADS_PER_WORKSPACE: '1',
+      UPLOAD_TIMEOUT_S: '30',
+    });
+    assert.deepEqual(told.intakeCaps, { verticesPerPlot: 5000, verticesPerFile: 200_000, partsPerPlot: 20, crossingsPerPlot: 0, plotBudgetMs: 2000 });
+    assert.deepEqual([told.intakeQueue, told.uploadsPerWorkspace, told.uploadTimeoutMs], [8, 1, 30_000]);
+  });
+
   const wrong: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -55,6 +74,14 @@ describe('config', () => {
     ['SIGNING_KEY', { SIGNING_KEY: 'not a key' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
     ['TRUST_PROXY', { TRUST_PROXY: '17' }],
+    ['MAX_VERTICES_PER_PLOT', { MAX_VERTICES_PER_PLOT: '3' }],
+    ['MAX_VERTICES_PER_FILE', { MAX_VERTICES_PER_FILE: 'lots' }],
+    ['MAX_PARTS_PER_PLOT', { MAX_PARTS_PER_PLOT: '0' }],
+    ['MAX_RING_CROSSINGS', { MAX_RING_CROSSINGS: '-1' }],
+    ['PLOT_TIME_BUDGET_MS', { PLOT_TIME_BUDGET_MS: '0' }],
+    ['INTAKE_QUEUE', { INTAKE_QUEUE: '0' }],
+    ['UPLOADS_PER_WORKSPACE', { UPLOADS_PER_WORKSPACE: '0' }],
+    ['UPLOAD_TIMEOUT_S', { UPLOAD_TIMEOUT_S: '1.5' }],
   ];
   for (const [variable, env] of wrong) {
     test(`a wrong ${variable} stops the start naming the variable`, () => {

@@ -37,6 +37,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unsupported_crs: 422,
   bad_csv: 422,
   too_many_plots: 422,
+  too_many_vertices: 422,
+  geometry_too_complex: 422,
+  intake_busy: 503,
+  too_many_uploads: 429,
+  upload_timeout: 408,
   unknown_country: 422,
   duplicate_ref: 409,
   unauthorized: 401,
@@ -51,6 +56,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   queue_unavailable: 503,
   too_many_attempts: 429,
   cross_site: 403,
+  busy: 503,
   // Operator commands only; an HTTP caller never meets it.
   usage: 400,
 };

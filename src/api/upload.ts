@@ -1,6 +1,8 @@
 import { Buffer } from 'node:buffer';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import { invalid } from '../errors.ts';
+import { tooManyUploads, uploadTimeout } from '../intake/errors.ts';
+import { callerOf } from './auth.ts';
 
 /** One uploaded file from a multipart/form-data body. */
 export interface Upload {
@@ -15,6 +17,8 @@ export interface UploadOptions {
   maxBytes: number;
   /** The refusal for a larger file (a 413). */
   tooLarge: () => Error;
+  /** How long the body may take to arrive; a slower one is refused with 408 and its connection closed. */
+  timeoutMs: number;
 }
 
 /** Room for the multipart envelope (boundaries, part headers, small fields) beside the file. */
@@ -28,7 +32,8 @@ const fileRequired = (field: string, why: string) =>
  * have (the declared Content-Length is checked before anything is read): an oversized upload is never
  * held in memory. The rest of a refused body is read and dropped rather than the connection closed
  * on it: closing a socket with unread bytes resets it, and the reset can destroy the 413 before the
- * client reads it. The server's request timeout bounds how long a client may go on sending.
+ * client reads it. A body still arriving after `timeoutMs` (a client trickling bytes to hold the
+ * connection and its buffer) is refused with 408, and the connection closed behind the answer.
  */
 export async function readUpload(ctx: Context, options: UploadOptions): Promise<Upload> {
   const boundary = boundaryOf(ctx.get('Content-Type'));
@@ -38,8 +43,12 @@ export async function readUpload(ctx: Context, options: UploadOptions): Promise<
   if (Number.isFinite(declared) && declared > cap) throw options.tooLarge();
   let body: Buffer;
   try {
-    body = await readCapped(ctx.req, cap, ctx.get('Content-Length') === '' ? null : declared);
+    body = await readCapped(ctx.req, cap, ctx.get('Content-Length') === '' ? null : declared, options.timeoutMs);
   } catch (error) {
+    if (error === TOO_SLOW) {
+      ctx.set('Connection', 'close');
+      throw uploadTimeout(Math.round(options.timeoutMs / 1000));
+    }
     if (error !== OVER_CAP) throw error;
     throw options.tooLarge();
   }
@@ -50,28 +59,35 @@ export async function readUpload(ctx: Context, options: UploadOptions): Promise<
 }
 
 const OVER_CAP = new Error('over cap');
+const TOO_SLOW = new Error('too slow');
 
 /**
- * The body's bytes; rejects with OVER_CAP once more than `cap` bytes arrived, dropping the rest as it
- * comes. With the length declared (HTTP holds the body to it) each chunk is copied into place as it
- * arrives, so a 25 MB body is never copied in one go on the event loop.
+ * The body's bytes; rejects with OVER_CAP once more than `cap` bytes arrived, or TOO_SLOW when they
+ * have not all arrived within `timeoutMs`, dropping the rest as it comes. With the length declared
+ * (HTTP holds the body to it) each chunk is copied into place as it arrives, so a 25 MB body is never
+ * copied in one go on the event loop.
  */
-function readCapped(req: NodeJS.ReadableStream, cap: number, declared: number | null): Promise<Buffer> {
+function readCapped(req: NodeJS.ReadableStream, cap: number, declared: number | null, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const whole = declared === null ? null : Buffer.allocUnsafe(declared);
     const chunks: Buffer[] = [];
     let size = 0;
     const done = () => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
     };
+    const refuse = (why: Error) => {
+      done();
+      req.resume();
+      reject(why);
+    };
+    const timer = setTimeout(() => refuse(TOO_SLOW), timeoutMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > cap) {
-        done();
-        req.resume();
-        reject(OVER_CAP);
+        refuse(OVER_CAP);
         return;
       }
       if (whole !== null) chunk.copy(whole, size - chunk.length);
@@ -89,6 +105,29 @@ function readCapped(req: NodeJS.ReadableStream, cap: number, declared: number | 
     req.on('end', onEnd);
     req.on('error', onError);
   });
+}
+
+/**
+ * Middleware bounding the uploads one workspace has in hand at once (read, judged, answered): a
+ * further one is refused with 429 before its body is read, so one caller cannot fill the intake
+ * queue that every workspace shares.
+ */
+export function uploadsPerWorkspace(limit: number) {
+  const inHand = new Map<string, number>();
+  return async (ctx: Context, next: Next) => {
+    const workspaceId = callerOf(ctx).workspaceId;
+    const count = inHand.get(workspaceId) ?? 0;
+    // Node drains the unread body behind the answer, as for a 413.
+    if (count >= limit) throw tooManyUploads(limit);
+    inHand.set(workspaceId, count + 1);
+    try {
+      await next();
+    } finally {
+      const left = (inHand.get(workspaceId) ?? 1) - 1;
+      if (left === 0) inHand.delete(workspaceId);
+      else inHand.set(workspaceId, left);
+    }
+  };
 }
 
 function boundaryOf(contentType: string): string | null {

@@ -5,7 +5,8 @@
  * beyond the threads wait in the pool's queue, up to QUEUE_PER_THREAD a thread.
  */
 import { Buffer } from 'node:buffer';
-import { createPool } from '../engine/worker/pool.ts';
+import { createPool, PoolError } from '../engine/worker/pool.ts';
+import { busy } from '../errors.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
 import type { DocumentTasks } from './render-task.ts';
 
@@ -27,7 +28,10 @@ export function createDocumentPool(size: number): DocumentPool {
   });
   return {
     async evidencePdf(input, options) {
-      const pdf = await pool.run('evidence', { input, options });
+      const pdf = await pool.run('evidence', { input, options }).catch((error: unknown) => {
+        if (error instanceof PoolError && error.code === 'pool_full') throw busy('As many documents as the service renders at once are waiting; ask again shortly.', 5);
+        throw error;
+      });
       return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
     },
     close: () => pool.close(),

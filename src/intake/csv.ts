@@ -1,17 +1,32 @@
+import { Buffer } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
 import type { CsvError, Info } from 'csv-parse/sync';
 import { writtenDecimals } from './decimals.ts';
 import { DomainError } from '../errors.ts';
 import { badCsv, emptyFile, tooManyPlots } from './errors.ts';
-import { MAX_PLOTS } from './limits.ts';
+import { MAX_PLOTS, MAX_QUOTED_CHARS } from './limits.ts';
 import { numberFrom } from './properties.ts';
 import { utf8Text } from './text.ts';
-import type { ParsedFile, RawPlot, RowError } from './types.ts';
+import { rowErrorLog } from './row-errors.ts';
+import type { ParsedFile, RawPlot } from './types.ts';
 
 /** The delimiters a spreadsheet writes: comma, semicolon (where the comma is the decimal mark), tab, pipe. */
 const DELIMITERS = [',', ';', '\t', '|'];
 const LON = ['lon', 'lng', 'long', 'longitude'];
 const LAT = ['lat', 'latitude'];
+
+/**
+ * The parser's message repeats the whole field: an error quotes no more than MAX_QUOTED_CHARS of it,
+ * copied out (a slice of a string can keep the whole string alive).
+ */
+const quoted = (message: string) =>
+  message.length > MAX_QUOTED_CHARS ? `${Buffer.from(message.slice(0, MAX_QUOTED_CHARS), 'utf16le').toString('utf16le')}…` : message;
+
+/**
+ * The parser reports every bad quote of a row, each message repeating the field so far: a row of
+ * thousands would cost time and memory growing with their square, so a row past this many refuses the file.
+ */
+const MAX_ERRORS_PER_ROW = 10;
 
 const columnIndex = (header: string[], names: string[]) => header.findIndex((h) => names.includes(h.trim().toLowerCase()));
 
@@ -41,14 +56,14 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
   const lonAt = columnIndex(header, LON);
   const latAt = columnIndex(header, LAT);
 
-  const rowErrors: RowError[] = [];
+  const rowErrors = rowErrorLog();
   const plots: RawPlot[] = [];
   let index = 0;
   // Rows are handled as the parser meets them (on_record, on_skip), so plots and row errors keep the
   // file's order and no array of all records is held beside the plots.
   const take = (record: string[], line: number) => {
     if (record.length !== header.length) {
-      rowErrors.push({ index: index++, line, code: 'ragged_row', message: `Line ${line} has ${record.length} fields; the header has ${header.length}.` });
+      rowErrors.add({ index: index++, line, code: 'ragged_row', message: `Line ${line} has ${record.length} fields; the header has ${header.length}.` });
       return;
     }
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
@@ -64,6 +79,8 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
         : { type: 'Point', coordinates: [numberFrom(lonText) ?? Number.NaN, numberFrom(latText) ?? Number.NaN] };
     plots.push({ index: index++, geometry, properties, writtenDecimals: Math.min(writtenDecimals(lonText), writtenDecimals(latText)) });
   };
+  let erringLine: number | undefined;
+  let errorsOnRow = 0;
   try {
     parse(text, {
       delimiter,
@@ -77,12 +94,15 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
       },
       on_skip: (error: CsvError | undefined) => {
         const line = typeof error?.lines === 'number' ? error.lines : undefined;
-        rowErrors.push({ index: index++, line, code: 'ragged_row', message: `The row cannot be read: ${error?.message ?? 'malformed quoting'}.` });
+        errorsOnRow = line === erringLine ? errorsOnRow + 1 : 1;
+        erringLine = line;
+        if (errorsOnRow > MAX_ERRORS_PER_ROW) throw badCsv(`line ${line} has more than ${MAX_ERRORS_PER_ROW} quoting errors.`);
+        rowErrors.add({ index: index++, line, code: 'ragged_row', message: `The row cannot be read: ${quoted(error?.message ?? 'malformed quoting')}.` });
       },
     });
   } catch (error) {
     if (error instanceof DomainError) throw error;
     throw badCsv(error instanceof Error ? error.message : String(error));
   }
-  return { format: 'csv', plots, notes: [], row_errors: rowErrors };
+  return { format: 'csv', plots, notes: [], ...rowErrors.fields() };
 }

@@ -40,6 +40,23 @@ export const badCsv = (detail: string) => new DomainError('bad_csv', `The CSV ca
 export const tooManyPlots = () =>
   new DomainError('too_many_plots', `The file holds more than ${MAX_PLOTS.toLocaleString('en')} plots, the most one import takes; split it.`);
 
+/** `cap` as capText() states it. */
+export const tooManyVertices = (cap: string) =>
+  new DomainError('too_many_vertices', `The file holds more vertices than one import takes, ${cap}; split it or simplify the boundaries.`);
+
+/** A shapefile record over a per-plot cap (`cap` as capText() states it), refused from its header before its points are read. */
+export const shapefileRecordTooComplex = (where: string, found: string, cap: string) =>
+  new DomainError('geometry_too_complex', `${where} has ${found}; the most one plot may have is ${cap}. Simplify it or split the plot.`);
+
+export const intakeBusy = (retryAfterSeconds: number) =>
+  new DomainError('intake_busy', 'The service is judging as many uploads as it takes at once; send the file again shortly.', retryAfterSeconds);
+
+export const tooManyUploads = (limit: number) =>
+  new DomainError('too_many_uploads', `This workspace already has ${limit} upload(s) being judged, the most it may have at once; send the next when one has answered.`);
+
+export const uploadTimeout = (seconds: number) =>
+  new DomainError('upload_timeout', `The upload did not arrive within ${seconds} seconds; send it again over a faster connection.`);
+
 export const unknownCountry = (value: string, acceptedForms: string) =>
   new DomainError('unknown_country', `"${value}" is not a recognised country. ${acceptedForms}`);
 

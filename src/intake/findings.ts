@@ -104,6 +104,10 @@ export const FINDING_RULES = {
   },
   degenerate_polygon: { effect: 'reject', message: 'The polygon encloses no area (under a square metre): its vertices lie on a line.' },
   unrepairable_geometry: { effect: 'reject', message: 'The boundary is invalid and could not be repaired.' },
+  geometry_too_complex: {
+    effect: 'reject',
+    message: 'The boundary is too complex to check and repair (too many vertices, parts or crossings, or too long to judge); simplify it or split the plot.',
+  },
   point_over_4ha: {
     effect: 'reject',
     message: 'A point stands for a plot declared over 4 ha; a filing needs the plot\'s polygon there (only cattle may be declared as a larger point).',

@@ -1,8 +1,10 @@
-import { badGeoJson, badJson, emptyFile, tooManyPlots } from './errors.ts';
-import { MAX_PLOTS } from './limits.ts';
+import { badGeoJson, badJson, emptyFile, tooManyPlots, tooManyVertices } from './errors.ts';
+import { capText, DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
+import { countOf, depthOf } from './shape.ts';
 import { utf8Text } from './text.ts';
-import type { ParsedFile, RawPlot, RowError } from './types.ts';
+import { rowErrorLog } from './row-errors.ts';
+import type { ParsedFile, RawPlot } from './types.ts';
 
 const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
 
@@ -15,7 +17,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typ
  * A GeoJSON FeatureCollection, Feature or bare geometry; one plot per feature. A legacy `crs` member
  * naming another system proj4 knows (EPSG:3857, UTM zones) is converted to WGS84, with a note.
  */
-export function parseGeoJson(bytes: Uint8Array): ParsedFile {
+export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): ParsedFile {
   const text = utf8Text(bytes);
   if (text.trim() === '') throw emptyFile();
   let root: unknown;
@@ -29,9 +31,13 @@ export function parseGeoJson(bytes: Uint8Array): ParsedFile {
   const notes: string[] = [];
   const convert = crsConversion(root, notes);
   const plots: RawPlot[] = [];
-  const rowErrors: RowError[] = [];
+  const rowErrors = rowErrorLog();
+  let vertices = 0;
   const add = (index: number, geometry: unknown, properties: unknown) => {
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
+    const coordinates = isObject(geometry) ? geometry.coordinates : undefined;
+    vertices += countOf(coordinates, depthOf(coordinates)).vertices;
+    if (vertices > caps.verticesPerFile) throw tooManyVertices(capText(caps, 'verticesPerFile'));
     plots.push({
       index,
       geometry: convert ? reprojectGeometry(geometry, convert) : geometry,
@@ -44,7 +50,7 @@ export function parseGeoJson(bytes: Uint8Array): ParsedFile {
     if (!Array.isArray(root.features)) throw badGeoJson('the FeatureCollection has no "features" array.');
     root.features.forEach((feature: unknown, index: number) => {
       if (isObject(feature) && feature.type === 'Feature') add(index, feature.geometry ?? null, feature.properties);
-      else rowErrors.push({ index, code: 'not_a_feature', message: `Item ${index + 1} of "features" is not a GeoJSON Feature.` });
+      else rowErrors.add({ index, code: 'not_a_feature', message: `Item ${index + 1} of "features" is not a GeoJSON Feature.` });
     });
   } else if (type === 'Feature') {
     add(0, root.geometry ?? null, root.properties);
@@ -53,7 +59,7 @@ export function parseGeoJson(bytes: Uint8Array): ParsedFile {
   } else {
     throw badGeoJson(`"type" is ${JSON.stringify(type)}, not FeatureCollection, Feature or a geometry.`);
   }
-  return { format: 'geojson', plots, notes, row_errors: rowErrors };
+  return { format: 'geojson', plots, notes, ...rowErrors.fields() };
 }
 
 function crsConversion(root: Record<string, unknown>, notes: string[]): Reprojection | null {

@@ -31,7 +31,7 @@ export interface IntakeTasks {
 export async function judge(request: JudgeRequest): Promise<JudgedFile> {
   let file: ParsedFile;
   try {
-    file = await readPlotFile(request.bytes, request.filename);
+    file = await readPlotFile(request.bytes, request.filename, request.caps);
   } catch (error) {
     if (error instanceof DomainError) return { refusal: { code: error.code, message: error.message } };
     throw error;

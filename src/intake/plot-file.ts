@@ -1,5 +1,6 @@
 import { parseCsv } from './csv.ts';
 import { detectFormat } from './format.ts';
+import { DEFAULT_CAPS, type IntakeCaps } from './limits.ts';
 import { parseGeoJson } from './geojson.ts';
 import type { ProducerRef } from './producers.ts';
 import { parseShapefileZip } from './shapefile.ts';
@@ -11,10 +12,10 @@ import { validatePlots, type IntakeReport } from './validate.ts';
  * content and name. Throws a DomainError for a file that cannot be read at all; anything wrong with a
  * single plot is left for validatePlots().
  */
-export async function readPlotFile(bytes: Uint8Array, filename?: string): Promise<ParsedFile> {
+export async function readPlotFile(bytes: Uint8Array, filename?: string, caps: IntakeCaps = DEFAULT_CAPS): Promise<ParsedFile> {
   const format = detectFormat(bytes, filename);
-  if (format === 'shapefile') return parseShapefileZip(bytes);
-  if (format === 'geojson') return parseGeoJson(bytes);
+  if (format === 'shapefile') return parseShapefileZip(bytes, caps);
+  if (format === 'geojson') return parseGeoJson(bytes, caps);
   return parseCsv(bytes);
 }
 
@@ -26,11 +27,12 @@ export interface JudgeRequest {
   country: string | null;
   producers: ProducerRef[];
   now?: Date;
+  /** DEFAULT_CAPS when absent. */
+  caps?: IntakeCaps;
 }
 
 /** Parses and judges one file: the report of every plot, storing nothing. Throws IntakeError for a file refused whole. */
 export type PlotJudge = (request: JudgeRequest) => Promise<IntakeReport>;
 
 /** The judgement on the calling thread; the API runs it in the intake pool. */
-export const judgePlotFile: PlotJudge = async (request) =>
-  validatePlots(await readPlotFile(request.bytes, request.filename), { country: request.country, producers: request.producers, now: request.now });
+export const judgePlotFile: PlotJudge = async (request) => validatePlots(await readPlotFile(request.bytes, request.filename, request.caps), request);

@@ -5,38 +5,43 @@
  * file's reports holds the event loop. A thread starts for an upload (about half a second, on the
  * thread) and ends as soon as it is idle: judging a 25 MB file leaves its heap a few hundred MB
  * large, which the process gets back only when the thread goes. Uploads beyond the threads wait
- * in the pool's queue, up to QUEUE_PER_THREAD a thread. A bound on uploads taken at once, or a
- * budget per plot (the task judges plot by plot), belongs here and in the task.
+ * in the pool's queue, up to `queue` (INTAKE_QUEUE) of them: each holds a copy of its file (up to
+ * 25 MB), so beyond that an upload is refused at once with 503 intake_busy rather than held. The
+ * caps (src/intake/limits.ts) travel with each file to the thread.
  */
 import { DefaultDeserializer } from 'node:v8';
-import { createPool } from '../engine/worker/pool.ts';
+import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { DomainError } from '../errors.ts';
+import { intakeBusy } from './errors.ts';
+import type { IntakeCaps } from './limits.ts';
 import type { IntakeTasks } from './judge-task.ts';
 import type { PlotJudge } from './plot-file.ts';
 import { takingTurns } from '../turns.ts';
 import type { PlotReport } from './validate.ts';
 
-/** A waiting upload holds a copy of its file (up to 25 MB), so the queue is shallower than the documents pool's. */
-const QUEUE_PER_THREAD = 16;
-
+/** A busy refusal's Retry-After: about the time a thread takes to judge a large file. */
+const RETRY_AFTER_S = 5;
 
 export interface IntakePool {
   judge: PlotJudge;
   close(): Promise<void>;
 }
 
-export function createIntakePool(size: number): IntakePool {
+export function createIntakePool(size: number, queue: number, caps: IntakeCaps): IntakePool {
   const pool = createPool<IntakeTasks>({
     size,
     minThreads: 0,
     idleTimeoutMs: 0,
-    maxQueue: QUEUE_PER_THREAD * size,
+    maxQueue: queue,
     filename: new URL('./judge-task.ts', import.meta.url),
     name: 'intake',
   });
   return {
     async judge(request) {
-      const judged = await pool.run('judge', request);
+      const judged = await pool.run('judge', { ...request, caps }).catch((error: unknown) => {
+        if (error instanceof PoolError && error.code === 'pool_full') throw intakeBusy(RETRY_AFTER_S);
+        throw error;
+      });
       if ('refusal' in judged) throw new DomainError(judged.refusal.code, judged.refusal.message);
       const reader = new DefaultDeserializer(judged.plots);
       reader.readHeader();

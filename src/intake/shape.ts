@@ -1,5 +1,6 @@
 import { decimalsOf, needsSixDecimals } from './decimals.ts';
 import { REQUIRED_DECIMALS, finding, type Finding } from './findings.ts';
+import { capText, type IntakeCaps } from './limits.ts';
 import type { Position } from './types.ts';
 
 /** A plot's geometry once its coordinates are read: a point, or polygons as rings of positions. */
@@ -12,7 +13,7 @@ export type ShapeReading =
 class Unreadable extends Error {}
 
 /** Depth of array nesting along first elements: a position is 1, a ring 2, a polygon 3. */
-function depthOf(x: unknown): number {
+export function depthOf(x: unknown): number {
   let depth = 0;
   while (Array.isArray(x)) {
     depth++;
@@ -21,12 +22,26 @@ function depthOf(x: unknown): number {
   return depth;
 }
 
+/** The parts and vertices of coordinates nested `depth` deep, counted from array lengths alone. */
+export function countOf(coordinates: unknown, depth: number): { parts: number; vertices: number } {
+  if (!Array.isArray(coordinates)) return { parts: 0, vertices: 0 };
+  if (depth <= 1) return { parts: 1, vertices: 1 };
+  if (depth === 2) return { parts: 1, vertices: coordinates.length };
+  let vertices = 0;
+  for (const inner of coordinates) vertices += countOf(inner, depth - 1).vertices;
+  return { parts: depth === 4 ? coordinates.length : 1, vertices };
+}
+
+/** The finding for a cap exceeded, naming the cap and the variable that sets it. */
+export const overCap = (found: string, caps: IntakeCaps, cap: keyof IntakeCaps) =>
+  finding('geometry_too_complex', `It has ${found}; the most one plot may have is ${capText(caps, cap)}.`);
+
 /**
  * Reads a GeoJSON-like geometry as found in a file. Wrong nesting is read at the depth the
  * coordinates actually have (the whisp-app CICC file types MultiPolygon nesting as Polygon; the EU
  * File Description itself shows a Point as [[x, y]]); altitude is dropped.
  */
-export function readShape(geometry: unknown): ShapeReading {
+export function readShape(geometry: unknown, caps: IntakeCaps): ShapeReading {
   if (geometry === null || geometry === undefined) return { rejection: finding('empty_geometry') };
   if (typeof geometry !== 'object' || Array.isArray(geometry)) return { rejection: finding('unreadable_geometry') };
   const { type, coordinates } = geometry as { type?: unknown; coordinates?: unknown };
@@ -55,6 +70,10 @@ export function readShape(geometry: unknown): ShapeReading {
   const polygon = (p: unknown) => list(p, ring);
 
   const depth = depthOf(coordinates);
+  // Counted before a position is copied, so a plot over the caps costs no more than its counting.
+  const size = countOf(coordinates, depth);
+  if (size.parts > caps.partsPerPlot) return { rejection: overCap(`${size.parts.toLocaleString('en')} parts`, caps, 'partsPerPlot') };
+  if (size.vertices > caps.verticesPerPlot) return { rejection: overCap(`${size.vertices.toLocaleString('en')} vertices`, caps, 'verticesPerPlot') };
   const expected = type === 'Point' ? 1 : type === 'Polygon' ? 3 : 4;
   const repairs: Finding[] = [];
   if (depth !== expected) repairs.push(finding('wrong_nesting', `The ${type} has coordinates nested ${depth} deep instead of ${expected}.`));

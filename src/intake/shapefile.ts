@@ -2,8 +2,8 @@ import { Buffer } from 'node:buffer';
 import { open as openShapefile } from 'shapefile';
 import yauzl from 'yauzl';
 import { DomainError } from '../errors.ts';
-import { badShapefile, badZip, tooManyPlots, unsupportedFormat, zipTooLarge } from './errors.ts';
-import { MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
+import { badShapefile, badZip, shapefileRecordTooComplex, tooManyPlots, tooManyVertices, unsupportedFormat, zipTooLarge } from './errors.ts';
+import { capText, DEFAULT_CAPS, MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
 
@@ -16,17 +16,17 @@ type Layer = Partial<Record<'shp' | 'shx' | 'dbf' | 'prj' | 'cpg', Buffer>>;
  * record, converted to WGS84 from the .prj. The zip's declared sizes are bounded before anything is
  * inflated, and yauzl checks while inflating that no entry outgrows its declared size.
  */
-export async function parseShapefileZip(bytes: Uint8Array): Promise<ParsedFile> {
-  const layers = await unzipLayers(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+export async function parseShapefileZip(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): Promise<ParsedFile> {
+  const layers = await unzipLayers(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), caps);
   const notes: string[] = [];
   const plots: RawPlot[] = [];
   for (const [name, layer] of [...layers].sort(([a], [b]) => a.localeCompare(b))) {
     await readLayer(name, layer, plots, notes);
   }
-  return { format: 'shapefile', plots, notes, row_errors: [] };
+  return { format: 'shapefile', plots, notes, row_errors: [], row_errors_omitted: 0 };
 }
 
-async function unzipLayers(zip: Buffer): Promise<Map<string, Layer>> {
+async function unzipLayers(zip: Buffer, caps: IntakeCaps): Promise<Map<string, Layer>> {
   let archive: yauzl.ZipFile;
   try {
     archive = await yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
@@ -47,16 +47,17 @@ async function unzipLayers(zip: Buffer): Promise<Map<string, Layer>> {
       if (entry.isEncrypted()) throw badZip('it is password protected.');
       declared += entry.uncompressedSize;
       if (declared > MAX_ZIP_EXPANDED_BYTES) throw zipTooLarge(declared);
+      checkDeclared(path, part as keyof Layer, entry.uncompressedSize);
       wanted.push({ entry, layer: m[1].toLowerCase(), part: part as keyof Layer });
     }
     if (seen.includes('[Content_Types].xml')) throw unsupportedFormat('The file is an Office document (a spreadsheet?); save the sheet as CSV.');
     const layers = new Map<string, Layer>();
+    const vertices = { count: 0 };
     for (const { entry, layer, part } of wanted) {
-      const stream = await archive.openReadStreamPromise(entry);
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      const name = `${layer}.${part}`;
+      const watch = part === 'shp' ? watchShp(name, caps, vertices) : part === 'dbf' ? watchDbf(name, entry.uncompressedSize) : () => {};
       const parts = layers.get(layer) ?? {};
-      parts[part] = Buffer.concat(chunks);
+      parts[part] = await inflate(await archive.openReadStreamPromise(entry), entry.uncompressedSize, watch);
       layers.set(layer, parts);
     }
     const withShp = new Map([...layers].filter(([, l]) => l.shp));
@@ -70,6 +71,95 @@ async function unzipLayers(zip: Buffer): Promise<Map<string, Layer>> {
   } finally {
     archive.close();
   }
+}
+
+/** Sees the bytes inflated so far after each chunk and throws to stop the inflating. */
+type Watch = (inflated: Buffer) => void;
+
+/**
+ * Inflates one entry into a buffer that grows as the bytes come (never to more than the entry's
+ * declared size, which yauzl holds it to), showing `watch` the bytes so far after every chunk: a part
+ * whose header already breaks a bound is refused after its first chunk, not after all of it.
+ */
+async function inflate(stream: NodeJS.ReadableStream & { destroy(): void }, declared: number, watch: Watch): Promise<Buffer> {
+  let whole = Buffer.allocUnsafe(Math.min(declared, 64 * 1024));
+  let length = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (length + chunk.length > whole.length) {
+        const grown = Buffer.allocUnsafe(Math.min(Math.max(declared, length + chunk.length), Math.max(2 * whole.length, length + chunk.length)));
+        whole.copy(grown, 0, 0, length);
+        whole = grown;
+      }
+      chunk.copy(whole, length);
+      length += chunk.length;
+      watch(whole.subarray(0, length));
+    }
+  } finally {
+    stream.destroy();
+  }
+  return whole.subarray(0, length);
+}
+
+const POLY_TYPES = new Set([3, 13, 23, 5, 15, 25]);
+const MULTIPOINT_TYPES = new Set([8, 18, 28]);
+
+/**
+ * Reads the .shp's record headers as they inflate: the count of records, and each record's parts
+ * and points, against the caps (a header declaring 15 million points, or 20 million empty records, is
+ * refused after a few bytes). Lengths are only followed here; checkShp() refuses broken ones.
+ */
+function watchShp(name: string, caps: IntakeCaps, vertices: { count: number }): Watch {
+  let next = 100;
+  let records = 0;
+  return (shp) => {
+    if (next === 100 && shp.length >= 4 && shp.readInt32BE(0) !== 9994) throw badShapefile(`${name}: it does not begin with the shapefile file code 9994.`);
+    while (next + 12 <= shp.length) {
+      const at = next + 8;
+      const type = shp.readInt32LE(at);
+      const poly = POLY_TYPES.has(type);
+      if ((poly || MULTIPOINT_TYPES.has(type)) && at + 44 > shp.length) return;
+      records++;
+      if (records > MAX_PLOTS) throw tooManyPlots();
+      const parts = poly ? shp.readInt32LE(at + 36) : 1;
+      const points = poly ? shp.readInt32LE(at + 40) : MULTIPOINT_TYPES.has(type) ? shp.readInt32LE(at + 36) : 1;
+      const where = `Record ${records} of ${name}`;
+      if (parts > caps.partsPerPlot) throw shapefileRecordTooComplex(where, `${parts.toLocaleString('en')} parts`, capText(caps, 'partsPerPlot'));
+      if (points > caps.verticesPerPlot) throw shapefileRecordTooComplex(where, `${points.toLocaleString('en')} points`, capText(caps, 'verticesPerPlot'));
+      vertices.count += Math.max(0, points);
+      if (vertices.count > caps.verticesPerFile) throw tooManyVertices(capText(caps, 'verticesPerFile'));
+      const length = shp.readInt32BE(next + 4) * 2;
+      if (length < 4) return;
+      next += 8 + length;
+    }
+  };
+}
+
+/** Room for what a writer may leave after a .dbf's last record (its end-of-file mark, padding). */
+const DBF_SLACK_BYTES = 64 * 1024;
+
+/** The .dbf's header, once inflated, must account for the entry's declared size and hold no more records than an import takes. */
+function watchDbf(name: string, declared: number): Watch {
+  let checked = false;
+  return (dbf) => {
+    if (checked || dbf.length < 12) return;
+    checked = true;
+    const count = dbf.readUInt32LE(4);
+    if (count > MAX_PLOTS) throw tooManyPlots();
+    const size = dbf.readUInt16LE(8) + dbf.readUInt16LE(10) * count;
+    if (declared > size + DBF_SLACK_BYTES) {
+      throw badShapefile(`${name}: its header accounts for ${size} bytes but the zip declares ${declared}.`);
+    }
+  };
+}
+
+/** The most a .prj or .cpg may declare (a projection's WKT is a few KB); the .shx holds 8 bytes a record. */
+const SIDE_PART_BYTES = 1024 * 1024;
+
+/** The sizes an index or side part declares, checked before anything is inflated. */
+function checkDeclared(name: string, part: keyof Layer, declared: number): void {
+  if (part === 'shx' && declared > 100 + 8 * MAX_PLOTS) throw tooManyPlots();
+  if ((part === 'prj' || part === 'cpg') && declared > SIDE_PART_BYTES) throw badShapefile(`${name} declares ${declared} bytes, more than a ${part} file holds.`);
 }
 
 async function readLayer(name: string, layer: Layer, plots: RawPlot[], notes: string[]): Promise<void> {

@@ -7,7 +7,13 @@ import Polygonizer from 'jsts/org/locationtech/jts/operation/polygonize/Polygoni
 import UnaryUnionOp from 'jsts/org/locationtech/jts/operation/union/UnaryUnionOp.js';
 import InteriorPointArea from 'jsts/org/locationtech/jts/algorithm/InteriorPointArea.js';
 import RayCrossingCounter from 'jsts/org/locationtech/jts/algorithm/RayCrossingCounter.js';
+import RobustLineIntersector from 'jsts/org/locationtech/jts/algorithm/RobustLineIntersector.js';
+import MCIndexNoder from 'jsts/org/locationtech/jts/noding/MCIndexNoder.js';
+import NodedSegmentString from 'jsts/org/locationtech/jts/noding/NodedSegmentString.js';
+import ArrayList from 'jsts/java/util/ArrayList.js';
 import { finding, type Finding } from './findings.ts';
+import type { IntakeCaps } from './limits.ts';
+import { overCap } from './shape.ts';
 import { signedArea2 } from './rings.ts';
 import type { Position } from './types.ts';
 
@@ -76,6 +82,46 @@ const CROSSINGS = new Set([TopologyValidationError.SELF_INTERSECTION, TopologyVa
 
 const near = (c: JCoordinate | null) => (c ? `Near ${c.x.toFixed(6)}, ${c.y.toFixed(6)}.` : undefined);
 
+/** Thrown from inside the noder once the count passes the cap: the rest of the pairs are not looked at. */
+const OVER = new Error('over the crossing cap');
+
+/**
+ * Counts the points where a plot's rings cross, touch or run along one another or themselves, up to
+ * one past `cap`. The monotone-chain index visits only segments whose boxes overlap, so the count
+ * costs about the number of crossings it finds, and stopping at the cap bounds it however the
+ * rings are drawn (a ring retracing a square thousands of times overlaps itself millions of times).
+ */
+function crossingsUpTo(polygons: Position[][][], cap: number): number {
+  const intersector = new RobustLineIntersector();
+  let count = 0;
+  const counter = {
+    processIntersections(e0: JSegments, i0: number, e1: JSegments, i1: number) {
+      const a = e0.getCoordinates();
+      const b = e1.getCoordinates();
+      intersector.computeIntersection(a[i0], a[i0 + 1], b[i1], b[i1 + 1]);
+      if (!intersector.hasIntersection()) return;
+      // Neighbouring segments of a ring meet at their shared vertex; that counts only where they run back along each other.
+      const last = a.length - 2;
+      const neighbours = e0 === e1 && (Math.abs(i0 - i1) === 1 || (Math.min(i0, i1) === 0 && Math.max(i0, i1) === last));
+      if (neighbours && intersector.getIntersectionNum() === 1) return;
+      if (++count > cap) throw OVER;
+    },
+    isDone: () => false,
+  };
+  const lines = new ArrayList(null);
+  for (const rings of polygons) for (const ring of rings) lines.add(new NodedSegmentString(ring.map(([x, y]) => new Coordinate(x, y)), null));
+  try {
+    new MCIndexNoder(counter).computeNodes(lines);
+  } catch (error) {
+    if (error !== OVER) throw error;
+  }
+  return count;
+}
+
+interface JSegments {
+  getCoordinates(): JCoordinate[];
+}
+
 export type TopologyChecked = { polygons: Position[][][]; repairs: Finding[]; rejection?: undefined } | { rejection: Finding };
 
 /**
@@ -83,9 +129,12 @@ export type TopologyChecked = { polygons: Position[][][]; repairs: Finding[]; re
  * (even-odd), overlapping parts merged, holes filled (the EU system keeps only outer boundaries).
  * Every output polygon is a single counterclockwise ring.
  */
-export function checkTopology(polygons: Position[][][]): TopologyChecked {
+export function checkTopology(polygons: Position[][][], caps: IntakeCaps): TopologyChecked {
   const repairs: Finding[] = [];
   try {
+    if (crossingsUpTo(polygons, caps.crossingsPerPlot) > caps.crossingsPerPlot) {
+      return { rejection: overCap(`more than ${caps.crossingsPerPlot.toLocaleString('en')} points where its rings cross or touch`, caps, 'crossingsPerPlot') };
+    }
     let parts: JGeometry[] = [];
     for (const rings of polygons) {
       const polygon = toPolygon(rings);

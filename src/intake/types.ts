@@ -36,5 +36,8 @@ export interface ParsedFile {
   format: SourceFormat;
   plots: RawPlot[];
   notes: string[];
+  /** The first MAX_ROW_ERRORS row errors. */
   row_errors: RowError[];
+  /** Row errors beyond those listed. */
+  row_errors_omitted: number;
 }

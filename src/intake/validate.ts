@@ -9,6 +9,7 @@ import {
   type Finding,
 } from './findings.ts';
 import { polygonsAreaHa } from './geodesic.ts';
+import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps } from './limits.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
 import { numberFrom, plotProperties, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
@@ -44,6 +45,7 @@ export interface IntakeReport {
   country: string | null;
   notes: string[];
   row_errors: RowError[];
+  row_errors_omitted: number;
   plots: PlotReport[];
 }
 
@@ -54,6 +56,8 @@ export interface ValidateOptions {
   producers?: readonly ProducerRef[];
   /** The present, for the planted_year bound. */
   now?: Date;
+  /** Bounds on each plot's geometry and judging time; DEFAULT_CAPS when absent. */
+  caps?: IntakeCaps;
 }
 
 const FIRST_PLANTED_YEAR = 1900;
@@ -62,6 +66,7 @@ interface Context {
   country: string | null;
   matchProducer: (name: string) => ProducerMatch;
   thisYear: number;
+  caps: IntakeCaps;
   /** Plots whose axis order could not be checked for want of a country. */
   uncheckedNoCountry: number;
   /** Countries given but outside the recognised list. */
@@ -84,12 +89,17 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
     country: options.country ?? null,
     matchProducer: producerMatcher(options.producers ?? []),
     thisYear: (options.now ?? new Date()).getUTCFullYear(),
+    caps: options.caps ?? DEFAULT_CAPS,
     uncheckedNoCountry: 0,
     uncheckedCountries: new Set(),
   };
   const refs = new Set<string>();
   for (const raw of file.plots) {
-    const report = judgePlot(raw, context);
+    const started = performance.now();
+    let report = judgePlot(raw, context);
+    const took = performance.now() - started;
+    // A backstop: the caps keep every step short, so a plot reaching this is one the caps missed.
+    if (took > context.caps.plotBudgetMs) report = overBudget(report, took, context.caps);
     if (report.ref !== null) {
       if (refs.has(report.ref)) {
         report.rejections.push(finding('duplicate_ref', `The ref is "${report.ref}".`));
@@ -108,7 +118,12 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
   for (const code of context.uncheckedCountries) {
     notes.push(`Axis order and country were not checked for plots in ${code}: the country is outside the recognised list.`);
   }
-  return { format: file.format, country: context.country, notes, row_errors: file.row_errors };
+  return { format: file.format, country: context.country, notes, row_errors: file.row_errors, row_errors_omitted: file.row_errors_omitted };
+}
+
+function overBudget(report: PlotReport, took: number, caps: IntakeCaps): PlotReport {
+  const detail = `Judging it took ${Math.round(took)} ms; the most one plot may take is ${caps.plotBudgetMs} ms (${CAP_VARIABLES.plotBudgetMs}).`;
+  return { ...report, validation_state: 'rejected', rejections: [...report.rejections, finding('geometry_too_complex', detail)], geometry: null, area_ha: null };
 }
 
 const ha = (x: number) => `${Number(x.toFixed(4))} ha`;
@@ -178,7 +193,7 @@ function judgeGeometry(
   context: Context,
 ): { geometry: PlotGeometry | null; area: number | null } {
   const none = { geometry: null, area: null };
-  const reading = readShape(raw.geometry);
+  const reading = readShape(raw.geometry, context.caps);
   if (reading.rejection) {
     found.push(reading.rejection);
     return none;
@@ -207,7 +222,7 @@ function judgeGeometry(
     return none;
   }
   found.push(...tidied.repairs);
-  const checked = checkTopology(tidied.polygons);
+  const checked = checkTopology(tidied.polygons, context.caps);
   if (checked.rejection) {
     found.push(checked.rejection);
     return none;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { parseGeoJson } from '../../src/intake/geojson.ts';
-import { MAX_PLOTS } from '../../src/intake/limits.ts';
+import { DEFAULT_CAPS, MAX_PLOTS } from '../../src/intake/limits.ts';
 
 const bytes = (x: unknown) => Buffer.from(typeof x === 'string' ? x : JSON.stringify(x));
 const polygon = { type: 'Polygon', coordinates: [[[-1.5, 6.5], [-1.49, 6.5], [-1.49, 6.51], [-1.5, 6.5]]] };
@@ -98,4 +98,24 @@ test(`refuses more than ${MAX_PLOTS} features with too_many_plots`, () => {
   const feature = '{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-1.5,6.5]}}';
   const text = `{"type":"FeatureCollection","features":[${Array(MAX_PLOTS + 1).fill(feature).join(',')}]}`;
   assert.equal(refusal(bytes(text)).code, 'too_many_plots');
+});
+
+test('refuses a file whose features together hold more vertices than MAX_VERTICES_PER_FILE, counted as they are read', () => {
+  const file = bytes({ type: 'FeatureCollection', features: [0, 1, 2].map(() => ({ type: 'Feature', properties: {}, geometry: polygon })) });
+  assert.equal(parseGeoJson(file, { ...DEFAULT_CAPS, verticesPerFile: 12 }).plots.length, 3);
+  try {
+    parseGeoJson(file, { ...DEFAULT_CAPS, verticesPerFile: 11 });
+    assert.fail('the file was read');
+  } catch (error) {
+    assert.equal((error as { code: string }).code, 'too_many_vertices');
+    assert.match((error as Error).message, /11 \(MAX_VERTICES_PER_FILE\)/);
+  }
+});
+
+test('lists the first 100 items that are no feature and counts the rest', () => {
+  const parsed = parseGeoJson(bytes({ type: 'FeatureCollection', features: [...Array.from({ length: 250 }, () => 7), { type: 'Feature', properties: {}, geometry: polygon }] }));
+  assert.equal(parsed.plots.length, 1);
+  assert.equal(parsed.row_errors.length, 100);
+  assert.equal(parsed.row_errors_omitted, 150);
+  assert.equal(parsed.row_errors[99].index, 99);
 });

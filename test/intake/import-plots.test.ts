@@ -7,13 +7,14 @@ import { importPlots, validatePlotFile, type ImportAnswer } from '../../src/inta
 import { HTTP_STATUS } from '../../src/api/errors.ts';
 import { DomainError } from '../../src/errors.ts';
 import { createIntakePool } from '../../src/intake/pool.ts';
+import { DEFAULT_CAPS } from '../../src/intake/limits.ts';
 import { createProducer } from '../../src/intake/producer-register.ts';
 import type { Em } from '../../src/store/orm.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
 import { REAL_FILES } from '../support/refdata.ts';
 
 // Files are judged as the API judges them: on the intake pool's thread, refusals carried back.
-const intake = createIntakePool(1);
+const intake = createIntakePool(1, 16, DEFAULT_CAPS);
 after(() => intake.close());
 
 /** A square plot of about `sideM` metres near Kumasi, Ghana, shifted north by `northM` metres. */

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { zipSync, strToU8 } from 'fflate';
 import { parseShapefileZip } from '../../src/intake/shapefile.ts';
-import { MAX_ZIP_EXPANDED_BYTES } from '../../src/intake/limits.ts';
+import { DEFAULT_CAPS, MAX_ZIP_EXPANDED_BYTES, type IntakeCaps } from '../../src/intake/limits.ts';
 import { writeShapefile, type ShapefileRecord } from '../fixtures/shapefile.ts';
 
 const UTM_32N =
@@ -142,4 +143,35 @@ test('reads every layer of a zip holding two', async () => {
   const parsed = await parseShapefileZip(zip({ 'a/one.shp': a.shp, 'a/one.dbf': a.dbf, 'two.shp': b.shp, 'two.dbf': b.dbf }));
   assert.deepEqual(parsed.plots.map((p) => p.properties.ref), ['A-1', 'A-2', 'P']);
   assert.deepEqual(parsed.plots.map((p) => p.index), [0, 1, 2]);
+});
+
+test('refuses a record over the part or point caps from its header, naming the cap', async () => {
+  const { shp, shx, dbf } = writeShapefile(records);
+  const over = async (caps: Partial<IntakeCaps>) => {
+    try {
+      await parseShapefileZip(zip({ 'plots.shp': shp, 'plots.shx': shx, 'plots.dbf': dbf }), { ...DEFAULT_CAPS, ...caps });
+    } catch (error) {
+      return error as { code: string; message: string };
+    }
+    assert.fail('the file was read');
+  };
+  assert.equal((await parseShapefileZip(zip({ 'plots.shp': shp, 'plots.shx': shx, 'plots.dbf': dbf }), { ...DEFAULT_CAPS, verticesPerPlot: 5 })).plots.length, 2);
+  const points = await over({ verticesPerPlot: 4 });
+  assert.equal(points.code, 'geometry_too_complex');
+  assert.match(points.message, /Record 1 of plots\.shp has 5 points.*4 \(MAX_VERTICES_PER_PLOT\)/);
+  const parts = await over({ partsPerPlot: 0 });
+  assert.match(parts.message, /Record 1 of plots\.shp has 1 parts.*0 \(MAX_PARTS_PER_PLOT\)/);
+  const file = await over({ verticesPerFile: 9 });
+  assert.equal(file.code, 'too_many_vertices');
+  assert.match(file.message, /9 \(MAX_VERTICES_PER_FILE\)/);
+});
+
+test('refuses a .dbf whose inflated size its header does not account for, and a .shx declaring more records than an import takes', async () => {
+  const { shp, shx, dbf } = writeShapefile(records);
+  const padded = Buffer.concat([dbf, Buffer.alloc(128 * 1024)]);
+  const dbfError = await refusal(zip({ 'plots.shp': shp, 'plots.shx': shx, 'plots.dbf': padded }));
+  assert.equal(dbfError.code, 'bad_shapefile');
+  assert.match(dbfError.message, /plots\.dbf: its header accounts for \d+ bytes but the zip declares \d+/);
+  const longShx = Buffer.concat([shx, Buffer.alloc(8 * 100_000)]);
+  assert.equal((await refusal(zip({ 'plots.shp': shp, 'plots.shx': longShx, 'plots.dbf': dbf }))).code, 'too_many_plots');
 });

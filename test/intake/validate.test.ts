@@ -6,6 +6,7 @@ import { parseGeoJson } from '../../src/intake/geojson.ts';
 import { validatePlots, type PlotReport, type ValidateOptions } from '../../src/intake/validate.ts';
 import { FINDING_RULES, effectOf, type FindingCode } from '../../src/intake/findings.ts';
 import { checkTopology } from '../../src/intake/topology.ts';
+import { DEFAULT_CAPS, type IntakeCaps } from '../../src/intake/limits.ts';
 import { resolveCountry } from '../../src/intake/countries.ts';
 import type { Position } from '../../src/intake/types.ts';
 
@@ -264,6 +265,31 @@ cases.push(
   },
 );
 
+const caps = (over: Partial<IntakeCaps>): IntakeCaps => ({ ...DEFAULT_CAPS, ...over });
+/** A square traced `times` times over: every lap runs along the others. */
+const retraced = (times: number): Position[] => [...Array.from({ length: times }, () => SQUARE.slice(0, -1)).flat(), SQUARE[0]];
+
+cases.push({
+  code: 'geometry_too_complex',
+  name: 'a plot over a cap or the time budget, named in the finding, while the rest of the file is judged',
+  plot: () => {
+    const report = judgeAll([feature(polygon(retraced(3))), feature(polygon(SQUARE))], { country: 'GH', caps: caps({ crossingsPerPlot: 5 }) });
+    assert.equal(report.plots[1].validation_state, 'valid');
+    return report.plots[0];
+  },
+  also: (p) => {
+    assert.equal(p.validation_state, 'rejected');
+    assert.equal(p.geometry, null);
+    assert.match(p.rejections[0].message, /more than 5 points where its rings cross.*MAX_RING_CROSSINGS/);
+    const over = (options: ValidateOptions, geometry: unknown = polygon(SQUARE)) => judge(feature(geometry), { country: 'GH', ...options }).rejections.map((f) => f.message);
+    assert.match(over({ caps: caps({ verticesPerPlot: 4 }) })[0], /5 vertices.*is 4 \(MAX_VERTICES_PER_PLOT\)/);
+    const twoParts = { type: 'MultiPolygon', coordinates: [[SQUARE], [SQUARE.map(([x, y]): Position => [x + 0.01, y])]] };
+    assert.match(over({ caps: caps({ partsPerPlot: 1 }) }, twoParts)[0], /2 parts.*is 1 \(MAX_PARTS_PER_PLOT\)/);
+    assert.match(over({ caps: caps({ plotBudgetMs: 0 }) })[0], /Judging it took \d+ ms.*is 0 ms \(PLOT_TIME_BUDGET_MS\)/);
+    assert.deepEqual(over({}), []);
+  },
+});
+
 for (const c of cases) {
   test(`${c.code}: ${c.name}`, () => {
     const plot = c.plot();
@@ -276,7 +302,7 @@ for (const c of cases) {
 }
 
 test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash', () => {
-  const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]]);
+  const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]], DEFAULT_CAPS);
   assert.equal(result.rejection?.code, 'unrepairable_geometry');
   cases.push({ code: 'unrepairable_geometry', name: 'covered above', plot: () => assert.fail() });
 });
@@ -304,7 +330,7 @@ test('a clean plot is valid and carries every report field', () => {
 
 test('does not report orientation where the format fixes it (a shapefile ring runs clockwise)', () => {
   const report = validatePlots(
-    { format: 'shapefile', plots: [{ index: 0, geometry: polygon([...SQUARE].reverse()), properties: {}, orientationByFormat: true }], notes: [], row_errors: [] },
+    { format: 'shapefile', plots: [{ index: 0, geometry: polygon([...SQUARE].reverse()), properties: {}, orientationByFormat: true }], notes: [], row_errors: [], row_errors_omitted: 0 },
     { country: 'GH' },
   );
   assert.equal(report.plots[0].validation_state, 'valid');

@@ -142,18 +142,19 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ValidationReport: {
     type: 'object',
-    required: ['country', 'notes', 'row_errors', 'plots'],
+    required: ['country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       country: nullable({ ...alpha2, description: 'The query\'s `country`, as alpha-2.' }),
       notes: { type: 'array', items: { type: 'string' } },
-      row_errors: { type: 'array', items: ref('RowError') },
+      row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
+      row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
       plots: { type: 'array', items: ref('PlotReportEntry') },
     },
   },
   ImportReport: {
     type: 'object',
-    required: ['imported', 'country', 'notes', 'row_errors', 'plots'],
+    required: ['imported', 'country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       imported: {
@@ -178,7 +179,8 @@ export const plotSchemas: Record<string, Schema> = {
       },
       country: nullable(alpha2),
       notes: { type: 'array', items: { type: 'string' } },
-      row_errors: { type: 'array', items: ref('RowError') },
+      row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
+      row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
       plots: { type: 'array', items: ref('PlotReportEntry') },
     },
   },
@@ -248,8 +250,12 @@ const uploadRefusals = {
   '413': refusal('The file is over 25 MB (refused while it streams in)', ['file_too_large']),
   '422': refusal('The file cannot be taken as a whole; nothing is stored', [
     'empty_file', 'file_required', 'unknown_country', 'unsupported_format', 'bad_encoding', 'bad_json', 'bad_geojson',
-    'bad_zip', 'zip_too_large', 'bad_shapefile', 'unsupported_crs', 'bad_csv', 'too_many_plots',
+    'bad_zip', 'zip_too_large', 'bad_shapefile', 'unsupported_crs', 'bad_csv', 'too_many_plots', 'too_many_vertices',
+    'geometry_too_complex',
   ]),
+  '408': refusal('The body did not arrive within UPLOAD_TIMEOUT_S; the connection is closed', ['upload_timeout']),
+  '429': refusal('The workspace already has UPLOADS_PER_WORKSPACE uploads being read or judged', ['too_many_uploads']),
+  '503': refusal('The intake threads and their queue (INTAKE_QUEUE) are full; Retry-After says when to send again', ['intake_busy']),
 };
 
 const plotId = { name: 'id', in: 'path', required: true, schema: uuid };

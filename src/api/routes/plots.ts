@@ -13,7 +13,7 @@ import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { isUuid, objectBody, pathId } from '../parse.ts';
 import { streamedJson } from '../streamed-json.ts';
-import { readUpload } from '../upload.ts';
+import { readUpload, uploadsPerWorkspace } from '../upload.ts';
 
 export const PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
 
@@ -41,20 +41,21 @@ export function plotRoutes(services: Services) {
   const router = new Router();
   const auth = authenticate(services);
   const em = () => services.store.em();
+  const uploads = uploadsPerWorkspace(services.config.uploadsPerWorkspace);
 
   const upload = async (ctx: Context) => {
     const caller = callerOf(ctx);
-    const file = await readUpload(ctx, { field: 'file', maxBytes: MAX_FILE_BYTES, tooLarge: fileTooLarge });
+    const file = await readUpload(ctx, { field: 'file', maxBytes: MAX_FILE_BYTES, tooLarge: fileTooLarge, timeoutMs: services.config.uploadTimeoutMs });
     return { workspaceId: caller.workspaceId, bytes: file.bytes, filename: file.filename, country: queryText(ctx, 'country') };
   };
 
   // A report holds an entry per plot, up to 100,000: written out a slice at a time.
-  router.post('/portal/plots/validate', auth, async (ctx) => {
+  router.post('/portal/plots/validate', auth, uploads, async (ctx) => {
     ctx.type = 'application/json';
     ctx.body = streamedJson(await validatePlotFile(em(), services.pools.intake.judge, await upload(ctx)), 'plots');
   });
 
-  router.post('/portal/plots/import', auth, async (ctx) => {
+  router.post('/portal/plots/import', auth, uploads, async (ctx) => {
     ctx.type = 'application/json';
     ctx.body = streamedJson(await importPlots(em(), services.pools.intake.judge, await upload(ctx)), 'plots');
   });

@@ -14,7 +14,7 @@
 import { Piscina } from 'piscina';
 import type { EngineTasks } from './tasks.ts';
 
-export type PoolErrorCode = 'pool_option_invalid' | 'pool_closed';
+export type PoolErrorCode = 'pool_option_invalid' | 'pool_closed' | 'pool_full';
 
 export class PoolError extends Error {
   readonly code: PoolErrorCode;
@@ -50,6 +50,8 @@ export interface EnginePool<M extends TaskShapes<M> = EngineTasks> {
 export const MAX_POOL_SIZE = 256;
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 const QUEUE_PER_THREAD = 4;
+/** Piscina's own refusals when every thread is busy and maxQueue tasks already wait; callers answer them as "busy". */
+const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 
 function wholeNumber(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -81,7 +83,12 @@ export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolO
     },
     run(task, params, opts = {}) {
       if (closed) return Promise.reject(new PoolError('pool_closed', `the ${options.name ?? 'engine'} pool is closed; task ${task} was not run`));
-      return piscina.run(params, { name: task, signal: opts.signal ?? null });
+      return piscina.run(params, { name: task, signal: opts.signal ?? null }).catch((error: unknown) => {
+        if (error instanceof Error && QUEUE_FULL.has(error.message)) {
+          throw new PoolError('pool_full', `the ${options.name ?? 'engine'} pool has ${maxQueue} tasks waiting; task ${task} was not run`);
+        }
+        throw error;
+      });
     },
     async close() {
       if (closed) return;

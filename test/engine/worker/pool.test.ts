@@ -70,3 +70,17 @@ test('a closed pool refuses tasks with pool_closed', async () => {
   await pool.close();
   await assert.rejects(pool.run('echo', 1), (err: unknown) => err instanceof PoolError && err.code === 'pool_closed');
 });
+
+test('a task beyond the running ones and a full queue is refused with pool_full, naming the pool', async () => {
+  const pool = createPool<FixtureTasks>({ size: 1, maxQueue: 1, filename: FIXTURE, name: 'intake' });
+  try {
+    const counter = new SharedArrayBuffer(4);
+    const running = pool.run('rendezvous', { counter, parties: 2, boundMs: 500 });
+    const queued = pool.run('echo', 'waits');
+    await assert.rejects(pool.run('echo', 'refused'), (err: unknown) => err instanceof PoolError && err.code === 'pool_full' && /the intake pool has 1 tasks waiting/.test(err.message));
+    assert.equal(await queued, 'waits');
+    await running;
+  } finally {
+    await pool.close();
+  }
+});

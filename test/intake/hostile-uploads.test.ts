@@ -1,0 +1,191 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runAdminCommand } from '../../src/admin/commands.ts';
+import {
+  comb,
+  combRing,
+  csvOfQuotes,
+  geojson,
+  geojsonOfNonFeatures,
+  manyParts,
+  NON_FEATURES,
+  retracedSquare,
+  shapefileOf15MPoints,
+  shapefileOf20MNulls,
+  SQUARE,
+  zipBomb,
+} from '../fixtures/hostile-files.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+/**
+ * Uploads built to crash, freeze or exhaust the service, each sent through the route as a hostile
+ * client would: each is refused in the spec's shape or its plot rejected naming the cap, /health
+ * answers within a second throughout, and the service answers the next request. One backend: the
+ * attacks never reach the database.
+ */
+
+const HEALTH_WITHIN_MS = 1000;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+let app: TestApp;
+const keys: string[] = [];
+/** Built before the app starts: deflating 250 MB holds this thread seconds, long enough for the server to drop idle connections. */
+let bomb: Uint8Array;
+
+async function workspace(n: number): Promise<string> {
+  const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: `Hostile ${n}`, plan: 'trial', email: `h${n}@hostile.test`, password: 'hostile pass' });
+  return created.api_key as string;
+}
+
+async function post(bytes: Uint8Array, filename: string, key = keys[0]): Promise<Answer> {
+  const form = new FormData();
+  form.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), filename);
+  const res = await fetch(`${app.url}/api/v1/portal/plots/validate?country=GH`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
+}
+
+/** Runs `work` while /health is asked every 50 ms; the slowest answer, in milliseconds. */
+async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; worstHealthMs: number }> {
+  let worst = 0;
+  let running = true;
+  const poll = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${app.url}/api/v1/health`);
+      // The test app runs without the archive, so its health reads degraded: what counts is that it answers.
+      assert.equal(typeof ((await res.json()) as { status: unknown }).status, 'string');
+      worst = Math.max(worst, performance.now() - started);
+      await sleep(50);
+    }
+  })();
+  try {
+    return { result: await work(), worstHealthMs: worst };
+  } finally {
+    running = false;
+    await poll;
+    await sleep(0);
+  }
+}
+
+/** The attack, its answer, /health throughout, and the service still judging a plain plot after it. */
+async function attack(bytes: Uint8Array, filename: string): Promise<Answer> {
+  const { result, worstHealthMs } = await healthDuring(() => post(bytes, filename));
+  assert.ok(worstHealthMs < HEALTH_WITHIN_MS, `/health took ${Math.round(worstHealthMs)} ms while the upload was judged`);
+  const next = await post(geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]), 'next.geojson');
+  assert.equal(next.status, 200);
+  assert.equal(next.body.plots[0].validation_state, 'valid');
+  return result;
+}
+
+function assertRefused(answer: Answer, status: number, code: string, names: RegExp): void {
+  assert.equal(answer.status, status, JSON.stringify(answer.body).slice(0, 300));
+  assert.deepEqual(Object.keys(answer.body), ['error']);
+  assert.equal(answer.body.error.code, code);
+  assert.match(answer.body.error.message, names);
+}
+
+/** The one plot's rejection, which must name the cap. */
+function assertPlotRejected(answer: Answer, names: RegExp): void {
+  assert.equal(answer.status, 200);
+  const [plot] = answer.body.plots;
+  assert.equal(plot.validation_state, 'rejected');
+  assert.equal(plot.rejections[0].code, 'geometry_too_complex');
+  assert.match(plot.rejections[0].message, names);
+}
+
+describe('hostile uploads', () => {
+  before(async () => {
+    bomb = zipBomb();
+    app = await startTestApp('postgresql', { INTAKE_POOL_SIZE: '1', INTAKE_QUEUE: '1', UPLOADS_PER_WORKSPACE: '1', UPLOAD_TIMEOUT_S: '2' });
+    for (let n = 0; n < 4; n++) keys.push(await workspace(n));
+  });
+  after(() => app.close());
+
+  test('a CSV row of 80,000 bad quotes is refused with bad_csv, not parsed into 80,000 errors repeating the field', async () => {
+    assertRefused(await attack(csvOfQuotes(), 'plots.csv'), 422, 'bad_csv', /line 2 has more than 10 quoting errors/);
+  });
+
+  test('a zipped shapefile declaring one polygon of 15 M vertices is refused from its record header', async () => {
+    const answer = await attack(shapefileOf15MPoints(), 'plots.zip');
+    assertRefused(answer, 422, 'geometry_too_complex', /Record 1 of plots\.shp has 15,000,000 points.*100,000 \(MAX_VERTICES_PER_PLOT\)/);
+  });
+
+  test('a zip whose .shp inflates to 250 MB is refused from the first bytes it inflates', async () => {
+    assert.ok(bomb.length < 1024 * 1024, `the bomb is ${bomb.length} bytes`);
+    const before = process.memoryUsage().rss;
+    const answer = await attack(bomb, 'plots.zip');
+    assertRefused(answer, 422, 'bad_shapefile', /file code 9994/);
+    assert.ok(process.memoryUsage().rss - before < 200 * 1024 * 1024, 'the 250 MB were never held');
+  });
+
+  test('a shapefile declaring 20 M null shape records is refused after the first 100,000', async () => {
+    assertRefused(await attack(shapefileOf20MNulls(), 'plots.zip'), 422, 'too_many_plots', /100,000 plots/);
+  });
+
+  test('12 M non-feature items in a 24 MB GeoJSON are reported as 100 row errors and a count', async () => {
+    const answer = await attack(geojsonOfNonFeatures(), 'plots.geojson');
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.row_errors.length, 100);
+    assert.equal(answer.body.row_errors_omitted, NON_FEATURES - 100);
+    assert.equal(answer.body.row_errors[99].code, 'not_a_feature');
+  });
+
+  test('a self-crossing comb of 1,201 vertices is rejected naming MAX_RING_CROSSINGS', async () => {
+    assert.equal(combRing().length, 1201);
+    assertPlotRejected(await attack(comb(), 'comb.geojson'), /more than 1,000 points where its rings cross.*\(MAX_RING_CROSSINGS\)/);
+  });
+
+  test('a ring retracing a square 2,000 times is rejected naming MAX_RING_CROSSINGS', async () => {
+    assertPlotRejected(await attack(retracedSquare(), 'retraced.geojson'), /\(MAX_RING_CROSSINGS\)/);
+  });
+
+  test('a MultiPolygon of 10,000 parts is rejected naming MAX_PARTS_PER_PLOT', async () => {
+    assertPlotRejected(await attack(manyParts(), 'parts.geojson'), /10,000 parts.*1,000 \(MAX_PARTS_PER_PLOT\)/);
+  });
+
+  test('uploads beyond the intake thread and its queue are refused with 503 intake_busy and Retry-After', async () => {
+    const file = geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]);
+    const answers = await Promise.all(keys.map((key) => post(file, 'plots.geojson', key)));
+    const busy = answers.filter((a) => a.status === 503);
+    assert.ok(busy.length >= 1, `statuses ${answers.map((a) => a.status)}`);
+    for (const answer of busy) {
+      assertRefused(answer, 503, 'intake_busy', /send the file again shortly/);
+      assert.equal(answer.headers.get('retry-after'), '5');
+    }
+    assert.ok(answers.every((a) => a.status === 200 || a.status === 503));
+  });
+
+  test('a workspace\'s second upload at once is refused with 429, and a trickled body is cut with 408 after UPLOAD_TIMEOUT_S', async () => {
+    const url = new URL(`${app.url}/api/v1/portal/plots/validate`);
+    const slow = http.request(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys[1]}`, 'content-type': 'multipart/form-data; boundary=x', 'content-length': '100000' },
+    });
+    const slowAnswer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+      slow.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      slow.on('error', reject);
+    });
+    slow.write('--x\r\n');
+    await sleep(300);
+    const second = await post(geojson([]), 'plots.geojson', keys[1]);
+    assertRefused(second, 429, 'too_many_uploads', /already has 1 upload/);
+    const { result: cut, worstHealthMs } = await healthDuring(() => slowAnswer);
+    assert.ok(worstHealthMs < HEALTH_WITHIN_MS);
+    assertRefused({ ...cut, headers: new Headers() }, 408, 'upload_timeout', /within 2 seconds/);
+    slow.destroy();
+    const after = await post(geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]), 'plots.geojson', keys[1]);
+    assert.equal(after.status, 200);
+  });
+});
