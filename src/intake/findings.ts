@@ -27,7 +27,12 @@
  *    GEOS/PostGIS ST_MakeValid) rather than buffered by zero, which would drop a figure eight's lobe.
  *  - A ref repeated in one file rejects the later plots: the ref is the key a re-upload matches on,
  *    so it cannot name two plots.
+ *  - Text that cannot be stored (a NUL, a lone surrogate) rejects the plot and is left out, as is a
+ *    ref over 200 characters: the rejected plot is stored without it, so one bad plot never fails the
+ *    file's other plots.
  */
+
+import { MAX_REF_CHARS } from './limits.ts';
 
 export type FindingEffect = 'reject' | 'repair' | 'inform';
 
@@ -108,6 +113,10 @@ export const FINDING_RULES = {
     effect: 'reject',
     message: 'A point stands for a plot declared over 4 ha; a filing needs the plot\'s polygon there (only cattle may be declared as a larger point).',
   },
+  plot_too_large: {
+    effect: 'reject',
+    message: 'The plot covers more than the largest area a plot may have here; split it into plots of at most that area (a declared point area counts, cattle included).',
+  },
   point_area_too_small: { effect: 'reject', message: 'A point\'s declared area is under 0.1 ha, which the EU information system refuses.' },
   point_area_assumed: {
     effect: 'inform',
@@ -132,6 +141,14 @@ export const FINDING_RULES = {
   producer_ambiguous: {
     effect: 'inform',
     message: 'Several producers of this workspace have this name; the plot is taken without a producer.',
+  },
+  invalid_text: {
+    effect: 'reject',
+    message: 'A property holds a NUL character or a lone UTF-16 surrogate, which is not text that can be stored or filed; the property was not read. Remove the character and upload the plot again.',
+  },
+  ref_too_long: {
+    effect: 'reject',
+    message: `The ref is longer than ${MAX_REF_CHARS} characters, the longest a ref may be; it was not kept. Give the plot a shorter ref.`,
   },
   duplicate_ref: {
     effect: 'reject',

@@ -26,6 +26,8 @@ export interface JudgeRequest {
   country: string | null;
   producers: ProducerRef[];
   now?: Date;
+  /** The largest plot taken, in hectares (the deployment's MAX_PLOT_AREA_HA). */
+  maxPlotAreaHa?: number;
 }
 
 /** Parses and judges one file: the report of every plot, storing nothing. Throws IntakeError for a file refused whole. */
@@ -33,4 +35,4 @@ export type PlotJudge = (request: JudgeRequest) => Promise<IntakeReport>;
 
 /** The judgement on the calling thread; the API runs it in the intake pool. */
 export const judgePlotFile: PlotJudge = async (request) =>
-  validatePlots(await readPlotFile(request.bytes, request.filename), { country: request.country, producers: request.producers, now: request.now });
+  validatePlots(await readPlotFile(request.bytes, request.filename), request);

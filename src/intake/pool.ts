@@ -25,7 +25,8 @@ export interface IntakePool {
   close(): Promise<void>;
 }
 
-export function createIntakePool(size: number): IntakePool {
+/** `maxPlotAreaHa` is the deployment's plot area cap, given to every judgement (MAX_PLOT_AREA_HA by default). */
+export function createIntakePool(size: number, maxPlotAreaHa?: number): IntakePool {
   const pool = createPool<IntakeTasks>({
     size,
     minThreads: 0,
@@ -36,7 +37,7 @@ export function createIntakePool(size: number): IntakePool {
   });
   return {
     async judge(request) {
-      const judged = await pool.run('judge', request);
+      const judged = await pool.run('judge', { ...request, maxPlotAreaHa });
       if ('refusal' in judged) throw new DomainError(judged.refusal.code, judged.refusal.message);
       const reader = new DefaultDeserializer(judged.plots);
       reader.readHeader();

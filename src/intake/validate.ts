@@ -9,10 +9,12 @@ import {
   type Finding,
 } from './findings.ts';
 import { polygonsAreaHa } from './geodesic.ts';
+import { MAX_PLOT_AREA_HA, MAX_REF_CHARS } from './limits.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
 import { numberFrom, plotProperties, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
+import { isStorableText, shownText } from './text.ts';
 import { checkTopology } from './topology.ts';
 import type { ParsedFile, PlotGeometry, RawPlot, RowError, SourceFormat } from './types.ts';
 
@@ -54,6 +56,8 @@ export interface ValidateOptions {
   producers?: readonly ProducerRef[];
   /** The present, for the planted_year bound. */
   now?: Date;
+  /** The largest plot taken, in hectares (MAX_PLOT_AREA_HA by default). */
+  maxPlotAreaHa?: number;
 }
 
 const FIRST_PLANTED_YEAR = 1900;
@@ -62,6 +66,7 @@ interface Context {
   country: string | null;
   matchProducer: (name: string) => ProducerMatch;
   thisYear: number;
+  maxPlotAreaHa: number;
   /** Plots whose axis order could not be checked for want of a country. */
   uncheckedNoCountry: number;
   /** Countries given but outside the recognised list. */
@@ -84,6 +89,7 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
     country: options.country ?? null,
     matchProducer: producerMatcher(options.producers ?? []),
     thisYear: (options.now ?? new Date()).getUTCFullYear(),
+    maxPlotAreaHa: options.maxPlotAreaHa ?? MAX_PLOT_AREA_HA,
     uncheckedNoCountry: 0,
     uncheckedCountries: new Set(),
   };
@@ -113,10 +119,17 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
 
 const ha = (x: number) => `${Number(x.toFixed(4))} ha`;
 
+const tooLarge = (how: string, area: number, context: Context) =>
+  finding('plot_too_large', `${how}: ${ha(area)}; the largest plot taken is ${ha(context.maxPlotAreaHa)} (MAX_PLOT_AREA_HA).`);
+
 function judgePlot(raw: RawPlot, context: Context): PlotReport {
   const found: Finding[] = [];
-  const props = plotProperties(raw.properties);
-  const ref = textFrom(props.ref);
+  const props = plotProperties(storableProperties(raw.properties, found));
+  let ref = textFrom(props.ref);
+  if (ref !== null && [...ref].length > MAX_REF_CHARS) {
+    found.push(finding('ref_too_long', `It has ${[...ref].length} characters.`));
+    ref = null;
+  }
   const commodity = textFrom(props.commodity);
 
   let declared: number | null = null;
@@ -195,6 +208,7 @@ function judgeGeometry(
 
   if (shape.kind === 'point') {
     if (declared === null) found.push(finding('point_area_assumed'));
+    else if (declared > context.maxPlotAreaHa) found.push(tooLarge('Declared', declared, context));
     else if (declared > POINT_AREA.maxHa && commodity?.toLowerCase() !== POINT_AREA.exemptCommodity) {
       found.push(finding('point_over_4ha', `Declared: ${ha(declared)}.`));
     } else if (declared < POINT_AREA.minHa) found.push(finding('point_area_too_small', `Declared: ${ha(declared)}.`));
@@ -219,6 +233,10 @@ function judgeGeometry(
     found.push(finding('degenerate_polygon'));
     return none;
   }
+  if (area > context.maxPlotAreaHa) {
+    found.push(tooLarge('Measured', area, context));
+    return none;
+  }
   if (declared !== null) {
     const gap = Math.abs(declared - area);
     if (gap > AREA_TOLERANCE.relative * area && gap > AREA_TOLERANCE.absoluteHa) {
@@ -228,6 +246,16 @@ function judgeGeometry(
   const geometry: PlotGeometry =
     polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0] } : { type: 'MultiPolygon', coordinates: polygons };
   return { geometry, area };
+}
+
+/** The properties whose name and text can be stored; each other one is left out with a finding. */
+function storableProperties(properties: Record<string, unknown>, found: Finding[]): Record<string, unknown> {
+  const entries = Object.entries(properties).filter(([name, value]) => {
+    const storable = isStorableText(name) && (typeof value !== 'string' || isStorableText(value));
+    if (!storable) found.push(finding('invalid_text', `The property is "${shownText(name)}".`));
+    return storable;
+  });
+  return Object.fromEntries(entries);
 }
 
 /**

@@ -22,6 +22,7 @@ import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
 import { type Bbox, metresPerDegree } from '../sources/reproject.ts';
 import { type ContextOptions, planContext } from './context/index.ts';
+import { MAX_PLOT_AREA_HA } from '../../intake/limits.ts';
 
 // ---- the instruments' plan for one plot ----------------------------------------------------------
 
@@ -65,7 +66,7 @@ const RADAR_MARGIN_M = 50;
  * own, since every window it allocates grows with the footprint (a point declaring 1e9 ha asked for a circle
  * of 1,784 km radius, gigabytes of windows).
  */
-export const MAX_READ_AREA_HA = 10_000;
+export const MAX_READ_AREA_HA = MAX_PLOT_AREA_HA;
 /** A long, thin footprint within the area cap still spans a box that every window covers: at most this many times the cap. */
 const MAX_BOX_OVER_AREA = 16;
 
