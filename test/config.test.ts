@@ -41,6 +41,11 @@ describe('config', () => {
     assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
   });
 
+  test('the plot area cap is 10,000 ha unless MAX_PLOT_AREA_HA says otherwise', () => {
+    assert.equal(loadConfig({}).maxPlotAreaHa, 10_000);
+    assert.equal(loadConfig({ MAX_PLOT_AREA_HA: '500' }).maxPlotAreaHa, 500);
+  });
+
   const wrong: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -55,6 +60,8 @@ describe('config', () => {
     ['SIGNING_KEY', { SIGNING_KEY: 'not a key' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
     ['TRUST_PROXY', { TRUST_PROXY: '17' }],
+    ['MAX_PLOT_AREA_HA', { MAX_PLOT_AREA_HA: '0' }],
+    ['MAX_PLOT_AREA_HA', { MAX_PLOT_AREA_HA: '1e9' }],
   ];
   for (const [variable, env] of wrong) {
     test(`a wrong ${variable} stops the start naming the variable`, () => {

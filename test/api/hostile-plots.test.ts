@@ -1,0 +1,79 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
+import { runAdminCommand } from '../../src/admin/commands.ts';
+import { BACKENDS } from '../support/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { assertDocumented } from '../support/openapi.ts';
+
+const point = (properties: Record<string, unknown>, lon = -1.6, lat = 6.7) => ({
+  type: 'Feature',
+  properties: { commodity: 'cocoa', area_ha: 2, ...properties },
+  geometry: { type: 'Point', coordinates: [lon, lat] },
+});
+
+/** A square of `side` degrees near Kumasi: 0.03 degrees is about 1,100 ha. */
+const square = (ref: string, side: number) => ({
+  type: 'Feature',
+  properties: { ref, commodity: 'cocoa' },
+  geometry: { type: 'Polygon', coordinates: [[[-1.6, 6.7], [-1.6 + side, 6.7], [-1.6 + side, 6.7 + side], [-1.6, 6.7 + side], [-1.6, 6.7]]] },
+});
+
+/** One good plot between each hostile one; JSON.stringify writes the NUL and the lone surrogate as \u escapes. */
+const BOOK = [
+  point({ ref: 'OK-1' }, -1.6),
+  point({ ref: 'BAD-\u0000' }, -1.601),
+  point({ ref: 'OK-2' }, -1.602),
+  point({ ref: 'SURROGATE', producer: 'Coop \ud800' }, -1.603),
+  point({ ref: 'R'.repeat(201) }, -1.604),
+  point({ ref: 'HERD', commodity: 'cattle', area_ha: 1e9 }, -1.605),
+  square('BIG', 0.03),
+  square('OK-3', 0.001),
+];
+
+const rejectionCodes = (plot: { rejections: { code: string }[] }) => plot.rejections.map((f) => f.code);
+
+for (const backend of BACKENDS) {
+  describe(`hostile plots at intake (${backend})`, () => {
+    let app: TestApp;
+    let key: string;
+
+    async function upload(path: string, bytes: Buffer) {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)]), 'plots.geojson');
+      const res = await fetch(app.url + path, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      const body = await res.json();
+      assertDocumented('POST', path, res.status, body);
+      return { status: res.status, body };
+    }
+
+    before(async () => {
+      app = await startTestApp(backend, { MAX_PLOT_AREA_HA: '1000' });
+      const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Cocoa Co', plan: 'trial', email: 'a@cocoa.test', password: 'cocoa pass' });
+      key = created.api_key as string;
+    });
+    after(() => app.close());
+
+    test('a book with a NUL, a lone surrogate, a long ref and plots over the configured cap stores every plot, the hostile ones rejected', async () => {
+      const r = await upload('/api/v1/portal/plots/import?country=GH', Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: BOOK })));
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body.plots.map(rejectionCodes), [[], ['invalid_text'], [], ['invalid_text'], ['ref_too_long'], ['plot_too_large'], ['plot_too_large'], []]);
+      assert.match(r.body.plots[6].rejections[0].message, /split it.*the largest plot taken is 1000 ha \(MAX_PLOT_AREA_HA\)/s);
+      assert.match(r.body.plots[5].rejections[0].message, /Declared: 1000000000 ha/);
+      assert.equal(r.body.imported.created, BOOK.length);
+      const list = (await app.call('GET', '/api/v1/portal/plots?limit=50', { key })).body;
+      assert.equal(list.total, BOOK.length);
+      const stored = new Map<string | null, { validation_state: string }[]>();
+      for (const p of list.plots) stored.set(p.external_ref, [...(stored.get(p.external_ref) ?? []), p]);
+      for (const ref of ['OK-1', 'OK-2', 'OK-3']) assert.equal(stored.get(ref)?.[0].validation_state, 'valid', ref);
+      for (const ref of ['SURROGATE', 'HERD', 'BIG']) assert.equal(stored.get(ref)?.[0].validation_state, 'rejected', ref);
+      assert.equal(stored.get(null)?.length, 2, 'the NUL ref and the long ref are not kept');
+    });
+
+    test('validate gives the same rejections, storing nothing', async () => {
+      const r = await upload('/api/v1/portal/plots/validate?country=GH', Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: BOOK.slice(0, 2) })));
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body.plots.map(rejectionCodes), [[], ['invalid_text']]);
+    });
+  });
+}
