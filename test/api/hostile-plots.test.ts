@@ -75,5 +75,13 @@ for (const backend of BACKENDS) {
       assert.equal(r.status, 200);
       assert.deepEqual(r.body.plots.map(rejectionCodes), [[], ['invalid_text']]);
     });
+
+    test('a file in a geocentric crs (+proj=geocent) is refused with 422 unsupported_crs', async () => {
+      const crs = { type: 'name', properties: { name: '+proj=geocent +datum=WGS84 +units=m +no_defs' } };
+      const r = await upload('/api/v1/portal/plots/validate', Buffer.from(JSON.stringify({ type: 'FeatureCollection', crs, features: [point({ ref: 'G' }, 6378137, 0)] })));
+      assert.equal(r.status, 422);
+      assert.equal(r.body.error.code, 'unsupported_crs');
+      assert.match(r.body.error.message, /geocentric/);
+    });
   });
 }
