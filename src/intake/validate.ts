@@ -16,7 +16,7 @@ import { tidyRings } from './rings.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
 import { isStorableText, shownText } from './text.ts';
 import { checkTopology } from './topology.ts';
-import type { ParsedFile, PlotGeometry, RawPlot, RowError, SourceFormat } from './types.ts';
+import type { ParsedFile, PlotGeometry, Position, RawPlot, RowError, SourceFormat } from './types.ts';
 
 export type ValidationState = 'valid' | 'repaired' | 'rejected';
 
@@ -198,7 +198,13 @@ function judgeGeometry(
   }
   found.push(...reading.repairs);
 
-  const placed = placeInCountry(reading.shape, country, context);
+  // Placed by the centroid of the repaired boundary: that of a boundary that crosses itself or winds a
+  // part the wrong way lies where the plot does not. Coordinates off the Earth either way round are not repaired.
+  const repair = (polygons: Position[][][]) => repairPolygons(polygons, !raw.orientationByFormat);
+  const asRead = reading.shape.kind === 'polygons' && (onEarth(reading.shape) || onEarth(swapAxes(reading.shape)))
+    ? repair(reading.shape.polygons)
+    : null;
+  const placed = placeInCountry(reading.shape, centroidOf(asRead?.polygons ? { kind: 'polygons', polygons: asRead.polygons } : reading.shape), country, context);
   found.push(...placed.found);
   if (placed.shape === null) return none;
   const shape = placed.shape;
@@ -215,19 +221,14 @@ function judgeGeometry(
     return { geometry: { type: 'Point', coordinates: shape.at }, area: null };
   }
 
-  const tidied = tidyRings(shape.polygons, !raw.orientationByFormat);
-  if (tidied.rejection) {
-    found.push(tidied.rejection);
+  // Swapping the axes mirrors the rings, so a swapped plot is repaired again: its orientation is judged the right way round.
+  const repaired = shape === reading.shape ? asRead! : repair(shape.polygons);
+  found.push(...repaired.repairs);
+  if (repaired.rejection) {
+    found.push(repaired.rejection);
     return none;
   }
-  found.push(...tidied.repairs);
-  const checked = checkTopology(tidied.polygons);
-  if (checked.rejection) {
-    found.push(checked.rejection);
-    return none;
-  }
-  found.push(...checked.repairs);
-  const polygons = checked.polygons;
+  const polygons = repaired.polygons;
   const area = polygonsAreaHa(polygons);
   if (area * 10_000 < MIN_POLYGON_M2) {
     found.push(finding('degenerate_polygon'));
@@ -259,10 +260,25 @@ function storableProperties(properties: Record<string, unknown>, found: Finding[
 }
 
 /**
+ * Rings tidied and topology made valid: the polygons as repaired with what was repaired, or the
+ * repairs made before the rejection that stopped them.
+ */
+function repairPolygons(
+  polygons: Position[][][],
+  reportOrientation: boolean,
+): { polygons: Position[][][]; repairs: Finding[]; rejection?: undefined } | { polygons?: undefined; repairs: Finding[]; rejection: Finding } {
+  const tidied = tidyRings(polygons, reportOrientation);
+  if (tidied.rejection) return { repairs: [], rejection: tidied.rejection };
+  const checked = checkTopology(tidied.polygons);
+  if (checked.rejection) return { repairs: tidied.repairs, rejection: checked.rejection };
+  return { polygons: checked.polygons, repairs: [...tidied.repairs, ...checked.repairs] };
+}
+
+/**
  * Coordinates on the Earth, in the stated country. The axis order is decided with the country's real
  * boundary: a plot outside it whose swapped coordinates fall inside was written latitude first.
  */
-function placeInCountry(shape: Shape, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
+function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
   const checkable = country !== null && isRecognisedCountry(country);
   if (!checkable) {
     if (country === null) context.uncheckedNoCountry++;
@@ -270,7 +286,6 @@ function placeInCountry(shape: Shape, country: string | null, context: Context):
   }
   const earthly = onEarth(shape);
   if (checkable) {
-    const [x, y] = centroidOf(shape);
     if (earthly && countryContains(country, [x, y])) return { shape, found: [] };
     const swapped = swapAxes(shape);
     if (onEarth(swapped) && countryContains(country, [y, x])) return { shape: swapped, found: [finding('axis_order_swapped')] };

@@ -326,6 +326,18 @@ test('ref_too_long: a ref over 200 characters rejects the plot and is not kept; 
   cases.push({ code: 'ref_too_long', name: 'covered above', plot: () => assert.fail() });
 });
 
+test('the country and axis checks read the centroid of the repaired boundary, not of the crossing one', () => {
+  // A bow tie near Kumasi whose lobes are nearly equal and wound opposite ways: the signed-area centroid of
+  // the ring as written lies at 5.07 E, in Nigeria; the repaired lobes' centroid lies in Ghana.
+  const bowTie = [[-1.61, 6.69], [-1.59, 6.71001], [-1.59, 6.68999], [-1.61, 6.71], [-1.61, 6.69]] as Position[];
+  const p = judge(feature(polygon(bowTie)));
+  assert.deepEqual(codes(p), ['low_precision', 'ring_orientation', 'self_intersection']);
+  assert.equal(p.geometry?.type, 'MultiPolygon');
+  const swapped = judge(feature(polygon(bowTie.map(([x, y]) => [y, x] as Position))));
+  assert.deepEqual(codes(swapped), ['low_precision', 'axis_order_swapped', 'ring_orientation', 'self_intersection'], 'and so is a bow tie written latitude first');
+  assert.deepEqual(swapped.geometry, p.geometry);
+});
+
 test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash', () => {
   const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]]);
   assert.equal(result.rejection?.code, 'unrepairable_geometry');
