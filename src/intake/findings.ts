@@ -102,6 +102,10 @@ export const FINDING_RULES = {
     effect: 'repair',
     message: 'The rings of a polygon do not nest properly (a hole outside its outer ring, or rings that touch along a line); they were rebuilt into valid polygons (even-odd rule).',
   },
+  crosses_antimeridian: {
+    effect: 'repair',
+    message: 'The polygon crosses the antimeridian (180 degrees of longitude) as one ring; it was cut there into a part on either side, as RFC 7946 asks.',
+  },
   overlapping_parts: { effect: 'repair', message: 'Parts of the MultiPolygon overlap or share edges; they were merged.' },
   polygon_with_holes: {
     effect: 'repair',

@@ -93,10 +93,17 @@ export function swapAxes(shape: Shape): Shape {
 
 /**
  * The area-weighted centroid of the outer rings (planar in degrees, which is what a point-in-country
- * test needs); the mean of their vertices when they enclose no area.
+ * test needs); the mean of their vertices when they enclose no area. Parts on either side of the
+ * antimeridian are measured with western longitudes carried past 180, so their centroid lies between
+ * them, not on the far side of the world.
  */
 export function centroidOf(shape: Shape): Position {
   if (shape.kind === 'point') return shape.at;
+  const xs = shape.polygons.flatMap((rings) => rings[0].map((p) => p[0]));
+  if (Math.max(...xs) - Math.min(...xs) > 180) {
+    const [x, y] = centroidOf({ kind: 'polygons', polygons: shape.polygons.map((rings) => rings.map((r) => r.map(([px, py]): Position => [px < 0 ? px + 360 : px, py]))) });
+    return [x >= 180 ? x - 360 : x, y];
+  }
   let a = 0;
   let cx = 0;
   let cy = 0;

@@ -15,7 +15,7 @@ import { numberFrom, plotProperties, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
 import { isStorableText, shownText } from './text.ts';
-import { checkTopology } from './topology.ts';
+import { checkTopology, splitAtAntimeridian, unwrapAntimeridian } from './topology.ts';
 import type { ParsedFile, PlotGeometry, Position, RawPlot, RowError, SourceFormat } from './types.ts';
 
 export type ValidationState = 'valid' | 'repaired' | 'rejected';
@@ -260,18 +260,23 @@ function storableProperties(properties: Record<string, unknown>, found: Finding[
 }
 
 /**
- * Rings tidied and topology made valid: the polygons as repaired with what was repaired, or the
+ * Rings tidied, topology made valid and a polygon across the antimeridian cut there: the polygons as repaired with what was repaired, or the
  * repairs made before the rejection that stopped them.
  */
 function repairPolygons(
   polygons: Position[][][],
   reportOrientation: boolean,
 ): { polygons: Position[][][]; repairs: Finding[]; rejection?: undefined } | { polygons?: undefined; repairs: Finding[]; rejection: Finding } {
-  const tidied = tidyRings(polygons, reportOrientation);
+  const unwrapped = unwrapAntimeridian(polygons);
+  const tidied = tidyRings(unwrapped.polygons, reportOrientation);
   if (tidied.rejection) return { repairs: [], rejection: tidied.rejection };
   const checked = checkTopology(tidied.polygons);
   if (checked.rejection) return { repairs: tidied.repairs, rejection: checked.rejection };
-  return { polygons: checked.polygons, repairs: [...tidied.repairs, ...checked.repairs] };
+  const repairs = [...tidied.repairs, ...checked.repairs];
+  if (!unwrapped.crossed) return { polygons: checked.polygons, repairs };
+  const split = splitAtAntimeridian(checked.polygons);
+  if (split.rejection) return { repairs, rejection: split.rejection };
+  return { polygons: split.polygons, repairs: [...repairs, ...split.repairs] };
 }
 
 /**

@@ -338,6 +338,20 @@ test('the country and axis checks read the centroid of the repaired boundary, no
   assert.deepEqual(swapped.geometry, p.geometry);
 });
 
+test('crosses_antimeridian: a ring across 180 degrees is cut into a part on either side, its centroid in Fiji, not at 0 degrees', () => {
+  const ring: Position[] = [[179.98, -16.7], [-179.99, -16.7], [-179.99, -16.69], [179.98, -16.69], [179.98, -16.7]];
+  const p = judge(feature(polygon(ring), { area_ha: 354 }), { country: 'FJ' });
+  assert.equal(p.validation_state, 'repaired');
+  assert.deepEqual(codes(p), ['low_precision', 'crosses_antimeridian'], 'no outside_country and no area_mismatch');
+  assert.equal(p.geometry?.type, 'MultiPolygon');
+  const parts = (p.geometry!.coordinates as Position[][][]).map(([outer]) => outer.map(([x]) => x));
+  assert.deepEqual(parts.map((xs) => [Math.min(...xs), Math.max(...xs)]), [[179.98, 180], [-180, -179.99]]);
+  assert.ok(Math.abs(p.area_ha! - 354) < 3, `${p.area_ha} ha: 0.03 by 0.01 degrees, not 359.97 degrees wide`);
+  const split = judge(feature({ type: 'MultiPolygon', coordinates: p.geometry!.coordinates }), { country: 'FJ' });
+  assert.deepEqual(codes(split), ['low_precision'], 'the split plot re-uploaded is valid and placed in Fiji');
+  cases.push({ code: 'crosses_antimeridian', name: 'covered above', plot: () => assert.fail() });
+});
+
 test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash', () => {
   const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]]);
   assert.equal(result.rejection?.code, 'unrepairable_geometry');
