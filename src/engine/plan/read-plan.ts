@@ -147,6 +147,11 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
     planTerrain(archive, fp, requests, signal),
     planContext(contextPlot, archive, signal, options),
   ]);
+  if (s2Scenes.length + landsatScenes.length === 0 && radar.task === null && height.task === null && terrain.task === null) {
+    throw new ReadError(
+      'no archive covers the plot: no Sentinel-2 or Landsat scene of the record period, and no radar, canopy-height or elevation tile lies over it (open ocean, or a pole); nothing was read',
+    );
+  }
   const optical = (await Promise.all([
     ...s2Scenes.map((s) => planSentinel2(archive, s, box, skipped, signal)),
     ...landsatScenes.map((s) => planLandsat(archive, s, box, skipped, signal)),
