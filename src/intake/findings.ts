@@ -33,6 +33,7 @@
  */
 
 import { MAX_REF_CHARS } from './limits.ts';
+import { shownText } from './text.ts';
 
 export type FindingEffect = 'reject' | 'repair' | 'inform';
 
@@ -167,10 +168,13 @@ export interface Finding {
   message: string;
 }
 
-/** A finding with its plain message, and the particulars of this plot after it where they help. */
+/**
+ * A finding with its plain message, and the particulars of this plot after it where they help; text
+ * from the file quoted there is shown storable (a geometry type holding a NUL cannot fail the import).
+ */
 export function finding(code: FindingCode, detail?: string): Finding {
   const message = FINDING_RULES[code].message;
-  return { code, message: detail ? `${message} ${detail}` : message };
+  return { code, message: detail ? `${message} ${shownText(detail)}` : message };
 }
 
 export const effectOf = (code: FindingCode): FindingEffect => FINDING_RULES[code].effect;

@@ -14,7 +14,7 @@ import { producerMatcher, type ProducerMatch, type ProducerRef } from './produce
 import { numberFrom, plotProperties, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
-import { isStorableText, shownText } from './text.ts';
+import { isStorableText } from './text.ts';
 import { checkTopology, splitAtAntimeridian, unwrapAntimeridian } from './topology.ts';
 import type { ParsedFile, PlotGeometry, Position, RawPlot, RowError, SourceFormat } from './types.ts';
 
@@ -253,7 +253,7 @@ function judgeGeometry(
 function storableProperties(properties: Record<string, unknown>, found: Finding[]): Record<string, unknown> {
   const entries = Object.entries(properties).filter(([name, value]) => {
     const storable = isStorableText(name) && (typeof value !== 'string' || isStorableText(value));
-    if (!storable) found.push(finding('invalid_text', `The property is "${shownText(name)}".`));
+    if (!storable) found.push(finding('invalid_text', `The property is "${name}".`));
     return storable;
   });
   return Object.fromEntries(entries);

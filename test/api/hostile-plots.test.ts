@@ -29,6 +29,7 @@ const BOOK = [
   point({ ref: 'HERD', commodity: 'cattle', area_ha: 1e9 }, -1.605),
   square('BIG', 0.03),
   square('OK-3', 0.001),
+  { type: 'Feature', properties: { ref: 'TYPE' }, geometry: { type: 'Line\u0000String', coordinates: [[-1.6, 6.7], [-1.5, 6.7]] } },
 ];
 
 const rejectionCodes = (plot: { rejections: { code: string }[] }) => plot.rejections.map((f) => f.code);
@@ -54,10 +55,10 @@ for (const backend of BACKENDS) {
     });
     after(() => app.close());
 
-    test('a book with a NUL, a lone surrogate, a long ref and plots over the configured cap stores every plot, the hostile ones rejected', async () => {
+    test('a book with a NUL, a lone surrogate, a long ref, a NUL in a geometry type and plots over the configured cap stores every plot, the hostile ones rejected', async () => {
       const r = await upload('/api/v1/portal/plots/import?country=GH', Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: BOOK })));
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.plots.map(rejectionCodes), [[], ['invalid_text'], [], ['invalid_text'], ['ref_too_long'], ['plot_too_large'], ['plot_too_large'], []]);
+      assert.deepEqual(r.body.plots.map(rejectionCodes), [[], ['invalid_text'], [], ['invalid_text'], ['ref_too_long'], ['plot_too_large'], ['plot_too_large'], [], ['unsupported_geometry_type']]);
       assert.match(r.body.plots[6].rejections[0].message, /split it.*the largest plot taken is 1000 ha \(MAX_PLOT_AREA_HA\)/s);
       assert.match(r.body.plots[5].rejections[0].message, /Declared: 1000000000 ha/);
       assert.equal(r.body.imported.created, BOOK.length);
@@ -66,7 +67,8 @@ for (const backend of BACKENDS) {
       const stored = new Map<string | null, { validation_state: string }[]>();
       for (const p of list.plots) stored.set(p.external_ref, [...(stored.get(p.external_ref) ?? []), p]);
       for (const ref of ['OK-1', 'OK-2', 'OK-3']) assert.equal(stored.get(ref)?.[0].validation_state, 'valid', ref);
-      for (const ref of ['SURROGATE', 'HERD', 'BIG']) assert.equal(stored.get(ref)?.[0].validation_state, 'rejected', ref);
+      assert.match(r.body.plots[8].rejections[0].message, /This one is a Line\ufffdString\./);
+      for (const ref of ['SURROGATE', 'HERD', 'BIG', 'TYPE']) assert.equal(stored.get(ref)?.[0].validation_state, 'rejected', ref);
       assert.equal(stored.get(null)?.length, 2, 'the NUL ref and the long ref are not kept');
     });
 

@@ -316,6 +316,12 @@ test('invalid_text: a NUL or a lone surrogate in any property rejects the plot a
   cases.push({ code: 'invalid_text', name: 'covered above', plot: () => assert.fail() });
 });
 
+test('text quoted from the file in a finding is shown storable: a geometry type holding a NUL or a lone surrogate', () => {
+  const p = judge(feature({ type: 'Line\u0000String\ud800', coordinates: SQUARE }));
+  assert.deepEqual(p.rejections.map((f) => f.code), ['unsupported_geometry_type']);
+  assert.match(p.rejections[0].message, /This one is a Line\ufffdString\ufffd\.$/);
+});
+
 test('ref_too_long: a ref over 200 characters rejects the plot and is not kept; 200 is taken', () => {
   const long = judge(feature(polygon(SQUARE), { ref: 'R'.repeat(201) }));
   assert.equal(long.validation_state, 'rejected');
