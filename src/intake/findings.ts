@@ -105,7 +105,7 @@ export const FINDING_RULES = {
   },
   crosses_antimeridian: {
     effect: 'repair',
-    message: 'The polygon crosses the antimeridian (180 degrees of longitude) as one ring; it was cut there into a part on either side, as RFC 7946 asks.',
+    message: 'The polygon crosses the antimeridian (180 degrees of longitude) as one ring; it was cut there into a part on either side, as RFC 7946 asks. An evidence read does not cross the antimeridian: to have the plot read, register each side as its own plot.',
   },
   overlapping_parts: { effect: 'repair', message: 'Parts of the MultiPolygon overlap or share edges; they were merged.' },
   polygon_with_holes: {

@@ -118,6 +118,8 @@ function checkReadBound(footprint: PlotFootprint, box: Bbox, maxAreaHa: number):
   const split = `split the plot into parts of at most ${haOf(maxAreaHa)}`;
   const what = footprint.drawn ? 'the circle drawn for the declared area' : 'the footprint';
   if (!(footprint.areaHa <= maxAreaHa)) throw new ReadError(`${what} covers ${haOf(footprint.areaHa)}, over the ${haOf(maxAreaHa)} a read may cover: ${split}`);
+  // Windows are longitude ranges: parts on either side of 180 degrees would span the world between them.
+  if (box[2] - box[0] > 180) throw new ReadError(`${what} lies on both sides of the antimeridian, which a read does not cross: register each side as its own plot`);
   const m = metresPerDegree((box[1] + box[3]) / 2);
   const boxHa = ((box[2] - box[0]) * m.lon * (box[3] - box[1]) * m.lat) / 10_000;
   if (!(boxHa <= maxAreaHa * MAX_BOX_OVER_AREA)) {

@@ -59,6 +59,20 @@ test('refuses a thin footprint within the area bound whose box would span past i
   assert.equal(MAX_READ_AREA_HA, 10_000);
 });
 
+test('a plot cut at the antimeridian is refused before the archive is touched, saying to register each side', async () => {
+  const split = {
+    type: 'MultiPolygon' as const,
+    coordinates: [[[[180, -16.7], [180, -16.69], [179.98, -16.69], [179.98, -16.7], [180, -16.7]]], [[[-180, -16.69], [-180, -16.7], [-179.99, -16.7], [-179.99, -16.69], [-180, -16.69]]]],
+  };
+  const { archive, touched } = watchedArchive();
+  await assert.rejects(planRead(plot({ geometry: split, areaHa: 354, country: 'FJ', producerCountry: 'FJ' }), archive), (err: unknown) => {
+    assert.ok(err instanceof ReadError);
+    assert.equal(err.message, 'the footprint lies on both sides of the antimeridian, which a read does not cross: register each side as its own plot');
+    return true;
+  });
+  assert.deepEqual(touched, []);
+});
+
 test('a plot no archive covers (open ocean, a pole) fails with a plain reason instead of being read as a thin record', async () => {
   const { root } = await demoWorld();
   const dataDir = mkdtempSync(join(tmpdir(), 'ocean-'));
