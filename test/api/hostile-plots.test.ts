@@ -2,6 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { runAdminCommand } from '../../src/admin/commands.ts';
+import { openDemoArchive } from '../../src/demo/open-archive.ts';
+import { startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { demoWorld } from '../support/demo-world.ts';
+import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from '../engine/evidence-helpers.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { assertDocumented } from '../support/openapi.ts';
@@ -84,6 +88,29 @@ for (const backend of BACKENDS) {
       assert.equal(r.status, 422);
       assert.equal(r.body.error.code, 'unsupported_crs');
       assert.match(r.body.error.message, /geocentric/);
+    });
+
+    test('the evidence worker reads no footprint over the configured cap: the read fails with the cap named and costs nothing', async () => {
+      const { root } = await demoWorld();
+      const worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archive: await openDemoArchive({ dataDir: app.services.config.dataDir, root }) });
+      try {
+        const { workspaceId, key: professional } = await seedWorkspace(app.services.store, 'professional');
+        const em = app.services.store.em();
+        const id = await insertSitePlot(em, workspaceId, 'gh-dust-no-structure', { ref: 'WIDE' });
+        // Registered before the cap was lowered: 1,100 ha, under the default 10,000 ha but over this deployment's 1,000.
+        await em.execute('update plots set geometry = ?::jsonb, area_ha = 1100 where id = ?', [JSON.stringify(square('WIDE', 0.03).geometry), id]);
+        const run = await app.call('POST', '/api/v1/portal/plots/evidence', { key: professional, body: { plot_ids: [id] } });
+        assert.equal(run.status, 202);
+        await waitUntilRead(em, workspaceId);
+        const row = await plotRow(em, id);
+        assert.equal(row.evidence_state, 'failed');
+        assert.match(row.evidence_error!, /over the 1,000 ha a read may cover: split the plot into parts of at most 1,000 ha$/);
+        const [{ n }] = await em.execute<{ n: string }[]>('select count(*) as n from evidence_units where workspace_id = ?', [workspaceId]);
+        assert.equal(Number(n), 0);
+      } finally {
+        worker.stopTaking();
+        await worker.close();
+      }
     });
   });
 }
