@@ -83,9 +83,9 @@ export const CSV_COLUMNS = [
 
 /**
  * One CSV field (RFC 4180), quoted when it holds a quote, a line break, a comma or a semicolon (the
- * separator a spreadsheet in a decimal-comma locale reads). A text that a spreadsheet would run as a formula (it starts with =, +,
- * -, @, a tab or a carriage return) is written with a leading apostrophe, so a reference cannot
- * execute when the file is opened; numbers are written as they are.
+ * separator a spreadsheet in a decimal-comma locale reads). A text that a spreadsheet would run as a
+ * formula (it starts with =, +, -, @, a tab or a carriage return) is written with a leading
+ * apostrophe, so a reference cannot execute when the file is opened; numbers are written as they are.
  */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';

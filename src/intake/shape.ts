@@ -99,8 +99,15 @@ export function swapAxes(shape: Shape): Shape {
  */
 export function centroidOf(shape: Shape): Position {
   if (shape.kind === 'point') return shape.at;
-  const xs = shape.polygons.flatMap((rings) => rings[0].map((p) => p[0]));
-  if (Math.max(...xs) - Math.min(...xs) > 180) {
+  let west = Infinity;
+  let east = -Infinity;
+  for (const rings of shape.polygons) {
+    for (const [x] of rings[0]) {
+      west = Math.min(west, x);
+      east = Math.max(east, x);
+    }
+  }
+  if (east - west > 180) {
     const [x, y] = centroidOf({ kind: 'polygons', polygons: shape.polygons.map((rings) => rings.map((r) => r.map(([px, py]): Position => [px < 0 ? px + 360 : px, py]))) });
     return [x >= 180 ? x - 360 : x, y];
   }

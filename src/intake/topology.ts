@@ -120,10 +120,12 @@ export function checkTopology(polygons: Position[][][]): TopologyChecked {
     const out = parts.map((p) => [counterclockwise(positions(p.getExteriorRing()))]);
     return { polygons: out, repairs };
   } catch (error) {
-    // JSTS throws TopologyException on input its noding cannot resolve (near-coincident edges).
-    return { rejection: finding('unrepairable_geometry', error instanceof Error ? `(${error.message})` : undefined) };
+    return unrepairable(error);
   }
 }
+
+// JSTS throws TopologyException on input its noding cannot resolve (near-coincident edges).
+const unrepairable = (error: unknown) => ({ rejection: finding('unrepairable_geometry', error instanceof Error ? `(${error.message})` : undefined) });
 
 const counterclockwise = (ring: Position[]) => (signedArea2(ring) < 0 ? ring.slice().reverse() : ring);
 
@@ -164,6 +166,6 @@ export function splitAtAntimeridian(polygons: Position[][][]): TopologyChecked {
     }
     return { polygons: out, repairs: [finding('crosses_antimeridian')] };
   } catch (error) {
-    return { rejection: finding('unrepairable_geometry', error instanceof Error ? `(${error.message})` : undefined) };
+    return unrepairable(error);
   }
 }

@@ -222,7 +222,7 @@ function judgeGeometry(
   }
 
   // Swapping the axes mirrors the rings, so a swapped plot is repaired again: its orientation is judged the right way round.
-  const repaired = shape === reading.shape ? asRead! : repair(shape.polygons);
+  const repaired = (shape === reading.shape ? asRead : null) ?? repair(shape.polygons);
   found.push(...repaired.repairs);
   if (repaired.rejection) {
     found.push(repaired.rejection);
@@ -260,8 +260,8 @@ function storableProperties(properties: Record<string, unknown>, found: Finding[
 }
 
 /**
- * Rings tidied, topology made valid and a polygon across the antimeridian cut there: the polygons as repaired with what was repaired, or the
- * repairs made before the rejection that stopped them.
+ * Rings tidied, topology made valid and a polygon across the antimeridian cut there: the polygons as
+ * repaired with what was repaired, or the repairs made before the rejection that stopped them.
  */
 function repairPolygons(
   polygons: Position[][][],
