@@ -60,6 +60,11 @@ describe('config', () => {
     assert.deepEqual([told.intakeQueue, told.uploadsPerWorkspace, told.uploadTimeoutMs], [8, 1, 30_000]);
   });
 
+  test('the plot area cap is 10,000 ha unless MAX_PLOT_AREA_HA says otherwise', () => {
+    assert.equal(loadConfig({}).maxPlotAreaHa, 10_000);
+    assert.equal(loadConfig({ MAX_PLOT_AREA_HA: '500' }).maxPlotAreaHa, 500);
+  });
+
   const wrong: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -82,6 +87,8 @@ describe('config', () => {
     ['INTAKE_QUEUE', { INTAKE_QUEUE: '0' }],
     ['UPLOADS_PER_WORKSPACE', { UPLOADS_PER_WORKSPACE: '0' }],
     ['UPLOAD_TIMEOUT_S', { UPLOAD_TIMEOUT_S: '1.5' }],
+    ['MAX_PLOT_AREA_HA', { MAX_PLOT_AREA_HA: '0' }],
+    ['MAX_PLOT_AREA_HA', { MAX_PLOT_AREA_HA: '1e9' }],
   ];
   for (const [variable, env] of wrong) {
     test(`a wrong ${variable} stops the start naming the variable`, () => {

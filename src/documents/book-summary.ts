@@ -82,15 +82,16 @@ export const CSV_COLUMNS = [
 ] as const;
 
 /**
- * One CSV field (RFC 4180). A text that a spreadsheet would run as a formula (it starts with =, +,
- * -, @, a tab or a carriage return) is written with a leading apostrophe, so a reference cannot
- * execute when the file is opened; numbers are written as they are.
+ * One CSV field (RFC 4180), quoted when it holds a quote, a line break, a comma or a semicolon (the
+ * separator a spreadsheet in a decimal-comma locale reads). A text that a spreadsheet would run as a
+ * formula (it starts with =, +, -, @, a tab or a carriage return) is written with a leading
+ * apostrophe, so a reference cannot execute when the file is opened; numbers are written as they are.
  */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
   let text = String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return /[",;\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 function csvLine(entry: BookEntry, baseUrl: string): string {

@@ -27,7 +27,13 @@
  *    GEOS/PostGIS ST_MakeValid) rather than buffered by zero, which would drop a figure eight's lobe.
  *  - A ref repeated in one file rejects the later plots: the ref is the key a re-upload matches on,
  *    so it cannot name two plots.
+ *  - Text that cannot be stored (a NUL, a lone surrogate) rejects the plot and is left out, as is a
+ *    ref over 200 characters: the rejected plot is stored without it, so one bad plot never fails the
+ *    file's other plots.
  */
+
+import { MAX_REF_CHARS } from './limits.ts';
+import { shownText } from './text.ts';
 
 export type FindingEffect = 'reject' | 'repair' | 'inform';
 
@@ -97,6 +103,10 @@ export const FINDING_RULES = {
     effect: 'repair',
     message: 'The rings of a polygon do not nest properly (a hole outside its outer ring, or rings that touch along a line); they were rebuilt into valid polygons (even-odd rule).',
   },
+  crosses_antimeridian: {
+    effect: 'repair',
+    message: 'The polygon crosses the antimeridian (180 degrees of longitude) as one ring; it was cut there into a part on either side, as RFC 7946 asks. An evidence read does not cross the antimeridian: to have the plot read, register each side as its own plot.',
+  },
   overlapping_parts: { effect: 'repair', message: 'Parts of the MultiPolygon overlap or share edges; they were merged.' },
   polygon_with_holes: {
     effect: 'repair',
@@ -111,6 +121,10 @@ export const FINDING_RULES = {
   point_over_4ha: {
     effect: 'reject',
     message: 'A point stands for a plot declared over 4 ha; a filing needs the plot\'s polygon there (only cattle may be declared as a larger point).',
+  },
+  plot_too_large: {
+    effect: 'reject',
+    message: 'The plot covers more than the largest area a plot may have here; split it into plots of at most that area (a declared point area counts, cattle included).',
   },
   point_area_too_small: { effect: 'reject', message: 'A point\'s declared area is under 0.1 ha, which the EU information system refuses.' },
   point_area_assumed: {
@@ -137,6 +151,14 @@ export const FINDING_RULES = {
     effect: 'inform',
     message: 'Several producers of this workspace have this name; the plot is taken without a producer.',
   },
+  invalid_text: {
+    effect: 'reject',
+    message: 'A property holds a NUL character or a lone UTF-16 surrogate, which is not text that can be stored or filed; the property was not read. Remove the character and upload the plot again.',
+  },
+  ref_too_long: {
+    effect: 'reject',
+    message: `The ref is longer than ${MAX_REF_CHARS} characters, the longest a ref may be; it was not kept. Give the plot a shorter ref.`,
+  },
   duplicate_ref: {
     effect: 'reject',
     message: 'An earlier plot of this file has the same ref; a ref names one plot, so only the first is taken.',
@@ -150,10 +172,13 @@ export interface Finding {
   message: string;
 }
 
-/** A finding with its plain message, and the particulars of this plot after it where they help. */
+/**
+ * A finding with its plain message, and the particulars of this plot after it where they help; text
+ * from the file quoted there is shown storable (a geometry type holding a NUL cannot fail the import).
+ */
 export function finding(code: FindingCode, detail?: string): Finding {
   const message = FINDING_RULES[code].message;
-  return { code, message: detail ? `${message} ${detail}` : message };
+  return { code, message: detail ? `${message} ${shownText(detail)}` : message };
 }
 
 export const effectOf = (code: FindingCode): FindingEffect => FINDING_RULES[code].effect;

@@ -29,6 +29,8 @@ export interface JudgeRequest {
   now?: Date;
   /** DEFAULT_CAPS when absent. */
   caps?: IntakeCaps;
+  /** The largest plot taken, in hectares (the deployment's MAX_PLOT_AREA_HA). */
+  maxPlotAreaHa?: number;
 }
 
 /** Parses and judges one file: the report of every plot, storing nothing. Throws IntakeError for a file refused whole. */

@@ -27,7 +27,8 @@ export interface IntakePool {
   close(): Promise<void>;
 }
 
-export function createIntakePool(size: number, queue: number, caps: IntakeCaps): IntakePool {
+/** `maxPlotAreaHa` is the deployment's plot area cap, given to every judgement (MAX_PLOT_AREA_HA by default). */
+export function createIntakePool(size: number, queue: number, caps: IntakeCaps, maxPlotAreaHa?: number): IntakePool {
   const pool = createPool<IntakeTasks>({
     size,
     minThreads: 0,
@@ -38,7 +39,7 @@ export function createIntakePool(size: number, queue: number, caps: IntakeCaps):
   });
   return {
     async judge(request) {
-      const judged = await pool.run('judge', { ...request, caps }).catch((error: unknown) => {
+      const judged = await pool.run('judge', { ...request, caps, maxPlotAreaHa }).catch((error: unknown) => {
         if (error instanceof PoolError && error.code === 'pool_full') throw intakeBusy(RETRY_AFTER_S);
         throw error;
       });

@@ -26,6 +26,10 @@ export function toWgs84(definition: string, where: string): { convert: Reproject
   } catch {
     throw unsupportedCrs(`${where} names a coordinate reference system that cannot be read.`);
   }
+  // Geocentric X, Y, Z is neither longitude/latitude nor a map: proj4 would turn each X, Y into a place it is not.
+  if (proj.projName === 'geocent') {
+    throw unsupportedCrs(`${where} names a geocentric coordinate reference system (X, Y, Z from the Earth's centre), neither geographic nor projected.`);
+  }
   const name = proj.name ?? definition.slice(0, 60);
   const isWgs84 = proj.projName === 'longlat' && proj.datumCode === 'wgs84' && !proj.from_greenwich;
   return { convert: isWgs84 ? null : convert, name };

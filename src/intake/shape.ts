@@ -112,10 +112,24 @@ export function swapAxes(shape: Shape): Shape {
 
 /**
  * The area-weighted centroid of the outer rings (planar in degrees, which is what a point-in-country
- * test needs); the mean of their vertices when they enclose no area.
+ * test needs); the mean of their vertices when they enclose no area. Parts on either side of the
+ * antimeridian are measured with western longitudes carried past 180, so their centroid lies between
+ * them, not on the far side of the world.
  */
 export function centroidOf(shape: Shape): Position {
   if (shape.kind === 'point') return shape.at;
+  let west = Infinity;
+  let east = -Infinity;
+  for (const rings of shape.polygons) {
+    for (const [x] of rings[0]) {
+      west = Math.min(west, x);
+      east = Math.max(east, x);
+    }
+  }
+  if (east - west > 180) {
+    const [x, y] = centroidOf({ kind: 'polygons', polygons: shape.polygons.map((rings) => rings.map((r) => r.map(([px, py]): Position => [px < 0 ? px + 360 : px, py]))) });
+    return [x >= 180 ? x - 360 : x, y];
+  }
   let a = 0;
   let cx = 0;
   let cy = 0;

@@ -26,3 +26,12 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   }
   return bytes.length;
 }
+
+/**
+ * Whether a property's text can be stored and filed as it is: PostgreSQL text holds no NUL, and a lone
+ * UTF-16 surrogate (a JSON `\ud800` escape) is no Unicode text, with no UTF-8 form.
+ */
+export const isStorableText = (text: string): boolean => text.isWellFormed() && !text.includes('\0');
+
+/** The text with each NUL and lone surrogate shown as U+FFFD, so a message can name it. */
+export const shownText = (text: string): string => text.toWellFormed().replaceAll('\0', '\ufffd');

@@ -11,6 +11,7 @@ import RobustLineIntersector from 'jsts/org/locationtech/jts/algorithm/RobustLin
 import MCIndexNoder from 'jsts/org/locationtech/jts/noding/MCIndexNoder.js';
 import NodedSegmentString from 'jsts/org/locationtech/jts/noding/NodedSegmentString.js';
 import ArrayList from 'jsts/java/util/ArrayList.js';
+import OverlayOp from 'jsts/org/locationtech/jts/operation/overlay/OverlayOp.js';
 import { finding, type Finding } from './findings.ts';
 import type { IntakeCaps } from './limits.ts';
 import { overCap } from './shape.ts';
@@ -168,9 +169,52 @@ export function checkTopology(polygons: Position[][][], caps: IntakeCaps): Topol
     const out = parts.map((p) => [counterclockwise(positions(p.getExteriorRing()))]);
     return { polygons: out, repairs };
   } catch (error) {
-    // JSTS throws TopologyException on input its noding cannot resolve (near-coincident edges).
-    return { rejection: finding('unrepairable_geometry', error instanceof Error ? `(${error.message})` : undefined) };
+    return unrepairable(error);
   }
 }
 
+// JSTS throws TopologyException on input its noding cannot resolve (near-coincident edges).
+const unrepairable = (error: unknown) => ({ rejection: finding('unrepairable_geometry', error instanceof Error ? `(${error.message})` : undefined) });
+
 const counterclockwise = (ring: Position[]) => (signedArea2(ring) < 0 ? ring.slice().reverse() : ring);
+
+/**
+ * A polygon written across the antimeridian as one ring has an edge spanning over 180 degrees of
+ * longitude (from 179.5 to -179.5, say); RFC 7946 (3.1.9) asks for it cut in two instead. Such a
+ * polygon's longitudes are unwrapped east of 180 so that it can be repaired as drawn, then cut by
+ * splitAtAntimeridian.
+ */
+export function unwrapAntimeridian(polygons: Position[][][]): { polygons: Position[][][]; crossed: boolean } {
+  const crosses = (rings: Position[][]) => rings.some((r) => r.some((p, i) => i > 0 && Math.abs(p[0] - r[i - 1][0]) > 180));
+  let crossed = false;
+  const out = polygons.map((rings) => {
+    if (!crosses(rings)) return rings;
+    crossed = true;
+    return rings.map((r) => r.map(([x, y]): Position => [x < 0 ? x + 360 : x, y]));
+  });
+  return { polygons: out, crossed };
+}
+
+const box = (west: number, east: number) =>
+  factory.createPolygon(toRing([[west, -90], [east, -90], [east, 90], [west, 90], [west, -90]]), []);
+
+/** Unwrapped polygons (single counterclockwise rings) cut at 180 degrees, the part east of it moved back to -180..; a part from each side. */
+export function splitAtAntimeridian(polygons: Position[][][]): TopologyChecked {
+  try {
+    const out: Position[][][] = [];
+    for (const [ring] of polygons) {
+      if (ring.every(([x]) => x <= 180)) {
+        out.push([ring]);
+        continue;
+      }
+      const polygon = toPolygon([ring]);
+      for (const west of polygonsIn(OverlayOp.intersection(polygon, box(-180, 180)))) out.push([counterclockwise(positions(west.getExteriorRing()))]);
+      for (const east of polygonsIn(OverlayOp.intersection(polygon, box(180, 540)))) {
+        out.push([counterclockwise(positions(east.getExteriorRing()).map(([x, y]): Position => [x - 360, y]))]);
+      }
+    }
+    return { polygons: out, repairs: [finding('crosses_antimeridian')] };
+  } catch (error) {
+    return unrepairable(error);
+  }
+}

@@ -9,13 +9,14 @@ import {
   type Finding,
 } from './findings.ts';
 import { polygonsAreaHa } from './geodesic.ts';
-import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps } from './limits.ts';
+import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_PLOT_AREA_HA, MAX_REF_CHARS } from './limits.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
 import { numberFrom, plotProperties, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
-import { checkTopology } from './topology.ts';
-import type { ParsedFile, PlotGeometry, RawPlot, RowError, SourceFormat } from './types.ts';
+import { isStorableText } from './text.ts';
+import { checkTopology, splitAtAntimeridian, unwrapAntimeridian } from './topology.ts';
+import type { ParsedFile, PlotGeometry, Position, RawPlot, RowError, SourceFormat } from './types.ts';
 
 export type ValidationState = 'valid' | 'repaired' | 'rejected';
 
@@ -58,6 +59,8 @@ export interface ValidateOptions {
   now?: Date;
   /** Bounds on each plot's geometry and judging time; DEFAULT_CAPS when absent. */
   caps?: IntakeCaps;
+  /** The largest plot taken, in hectares (MAX_PLOT_AREA_HA by default). */
+  maxPlotAreaHa?: number;
 }
 
 const FIRST_PLANTED_YEAR = 1900;
@@ -67,6 +70,7 @@ interface Context {
   matchProducer: (name: string) => ProducerMatch;
   thisYear: number;
   caps: IntakeCaps;
+  maxPlotAreaHa: number;
   /** Plots whose axis order could not be checked for want of a country. */
   uncheckedNoCountry: number;
   /** Countries given but outside the recognised list. */
@@ -90,6 +94,7 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
     matchProducer: producerMatcher(options.producers ?? []),
     thisYear: (options.now ?? new Date()).getUTCFullYear(),
     caps: options.caps ?? DEFAULT_CAPS,
+    maxPlotAreaHa: options.maxPlotAreaHa ?? MAX_PLOT_AREA_HA,
     uncheckedNoCountry: 0,
     uncheckedCountries: new Set(),
   };
@@ -128,10 +133,17 @@ function overBudget(report: PlotReport, took: number, caps: IntakeCaps): PlotRep
 
 const ha = (x: number) => `${Number(x.toFixed(4))} ha`;
 
+const tooLarge = (how: string, area: number, context: Context) =>
+  finding('plot_too_large', `${how}: ${ha(area)}; the largest plot taken is ${ha(context.maxPlotAreaHa)} (MAX_PLOT_AREA_HA).`);
+
 function judgePlot(raw: RawPlot, context: Context): PlotReport {
   const found: Finding[] = [];
-  const props = plotProperties(raw.properties);
-  const ref = textFrom(props.ref);
+  const props = plotProperties(storableProperties(raw.properties, found));
+  let ref = textFrom(props.ref);
+  if (ref !== null && [...ref].length > MAX_REF_CHARS) {
+    found.push(finding('ref_too_long', `It has ${[...ref].length} characters.`));
+    ref = null;
+  }
   const commodity = textFrom(props.commodity);
 
   let declared: number | null = null;
@@ -200,7 +212,13 @@ function judgeGeometry(
   }
   found.push(...reading.repairs);
 
-  const placed = placeInCountry(reading.shape, country, context);
+  // Placed by the centroid of the repaired boundary: that of a boundary that crosses itself or winds a
+  // part the wrong way lies where the plot does not. Coordinates off the Earth either way round are not repaired.
+  const repair = (polygons: Position[][][]) => repairPolygons(polygons, !raw.orientationByFormat, context.caps);
+  const asRead = reading.shape.kind === 'polygons' && (onEarth(reading.shape) || onEarth(swapAxes(reading.shape)))
+    ? repair(reading.shape.polygons)
+    : null;
+  const placed = placeInCountry(reading.shape, centroidOf(asRead?.polygons ? { kind: 'polygons', polygons: asRead.polygons } : reading.shape), country, context);
   found.push(...placed.found);
   if (placed.shape === null) return none;
   const shape = placed.shape;
@@ -210,28 +228,28 @@ function judgeGeometry(
 
   if (shape.kind === 'point') {
     if (declared === null) found.push(finding('point_area_assumed'));
+    else if (declared > context.maxPlotAreaHa) found.push(tooLarge('Declared', declared, context));
     else if (declared > POINT_AREA.maxHa && commodity?.toLowerCase() !== POINT_AREA.exemptCommodity) {
       found.push(finding('point_over_4ha', `Declared: ${ha(declared)}.`));
     } else if (declared < POINT_AREA.minHa) found.push(finding('point_area_too_small', `Declared: ${ha(declared)}.`));
     return { geometry: { type: 'Point', coordinates: shape.at }, area: null };
   }
 
-  const tidied = tidyRings(shape.polygons, !raw.orientationByFormat);
-  if (tidied.rejection) {
-    found.push(tidied.rejection);
+  // Swapping the axes mirrors the rings, so a swapped plot is repaired again: its orientation is judged the right way round.
+  const repaired = (shape === reading.shape ? asRead : null) ?? repair(shape.polygons);
+  found.push(...repaired.repairs);
+  if (repaired.rejection) {
+    found.push(repaired.rejection);
     return none;
   }
-  found.push(...tidied.repairs);
-  const checked = checkTopology(tidied.polygons, context.caps);
-  if (checked.rejection) {
-    found.push(checked.rejection);
-    return none;
-  }
-  found.push(...checked.repairs);
-  const polygons = checked.polygons;
+  const polygons = repaired.polygons;
   const area = polygonsAreaHa(polygons);
   if (area * 10_000 < MIN_POLYGON_M2) {
     found.push(finding('degenerate_polygon'));
+    return none;
+  }
+  if (area > context.maxPlotAreaHa) {
+    found.push(tooLarge('Measured', area, context));
     return none;
   }
   if (declared !== null) {
@@ -245,11 +263,42 @@ function judgeGeometry(
   return { geometry, area };
 }
 
+/** The properties whose name and text can be stored; each other one is left out with a finding. */
+function storableProperties(properties: Record<string, unknown>, found: Finding[]): Record<string, unknown> {
+  const entries = Object.entries(properties).filter(([name, value]) => {
+    const storable = isStorableText(name) && (typeof value !== 'string' || isStorableText(value));
+    if (!storable) found.push(finding('invalid_text', `The property is "${name}".`));
+    return storable;
+  });
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Rings tidied, topology made valid and a polygon across the antimeridian cut there: the polygons as
+ * repaired with what was repaired, or the repairs made before the rejection that stopped them.
+ */
+function repairPolygons(
+  polygons: Position[][][],
+  reportOrientation: boolean,
+  caps: IntakeCaps,
+): { polygons: Position[][][]; repairs: Finding[]; rejection?: undefined } | { polygons?: undefined; repairs: Finding[]; rejection: Finding } {
+  const unwrapped = unwrapAntimeridian(polygons);
+  const tidied = tidyRings(unwrapped.polygons, reportOrientation);
+  if (tidied.rejection) return { repairs: [], rejection: tidied.rejection };
+  const checked = checkTopology(tidied.polygons, caps);
+  if (checked.rejection) return { repairs: tidied.repairs, rejection: checked.rejection };
+  const repairs = [...tidied.repairs, ...checked.repairs];
+  if (!unwrapped.crossed) return { polygons: checked.polygons, repairs };
+  const split = splitAtAntimeridian(checked.polygons);
+  if (split.rejection) return { repairs, rejection: split.rejection };
+  return { polygons: split.polygons, repairs: [...repairs, ...split.repairs] };
+}
+
 /**
  * Coordinates on the Earth, in the stated country. The axis order is decided with the country's real
  * boundary: a plot outside it whose swapped coordinates fall inside was written latitude first.
  */
-function placeInCountry(shape: Shape, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
+function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
   const checkable = country !== null && isRecognisedCountry(country);
   if (!checkable) {
     if (country === null) context.uncheckedNoCountry++;
@@ -257,7 +306,6 @@ function placeInCountry(shape: Shape, country: string | null, context: Context):
   }
   const earthly = onEarth(shape);
   if (checkable) {
-    const [x, y] = centroidOf(shape);
     if (earthly && countryContains(country, [x, y])) return { shape, found: [] };
     const swapped = swapAxes(shape);
     if (onEarth(swapped) && countryContains(country, [y, x])) return { shape: swapped, found: [finding('axis_order_swapped')] };

@@ -170,6 +170,22 @@ for (const backend of BACKENDS) {
         await server.close();
       });
 
+      test('a plot in the open ocean, which no archive covers, fails with a plain reason and costs nothing', async () => {
+        const { workspaceId, key } = await seedWorkspace(app.services.store);
+        const em = app.services.store.em();
+        const ocean = await insertSitePlot(em, workspaceId, A, { ref: 'OCEAN' });
+        const square = { type: 'Polygon', coordinates: [[[-30, 0], [-29.99, 0], [-29.99, 0.01], [-30, 0.01], [-30, 0]]] };
+        await em.execute('update plots set geometry = ?::jsonb, area_ha = 123, country = null where id = ?', [JSON.stringify(square), ocean]);
+        const run = await app.call('POST', RUN, { key, body: { plot_ids: [ocean] } });
+        assert.deepEqual([run.status, run.body.queued], [202, 1]);
+        await waitUntilRead(em, workspaceId);
+        const row = await plotRow(em, ocean);
+        assert.equal(row.evidence_state, 'failed');
+        assert.match(row.evidence_error!, /^The read could not be completed: no archive covers the plot: .*open ocean, or a pole/);
+        assert.equal(row.verdict, null, 'not charged as insufficient_record');
+        assert.equal(await units(app, workspaceId), 0);
+      });
+
       test('a failed read records a plain reason, costs nothing, and the job goes on; reading again costs one each', async () => {
         const { workspaceId, key } = await seedWorkspace(app.services.store);
         const em = app.services.store.em();

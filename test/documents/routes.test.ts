@@ -141,8 +141,9 @@ for (const backend of BACKENDS) {
     });
 
     test('each CSV row carries the plot\'s state, record, reasons, next step, evidence time and, once read, its document link', async () => {
-      const { rows } = await csvOf(app, key);
+      const { rows, raw } = await csvOf(app, key);
       const [read, small, , , unread, queued, failed, formula] = rows;
+      assert.ok(raw.includes(',"cycle_and_structure_agree;plot_below_evidence_floor",'), 'a field holding a semicolon is quoted');
       assert.equal(read.external_ref, 'SRT-0412');
       assert.equal(read.state, 'Established before the cutoff');
       assert.match(read.record, /^2020 maps: not forest\. Landsat record: cleared before 2021\. 4 dry seasons could be read\.$/);

@@ -94,6 +94,12 @@ test('refuses a crs it cannot convert with unsupported_crs', () => {
   assert.equal(error.code, 'unsupported_crs');
 });
 
+test('refuses a geocentric crs (+proj=geocent), neither geographic nor projected, with unsupported_crs', () => {
+  const error = refusal(bytes({ ...polygon, crs: { type: 'name', properties: { name: '+proj=geocent +datum=WGS84 +units=m +no_defs' } } }));
+  assert.equal(error.code, 'unsupported_crs');
+  assert.match(error.message, /geocentric .*neither geographic nor projected.*EPSG:4326/s);
+});
+
 test(`refuses more than ${MAX_PLOTS} features with too_many_plots`, () => {
   const feature = '{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-1.5,6.5]}}';
   const text = `{"type":"FeatureCollection","features":[${Array(MAX_PLOTS + 1).fill(feature).join(',')}]}`;

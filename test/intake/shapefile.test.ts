@@ -67,6 +67,14 @@ test('reprojects from the .prj to WGS84 (UTM 32N, easting 500 km lies on 9 degre
   assert.ok(parsed.notes.some((n) => n.includes('converted from WGS_1984_UTM_Zone_32N')));
 });
 
+test('refuses a .prj naming a geocentric system (+proj=geocent) with unsupported_crs, naming the .prj', async () => {
+  const { shp, shx, dbf } = writeShapefile([{ shape: { point: [6378137, 0] }, properties: { ref: 'G' } }]);
+  await assert.rejects(
+    parseShapefileZip(zip({ 'g.shp': shp, 'g.shx': shx, 'g.dbf': dbf, 'g.prj': strToU8('+proj=geocent +datum=WGS84 +units=m +no_defs') })),
+    (error: { code?: string; message: string }) => error.code === 'unsupported_crs' && /g\.prj names a geocentric/.test(error.message),
+  );
+});
+
 test('reads the .dbf in the encoding its .cpg names', async () => {
   const { shp, shx, dbf } = writeShapefile([{ shape: { point: [-1.5, 6.5] }, properties: { producer: 'Coopérative Éclair' } }]);
   const parsed = await parseShapefileZip(zip({ 'c.shp': shp, 'c.shx': shx, 'c.dbf': dbf, 'c.cpg': strToU8('UTF-8') }));

@@ -175,6 +175,29 @@ const cases: { code: FindingCode; name: string; plot: () => PlotReport; also?: (
       assert.equal(cattle.validation_state, 'valid');
     },
   },
+  {
+    code: 'plot_too_large',
+    name: 'a polygon of 0.1 by 0.1 degrees (about 12,300 ha) over the default 10,000 ha cap',
+    plot: () => judge(feature(polygon([[W, S], [W + 0.1, S], [W + 0.1, S + 0.1], [W, S + 0.1], [W, S]]))),
+    also: (p) => {
+      assert.equal(p.validation_state, 'rejected');
+      assert.equal(p.geometry, null);
+      assert.match(p.rejections[0].message, /split it.*10000 ha \(MAX_PLOT_AREA_HA\)/s);
+      const capped = judge(feature(polygon(SQUARE)), { country: 'GH', maxPlotAreaHa: 1 });
+      assert.deepEqual(capped.rejections.map((f) => f.code), ['plot_too_large'], 'the cap is the configured one');
+      assert.equal(judge(feature(polygon(SQUARE)), { country: 'GH', maxPlotAreaHa: 2 }).validation_state, 'valid');
+    },
+  },
+  {
+    code: 'plot_too_large',
+    name: 'a cattle point declared 1e9 ha: exempt from the 4 ha point rule, not from the cap',
+    plot: () => judge(feature(point(), { area_ha: 1e9, commodity: 'cattle' })),
+    also: (p) => {
+      assert.equal(p.validation_state, 'rejected');
+      assert.deepEqual(p.rejections.map((f) => f.code), ['plot_too_large']);
+      assert.equal(judge(feature(point(), { area_ha: 9000, commodity: 'cattle' })).validation_state, 'valid');
+    },
+  },
   { code: 'point_area_too_small', name: 'a point declared 0.05 ha', plot: () => judge(feature(point(), { area_ha: 0.05 })) },
   {
     code: 'point_area_assumed',
@@ -300,6 +323,66 @@ for (const c of cases) {
     c.also?.(plot);
   });
 }
+
+test('invalid_text: a NUL or a lone surrogate in any property rejects the plot and the text is not read', () => {
+  const nul = judge(feature(polygon(SQUARE), { ref: 'K-\u00007', commodity: 'cocoa' }));
+  assert.equal(nul.validation_state, 'rejected');
+  assert.deepEqual(nul.rejections.map((f) => f.code), ['invalid_text']);
+  assert.match(nul.rejections[0].message, /The property is "ref"/);
+  assert.equal(nul.ref, null, 'the NUL never reaches the register');
+  assert.equal(nul.commodity, 'cocoa');
+  const lone = judge(feature(polygon(SQUARE), { ref: 'K-8', producer: 'Coop \ud800' }));
+  assert.deepEqual(lone.rejections.map((f) => f.code), ['invalid_text']);
+  assert.deepEqual(codes(lone), ['invalid_text'], 'the producer name is not read, so not matched or echoed');
+  assert.equal(lone.ref, 'K-8');
+  const name = judge(feature(polygon(SQUARE), { ['x\udc00']: 1 }));
+  assert.match(name.rejections[0].message, /The property is "x\ufffd"/, 'a bad property name is shown, not echoed');
+  assert.ok(name.rejections[0].message.isWellFormed());
+  assert.equal(judge(feature(polygon(SQUARE), { ref: 'Kɔkɔɔ 🌱' })).validation_state, 'valid', 'well-formed text outside the BMP is fine');
+  cases.push({ code: 'invalid_text', name: 'covered above', plot: () => assert.fail() });
+});
+
+test('text quoted from the file in a finding is shown storable: a geometry type holding a NUL or a lone surrogate', () => {
+  const p = judge(feature({ type: 'Line\u0000String\ud800', coordinates: SQUARE }));
+  assert.deepEqual(p.rejections.map((f) => f.code), ['unsupported_geometry_type']);
+  assert.match(p.rejections[0].message, /This one is a Line\ufffdString\ufffd\.$/);
+});
+
+test('ref_too_long: a ref over 200 characters rejects the plot and is not kept; 200 is taken', () => {
+  const long = judge(feature(polygon(SQUARE), { ref: 'R'.repeat(201) }));
+  assert.equal(long.validation_state, 'rejected');
+  assert.deepEqual(long.rejections.map((f) => f.code), ['ref_too_long']);
+  assert.match(long.rejections[0].message, /200 characters.*It has 201 characters\./s);
+  assert.equal(long.ref, null);
+  assert.equal(judge(feature(polygon(SQUARE), { ref: '🌱'.repeat(200) })).validation_state, 'valid', 'characters, not UTF-16 units, are counted');
+  cases.push({ code: 'ref_too_long', name: 'covered above', plot: () => assert.fail() });
+});
+
+test('the country and axis checks read the centroid of the repaired boundary, not of the crossing one', () => {
+  // A bow tie near Kumasi whose lobes are nearly equal and wound opposite ways: the signed-area centroid of
+  // the ring as written lies at 5.07 E, in Nigeria; the repaired lobes' centroid lies in Ghana.
+  const bowTie = [[-1.61, 6.69], [-1.59, 6.71001], [-1.59, 6.68999], [-1.61, 6.71], [-1.61, 6.69]] as Position[];
+  const p = judge(feature(polygon(bowTie)));
+  assert.deepEqual(codes(p), ['low_precision', 'ring_orientation', 'self_intersection']);
+  assert.equal(p.geometry?.type, 'MultiPolygon');
+  const swapped = judge(feature(polygon(bowTie.map(([x, y]) => [y, x] as Position))));
+  assert.deepEqual(codes(swapped), ['low_precision', 'axis_order_swapped', 'ring_orientation', 'self_intersection'], 'and so is a bow tie written latitude first');
+  assert.deepEqual(swapped.geometry, p.geometry);
+});
+
+test('crosses_antimeridian: a ring across 180 degrees is cut into a part on either side, its centroid in Fiji, not at 0 degrees', () => {
+  const ring: Position[] = [[179.98, -16.7], [-179.99, -16.7], [-179.99, -16.69], [179.98, -16.69], [179.98, -16.7]];
+  const p = judge(feature(polygon(ring), { area_ha: 354 }), { country: 'FJ' });
+  assert.equal(p.validation_state, 'repaired');
+  assert.deepEqual(codes(p), ['low_precision', 'crosses_antimeridian'], 'no outside_country and no area_mismatch');
+  assert.equal(p.geometry?.type, 'MultiPolygon');
+  const parts = (p.geometry!.coordinates as Position[][][]).map(([outer]) => outer.map(([x]) => x));
+  assert.deepEqual(parts.map((xs) => [Math.min(...xs), Math.max(...xs)]), [[179.98, 180], [-180, -179.99]]);
+  assert.ok(Math.abs(p.area_ha! - 354) < 3, `${p.area_ha} ha: 0.03 by 0.01 degrees, not 359.97 degrees wide`);
+  const split = judge(feature({ type: 'MultiPolygon', coordinates: p.geometry!.coordinates }), { country: 'FJ' });
+  assert.deepEqual(codes(split), ['low_precision'], 'the split plot re-uploaded is valid and placed in Fiji');
+  cases.push({ code: 'crosses_antimeridian', name: 'covered above', plot: () => assert.fail() });
+});
 
 test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash', () => {
   const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]], DEFAULT_CAPS);

@@ -1,3 +1,4 @@
+import { FINDING_RULES } from '../../intake/findings.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
@@ -10,7 +11,7 @@ export const plotSchemas: Record<string, Schema> = {
     type: 'object',
     required: ['code', 'message'],
     additionalProperties: false,
-    properties: { code: { type: 'string', description: 'Stable finding code; branch on it.' }, message: { type: 'string' } },
+    properties: { code: { enum: Object.keys(FINDING_RULES), description: 'Stable finding code; branch on it.' }, message: { type: 'string' } },
   },
   PlotState: {
     type: 'object',

@@ -22,6 +22,7 @@ import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
 import { type Bbox, metresPerDegree } from '../sources/reproject.ts';
 import { type ContextOptions, planContext } from './context/index.ts';
+import { MAX_PLOT_AREA_HA } from '../../intake/limits.ts';
 
 // ---- the instruments' plan for one plot ----------------------------------------------------------
 
@@ -65,7 +66,7 @@ const RADAR_MARGIN_M = 50;
  * own, since every window it allocates grows with the footprint (a point declaring 1e9 ha asked for a circle
  * of 1,784 km radius, gigabytes of windows).
  */
-export const MAX_READ_AREA_HA = 10_000;
+export const MAX_READ_AREA_HA = MAX_PLOT_AREA_HA;
 /** A long, thin footprint within the area cap still spans a box that every window covers: at most this many times the cap. */
 const MAX_BOX_OVER_AREA = 16;
 
@@ -117,6 +118,8 @@ function checkReadBound(footprint: PlotFootprint, box: Bbox, maxAreaHa: number):
   const split = `split the plot into parts of at most ${haOf(maxAreaHa)}`;
   const what = footprint.drawn ? 'the circle drawn for the declared area' : 'the footprint';
   if (!(footprint.areaHa <= maxAreaHa)) throw new ReadError(`${what} covers ${haOf(footprint.areaHa)}, over the ${haOf(maxAreaHa)} a read may cover: ${split}`);
+  // Windows are longitude ranges: parts on either side of 180 degrees would span the world between them.
+  if (box[2] - box[0] > 180) throw new ReadError(`${what} lies on both sides of the antimeridian, which a read does not cross: register each side as its own plot`);
   const m = metresPerDegree((box[1] + box[3]) / 2);
   const boxHa = ((box[2] - box[0]) * m.lon * (box[3] - box[1]) * m.lat) / 10_000;
   if (!(boxHa <= maxAreaHa * MAX_BOX_OVER_AREA)) {
@@ -146,6 +149,11 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
     planTerrain(archive, fp, requests, signal),
     planContext(contextPlot, archive, signal, options),
   ]);
+  if (s2Scenes.length + landsatScenes.length === 0 && radar.task === null && height.task === null && terrain.task === null) {
+    throw new ReadError(
+      'no archive covers the plot: no Sentinel-2 or Landsat scene of the record period, and no radar, canopy-height or elevation tile lies over it (open ocean, or a pole); nothing was read',
+    );
+  }
   const optical = (await Promise.all([
     ...s2Scenes.map((s) => planSentinel2(archive, s, box, skipped, signal)),
     ...landsatScenes.map((s) => planLandsat(archive, s, box, skipped, signal)),

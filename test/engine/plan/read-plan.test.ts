@@ -3,6 +3,11 @@ import assert from 'node:assert/strict';
 import type { Archive } from '../../../src/engine/archive.ts';
 import { failureReason } from '../../../src/engine/job-runner.ts';
 import { MAX_READ_AREA_HA, planRead, type PlotToRead, ReadError } from '../../../src/engine/plan/read-plan.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDemoArchive } from '../../../src/demo/open-archive.ts';
+import { demoWorld } from '../../support/demo-world.ts';
 
 /** An archive that records every use: a refused read must not search, open or fetch anything. */
 function watchedArchive(): { archive: Archive; touched: string[] } {
@@ -52,4 +57,38 @@ test('refuses a thin footprint within the area bound whose box would span past i
   });
   assert.deepEqual(touched, []);
   assert.equal(MAX_READ_AREA_HA, 10_000);
+});
+
+test('a plot cut at the antimeridian is refused before the archive is touched, saying to register each side', async () => {
+  const split = {
+    type: 'MultiPolygon' as const,
+    coordinates: [[[[180, -16.7], [180, -16.69], [179.98, -16.69], [179.98, -16.7], [180, -16.7]]], [[[-180, -16.69], [-180, -16.7], [-179.99, -16.7], [-179.99, -16.69], [-180, -16.69]]]],
+  };
+  const { archive, touched } = watchedArchive();
+  await assert.rejects(planRead(plot({ geometry: split, areaHa: 354, country: 'FJ', producerCountry: 'FJ' }), archive), (err: unknown) => {
+    assert.ok(err instanceof ReadError);
+    assert.equal(err.message, 'the footprint lies on both sides of the antimeridian, which a read does not cross: register each side as its own plot');
+    return true;
+  });
+  assert.deepEqual(touched, []);
+});
+
+test('a plot no archive covers (open ocean, a pole) fails with a plain reason instead of being read as a thin record', async () => {
+  const { root } = await demoWorld();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ocean-'));
+  const archive = await openDemoArchive({ dataDir, root });
+  try {
+    const ocean = { type: 'Polygon' as const, coordinates: [[[-30, 0], [-29.99, 0], [-29.99, 0.01], [-30, 0.01], [-30, 0]]] };
+    for (const geometry of [ocean, { type: 'Point' as const, coordinates: [0, 89.5] }]) {
+      await assert.rejects(planRead(plot({ geometry, areaHa: geometry.type === 'Point' ? null : 123, country: null, producerCountry: null }), archive), (err: unknown) => {
+        assert.ok(err instanceof ReadError, String(err));
+        assert.match(err.message, /^no archive covers the plot: no Sentinel-2 or Landsat scene .*open ocean, or a pole/);
+        assert.equal(failureReason(err), `The read could not be completed: ${err.message}`);
+        return true;
+      });
+    }
+  } finally {
+    await archive.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
