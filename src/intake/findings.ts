@@ -124,7 +124,7 @@ export const FINDING_RULES = {
   },
   plot_too_large: {
     effect: 'reject',
-    message: 'The plot covers more than the largest area a plot may have here; split it into plots of at most that area (a declared point area counts, cattle included).',
+    message: 'The plot covers more than the largest area a plot may have here; split it into several plots of at most that area (a declared point area counts, cattle included).',
   },
   point_area_too_small: { effect: 'reject', message: 'A point\'s declared area is under 0.1 ha, which the EU information system refuses.' },
   point_area_assumed: {
