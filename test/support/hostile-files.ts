@@ -4,6 +4,7 @@
  * each attack's refusal, so both send the same bytes. Coordinates lie in southern Ghana.
  */
 import { zipSync } from 'fflate';
+import { header } from '../fixtures/shapefile.ts';
 
 export interface HostileFile {
   bytes: Buffer;
@@ -83,16 +84,6 @@ export function cattlePointGeoJson(areaHa = 1e9, lon = LON, lat = LAT): HostileF
 const SHP_HEADER = 100;
 const POLYGON = 5;
 
-/** A .shp main file header: file code, total length in 16-bit words, version, shape type, a bounding box. */
-function shpHeader(totalBytes: number, shapeType: number): Buffer {
-  const h = Buffer.alloc(SHP_HEADER);
-  h.writeInt32BE(9994, 0);
-  h.writeInt32BE(totalBytes / 2, 24);
-  h.writeInt32LE(1000, 28);
-  h.writeInt32LE(shapeType, 32);
-  [LON, LAT, LON + 0.01, LAT + 0.01].forEach((v, i) => h.writeDoubleLE(v, 36 + 8 * i));
-  return h;
-}
 
 /** A zip of the given entries, stored at the strongest DEFLATE level (repeated bytes shrink about a thousand times). */
 const zipped = (entries: Record<string, Uint8Array>) => Buffer.from(zipSync(entries, { level: 9 }));
@@ -106,7 +97,7 @@ export function hugePolygonShapefileZip(vertices = 15_000_000): HostileFile {
   const content = 44 + 4 + 16 * vertices;
   const total = SHP_HEADER + 8 + content;
   const shp = Buffer.alloc(total);
-  shpHeader(total, POLYGON).copy(shp, 0);
+  header(POLYGON, total).copy(shp, 0);
   shp.writeInt32BE(1, SHP_HEADER);
   shp.writeInt32BE(content / 2, SHP_HEADER + 4);
   const at = SHP_HEADER + 8;
@@ -126,7 +117,7 @@ export function hugePolygonShapefileZip(vertices = 15_000_000): HostileFile {
   // The ring closes on its first point.
   lap.copy(shp, total - 16, 0, 16);
   const shx = Buffer.alloc(SHP_HEADER + 8);
-  shpHeader(shx.length, POLYGON).copy(shx, 0);
+  header(POLYGON, shx.length).copy(shx, 0);
   shx.writeInt32BE(SHP_HEADER / 2, SHP_HEADER);
   shx.writeInt32BE(content / 2, SHP_HEADER + 4);
   return { bytes: zipped({ 'plots.shp': shp, 'plots.shx': shx }), filename: 'huge-polygon.zip' };
@@ -147,7 +138,7 @@ export function inflatingZip(inflatedBytes = 250_000_000): HostileFile {
 export function nullRecordsShapefileZip(records = 20_000_000): HostileFile {
   const total = SHP_HEADER + 12 * records;
   const shp = Buffer.alloc(total);
-  shpHeader(total, POLYGON).copy(shp, 0);
+  header(POLYGON, total).copy(shp, 0);
   const record = Buffer.alloc(12);
   record.writeInt32BE(1, 0);
   record.writeInt32BE(2, 4);
