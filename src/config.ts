@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_PLOT_AREA_HA } from './intake/limits.ts';
+import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps } from './intake/limits.ts';
 
 /** Environment → one typed, validated config object. A wrong value stops the start naming the variable. */
 export const ROLES = ['serve', 'api', 'worker'] as const;
@@ -48,11 +48,6 @@ export interface Config {
    * 0 believes none, so a client cannot name its own address to the sign-in throttle.
    */
   trustProxy: number;
-  /**
-   * The largest plot taken, in hectares (MAX_PLOT_AREA_HA): intake rejects a larger one, a declared
-   * point area included, and the engine reads no larger footprint.
-   */
-  maxPlotAreaHa: number;
 }
 
 /** The archive imagery review's price (spec 2.14 `archive_review_price`); every figure null until set. */
@@ -159,6 +154,7 @@ function intakeCaps(env: Env): IntakeCaps {
     partsPerPlot: cap('partsPerPlot', 1, 1_000_000),
     crossingsPerPlot: cap('crossingsPerPlot', 0, 1_000_000),
     plotBudgetMs: cap('plotBudgetMs', 1, 600_000),
+    plotAreaHa: cap('plotAreaHa', 1, 1_000_000),
   };
 }
 
@@ -191,7 +187,6 @@ export function loadConfig(env: Env = process.env): Config {
     archiveReview: archiveReview(env),
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 16),
-    maxPlotAreaHa: integer(env, 'MAX_PLOT_AREA_HA', MAX_PLOT_AREA_HA, 1, 1_000_000),
     gfwApiKey: env.GFW_API_KEY && env.GFW_API_KEY !== '' ? env.GFW_API_KEY : null,
   };
 }

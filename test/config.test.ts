@@ -56,13 +56,13 @@ describe('config', () => {
       UPLOADS_PER_WORKSPACE: '1',
       UPLOAD_TIMEOUT_S: '30',
     });
-    assert.deepEqual(told.intakeCaps, { verticesPerPlot: 5000, verticesPerFile: 200_000, partsPerPlot: 20, crossingsPerPlot: 0, plotBudgetMs: 2000 });
+    assert.deepEqual(told.intakeCaps, { verticesPerPlot: 5000, verticesPerFile: 200_000, partsPerPlot: 20, crossingsPerPlot: 0, plotBudgetMs: 2000, plotAreaHa: 10_000 });
     assert.deepEqual([told.intakeQueue, told.uploadsPerWorkspace, told.uploadTimeoutMs], [8, 1, 30_000]);
   });
 
   test('the plot area cap is 10,000 ha unless MAX_PLOT_AREA_HA says otherwise', () => {
-    assert.equal(loadConfig({}).maxPlotAreaHa, 10_000);
-    assert.equal(loadConfig({ MAX_PLOT_AREA_HA: '500' }).maxPlotAreaHa, 500);
+    assert.equal(loadConfig({}).intakeCaps.plotAreaHa, 10_000);
+    assert.equal(loadConfig({ MAX_PLOT_AREA_HA: '500' }).intakeCaps.plotAreaHa, 500);
   });
 
   const wrong: [string, Record<string, string>][] = [

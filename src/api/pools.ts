@@ -14,7 +14,7 @@ export interface RequestPools {
 
 export function openRequestPools(config: Config): RequestPools {
   const documents = createDocumentPool(config.documentPoolSize);
-  const intake = createIntakePool(config.intakePoolSize, config.intakeQueue, config.intakeCaps, config.maxPlotAreaHa);
+  const intake = createIntakePool(config.intakePoolSize, config.intakeQueue, config.intakeCaps);
   return {
     documents,
     intake,

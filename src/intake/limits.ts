@@ -44,6 +44,8 @@ export interface IntakeCaps {
    * took 1.4 to 6.4 s on a loaded two-core machine, the repair's noding dominating.
    */
   plotBudgetMs: number;
+  /** MAX_PLOT_AREA_HA: the largest plot taken, in hectares, a point's declared area included. */
+  plotAreaHa: number;
 }
 
 export const DEFAULT_CAPS: IntakeCaps = {
@@ -52,6 +54,7 @@ export const DEFAULT_CAPS: IntakeCaps = {
   partsPerPlot: 1_000,
   crossingsPerPlot: 1_000,
   plotBudgetMs: 10_000,
+  plotAreaHa: MAX_PLOT_AREA_HA,
 };
 
 /** The environment variable setting each cap, as refusals and findings name it. */
@@ -61,6 +64,7 @@ export const CAP_VARIABLES: Record<keyof IntakeCaps, string> = {
   partsPerPlot: 'MAX_PARTS_PER_PLOT',
   crossingsPerPlot: 'MAX_RING_CROSSINGS',
   plotBudgetMs: 'PLOT_TIME_BUDGET_MS',
+  plotAreaHa: 'MAX_PLOT_AREA_HA',
 };
 
 /** A cap as refusals and findings state it: its value and the variable that sets it. */

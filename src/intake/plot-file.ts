@@ -29,11 +29,9 @@ export interface JudgeRequest {
   now?: Date;
   /** DEFAULT_CAPS when absent. */
   caps?: IntakeCaps;
-  /** The largest plot taken, in hectares (the deployment's MAX_PLOT_AREA_HA). */
-  maxPlotAreaHa?: number;
 }
 
-/** Parses and judges one file: the report of every plot, storing nothing. Throws IntakeError for a file refused whole. */
+/** Parses and judges one file: the report of every plot, storing nothing. Throws a DomainError for a file refused whole. */
 export type PlotJudge = (request: JudgeRequest) => Promise<IntakeReport>;
 
 /** The judgement on the calling thread; the API runs it in the intake pool. */

@@ -27,8 +27,7 @@ export interface IntakePool {
   close(): Promise<void>;
 }
 
-/** `maxPlotAreaHa` is the deployment's plot area cap, given to every judgement (MAX_PLOT_AREA_HA by default). */
-export function createIntakePool(size: number, queue: number, caps: IntakeCaps, maxPlotAreaHa?: number): IntakePool {
+export function createIntakePool(size: number, queue: number, caps: IntakeCaps): IntakePool {
   const pool = createPool<IntakeTasks>({
     size,
     minThreads: 0,
@@ -39,7 +38,7 @@ export function createIntakePool(size: number, queue: number, caps: IntakeCaps, 
   });
   return {
     async judge(request) {
-      const judged = await pool.run('judge', { ...request, caps, maxPlotAreaHa }).catch((error: unknown) => {
+      const judged = await pool.run('judge', { ...request, caps }).catch((error: unknown) => {
         if (error instanceof PoolError && error.code === 'pool_full') throw intakeBusy(RETRY_AFTER_S);
         throw error;
       });

@@ -9,7 +9,7 @@ import {
   type Finding,
 } from './findings.ts';
 import { polygonsAreaHa } from './geodesic.ts';
-import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_PLOT_AREA_HA, MAX_REF_CHARS } from './limits.ts';
+import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_REF_CHARS } from './limits.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
 import { numberFrom, plotProperties, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
@@ -59,8 +59,6 @@ export interface ValidateOptions {
   now?: Date;
   /** Bounds on each plot's geometry and judging time; DEFAULT_CAPS when absent. */
   caps?: IntakeCaps;
-  /** The largest plot taken, in hectares (MAX_PLOT_AREA_HA by default). */
-  maxPlotAreaHa?: number;
 }
 
 const FIRST_PLANTED_YEAR = 1900;
@@ -70,7 +68,6 @@ interface Context {
   matchProducer: (name: string) => ProducerMatch;
   thisYear: number;
   caps: IntakeCaps;
-  maxPlotAreaHa: number;
   /** Plots whose axis order could not be checked for want of a country. */
   uncheckedNoCountry: number;
   /** Countries given but outside the recognised list. */
@@ -94,7 +91,6 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
     matchProducer: producerMatcher(options.producers ?? []),
     thisYear: (options.now ?? new Date()).getUTCFullYear(),
     caps: options.caps ?? DEFAULT_CAPS,
-    maxPlotAreaHa: options.maxPlotAreaHa ?? MAX_PLOT_AREA_HA,
     uncheckedNoCountry: 0,
     uncheckedCountries: new Set(),
   };
@@ -134,7 +130,7 @@ function overBudget(report: PlotReport, took: number, caps: IntakeCaps): PlotRep
 const ha = (x: number) => `${Number(x.toFixed(4))} ha`;
 
 const tooLarge = (how: string, area: number, context: Context) =>
-  finding('plot_too_large', `${how}: ${ha(area)}; the largest plot taken is ${ha(context.maxPlotAreaHa)} (MAX_PLOT_AREA_HA).`);
+  finding('plot_too_large', `${how}: ${ha(area)}; the largest plot taken is ${ha(context.caps.plotAreaHa)} (${CAP_VARIABLES.plotAreaHa}).`);
 
 function judgePlot(raw: RawPlot, context: Context): PlotReport {
   const found: Finding[] = [];
@@ -228,7 +224,7 @@ function judgeGeometry(
 
   if (shape.kind === 'point') {
     if (declared === null) found.push(finding('point_area_assumed'));
-    else if (declared > context.maxPlotAreaHa) found.push(tooLarge('Declared', declared, context));
+    else if (declared > context.caps.plotAreaHa) found.push(tooLarge('Declared', declared, context));
     else if (declared > POINT_AREA.maxHa && commodity?.toLowerCase() !== POINT_AREA.exemptCommodity) {
       found.push(finding('point_over_4ha', `Declared: ${ha(declared)}.`));
     } else if (declared < POINT_AREA.minHa) found.push(finding('point_area_too_small', `Declared: ${ha(declared)}.`));
@@ -248,7 +244,7 @@ function judgeGeometry(
     found.push(finding('degenerate_polygon'));
     return none;
   }
-  if (area > context.maxPlotAreaHa) {
+  if (area > context.caps.plotAreaHa) {
     found.push(tooLarge('Measured', area, context));
     return none;
   }

@@ -183,9 +183,9 @@ const cases: { code: FindingCode; name: string; plot: () => PlotReport; also?: (
       assert.equal(p.validation_state, 'rejected');
       assert.equal(p.geometry, null);
       assert.match(p.rejections[0].message, /split it.*10000 ha \(MAX_PLOT_AREA_HA\)/s);
-      const capped = judge(feature(polygon(SQUARE)), { country: 'GH', maxPlotAreaHa: 1 });
+      const capped = judge(feature(polygon(SQUARE)), { country: 'GH', caps: { ...DEFAULT_CAPS, plotAreaHa: 1 } });
       assert.deepEqual(capped.rejections.map((f) => f.code), ['plot_too_large'], 'the cap is the configured one');
-      assert.equal(judge(feature(polygon(SQUARE)), { country: 'GH', maxPlotAreaHa: 2 }).validation_state, 'valid');
+      assert.equal(judge(feature(polygon(SQUARE)), { country: 'GH', caps: { ...DEFAULT_CAPS, plotAreaHa: 2 } }).validation_state, 'valid');
     },
   },
   {
