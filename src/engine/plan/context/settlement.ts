@@ -6,7 +6,7 @@ import { BUFFER_M, CUTOFF_YEAR, type SettlementPrepared, type SettlementProvenan
 import { OPEN_BUILDINGS, openBuildingsProvenance } from '../../sources/products/open-buildings/codes.ts';
 import type { Bbox } from '../../sources/reproject.ts';
 import type { RasterRequest } from '../../sources/raster-request.ts';
-import { unlessAborted } from './not-read.ts';
+import { unlessAbortedOrTransient } from './not-read.ts';
 
 type YearOutcome = { plan: SettlementYearPlan; request: RasterRequest | null };
 
@@ -18,7 +18,7 @@ async function planYear(archive: Archive, year: number, box: Bbox, signal?: Abor
     const { request } = planned.layers.bands;
     return { plan: { state: 'read', key: request.key, tiles: planned.tiles.filter((t) => !planned.notRead.includes(t)) }, request };
   } catch (err) {
-    return { plan: { state: 'unavailable', why: unlessAborted(err, signal) }, request: null };
+    return { plan: { state: 'unavailable', why: unlessAbortedOrTransient(err, signal) }, request: null };
   }
 }
 

@@ -93,11 +93,12 @@ test('neighbourhood: loss in 2020 does not count, water leaves the ring, and a m
   assert.equal(wet.prevalence_pct, 100);
 });
 
-test('risk carries the producer\'s country classification, never the plot\'s', () => {
+test('risk carries the producer\'s country classification, the plot\'s own country without a producer, and none without either', () => {
   const hood = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 0), datamask: null, geoTransform: GT, provenance: HANSEN });
   const pa = readProtectedAreas(PLOT, { available: true, around: [], containing: [], snapshot: null }, OSM);
   const risk = riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: 'BR' }), pa, hood);
   assert.equal(risk.country.country, 'BR');
-  assert.equal(riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: null }), pa, hood).country.classification, null);
+  assert.equal(riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: null }), pa, hood).country.country, 'GH');
+  assert.equal(riskBlock(riskCountry({ ...PLOT, country: null, producer_country: null }), pa, hood).country.classification, null);
   assert.deepEqual(Object.keys(risk), ['note', 'article', 'protected_area', 'country', 'neighbourhood']);
 });
