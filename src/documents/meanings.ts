@@ -95,4 +95,7 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
   eu_forest_maps_read_forest:
     'The Commission\'s 2020 forest maps class at least half of the plot as forest; no positive finding is ' +
     'issued against them from the satellite record alone.',
+  record_covers_part_of_plot:
+    'The optical record (Sentinel-2 and Landsat) had data for less than 95% of the plot, so the rest of the ' +
+    'plot was not read and a positive reading is withheld.',
 };

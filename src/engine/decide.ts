@@ -6,6 +6,7 @@
  * each placed before or after the instruments' reason as its row says. Decision lines never reach
  * this module: the kernels turn readings into categories with them.
  */
+import { covers } from './kernels/coverage.ts';
 import type { CycleClass } from './kernels/seasonal-troughs.ts';
 
 /** The evidence floor (spec 1): no positive finding is issued under it. */
@@ -37,7 +38,8 @@ export type ReasonCode =
   | 'landsat_record_reads_undisturbed_forest'
   | 'landsat_record_unavailable'
   | 'planted_forest_2020'
-  | 'eu_forest_maps_read_forest';
+  | 'eu_forest_maps_read_forest'
+  | 'record_covers_part_of_plot';
 
 /** One structural instrument's categorical answer (spec 2.7 rule 1): null when it could not answer. */
 export interface InstrumentAnswer {
@@ -93,6 +95,11 @@ export interface DecisionInput {
   /** terrainSlope().outside_characterised_range; null (not measured) withholds nothing. */
   readonly terrain_outside: boolean | null;
   readonly context: ContextFacts;
+  /**
+   * The share of the plot the optical record's kept scenes had data for (read.coverage); null or
+   * absent when none was kept (the record then answers nothing) and withholds nothing.
+   */
+  readonly optical_coverage?: number | null;
 }
 
 export interface Decision {
@@ -198,6 +205,10 @@ export const RULES: readonly Rule[] = [
     when: (f) => f.input.context.eu_forest_maps_read_forest },
   { kind: 'withholding', code: 'plot_below_evidence_floor', verdict: WEAK, place: 'after', scope: 'answered',
     when: (f) => f.input.plot_area_km2 < EVIDENCE_FLOOR_KM2 },
+  // A record that read part of the plot says nothing of the rest (the instruments' own coverage
+  // rule is theirs: one that read too little does not answer).
+  { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive',
+    when: (f) => f.input.optical_coverage !== undefined && f.input.optical_coverage !== null && !covers(f.input.optical_coverage) },
 ];
 
 function factsOf(input: DecisionInput): Facts {

@@ -34,6 +34,11 @@ export interface EvidenceRead {
   sensors: string[];
   /** The Landsat half of the read. */
   landsat: { scenes_kept: number };
+  /**
+   * Share of the plot's pixels (0..1) that at least one kept scene had data for: fill, nodata and
+   * ground beyond the archive's tiles are not covered, cloud is. Null when no scene was kept.
+   */
+  coverage: number | null;
 }
 
 /** Spec 2.8.5: the kernel's season less its internal pointer into the scene series. */
@@ -62,6 +67,8 @@ export interface EvidenceRadar {
   hh_hv_db: number | null;
   forest_like: boolean | null;
   refusal: string | null;
+  /** Share of the plot's 25 m pixels with radar data (0..1); null when no mosaic was read. Under 0.95 the radar does not answer. */
+  coverage: number | null;
 }
 
 export interface EvidenceHeight {
@@ -73,12 +80,16 @@ export interface EvidenceHeight {
   pixels: number;
   forest_like: boolean | null;
   refusal: string | null;
+  /** Share of the plot's pixels with a height (0..1); null when no tile was read. Under 0.95 the map does not answer. */
+  coverage: number | null;
 }
 
 export interface EvidenceTerrain {
   mean_slope_deg: number | null;
   source: string;
   outside_characterised_range: boolean | null;
+  /** Share of the plot's pixels with an elevation (0..1); null when no tile was read. */
+  coverage: number | null;
 }
 
 export interface SkippedScene {

@@ -4,6 +4,7 @@
  * (spec 2.10); the counts of the record are filled in, never a decision line.
  */
 import { type Decision, type ReasonCode, RULES } from './decide.ts';
+import { covers } from './kernels/coverage.ts';
 
 export interface FindingCounts {
   /** Seasons that gave an answer. */
@@ -12,6 +13,8 @@ export interface FindingCounts {
   dipped: number;
   /** Seasons of the period read. */
   seasons: number;
+  /** The share of the plot the optical record had data for (read.coverage); null when no scene was kept. */
+  opticalCoverage?: number | null;
 }
 
 const seasons = (n: number) => (n === 1 ? 'the one dry season measured' : `each of the ${n} dry seasons measured`);
@@ -45,7 +48,7 @@ const OTHER: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
 };
 
 /** What each withholding says, as a clause after "Withheld: ". */
-const WITHHELD_BY: Partial<Record<ReasonCode, string>> = {
+const WITHHELD_BY: Partial<Record<ReasonCode, string | ((c: FindingCounts) => string)>> = {
   inside_licensed_pulpwood_concession: 'the plot intersects a licensed pulpwood concession',
   concession_layer_unavailable: 'the concession layer could not be read, so whether this Indonesian plot lies in a licensed pulpwood concession is not known',
   landsat_record_reads_undisturbed_forest: 'the Landsat record classes most of the plot as undisturbed moist forest at the end of 2020',
@@ -53,21 +56,38 @@ const WITHHELD_BY: Partial<Record<ReasonCode, string>> = {
   planted_forest_2020: 'the 2020 forest-type map classes most of the plot as planted forest',
   eu_forest_maps_read_forest: 'the Commission\'s 2020 forest maps class at least half of the plot as forest',
   plot_below_evidence_floor: 'the plot is under the 4 ha evidence floor',
+  record_covers_part_of_plot: (c) => `${outsideRecord(c)}, so the record says nothing of that part`,
+};
+
+const withheldBy = (r: ReasonCode, c: FindingCounts): string => {
+  const w = WITHHELD_BY[r];
+  return w === undefined ? r : typeof w === 'string' ? w : w(c);
 };
 
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
+const outsideRecord = (c: FindingCounts): string =>
+  `${Math.max(1, Math.round((1 - (c.opticalCoverage ?? 0)) * 100))}% of the plot lies outside the archive's Sentinel-2 and Landsat data`;
+
 export function findingSentence(decision: Decision, counts: FindingCounts): string {
+  const sentence = readingSentence(decision, counts);
+  // A reading that rests on part of the plot says so, whether or not the coverage withheld it.
+  const partial = counts.opticalCoverage !== undefined && counts.opticalCoverage !== null && !covers(counts.opticalCoverage);
+  if (!partial || decision.reasons.includes('record_covers_part_of_plot')) return sentence;
+  return `${sentence} ${capital(outsideRecord(counts))} and was not read.`;
+}
+
+function readingSentence(decision: Decision, counts: FindingCounts): string {
   const instruments = decision.reasons.find((r) => RULES.some((rule) => rule.kind === 'instruments' && rule.code === r)) as ReasonCode;
   const withholdings = decision.reasons.filter((r) => r !== instruments);
   const positive = POSITIVE[instruments];
   if (positive !== undefined) {
     const reading = positive(counts);
     if (decision.verdict === 'prior_management_evidenced') return `Established plantation before the cutoff: ${reading}.`;
-    const why = withholdings.map((r) => WITHHELD_BY[r] ?? r).join('; and ');
+    const why = withholdings.map((r) => withheldBy(r, counts)).join('; and ');
     return `Withheld: ${why}. Read alone, the record shows an established plantation: ${reading}.`;
   }
   const sentence = (OTHER[instruments] ?? (() => `The instruments' reason is ${instruments}.`))(counts);
   if (withholdings.length === 0) return sentence;
-  return `${sentence} ${capital(withholdings.map((r) => WITHHELD_BY[r] ?? r).join('; and '))}, so this reading stands as supporting evidence only.`;
+  return `${sentence} ${capital(withholdings.map((r) => withheldBy(r, counts)).join('; and '))}, so this reading stands as supporting evidence only.`;
 }

@@ -63,6 +63,7 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
     height: r.height ?? { forest_like: null, confident: false },
     terrain_outside: r.terrain?.outside_characterised_range ?? null,
     context: r.context.facts,
+    optical_coverage: r.coverage.optical,
   });
 }
 

@@ -36,6 +36,7 @@ const SPEC: Record<ReasonCode, Verdict> = {
   landsat_record_unavailable: 'prior_management_weak',
   planted_forest_2020: 'prior_management_weak',
   eu_forest_maps_read_forest: 'prior_management_weak',
+  record_covers_part_of_plot: 'prior_management_weak',
 };
 const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'inside_licensed_pulpwood_concession',
@@ -44,6 +45,7 @@ const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'landsat_record_unavailable',
   'planted_forest_2020',
   'eu_forest_maps_read_forest',
+  'record_covers_part_of_plot',
 ];
 
 const CROP: InstrumentAnswer = { forest_like: false, confident: true };
@@ -63,6 +65,7 @@ interface Case {
   readonly terrain?: boolean | null;
   readonly area?: number;
   readonly context?: Partial<ContextFacts>;
+  readonly coverage?: number | null;
   readonly verdict: Verdict;
   readonly reasons: ReasonCode[];
 }
@@ -76,6 +79,7 @@ function inputOf(c: Omit<Case, 'name' | 'verdict' | 'reasons'>): DecisionInput {
     height: c.height ?? CROP,
     terrain_outside: c.terrain ?? false,
     context: { ...NO_CONTEXT, ...c.context },
+    ...(c.coverage === undefined ? {} : { optical_coverage: c.coverage }),
   };
 }
 
@@ -118,6 +122,14 @@ const CASES: Case[] = [
   { name: 'mostly planted forest in 2020', context: { planted_forest_2020: true }, verdict: 'prior_management_weak', reasons: ['planted_forest_2020', 'cycle_and_structure_agree'] },
   { name: 'the EU 2020 maps read forest', context: { eu_forest_maps_read_forest: true }, verdict: 'prior_management_weak', reasons: ['eu_forest_maps_read_forest', 'cycle_and_structure_agree'] },
   { name: 'several withholdings keep the table order, the floor last', area: SMALL, context: { planted_forest_2020: true, inside_licensed_pulpwood_concession: true }, verdict: 'prior_management_weak', reasons: ['inside_licensed_pulpwood_concession', 'planted_forest_2020', 'cycle_and_structure_agree', 'plot_below_evidence_floor'] },
+  // The optical record's coverage: under 95% of the plot read, a positive finding is withheld.
+  { name: 'an optical record covering 62% of the plot withholds a positive finding', coverage: 0.62, verdict: 'prior_management_weak', reasons: ['record_covers_part_of_plot', 'cycle_and_structure_agree'] },
+  { name: 'an optical record covering 94.99% of the plot withholds', cycle: 'troughs_short_of_record', coverage: 0.9499, verdict: 'prior_management_weak', reasons: ['record_covers_part_of_plot', 'structure_confirmed_single_trough'] },
+  { name: 'an optical record covering exactly 95% withholds nothing', coverage: 0.95, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  { name: 'a record with no kept scene has no coverage and withholds nothing itself', coverage: null, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  { name: 'partial coverage leaves a reading that was not positive as it is', cycle: 'not_consistent', coverage: 0.5, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
+  { name: 'partial coverage leaves a refusal alone', cycle: 'too_thin', coverage: 0.3, verdict: 'insufficient_record', reasons: ['record_too_thin'] },
+  { name: 'partial coverage follows the context withholdings, the floor after all', area: SMALL, coverage: 0.6, context: { inside_licensed_pulpwood_concession: true }, verdict: 'prior_management_weak', reasons: ['inside_licensed_pulpwood_concession', 'record_covers_part_of_plot', 'cycle_and_structure_agree', 'plot_below_evidence_floor'] },
   { name: 'context withholds nothing that was not a positive finding', cycle: 'not_consistent', context: { inside_licensed_pulpwood_concession: true, eu_forest_maps_read_forest: true, landsat_record_unavailable: true }, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
 ];
 
@@ -142,7 +154,7 @@ test('every reason code is reached by a case above', () => {
   assert.deepEqual([...reached].sort(), Object.keys(SPEC).sort());
 });
 
-test('context withholdings sit before the instruments reason and the floor after it, as the table says', () => {
+test('context and coverage withholdings sit before the instruments reason and the floor after it, as the table says', () => {
   for (const rule of RULES) {
     if (rule.kind !== 'withholding') continue;
     if (rule.code === 'plot_below_evidence_floor') assert.deepEqual([rule.place, rule.scope], ['after', 'answered']);

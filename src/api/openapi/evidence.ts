@@ -6,6 +6,11 @@ const answer = nullable({ type: 'boolean', description: 'true forest-like, false
 const refusalText = nullable({ type: 'string', description: 'Why the instrument could not answer, in words; null when it answered.' });
 const block = (description: string): Schema => ({ type: 'object', description });
 const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
+/** Absent from evidence issued before coverage was measured, so not required. */
+const coverage = (what: string): Schema => nullable({
+  type: 'number', minimum: 0, maximum: 1,
+  description: `Share of the plot's pixels ${what} (0..1): fill, nodata and ground beyond the archive's tiles count as not read.`,
+});
 const countsBy = (description: string): Schema => ({ type: 'object', additionalProperties: integer, description });
 
 /** Engine-owned parts are closed (`additionalProperties: false`), so the withdrawn decision lines (spec 2.7 rule 2) cannot appear. */
@@ -116,6 +121,7 @@ export const evidenceSchemas: Record<string, Schema> = {
           end: { type: 'string', format: 'date' },
           sensors: { type: 'array', items: { type: 'string' } },
           landsat: { type: 'object', additionalProperties: false, required: ['scenes_kept'], properties: { scenes_kept: integer } },
+          coverage: coverage('that at least one kept scene had data for (cloud is not a gap); null when no scene was kept. Under 0.95 no positive finding is issued (`record_covers_part_of_plot`)'),
         },
       },
       verdict: { enum: VERDICTS },
@@ -158,6 +164,7 @@ export const evidenceSchemas: Record<string, Schema> = {
           hh_hv_db: num,
           forest_like: answer,
           refusal: refusalText,
+          coverage: coverage('with radar data in a mosaic read; null when none was read. Under 0.95 the radar does not answer'),
         },
       },
       height: {
@@ -173,13 +180,19 @@ export const evidenceSchemas: Record<string, Schema> = {
           pixels: integer,
           forest_like: answer,
           refusal: refusalText,
+          coverage: coverage('with a height; null when no tile was read. Under 0.95 the map does not answer'),
         },
       },
       terrain: {
         type: 'object',
         additionalProperties: false,
         required: ['mean_slope_deg', 'source', 'outside_characterised_range'],
-        properties: { mean_slope_deg: num, source: { type: 'string' }, outside_characterised_range: nullable({ type: 'boolean' }) },
+        properties: {
+          mean_slope_deg: num,
+          source: { type: 'string' },
+          outside_characterised_range: nullable({ type: 'boolean' }),
+          coverage: coverage('with an elevation; null when no tile was read'),
+        },
       },
       scenes: { type: 'array', items: { type: 'string' }, description: 'The kept scenes behind every figure.' },
       skipped: {

@@ -19,6 +19,7 @@ import { structureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { ChipTaskParams, ChipTaskResult, EngineTaskName, EngineTasks, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
+import { answerWhenCovered, unionCoverage, windowCoverage } from './coverage.ts';
 
 const SCL_LOOKUP = sclClearLookup(op.scenes.sclClearClasses);
 const QA_LOOKUP = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
@@ -134,6 +135,26 @@ function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>) 
   }, op.radar);
 }
 
+/**
+ * The share of the plot each read had data for: the optical record over its kept scenes (Sentinel-2
+ * first, so the 10 m grid is counted on), and each instrument's windows.
+ */
+function coverageOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: WorkerRaster) => PixelMask, scenes: readonly SceneReading[]): PlotTaskResult['coverage'] {
+  const kept = p.optical.filter((_, k) => scenes[k].usable).sort((a, b) => +(a.sensor !== 'sentinel-2') - +(b.sensor !== 'sentinel-2'));
+  const optical = unionCoverage(kept.map((s) => ({ raster: need(rasters, s.red), nodata: s.reflectance.nodata })), p.footprint);
+  const of = (key: string, nodata: number | null, others: readonly string[] = []) => {
+    const r = need(rasters, key);
+    return windowCoverage(r, maskOf(r), [r.raw, ...others.map((k) => need(rasters, k).raw)], nodata, p.footprint);
+  };
+  const radarYears = p.radar?.years ?? [];
+  return {
+    optical,
+    radar: radarYears.length === 0 ? null : of(radarYears[0].hv, radarYears[0].nodata, radarYears.slice(1).map((y) => y.hv)),
+    height: p.height === null ? null : of(p.height.key, p.height.encoding.nodata),
+    terrain: p.terrain === null ? null : of(p.terrain.key, p.terrain.encoding.nodata),
+  };
+}
+
 function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
   const maskOf = masksOf(p.footprint);
@@ -147,15 +168,17 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
     const dem = need(rasters, t.key);
     return terrainSlope({ mask: maskOf(dem), dem: dem.raw, encoding: t.encoding, pixelWidthM: t.pixelWidthM, pixelHeightM: t.pixelHeightM }, op.terrain);
   })();
+  const coverage = coverageOf(p, rasters, maskOf, optical.scenes);
   return {
     pixels: optical.pixels,
     pitch_m: optical.pitch,
     scenes: optical.scenes,
     troughs: optical.troughs,
     structure: optical.structure,
-    radar: radarOf(p, rasters),
-    height,
+    radar: answerWhenCovered(radarOf(p, rasters), coverage.radar, 'radar mosaics'),
+    height: answerWhenCovered(height, coverage.height, 'canopy-height map'),
     terrain,
+    coverage,
     context: computeContext(p.context.prepared, rasters, p.context.plot),
   };
 }

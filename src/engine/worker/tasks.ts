@@ -87,6 +87,12 @@ export interface PlotTaskResult {
   radar: RadarContrast | null;
   height: HeightPercentiles | null;
   terrain: TerrainSlope | null;
+  /**
+   * Share of the plot's pixels each read had data for (0..1; fill, nodata and pixels beyond the
+   * archive's tiles are not read): the optical record over its kept scenes (null when none was
+   * kept), and each instrument (null when it read nothing).
+   */
+  coverage: { optical: number | null; radar: number | null; height: number | null; terrain: number | null };
   context: ContextResult;
 }
 
