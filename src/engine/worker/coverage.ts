@@ -3,6 +3,7 @@
  * clipped where the archive's files end, so the plot's pixels are counted on the window's grid
  * as if it reached the whole footprint, and pixels outside the window count as not read.
  */
+import { percent } from '../context/wording.ts';
 import { COVERAGE_NEEDED, coverageShare, covers, pixelsWithData } from '../kernels/coverage.ts';
 import type { Raster } from '../kernels/raster.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
@@ -50,6 +51,11 @@ export function windowCoverage(grid: Pick<WorkerRaster, 'geoTransform' | 'epsg'>
 /** The share of the plot a mask of read pixels covers on its window's grid. */
 export function maskCoverage(grid: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, read: PixelMask, footprint: LonLatFootprint): number {
   return coverageShare(read.count, plotPixelsOn(grid, footprint));
+}
+
+/** Why a map read over too little of the plot gives no share, in words for its note. */
+export function tooLittleRead(share: number): string {
+  return `it holds data for ${percent(share)} of the plot, under the ${percent(COVERAGE_NEEDED)} a share is given from; the rest lies beyond its tiles or has no data`;
 }
 
 const crsOf = (epsg: number | null) => epsg ?? 4326;

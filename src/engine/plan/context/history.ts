@@ -5,7 +5,7 @@ import { type ContextPlot, footprintBox } from '../../context/plot.ts';
 import { HISTORY_DATASETS, type HistoryDataset, type HistoryNotRead, type HistoryPrepared, type HistoryProvenance, RECORD_REQUIRED_IN } from '../../context/history.ts';
 import type { Provenance } from '../../sources/products/provenance.ts';
 import { tmfProvenance, tmfTile, TMF_VERSION } from '../../sources/products/tmf/codes.ts';
-import type { RasterRequest } from '../../sources/raster-request.ts';
+import { type RasterRequest, tilesRead } from '../../sources/raster-request.ts';
 import { unlessAbortedOrTransient } from './not-read.ts';
 import { partlyReadOf } from './partly-read.ts';
 
@@ -48,7 +48,7 @@ export async function planHistory(plot: ContextPlot, archive: Archive, signal?: 
     const requests = HISTORY_DATASETS.map((d) => tmf.layers[d].request);
     const keys = Object.fromEntries(HISTORY_DATASETS.map((d, k) => [d, requests[k].key])) as Record<HistoryDataset, string>;
     // The block names one tile: the tiles read, joined, where the box spans several.
-    const read = tmf.tiles.filter((t) => !tmf.notRead.includes(t)).join(', ');
+    const read = tilesRead(tmf).join(', ');
     return { requests, prepared: { provenance: historyProvenance(tmf.layers.TransitionMap_MainClasses.provenance), requiredGround, state: 'read', tile: read, keys, ...partlyReadOf(requests) } };
   } catch (err) {
     return notRead({ kind: 'unreadable', tile, why: unlessAbortedOrTransient(err, signal) });

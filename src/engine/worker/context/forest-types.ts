@@ -12,11 +12,11 @@ import {
   PLANTED_WITHHOLDS_ABOVE,
 } from '../../context/forest-types.ts';
 import type { ContextPlot } from '../../context/plot.ts';
-import { percent, round } from '../../context/wording.ts';
+import { round } from '../../context/wording.ts';
 import { EU_FOREST_MAPS_ASSUMED, GFC2020, GFT2020 } from '../../sources/products/eu-forest-maps/codes.ts';
 import { maskFor, type WorkerRaster } from '../raster-window.ts';
-import { maskCoverage } from '../coverage.ts';
-import { COVERAGE_NEEDED, covers } from '../../kernels/coverage.ts';
+import { maskCoverage, tooLittleRead } from '../coverage.ts';
+import { covers } from '../../kernels/coverage.ts';
 import { rasterAt, readPixels, uint8 } from './rasters.ts';
 
 // 0 is "not forest", a value, never missing (EU_FOREST_MAPS_ASSUMED).
@@ -47,7 +47,7 @@ export function readForestTypes(input: ForestTypesInput): ForestTypesResult {
   }
   // Shares of a part of the plot say nothing of the rest: no share, and no fact, from under 95% of it.
   if (!covers(input.coverage)) {
-    return forestTypesNotRead(input.provenance, `their files hold ${percent(input.coverage)} of the plot, under the ${percent(COVERAGE_NEEDED)} a share is given from`, input.coverage);
+    return forestTypesNotRead(input.provenance, tooLittleRead(input.coverage), input.coverage);
   }
   const s = types.shares;
   const c = types.counts;

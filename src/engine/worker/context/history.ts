@@ -28,8 +28,8 @@ import type { ContextPlot } from '../../context/plot.ts';
 import { percent, round, yearSpan } from '../../context/wording.ts';
 import { ANNUAL_CHANGE, MAIN_CLASSES, SUBTYPE_PLANTATION_MAX, SUBTYPE_PLANTATION_MIN, TMF_LAST_YEAR } from '../../sources/products/tmf/codes.ts';
 import { maskFor, type WorkerRaster } from '../raster-window.ts';
-import { plotPixelsOn } from '../coverage.ts';
-import { COVERAGE_NEEDED, coverageShare, covers } from '../../kernels/coverage.ts';
+import { plotPixelsOn, tooLittleRead } from '../coverage.ts';
+import { coverageShare, covers } from '../../kernels/coverage.ts';
 import { rasterAt, readPixels, sameGrid, uint16, uint8 } from './rasters.ts';
 
 const A = ANNUAL_CHANGE;
@@ -146,8 +146,7 @@ export function readHistory(input: HistoryInput): HistoryResult {
   // Shares of part of the plot say nothing of the rest (kernels/coverage.ts): on ground that needs the
   // record, too little read withholds as an unread record does.
   if (!covers(coverage)) {
-    const why = `its classes cover ${percent(coverage)} of the plot's pixels, under the ${percent(COVERAGE_NEEDED)} shares are given from; the rest lies beyond its tiles or carries no class`;
-    return historyNotRead(provenance, { kind: 'too_little', tile: input.tile, why, pixels: mask.count, coverage }, input.requiredGround);
+    return historyNotRead(provenance, { kind: 'too_little', tile: input.tile, why: tooLittleRead(coverage), pixels: mask.count, coverage }, input.requiredGround);
   }
   const shares = (classes: Uint8Array): ClassShares6 => {
     const s = classShares({ mask: classified, classes, names: ANNUAL_CLASSES, noClass: [A.NO_DATA] }).shares as ClassShares6;

@@ -62,7 +62,7 @@ test('maps read over under 95% of the plot give no share and no fact: the unread
   const gfc = Uint8Array.from(gft, (v) => (v === 0 ? 0 : 1));
   const partial = readForestTypes({ gftMask: all(10), gft, gfcMask: all(10), gfc, coverage: 0.9, provenance: PROVENANCE });
   assert.deepEqual([partial.forest_types.available, partial.forest_types.not_forest, partial.forest_types.coverage], [false, null, 0.9]);
-  assert.match(partial.forest_types.note!, /90% of the plot, under the 95%/);
+  assert.match(partial.forest_types.note!, /data for 90% of the plot, under the 95%/);
   assert.deepEqual(partial.facts, { planted_forest_2020: false, eu_forest_maps_read_forest: false, eu_maps_at_most_a_tenth_forest: false });
   const whole = readForestTypes({ gftMask: all(10), gft, gfcMask: all(10), gfc, coverage: 0.95, provenance: PROVENANCE });
   assert.deepEqual([whole.forest_types.available, whole.forest_types.coverage, whole.facts.eu_maps_at_most_a_tenth_forest], [true, 0.95, true]);

@@ -92,7 +92,7 @@ test('classes over under 95% of the plot give no share: not available, the share
   // Forest on the 9% of the plot the tile holds: read alone it would withhold as undisturbed forest.
   const partial = read(repeat(9, FOREST), undefined, 10, { plotPixels: 100, requiredGround: true });
   assert.deepEqual([partial.history.available, partial.history.checked, partial.history.classes_2020, partial.history.coverage, partial.history.pixels], [false, false, null, 0.09, 9]);
-  assert.match(partial.history.note_on_read!, /9% of the plot's pixels, under the 95%/);
+  assert.match(partial.history.note_on_read!, /data for 9% of the plot, under the 95%/);
   assert.deepEqual(partial.facts, { landsat_record_reads_undisturbed_forest: false, landsat_record_unavailable: true, record_cleared_by_2015: false });
   assert.equal(read(repeat(9, FOREST), undefined, 10, { plotPixels: 100 }).facts.landsat_record_unavailable, false);
   // Unclassified pixels inside the tile are no more read than pixels beyond it.
