@@ -8,7 +8,7 @@ import { COVERAGE_NEEDED, coverageShare, covers, pixelsWithData } from '../kerne
 import type { Raster } from '../kernels/raster.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import { transformer } from '../sources/reproject.ts';
-import { type LonLatFootprint, maskFor, toPixels, type WorkerRaster } from './raster-window.ts';
+import { type LonLatFootprint, maskFor, pixelSizeM, ringFor, toPixels, type WorkerRaster } from './raster-window.ts';
 
 type Grid = Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>;
 
@@ -53,9 +53,21 @@ export function maskCoverage(grid: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, 
   return coverageShare(read.count, plotPixelsOn(grid, footprint));
 }
 
-/** Why a map read over too little of the plot gives no share, in words for its note. */
-export function tooLittleRead(share: number): string {
-  return `it holds data for ${percent(share)} of the plot, under the ${percent(COVERAGE_NEEDED)} a share is given from; the rest lies beyond its tiles or has no data`;
+/** Why a map read over too little of the plot (or of its ring) gives no share, in words for its note. */
+export function tooLittleRead(share: number, of = 'the plot'): string {
+  return `it holds data for ${percent(share)} of ${of}, under the ${percent(COVERAGE_NEEDED)} a share is given from; the rest lies beyond its tiles or has no data`;
+}
+
+/**
+ * The share of a ring around the plot (`innerM` to `outerM`, as ringFor draws it) that `read`
+ * pixels cover, the whole ring counted on the grid however far the window reaches.
+ */
+export function ringCoverage(grid: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'height'>, read: number, footprint: LonLatFootprint, innerM: number, outerM: number): number {
+  const g = plotGrid(grid, footprint);
+  const pad = Math.ceil(outerM / pixelSizeM(grid).y) + 1;
+  const [ox, pw, rx, oy, ry, ph] = g.geoTransform;
+  const padded: Grid = { geoTransform: [ox - pad * (pw + rx), pw, rx, oy - pad * (ry + ph), ry, ph], epsg: g.epsg, width: g.width + 2 * pad, height: g.height + 2 * pad };
+  return coverageShare(read, ringFor(maskFor(padded, footprint), padded, innerM, outerM).count);
 }
 
 const crsOf = (epsg: number | null) => epsg ?? 4326;

@@ -218,9 +218,11 @@ test('with the eastern tiles missing, the maps state the half they read and give
   assert.ok(built.inside.read && built.inside.present === false);
   assert.equal(builtWhole.inside.valid_pixels, builtWhole.inside.pixels);
   assert.ok(built.inside.valid_pixels! > 0.4 * built.inside.pixels! && built.inside.valid_pixels! < 0.6 * built.inside.pixels!, `${built.inside.valid_pixels} of ${built.inside.pixels}`);
-  // The ring's land is the western half: the missing tile's pixels read as "no data", not land.
+  // The ring read is its western half: the missing tile's pixels read as "no data", not land, and
+  // half a ring gives no figure.
   const ring = result.blocks.risk.neighbourhood;
   const ringWhole = whole.result.blocks.risk.neighbourhood;
-  assert.ok(ring.available && ringWhole.available);
-  assert.ok(ring.ring_area_ha! > 0.4 * ringWhole.ring_area_ha! && ring.ring_area_ha! < 0.6 * ringWhole.ring_area_ha!, `${ring.ring_area_ha} of ${ringWhole.ring_area_ha} ha`);
+  assert.ok(ringWhole.available && ringWhole.coverage! > 0.99, `whole ring covers ${ringWhole.coverage}`);
+  assert.deepEqual([ring.available, ring.prevalence_pct], [false, null]);
+  half(ring.coverage, 'ring');
 });
