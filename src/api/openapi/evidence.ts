@@ -6,7 +6,7 @@ const answer = nullable({ type: 'boolean', description: 'true forest-like, false
 const refusalText = nullable({ type: 'string', description: 'Why the instrument could not answer, in words; null when it answered.' });
 const block = (description: string): Schema => ({ type: 'object', description });
 const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
-/** Absent from evidence issued before coverage was measured, so not required. */
+/** Not required: evidence issued before coverage was measured lacks it. */
 const coverage = (what: string): Schema => nullable({
   type: 'number', minimum: 0, maximum: 1,
   description: `Share of the plot's pixels ${what} (0..1): fill, nodata and ground beyond the archive's tiles count as not read.`,

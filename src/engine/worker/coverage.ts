@@ -120,6 +120,8 @@ export function answerWhenCovered<T extends { forest_like: boolean | null; confi
     ...reading,
     forest_like: null,
     confident: false,
+    // The radar's polarimetric answer is an answer too.
+    ...('polarimetry_cultivated' in reading ? { polarimetry_cultivated: null } : {}),
     refusal: `The ${what} held data for ${Math.floor(share * 100)}% of the plot (the rest lies outside the archive's tiles or has no data); an instrument answers only from ${Math.round(COVERAGE_NEEDED * 100)}% of the plot or more.`,
   };
 }

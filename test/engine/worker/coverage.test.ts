@@ -62,4 +62,6 @@ test('an instrument that read under 95% of the plot does not answer, and says wh
   const refused = { forest_like: null, confident: false, refusal: 'Too few pixels.' };
   assert.equal(answerWhenCovered(refused, 0.2, 'radar mosaics'), refused);
   assert.equal(answerWhenCovered(null, 0.2, 'radar mosaics'), null);
+  const radar = answerWhenCovered({ forest_like: false, confident: false, polarimetry_cultivated: true, refusal: null }, 0.5, 'radar mosaics')!;
+  assert.deepEqual([radar.forest_like, radar.polarimetry_cultivated], [null, null]);
 });

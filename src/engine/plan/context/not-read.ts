@@ -1,7 +1,7 @@
 // What a block's plan records when a source could not be read: the failure in a few words for the
 // block's note. A permanent absence is recorded; an abort goes on up and ends the read, and so does
 // a transient failure (a 5xx, a timeout) of a map: the read fails, costs nothing and is run again,
-// rather than sign "unavailable" into evidence for a host that was down for a moment.
+// rather than sign "unavailable" for a host that was down for a moment.
 import { isSourceError, isTransient } from '../../sources/errors.ts';
 
 /** A read failure in a few words: an HTTP status, or what went wrong. */
