@@ -109,7 +109,7 @@ export const evidenceSchemas: Record<string, Schema> = {
           pixels: integer,
           pitch_m: { type: 'number' },
           scenes_searched: integer,
-          scenes_kept: integer,
+          scenes_kept: { ...integer, description: 'Usable scenes read, each acquisition counted once however many items publish it.' },
           min_clear_fraction: { type: 'number' },
           min_pixels: integer,
           start: { type: 'string', format: 'date' },
@@ -184,6 +184,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       scenes: { type: 'array', items: { type: 'string' }, description: 'The kept scenes behind every figure.' },
       skipped: {
         type: 'array',
+        description: 'Scenes found but not read, each with why: not clear enough, seen through thick haze, files unreadable, or another publication of an acquisition already read (a neighbouring MGRS tile or WRS-2 row, a reprocessing).',
         items: {
           type: 'object',
           additionalProperties: false,

@@ -79,11 +79,11 @@ export function onePerAcquisition<T extends Publication>(items: readonly T[]): {
   const groups: T[][] = [];
   const open = new Map<string, T[]>();
   for (const item of order) {
-    // The open group of this sensor whose first item is of this platform and near enough in time.
+    // Groups of another sensor, or begun too long before, are closed; the item joins an open one of its platform.
     let group: T[] | undefined;
     for (const [key, g] of open) {
-      if (time(item) - time(g[0]) > SAME_ACQUISITION_MS) open.delete(key);
-      else if (group === undefined && g[0].sensor === item.sensor && g.every((o) => samePlatform(o, item))) group = g;
+      if (g[0].sensor !== item.sensor || time(item) - time(g[0]) > SAME_ACQUISITION_MS) open.delete(key);
+      else if (group === undefined && g.every((o) => samePlatform(o, item))) group = g;
     }
     if (group === undefined) {
       group = [];
