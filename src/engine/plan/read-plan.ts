@@ -56,7 +56,8 @@ export const HEIGHT_INSTRUMENT = 'ETH Global Canopy Height 2020 (10 m)';
 export const TERRAIN_SOURCE = 'Copernicus DEM GLO-30';
 
 // Margins of the windows read around the footprint: a few pixels, so the rasterised edge is whole.
-const OPTICAL_MARGIN_M = 30;
+// The optical window also reaches as far as cloud edges are buffered, so a cloud just outside the plot is seen.
+const OPTICAL_MARGIN_M = 30 + op.scenes.cloudBufferM;
 const HEIGHT_MARGIN_M = 20;
 const DEM_MARGIN_M = 60;
 /** The radar window reaches past the ring by two 25 m pixels. */
