@@ -81,7 +81,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
   const { structure: st, radar: ra, height: he, terrain: te } = result;
   const plotAreaKm2 = Number((plan.footprint.areaHa / 100).toFixed(6));
   const evidence: EvidenceObject = {
-    aoi_name: plan.plot.ref ?? plan.plot.id,
+    // A plot registered without a reference has none: its id is said elsewhere, never passed off as one.
+    aoi_name: plan.plot.ref ?? '',
     cutoff: CUTOFF,
     issued: input.issued.toISOString(),
     plot_area_km2: plotAreaKm2,
