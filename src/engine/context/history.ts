@@ -164,13 +164,15 @@ export type HistoryNotRead =
   /** The tile exists (or should) but could not be read: nothing is remembered. */
   | { kind: 'unreadable'; tile: string | null; why: string }
   /** Read, but its classes cover too little of the plot to give shares from (kernels/coverage.ts). */
-  | { kind: 'too_little'; tile: string | null; why: string; pixels: number; coverage: number };
+  | { kind: 'too_little'; tile: string | null; why: string };
 
 /**
  * The block when the record was not read. Neither case is a plot without history: every figure
- * is null, and only unreadable Indonesian or Malaysian ground withholds a finding.
+ * is null, and only unreadable Indonesian or Malaysian ground withholds a finding. Outside the
+ * tiles the product is there but does not cover the ground (`available` stays true); a tile that
+ * could not be read is `available: false`, so the two are told apart.
  */
-export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, requiredGround: boolean): HistoryResult {
+export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, requiredGround: boolean, read: { pixels: number; coverage: number } | null = null): HistoryResult {
   const outside = notRead.kind === 'outside_coverage';
   const sentence = {
     outside_coverage: `The plot lies outside the tiles of the moist-forest record (${notRead.why}); no read was attempted. This is not a plot without history.`,
@@ -179,9 +181,9 @@ export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, re
   }[notRead.kind];
   return {
     history: {
-      ...historyFrame(p, { checked: false, available: false, tile: notRead.tile }),
+      ...historyFrame(p, { checked: false, available: outside, tile: notRead.tile }),
       ...HISTORY_NOT_READ,
-      ...(notRead.kind === 'too_little' ? { pixels: notRead.pixels, coverage: notRead.coverage } : {}),
+      ...read,
       reading: [sentence],
       note_on_read: sentence,
     },

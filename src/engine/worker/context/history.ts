@@ -146,7 +146,7 @@ export function readHistory(input: HistoryInput): HistoryResult {
   // Shares of part of the plot say nothing of the rest (kernels/coverage.ts): on ground that needs the
   // record, too little read withholds as an unread record does.
   if (!covers(coverage)) {
-    return historyNotRead(provenance, { kind: 'too_little', tile: input.tile, why: tooLittleRead(coverage), pixels: mask.count, coverage }, input.requiredGround);
+    return historyNotRead(provenance, { kind: 'too_little', tile: input.tile, why: tooLittleRead(coverage) }, input.requiredGround, { pixels: mask.count, coverage });
   }
   const shares = (classes: Uint8Array): ClassShares6 => {
     const s = classShares({ mask: classified, classes, names: ANNUAL_CLASSES, noClass: [A.NO_DATA] }).shares as ClassShares6;
