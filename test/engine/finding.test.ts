@@ -31,3 +31,16 @@ test('a record too thin says how many seasons answered', () => {
     'Too few dry seasons could be measured to answer: 1 of the 5 seasons read gave an answer.',
   );
 });
+
+test('a record covering part of the plot says what share lies outside the archive\'s data, withheld or not', () => {
+  const withheld = findingSentence({
+    verdict: 'prior_management_weak', reason: 'record_covers_part_of_plot', reasons: ['record_covers_part_of_plot', 'cycle_and_structure_agree'],
+  }, { ...counts, opticalCoverage: 0.62 });
+  assert.match(withheld, /^Withheld: 38% of the plot lies outside the archive's Sentinel-2 and Landsat data, so the record says nothing of that part\. Read alone, the record shows an established plantation/);
+  const negative = findingSentence({ verdict: 'no_prior_management_evidenced', reason: 'no_canopy_cycle', reasons: ['no_canopy_cycle'] }, { ...counts, opticalCoverage: 0.8 });
+  assert.match(negative, /^No annual canopy cycle over the 5 dry seasons measured.* 20% of the plot lies outside the archive's Sentinel-2 and Landsat data and was not read\.$/);
+  // Read whole, or with no scene kept, nothing is added.
+  const whole = findingSentence({ verdict: 'no_prior_management_evidenced', reason: 'no_canopy_cycle', reasons: ['no_canopy_cycle'] }, { ...counts, opticalCoverage: 0.97 });
+  assert.doesNotMatch(whole, /outside the archive/);
+  assert.doesNotMatch(findingSentence({ verdict: 'insufficient_record', reason: 'record_too_thin', reasons: ['record_too_thin'] }, { ...counts, opticalCoverage: null }), /outside/);
+});
