@@ -7,9 +7,11 @@
 import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
-import type { EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
-import { findingSentence } from './finding.ts';
+import type { EvidenceBlocks, EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
+import { findingSentence, forestPartClause, mapShareClause, whereInPlot } from './finding.ts';
+import type { BlockSummary } from './kernels/block-index.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import { nextStep } from './next-step.ts';
 import { operatingPoints as op } from './operating-points.ts';
 import type { EvidenceFacts, Landsat2020Class } from './plot-state.ts';
@@ -59,6 +61,40 @@ function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
   return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.scene < b.scene ? -1 : 1));
 }
 
+function blocksOf(b: BlockSummary | null, cellM: number, plotHa: number): EvidenceBlocks | null {
+  if (b === null) return null;
+  return {
+    cell_m: cellM,
+    blocks: b.blocks,
+    blocks_read: b.blocks_read,
+    forest_like_blocks: b.forest_like_blocks,
+    forest_like_ha: round(b.forest_like_ha, 2) ?? 0,
+    forest_like_share: round(b.forest_like_share, 3),
+    forest_like_where: b.forest_like_offset_m === null ? null : whereInPlot(b.forest_like_offset_m, plotHa),
+  };
+}
+
+/** A map's forest share is named in the finding when it is above a tenth, even where it withholds nothing. */
+const MAP_SHARE_NAMED = 0.1;
+
+/** What lies under the finding: each instrument's forest-like part and each map's forest share (finding.ts words them). */
+function partsOf(result: PlotTaskResult, blocks: Record<'structure' | 'radar' | 'height', EvidenceBlocks | null>): string[] {
+  const parts: string[] = [];
+  const instruments = [['shade at the trough', result.structure.forest_like, blocks.structure], ['radar', result.radar?.forest_like, blocks.radar], ['canopy height', result.height?.forest_like, blocks.height]] as const;
+  for (const [name, forestLike, b] of instruments) {
+    if (forestLike !== true || b === null || b.forest_like_share === null || b.forest_like_where === null) continue;
+    parts.push(forestPartClause(name, b.forest_like_ha, b.forest_like_share, b.forest_like_where));
+  }
+  const { forest_types: ft, history: h } = result.context.blocks;
+  if (ft.available && ft.not_forest !== null && 1 - ft.not_forest > MAP_SHARE_NAMED) {
+    parts.push(mapShareClause('the Commission\'s 2020 forest maps put', 1 - ft.not_forest, 'forest'));
+  }
+  if (h.available && h.checked && (h.moist_forest_2020_share ?? 0) > MAP_SHARE_NAMED) {
+    parts.push(mapShareClause('the Landsat record puts', h.moist_forest_2020_share as number, 'moist forest at the end of 2020'));
+  }
+  return parts;
+}
+
 export function assembleEvidence(input: AssembleInput): EvidenceObject {
   const { plan, result, decision } = input;
   const t = result.troughs;
@@ -79,8 +115,16 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
   }));
   const { structure: st, radar: ra, height: he, terrain: te } = result;
   const plotAreaKm2 = Number((plan.footprint.areaHa / 100).toFixed(6));
+  const plotHa = plan.footprint.areaHa;
+  const instrumentBlocks = {
+    structure: blocksOf(st.blocks, op.blocks.fineCellM, plotHa),
+    radar: blocksOf(ra?.blocks ?? null, op.blocks.radarCellM, plotHa),
+    height: blocksOf(he?.blocks ?? null, op.blocks.fineCellM, plotHa),
+  };
   const evidence: EvidenceObject = {
     aoi_name: plan.plot.ref ?? plan.plot.id,
+    engine_version: pkg.version,
+    operating_points_version: op.version,
     cutoff: CUTOFF,
     issued: input.issued.toISOString(),
     plot_area_km2: plotAreaKm2,
@@ -105,7 +149,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     verdict: decision.verdict,
     reason: decision.reason,
     reasons: decision.reasons,
-    finding: findingSentence(decision, { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length }),
+    finding: findingSentence(decision, { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length }, partsOf(result, instrumentBlocks)),
     seasons,
     seasons_observed: t.seasons_observed,
     seasons_with_dip: t.seasons_with_dip,
@@ -118,6 +162,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
       shade_at_trough: round(st.shade_at_trough, 3),
       seasons_matched: st.seasons_matched,
       forest_like: st.forest_like,
+      confident: st.confident,
+      blocks: instrumentBlocks.structure,
       aot_at_trough: round(st.aot_at_trough, 3),
       withheld_for_dust: st.withheld_for_dust,
       refusal: st.refusal,
@@ -132,6 +178,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
       sigma_db: round(ra?.sigma_db, 2),
       hh_hv_db: round(ra?.hh_hv_db, 2),
       forest_like: ra?.forest_like ?? null,
+      confident: ra?.confident ?? false,
+      blocks: instrumentBlocks.radar,
       refusal: ra === null ? plan.radar.refusal : ra.refusal,
     },
     height: {
@@ -142,6 +190,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
       p90_m: round(he?.p90_m, 1),
       pixels: he?.pixels ?? 0,
       forest_like: he?.forest_like ?? null,
+      confident: he?.confident ?? false,
+      blocks: instrumentBlocks.height,
       refusal: he === null ? plan.height.refusal : he.refusal,
     },
     terrain: {

@@ -60,7 +60,7 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
     cycle: r.troughs.cycle,
     shade: r.structure,
     radar: r.radar ?? { forest_like: null, confident: false, polarimetry_cultivated: null },
-    height: r.height ?? { forest_like: null, confident: false },
+    height: r.height ?? { forest_like: null, confident: false, between_lines: false },
     terrain_outside: r.terrain?.outside_characterised_range ?? null,
     context: r.context.facts,
   });

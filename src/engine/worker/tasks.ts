@@ -5,6 +5,7 @@
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
+import type { BlockSummary } from '../kernels/block-index.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
@@ -76,6 +77,9 @@ export interface SceneReading {
   usable: boolean;
 }
 
+/** An instrument's plot-wide reading with what its sub-plot blocks said (null where they were not read). */
+export type WithBlocks<T> = T & { blocks: BlockSummary | null };
+
 export interface PlotTaskResult {
   /** Plot pixels on the optical grid of the first scene (Sentinel-2's 10 m where it was read). */
   pixels: number;
@@ -83,9 +87,9 @@ export interface PlotTaskResult {
   /** One per planned scene, in the plan's order. */
   scenes: SceneReading[];
   troughs: SeasonalTroughs;
-  structure: StructureAtTrough;
-  radar: RadarContrast | null;
-  height: HeightPercentiles | null;
+  structure: WithBlocks<StructureAtTrough>;
+  radar: WithBlocks<RadarContrast> | null;
+  height: WithBlocks<HeightPercentiles> | null;
   terrain: TerrainSlope | null;
   context: ContextResult;
 }
