@@ -217,26 +217,46 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
 
 const MOST = 0.5;
 
-/** The Landsat record's class of the plot at the end of 2020, from the history block (null: not read). */
-function landsat2020(h: ContextBlocks['history']): Landsat2020Class | null {
+/**
+ * The Landsat record's class of the plot at the end of 2020, from the history block (null: not
+ * read). A plot with a forest part on a structural instrument's blocks is never "cleared": most of
+ * it may have been, not all of it.
+ */
+function landsat2020(h: ContextBlocks['history'], forestPart: number | null): Landsat2020Class | null {
   if (!h.available) return null;
   if (!h.checked) return 'not_covered';
   const c = h.classes_2020;
   if (c === null) return null;
   if ((c.undisturbed_forest ?? 0) >= MOST) return 'undisturbed_forest';
   if ((c.degraded_forest ?? 0) >= MOST) return 'degraded_forest';
-  if ((h.deforestation_year?.share_before_2021 ?? 0) >= MOST) return 'cleared_before_2021';
+  if ((h.deforestation_year?.share_before_2021 ?? 0) >= MOST) return (forestPart ?? 0) > 0 ? 'mixed_cover' : 'cleared_before_2021';
   if ((h.never_moist_forest_share ?? 0) >= MOST) return 'outside_moist_forest';
   return 'mixed_cover';
 }
 
+/**
+ * The largest share of the plot an instrument reads forest-like block by block, among those that
+ * read the plot forest-like; 0 when blocks were read and none does, null when no blocks were read.
+ */
+function forestPartShare(result: PlotTaskResult): number | null {
+  let out: number | null = null;
+  for (const i of [result.structure, result.radar, result.height]) {
+    if (i === null || i.blocks === null) continue;
+    const part = i.forest_like === true ? (i.blocks.forest_like_share ?? 0) : 0;
+    out = Math.max(out ?? 0, part);
+  }
+  return out === null ? null : Number(out.toFixed(4));
+}
+
 /** What the register keeps of a read for the plot's `state` (engine/plot-state.ts). */
-export function evidenceFacts(blocks: ContextBlocks, seasonsObserved: number): EvidenceFacts {
-  const ft = blocks.forest_types;
+export function evidenceFacts(result: PlotTaskResult): EvidenceFacts {
+  const { forest_types: ft, history } = result.context.blocks;
+  const forestPart = forestPartShare(result);
   return {
     eu_maps_forest_share: ft.available && ft.not_forest !== null ? Number((1 - ft.not_forest).toFixed(4)) : null,
     eu_maps_planted_share: ft.available ? ft.planted : null,
-    landsat_2020: landsat2020(blocks.history),
-    seasons_measured: seasonsObserved,
+    landsat_2020: landsat2020(history, forestPart),
+    seasons_measured: result.troughs.seasons_observed,
+    forest_part_share: forestPart,
   };
 }

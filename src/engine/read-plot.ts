@@ -76,7 +76,7 @@ export async function finishPlot(prepared: PreparedPlot, deps: EngineDeps, signa
     evidence,
     integrity: sealEvidence(evidence, deps.signingKey),
     map: { footprint: plan.footprint.footprint, chip },
-    facts: evidenceFacts(result.context.blocks, result.troughs.seasons_observed),
+    facts: evidenceFacts(result),
     decision,
   };
 }

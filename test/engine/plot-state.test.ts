@@ -89,6 +89,12 @@ describe('plot state: the summary vocabulary', () => {
     assert.match(plotState(read({ seasons_measured: 0 })).summary, /No dry season could be read\.$/);
   });
 
+  test('a forest part read block by block is stated, and none is not', () => {
+    assert.match(plotState(read({ landsat_2020: 'mixed_cover', forest_part_share: 0.112 })).summary, /Landsat record: mixed cover at the end of 2020\. Structural readings: forest-like on 11% of the plot\. 4 dry seasons/);
+    assert.doesNotMatch(plotState(read({ forest_part_share: 0 })).summary, /Structural readings/);
+    assert.doesNotMatch(plotState(read({})).summary, /Structural readings/);
+  });
+
   test('a read plot carries no read-state lead', () => {
     assert.equal(
       plotState(read({ eu_maps_forest_share: 0.02, landsat_2020: 'cleared_before_2021', seasons_measured: 3 })).summary,
