@@ -8,7 +8,7 @@ import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
 import type { EvidenceBlocks, EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
-import { findingSentence, forestPartClause, mapShareClause, whereInPlot } from './finding.ts';
+import { findingSentence, forestPartClause, mapShareClause, noDipClause, whereInPlot } from './finding.ts';
 import type { BlockSummary } from './kernels/block-index.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -78,8 +78,12 @@ function blocksOf(b: BlockSummary | null, cellM: number, plotHa: number): Eviden
 const MAP_SHARE_NAMED = 0.1;
 
 /** What lies under the finding: each instrument's forest-like part and each map's forest share (finding.ts words them). */
-function partsOf(result: PlotTaskResult, blocks: Record<'structure' | 'radar' | 'height', EvidenceBlocks | null>): string[] {
+function partsOf(result: PlotTaskResult, blocks: Record<'structure' | 'radar' | 'height' | 'dips', EvidenceBlocks | null>): string[] {
   const parts: string[] = [];
+  const d = blocks.dips;
+  if (!result.troughs.phase_locked && result.troughs.dip_blocks !== null && d !== null && d.forest_like_where !== null && d.forest_like_share !== null && d.forest_like_share < 1) {
+    parts.push(noDipClause(d.forest_like_ha, d.forest_like_share, d.forest_like_where));
+  }
   const instruments = [['shade at the trough', result.structure.forest_like, blocks.structure], ['radar', result.radar?.forest_like, blocks.radar], ['canopy height', result.height?.forest_like, blocks.height]] as const;
   for (const [name, forestLike, b] of instruments) {
     if (forestLike !== true || b === null || b.forest_like_share === null || b.forest_like_where === null) continue;
@@ -120,6 +124,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     structure: blocksOf(st.blocks, op.blocks.fineCellM, plotHa),
     radar: blocksOf(ra?.blocks ?? null, op.blocks.radarCellM, plotHa),
     height: blocksOf(he?.blocks ?? null, op.blocks.fineCellM, plotHa),
+    dips: blocksOf(t.dip_blocks, op.blocks.dipCellM, plotHa),
   };
   const evidence: EvidenceObject = {
     aoi_name: plan.plot.ref ?? plan.plot.id,
@@ -154,6 +159,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     seasons_observed: t.seasons_observed,
     seasons_with_dip: t.seasons_with_dip,
     phase_locked: t.phase_locked,
+    dip_blocks: instrumentBlocks.dips,
     phase_sd_days: round(t.phase_sd_days, 1),
     mean_depth: round(t.mean_depth, 3),
     seasons_without_answer: t.seasons_without_answer,

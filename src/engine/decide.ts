@@ -85,8 +85,13 @@ export const NO_CONTEXT: ContextFacts = Object.freeze({
 
 export interface DecisionInput {
   readonly plot_area_km2: number;
-  /** What the seasonal record says on its own (seasonalTroughs().cycle). */
+  /** What the seasonal record says on its own (seasonalTroughs().cycle, held from phase_locked by withDipBlocks()). */
   readonly cycle: CycleClass;
+  /**
+   * The plot as a whole dipped in phase, but a part of it large enough to count showed no dip
+   * (withDipBlocks()): the cycle reads not_consistent. Absent: no such part.
+   */
+  readonly part_without_dip?: boolean;
   /** Shade at the trough (structureAtTrough()): read from the optical record's own trough scenes, so it can veto, never confirm. */
   readonly shade: InstrumentAnswer;
   /** Radar contrast (radarContrast()), with its polarimetric answer. */
@@ -148,6 +153,7 @@ const WEAK = 'prior_management_weak';
 
 const cycleIs = (f: Facts, c: CycleClass): boolean => f.input.cycle === c;
 const cycleOrTroughs = (f: Facts): boolean => cycleIs(f, 'phase_locked') || cycleIs(f, 'troughs_short_of_record');
+const forestPartWithoutDip = (f: Facts): boolean => f.input.part_without_dip === true && f.forest > 0;
 const shadeVetoOverruledByOne = (f: Facts): boolean =>
   cycleIs(f, 'phase_locked') && f.shadeVetoAlone && (f.radarConfidentCrop || f.heightConfidentCrop);
 
@@ -162,7 +168,8 @@ export const RULES: readonly Rule[] = [
   // at those same troughs, so it does not count.
   { kind: 'instruments', code: 'record_too_thin', verdict: 'insufficient_record',
     when: (f) => cycleIs(f, 'too_thin') || (cycleIs(f, 'troughs_short_of_record') && !f.independentConfidentCrop && f.forest === 0) },
-  { kind: 'instruments', code: 'cycle_not_consistent', verdict: WEAK, when: (f) => cycleIs(f, 'not_consistent') },
+  // A part without the dip that an instrument reads forest-like is told by its instrument, below.
+  { kind: 'instruments', code: 'cycle_not_consistent', verdict: WEAK, when: (f) => cycleIs(f, 'not_consistent') && !forestPartWithoutDip(f) },
   { kind: 'instruments', code: 'evergreen_canopy_unsupported', verdict: WEAK,
     when: (f) => cycleIs(f, 'no_cycle') && (f.crop > 0 || f.input.radar.polarimetry_cultivated === true) },
   { kind: 'instruments', code: 'no_canopy_cycle', verdict: 'no_prior_management_evidenced', when: (f) => cycleIs(f, 'no_cycle') },
@@ -176,7 +183,7 @@ export const RULES: readonly Rule[] = [
     when: (f) => shadeVetoOverruledByOne(f) && f.input.context.record_cleared_by_2015 },
   { kind: 'instruments', code: 'shade_veto_overruled_by_structure_and_eu_maps', verdict: EVIDENCED,
     when: (f) => shadeVetoOverruledByOne(f) && f.input.context.eu_maps_at_most_a_tenth_forest },
-  { kind: 'instruments', code: 'structural_reading_says_forest', verdict: WEAK, when: (f) => cycleOrTroughs(f) && f.forest > 0 },
+  { kind: 'instruments', code: 'structural_reading_says_forest', verdict: WEAK, when: (f) => (cycleOrTroughs(f) || forestPartWithoutDip(f)) && f.forest > 0 },
   // Past this row no instrument reads forest. A positive finding needs radar or height to read crop
   // confidently over the whole plot: shade, read from the record's own troughs, never carries one.
   { kind: 'instruments', code: 'structure_confirmed_single_trough', verdict: EVIDENCED,

@@ -137,6 +137,8 @@ export interface EvidenceObject {
   seasons_observed: number;
   seasons_with_dip: number;
   phase_locked: boolean;
+  /** The dip tested per block at the plot's troughs: forest-like here means without the in-phase dip. Null when no scene was read. */
+  dip_blocks: EvidenceBlocks | null;
   /** Null when fewer than two seasons dipped (no spread to measure). */
   phase_sd_days: number | null;
   /** Null when no season was measured. */

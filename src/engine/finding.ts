@@ -32,7 +32,9 @@ const POSITIVE: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
 const OTHER: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
   structural_reading_says_forest: () => 'The canopy shows a dry-season dip, but a structural instrument reads all or part of the plot as forest-like, so the record does not show an established plantation.',
   cycle_not_consistent: (c) =>
-    `The canopy dipped in ${c.dipped} of the ${c.measured} dry seasons measured, not in every one of them at the same time of year, so the record does not show an established wintering crop.`,
+    c.dipped === c.measured
+      ? `The plot as a whole dipped in ${seasons(c.measured)}, but not every part of it did, so the record does not show an established wintering crop across the plot.`
+      : `The canopy dipped in ${c.dipped} of the ${c.measured} dry seasons measured, not in every one of them at the same time of year, so the record does not show an established wintering crop.`,
   no_structural_reading: (c) =>
     `The canopy wintered in ${seasons(c.measured)}, in phase, but neither radar nor canopy height could answer, and shade, read at the same troughs, cannot confirm the cycle alone.`,
   single_structural_reading_short_of_margin: (c) =>
@@ -99,6 +101,11 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 /** "canopy height reads 1.2 ha (11%) in the north-east forest-like" */
 export function forestPartClause(instrument: string, ha: number, share: number, where: string): string {
   return `${instrument} reads ${ha.toFixed(1)} ha (${percent(share)}) ${where} forest-like`;
+}
+
+/** "1.2 ha (11%) in the south shows no dry-season dip" */
+export function noDipClause(ha: number, share: number, where: string): string {
+  return `${ha.toFixed(1)} ha (${percent(share)}) ${where} shows no dry-season dip`;
 }
 
 /** "the Commission's 2020 maps put 38% of the plot in forest": `lead` names the map and its verb. */

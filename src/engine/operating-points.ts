@@ -34,6 +34,8 @@ export interface OperatingPoints {
     readonly radarCellM: number;
     readonly minFinePixels: number;
     readonly minRadarPixels: number;
+    readonly dipCellM: number;
+    readonly minDipPixels: number;
   };
 }
 
@@ -95,6 +97,8 @@ const schema = z.strictObject({
     radar_cell_m: line(z.number().positive()),
     min_fine_pixels: line(count),
     min_radar_pixels: line(count),
+    dip_cell_m: line(z.number().positive()),
+    min_dip_pixels: line(count),
   }),
   terrain: z.strictObject({
     max_slope_deg: line(z.number().positive().max(90)),
@@ -165,6 +169,8 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       radarCellM: p.blocks.radar_cell_m.value,
       minFinePixels: p.blocks.min_fine_pixels.value,
       minRadarPixels: p.blocks.min_radar_pixels.value,
+      dipCellM: p.blocks.dip_cell_m.value,
+      minDipPixels: p.blocks.min_dip_pixels.value,
     },
   };
 }

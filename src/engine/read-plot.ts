@@ -58,6 +58,7 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
   return decide({
     plot_area_km2: plan.footprint.areaHa / 100,
     cycle: r.troughs.cycle,
+    part_without_dip: r.troughs.part_without_dip,
     shade: r.structure,
     radar: r.radar ?? { forest_like: null, confident: false, polarimetry_cultivated: null },
     height: r.height ?? { forest_like: null, confident: false, between_lines: false },

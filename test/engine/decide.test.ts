@@ -60,6 +60,7 @@ const SMALL = 0.02;
 interface Case {
   readonly name: string;
   readonly cycle?: CycleClass;
+  readonly partWithoutDip?: boolean;
   readonly shade?: InstrumentAnswer;
   readonly radar?: InstrumentAnswer;
   readonly polarimetry?: boolean | null;
@@ -75,6 +76,7 @@ function inputOf(c: Omit<Case, 'name' | 'verdict' | 'reasons'>): DecisionInput {
   return {
     plot_area_km2: c.area ?? LARGE,
     cycle: c.cycle ?? 'phase_locked',
+    part_without_dip: c.partWithoutDip ?? false,
     shade: c.shade ?? CROP,
     radar: { ...(c.radar ?? CROP), polarimetry_cultivated: c.polarimetry ?? false },
     height: { between_lines: false, ...(c.height ?? CROP) },
@@ -104,6 +106,9 @@ const CASES: Case[] = [
   { name: 'a forest-like shade is not overruled when height reads forest too', shade: FOREST, height: FOREST, context: { record_cleared_by_2015: true }, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'a forest-like shade is not overruled on a short record', cycle: 'troughs_short_of_record', shade: FOREST, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'some seasons wintered, others did not', cycle: 'not_consistent', verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
+  { name: 'a part of the plot without the in-phase dip holds the cycle', cycle: 'not_consistent', partWithoutDip: true, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
+  { name: 'a part without the dip that an instrument reads forest-like is told by the instrument', cycle: 'not_consistent', partWithoutDip: true, height: FOREST, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
+  { name: 'a forest-like shade is not overruled where a part of the plot shows no dip', cycle: 'not_consistent', partWithoutDip: true, shade: FOREST, context: { record_cleared_by_2015: true }, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'no structural instrument answered', shade: NONE, radar: NONE, height: NONE, verdict: 'prior_management_weak', reasons: ['no_structural_reading'] },
   { name: 'a single radar reading without confidence', shade: NONE, radar: CROP_WEAK, height: NONE, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
   { name: 'a single height reading between the lines', shade: NONE, radar: NONE, height: MID, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },

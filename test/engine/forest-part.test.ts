@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
-import { type Ring, ringArea, toLonLat } from '../../src/demo/geometry.ts';
+import { insideRing, type Ring, ringArea, toLonLat } from '../../src/demo/geometry.ts';
 import { buildSiteModel, type SiteModel } from '../../src/demo/site-model.ts';
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { DEMO_SEED } from '../../src/demo/world.ts';
@@ -84,22 +84,12 @@ function forestShare(m: SiteModel, ring: Ring): number {
   let all = 0;
   for (let x = Math.min(...xs) + 2.5; x < Math.max(...xs); x += 5) {
     for (let y = Math.min(...ys) + 2.5; y < Math.max(...ys); y += 5) {
-      if (!insideOf(ring, x, y)) continue;
+      if (!insideRing(x, y, ring)) continue;
       all++;
       if (m.coverAt(x, y, 18_000) === 'forest') forest++;
     }
   }
   return forest / all;
-}
-
-function insideOf(ring: Ring, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i];
-    const [xj, yj] = ring[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 let deps: EngineDeps;
@@ -140,6 +130,12 @@ for (const share of [0.1, 0.25, 0.4, 0.6]) {
     const say = `${share * 100}% forest (strip ${stripM.toFixed(0)} m): ${e.verdict} ${e.reasons.join(',')} — ${e.finding}`;
     assert.notEqual(e.verdict, 'prior_management_evidenced', say);
     assert.ok(e.reasons.some((r) => NOT_A_PLANTATION.includes(r)), say);
+    // Where the record still reads a cycle, the instruments' forest is the reason, and the part without the dip is named.
+    if (e.seasons_with_dip >= 3) {
+      assert.equal(e.reason, 'structural_reading_says_forest', say);
+      assert.equal(e.phase_locked, false, say);
+      assert.match(e.finding, /ha \(\d+%\) in the \S+ shows no dry-season dip/, say);
+    }
     // Canopy height is read per 30 m block, so even the thinnest strip is found, and its share named.
     assert.equal(e.height.forest_like, true, say);
     const named = e.height.blocks!.forest_like_share!;

@@ -103,7 +103,7 @@ export const evidenceSchemas: Record<string, Schema> = {
     additionalProperties: false,
     required: [
       'aoi_name', 'engine_version', 'operating_points_version', 'cutoff', 'issued', 'plot_area_km2', 'evidence_floor_km2', 'calibration', 'risk', 'settlement', 'history', 'footprint', 'read',
-      'verdict', 'reason', 'reasons', 'finding', 'seasons', 'seasons_observed', 'seasons_with_dip', 'phase_locked', 'phase_sd_days', 'mean_depth',
+      'verdict', 'reason', 'reasons', 'finding', 'seasons', 'seasons_observed', 'seasons_with_dip', 'phase_locked', 'dip_blocks', 'phase_sd_days', 'mean_depth',
       'seasons_without_answer', 'structure', 'radar', 'height', 'terrain', 'scenes', 'skipped', 'posture', 'baseline_note', 'next_step',
       'post_cutoff_loss', 'forest_types', 'commodity_maps', 'whisp', 'synthetic',
     ],
@@ -144,7 +144,8 @@ export const evidenceSchemas: Record<string, Schema> = {
       seasons: { type: 'array', items: ref('EvidenceSeason') },
       seasons_observed: integer,
       seasons_with_dip: integer,
-      phase_locked: { type: 'boolean' },
+      phase_locked: { type: 'boolean', description: 'Every measured season dipped, in phase, over the whole plot: false too when a part of it larger than 0.5 ha or a tenth of the plot shows no dip at the plot\'s troughs (`dip_blocks`).' },
+      dip_blocks: { ...instrumentBlocks, description: 'The dry-season dip tested block by block at the plot\'s troughs; here `forest_like` counts blocks without the in-phase dip. Null when no scene was read.' },
       phase_sd_days: num,
       mean_depth: num,
       seasons_without_answer: { type: 'array', items: { type: 'integer' } },

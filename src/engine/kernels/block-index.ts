@@ -91,17 +91,26 @@ export interface BlockSummary {
 /** Folds the lattices' block answers into the plot's pixels: a pixel is forest-like when any lattice's block holding it is. */
 export function summariseBlocks(mask: PixelMask, toLocal: LocalAffine, lattices: readonly BlockAnswers[]): BlockSummary {
   const [ax, bx, cx, ay, by, cy] = toLocal;
+  const spans = mask.spans;
+  const width = mask.width;
+  // Each lattice in turn marks its blocks seen and its forest-like pixels; then one pass places them.
+  const forestAt = new Uint8Array(width * mask.height);
   let blocks = 0;
   let blocksRead = 0;
   let forestBlocks = 0;
-  for (const l of lattices) {
-    const seen = new Uint8Array(l.read.length);
-    const spans = mask.spans;
-    for (let s = 0; s < spans.length; s += 2) for (let i = spans[s]; i < spans[s + 1]; i++) seen[l.blocks[i]] = 1;
+  for (const { blocks: ids, read, forest: isForest } of lattices) {
+    const seen = new Uint8Array(read.length);
+    for (let s = 0; s < spans.length; s += 2) {
+      for (let i = spans[s]; i < spans[s + 1]; i++) {
+        const b = ids[i];
+        seen[b] = 1;
+        forestAt[i] |= read[b] & isForest[b];
+      }
+    }
     for (let b = 0; b < seen.length; b++) {
       blocks += seen[b];
-      blocksRead += seen[b] & l.read[b];
-      forestBlocks += seen[b] & l.read[b] & l.forest[b];
+      blocksRead += seen[b] & read[b];
+      forestBlocks += seen[b] & read[b] & isForest[b];
     }
   }
   let sx = 0;
@@ -109,8 +118,6 @@ export function summariseBlocks(mask: PixelMask, toLocal: LocalAffine, lattices:
   let fx = 0;
   let fy = 0;
   let forest = 0;
-  const width = mask.width;
-  const spans = mask.spans;
   for (let s = 0; s < spans.length; s += 2) {
     const row0 = Math.floor(spans[s] / width);
     const r = row0 + 0.5;
@@ -118,8 +125,7 @@ export function summariseBlocks(mask: PixelMask, toLocal: LocalAffine, lattices:
       const c = i - row0 * width + 0.5;
       const x = ax + bx * c + cx * r;
       const y = ay + by * c + cy * r;
-      let f = 0;
-      for (const l of lattices) f |= l.read[l.blocks[i]] & l.forest[l.blocks[i]];
+      const f = forestAt[i];
       sx += x;
       sy += y;
       fx += f * x;

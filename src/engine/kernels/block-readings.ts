@@ -6,7 +6,7 @@
 import type { BlockAnswers } from './block-index.ts';
 import type { PixelMask } from './rasterise-mask.ts';
 import type { ClassTest, Encoding, Raster } from './raster.ts';
-import { type DigitalNumbers, type ShadeEndmembers, shadeCoefficients } from './scene-stats.ts';
+import type { SceneBlockSums } from './scene-blocks.ts';
 
 /** The answers of the blocks from per-block sums, counts and a test of the block's value. */
 function answersOf(blocks: Int32Array, count: Uint32Array, minPixels: number, forestLike: (b: number) => boolean): BlockAnswers {
@@ -51,55 +51,25 @@ export function heightBlocks(
   return answersOf(blocks, read, lines.minPixels, (b) => tall[b] * 2 > read[b]);
 }
 
-/** Shade summed per block over the trough scenes read, and the clear pixels behind each sum. */
-export interface ShadeSums {
-  readonly sum: Float64Array;
-  readonly count: Uint32Array;
-}
-
-export const shadeSums = (blocks: number): ShadeSums => ({ sum: new Float64Array(blocks), count: new Uint32Array(blocks) });
-
-/** Adds one trough scene's shade fractions (as sceneStats computes them) into the blocks' sums. */
-export function addShade(
-  input: {
-    readonly mask: PixelMask;
-    readonly blocks: Int32Array;
-    readonly red: DigitalNumbers;
-    readonly nir: DigitalNumbers;
-    readonly reflectance: Encoding;
-    readonly clear: ClassTest;
-    readonly shade: ShadeEndmembers;
-  },
-  into: ShadeSums,
-): void {
-  const { mask, blocks, red, nir, reflectance, clear } = input;
-  const [kRed, kNir] = shadeCoefficients(input.shade);
-  const { scale, offset } = reflectance;
-  const nodata = reflectance.nodata ?? NaN;
-  const spans = mask.spans;
-  for (let s = 0; s < spans.length; s += 2) {
-    for (let i = spans[s]; i < spans[s + 1]; i++) {
-      const r0 = red[i];
-      const n0 = nir[i];
-      const r = r0 * scale + offset;
-      const n = n0 * scale + offset;
-      const ok = clear.lookup[clear.classes[i]] & +(r0 !== nodata) & +(n0 !== nodata) & +(n + r > 0);
-      const b = blocks[i];
-      into.sum[b] += ok * Math.max(0, Math.min(1, 1 - kRed * r - kNir * n));
-      into.count[b] += ok;
-    }
-  }
-}
-
 export interface ShadeBlockLines {
   readonly shadeLine: number;
   readonly shadeMargin: number;
   readonly minPixels: number;
 }
 
-/** Shade per block: forest-like when the block's mean shade at the troughs clears the line by the margin. */
-export function shadeBlocks(blocks: Int32Array, sums: ShadeSums, lines: ShadeBlockLines): BlockAnswers {
-  return answersOf(blocks, sums.count, lines.minPixels, (b) => sums.sum[b] / sums.count[b] >= lines.shadeLine + lines.shadeMargin);
+/**
+ * Shade per block, pooled over the scenes of `sums` (the trough scenes the plot's shade was read
+ * at): forest-like when the block's mean shade clears the line by the margin.
+ */
+export function shadeBlocks(blocks: Int32Array, sums: SceneBlockSums, lines: ShadeBlockLines): BlockAnswers {
+  const nb = sums.blocks;
+  const shade = new Float64Array(nb);
+  const count = new Uint32Array(nb);
+  for (let k = 0; k < sums.count.length; k++) {
+    shade[k % nb] += sums.shade[k];
+    count[k % nb] += sums.count[k];
+  }
+  return answersOf(blocks, count, lines.minPixels, (b) => shade[b] / count[b] >= lines.shadeLine + lines.shadeMargin);
 }
 
 export interface RadarBlockLines {

@@ -9,7 +9,9 @@ import { PALSAR_MASK } from '../sources/products/palsar/codes.ts';
 import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
 import { transformer } from '../sources/reproject.ts';
 import { type BlockAnswers, type BlockSummary, blockCount, blockIndex, type Lattice, latticePair, type LocalAffine, summariseBlocks, withForestPart } from '../kernels/block-index.ts';
-import { addShade, heightBlocks, radarBlocks, shadeBlocks, shadeSums } from '../kernels/block-readings.ts';
+import { blockDips, withDipBlocks } from '../kernels/block-dips.ts';
+import { heightBlocks, radarBlocks, shadeBlocks } from '../kernels/block-readings.ts';
+import { addSceneBlocks, type SceneBlockSums, sceneBlockSums } from '../kernels/scene-blocks.ts';
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
 import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
@@ -98,18 +100,18 @@ function sceneBands(scene: PlotTaskParams['optical'][number], rasters: ReadonlyM
 function shadeByBlock(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, troughScenes: readonly number[], maskOf: (r: WorkerRaster) => PixelMask, gridBlocks: BlocksOf): BlockSummary | null {
   if (troughScenes.length === 0) return null;
   let summary: { mask: PixelMask; grid: GridBlocks } | null = null;
-  let sums: ReturnType<typeof shadeSums>[] = [];
-  for (const k of troughScenes) {
-    const bands = sceneBands(p.optical[k], rasters);
+  let sums: SceneBlockSums[] = [];
+  for (let j = 0; j < troughScenes.length; j++) {
+    const bands = sceneBands(p.optical[troughScenes[j]], rasters);
     const mask = maskOf(bands.red);
     const grid = gridBlocks(bands.red, op.blocks.fineCellM);
     if (summary === null) {
       summary = { mask, grid };
-      sums = grid.lattices.map((l) => shadeSums(blockCount(l)));
+      sums = grid.lattices.map((l) => sceneBlockSums(troughScenes.length, blockCount(l)));
     }
-    grid.blocks.forEach((blocks, l) => addShade({
+    grid.blocks.forEach((blocks, l) => addSceneBlocks({
       mask, blocks, red: bands.red.raw as DigitalNumbers, nir: bands.nir.raw as DigitalNumbers, reflectance: bands.reflectance, clear: bands.clear, shade: op.scenes.shadeEndmembers,
-    }, sums[l]));
+    }, j, sums[l]));
   }
   if (summary === null) return null;
   const lines = { shadeLine: op.structure.shadeLine, shadeMargin: op.structure.shadeMargin, minPixels: op.blocks.minFinePixels };
@@ -127,13 +129,19 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
   const scenes: SceneReading[] = [];
   let pixels = 0;
   let pitch: number | null = null;
+  // NDVI per block and scene for the dip of every part of the plot, summarised on the finest grid.
+  let dipSums: SceneBlockSums[] = [];
+  let dipGrid: { mask: PixelMask; grid: GridBlocks } | null = null;
   p.optical.forEach((scene, k) => {
     const { red, nir, reflectance, clear } = sceneBands(scene, rasters);
     const mask = maskOf(red);
+    const grid = gridBlocks(red, op.blocks.dipCellM);
     if (pitch === null || (scene.sensor === 'sentinel-2' && pitch > pixelSizeM(red).x)) {
       pitch = pixelSizeM(red).x;
       pixels = mask.count;
+      dipGrid = { mask, grid };
     }
+    if (dipSums.length === 0) dipSums = grid.lattices.map((l) => sceneBlockSums(n, blockCount(l)));
     const stats = sceneStats({
       mask,
       red: red.raw as DigitalNumbers,
@@ -144,6 +152,9 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
       aot: scene.aot === null ? null : { values: onGrid(red, need(rasters, scene.aot.key)) as DigitalNumbers, encoding: scene.aot.encoding },
     });
     const usable = sceneFlags(stats, op.scenes);
+    if (usable !== 0) {
+      grid.blocks.forEach((blocks, l) => addSceneBlocks({ mask, blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, dipSums[l]));
+    }
     days[k] = scene.day;
     index[k] = stats.ndvi_median ?? Number.NaN;
     flags[k] = usable;
@@ -159,7 +170,11 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
       usable: usable !== 0,
     });
   });
-  const troughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
+  const plotTroughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
+  const dips = dipGrid as { mask: PixelMask; grid: GridBlocks } | null;
+  const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels };
+  const troughs = withDipBlocks(plotTroughs, dips === null ? null : summariseBlocks(dips.mask, dips.grid.affine, dips.grid.blocks.map((blocks, l) =>
+    blockDips({ blocks, sums: dipSums[l], days, usable: flags, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
   const blocks = plotWide.forest_like === null ? null : shadeByBlock(p, rasters, plotWide.scenes, maskOf, gridBlocks);
   const structure = blocks === null ? { ...plotWide, blocks } : withForestPart(plotWide, blocks, op.blocks.forestPart);

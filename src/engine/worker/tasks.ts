@@ -5,12 +5,12 @@
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
+import type { PlotTroughs } from '../kernels/block-dips.ts';
 import type { BlockSummary } from '../kernels/block-index.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import type { LonLatFootprint, ShippedRaster, ShippedTile } from './raster-window.ts';
-import type { SeasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import type { StructureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { TerrainSlope } from '../kernels/terrain-slope.ts';
 
@@ -86,7 +86,8 @@ export interface PlotTaskResult {
   pitch_m: number | null;
   /** One per planned scene, in the plan's order. */
   scenes: SceneReading[];
-  troughs: SeasonalTroughs;
+  /** The record's cycle, held from phase_locked when a part of the plot shows no in-phase dip (`dip_blocks`). */
+  troughs: PlotTroughs;
   structure: WithBlocks<StructureAtTrough>;
   radar: WithBlocks<RadarContrast> | null;
   height: WithBlocks<HeightPercentiles> | null;

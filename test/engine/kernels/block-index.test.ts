@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockCount, blockIndex, forestPart, latticeOver, latticePair, type LocalAffine, summariseBlocks } from '../../../src/engine/kernels/block-index.ts';
-import { addShade, heightBlocks, radarBlocks, shadeBlocks, shadeSums } from '../../../src/engine/kernels/block-readings.ts';
+import { heightBlocks, radarBlocks, shadeBlocks } from '../../../src/engine/kernels/block-readings.ts';
+import { addSceneBlocks, sceneBlockSums } from '../../../src/engine/kernels/scene-blocks.ts';
 import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
 import { CLEAR_MASK_LOOKUP } from '../../../src/engine/kernels/scene-stats.ts';
 
@@ -93,14 +94,14 @@ test('shade per block reads forest-like only past the line by the margin, over c
   const mask = full(6, 3);
   const l = latticeOver(60, 30, 30, 0);
   const blocks = blockIndex(mask, northUp(10, 0, 30), l);
-  const sums = shadeSums(blockCount(l));
+  const sums = sceneBlockSums(2, blockCount(l));
   const endmembers = { vegetation: [0.04, 0.5] as [number, number], soil: [0.25, 0.3] as [number, number] };
   // West: dark forest canopy (shade near 0.39); east: a leafless plantation (near 0.23).
   const red = Uint16Array.from({ length: 18 }, (_, i) => (i % 6 < 3 ? 300 : 1200));
   const nir = Uint16Array.from({ length: 18 }, () => 3000);
   const clear = Uint8Array.from({ length: 18 }, (_, i) => (i === 0 ? 0 : 1));
-  for (let k = 0; k < 2; k++) addShade({ mask, blocks, red, nir, reflectance: { scale: 1e-4, offset: 0, nodata: 0 }, clear: { classes: clear, lookup: CLEAR_MASK_LOOKUP }, shade: endmembers }, sums);
-  assert.deepEqual([...sums.count.subarray(0, 2)], [16, 18]);
+  for (let k = 0; k < 2; k++) addSceneBlocks({ mask, blocks, red, nir, reflectance: { scale: 1e-4, offset: 0, nodata: 0 }, clear: { classes: clear, lookup: CLEAR_MASK_LOOKUP }, shade: endmembers }, k, sums);
+  assert.deepEqual([...sums.count], [8, 9, 0, 0, 0, 0, 8, 9, 0, 0, 0, 0], 'two scenes of six blocks, pixel 0 never clear');
   const a = shadeBlocks(blocks, sums, { shadeLine: 0.3, shadeMargin: 0.04, minPixels: 5 });
   assert.deepEqual([...a.forest.subarray(0, 2)], [1, 0]);
   assert.deepEqual([...shadeBlocks(blocks, sums, { shadeLine: 0.36, shadeMargin: 0.04, minPixels: 5 }).forest.subarray(0, 2)], [0, 0], 'near the line is not forest-like');
