@@ -53,6 +53,7 @@ function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
     let why: string;
     if (s.pixels === 0) why = 'no plot pixel falls in the scene';
     else if (s.clear_pixels === 0) why = 'no clear pixel over the plot (cloud, shadow or no data)';
+    else if (s.aot !== null && s.aot > op.scenes.maxAot) why = `haze or dust over the plot (mean aerosol optical thickness ${s.aot.toFixed(2)}) too thick to read its vegetation index through`;
     else if ((s.clear_fraction ?? 0) < op.scenes.minClearFraction) {
       why = `${Math.round((s.clear_fraction ?? 0) * 100)}% of the plot clear, under the ${Math.round(op.scenes.minClearFraction * 100)}% a scene needs`;
     } else why = `${s.clear_pixels} clear pixels over the plot, under the ${op.scenes.minPixels} a scene needs`;
@@ -127,7 +128,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     dips: blocksOf(t.dip_blocks, op.blocks.dipCellM, plotHa),
   };
   const evidence: EvidenceObject = {
-    aoi_name: plan.plot.ref ?? plan.plot.id,
+    // A plot registered without a reference has none: its id is said elsewhere, never passed off as one.
+    aoi_name: plan.plot.ref ?? '',
     engine_version: pkg.version,
     operating_points_version: op.version,
     cutoff: CUTOFF,
@@ -244,7 +246,7 @@ function landsat2020(h: ContextBlocks['history'], forestPart: number | null): La
  * The largest share of the plot an instrument reads forest-like block by block, among those that
  * read the plot forest-like; 0 when blocks were read and none does, null when no blocks were read.
  */
-function forestPartShare(result: PlotTaskResult): number | null {
+export function forestPartShare(result: PlotTaskResult): number | null {
   let out: number | null = null;
   for (const i of [result.structure, result.radar, result.height]) {
     if (i === null || i.blocks === null) continue;
@@ -254,15 +256,14 @@ function forestPartShare(result: PlotTaskResult): number | null {
   return out === null ? null : Number(out.toFixed(4));
 }
 
-/** What the register keeps of a read for the plot's `state` (engine/plot-state.ts). */
-export function evidenceFacts(result: PlotTaskResult): EvidenceFacts {
-  const { forest_types: ft, history } = result.context.blocks;
-  const forestPart = forestPartShare(result);
+/** What the register keeps of a read for the plot's `state` (engine/plot-state.ts); `forestPart` from forestPartShare(). */
+export function evidenceFacts(blocks: ContextBlocks, seasonsObserved: number, forestPart: number | null): EvidenceFacts {
+  const { forest_types: ft, history } = blocks;
   return {
     eu_maps_forest_share: ft.available && ft.not_forest !== null ? Number((1 - ft.not_forest).toFixed(4)) : null,
     eu_maps_planted_share: ft.available ? ft.planted : null,
     landsat_2020: landsat2020(history, forestPart),
-    seasons_measured: result.troughs.seasons_observed,
+    seasons_measured: seasonsObserved,
     forest_part_share: forestPart,
   };
 }

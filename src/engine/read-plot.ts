@@ -7,7 +7,7 @@ import type { MultiPolygon, Polygon } from 'geojson';
 import sharp from 'sharp';
 import type { EvidenceMap } from '../documents/footprint-map.ts';
 import type { Archive } from './archive.ts';
-import { assembleEvidence, evidenceFacts } from './assemble-evidence.ts';
+import { assembleEvidence, evidenceFacts, forestPartShare } from './assemble-evidence.ts';
 import type { CalibrationTable } from './context/calibration.ts';
 import { footprintBox } from './context/plot.ts';
 import { decide, type Decision } from './decide.ts';
@@ -77,7 +77,7 @@ export async function finishPlot(prepared: PreparedPlot, deps: EngineDeps, signa
     evidence,
     integrity: sealEvidence(evidence, deps.signingKey),
     map: { footprint: plan.footprint.footprint, chip },
-    facts: evidenceFacts(result),
+    facts: evidenceFacts(result.context.blocks, result.troughs.seasons_observed, forestPartShare(result)),
     decision,
   };
 }
