@@ -23,7 +23,7 @@ const seasons = (n: number) => (n === 1 ? 'the one dry season measured' : `each 
 const POSITIVE: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
   cycle_and_structure_agree: (c) => `the canopy wintered in ${seasons(c.measured)}, in phase, and the structural readings agree that it is a crop`,
   structure_confirmed_single_trough: (c) =>
-    `the canopy wintered in ${c.measured === 1 ? 'the one dry season that could be measured' : `all ${c.measured} dry seasons that could be measured`}, and a structural instrument confidently reads a crop`,
+    `the canopy wintered in ${c.measured === 1 ? 'the one dry season that could be measured' : `all ${c.measured} dry seasons that could be measured`}, and radar or canopy height confidently reads a crop over the whole plot`,
   shade_veto_overruled_by_two_confident_readings: (c) =>
     `the canopy wintered in ${seasons(c.measured)}, in phase; its shade at the trough read forest-like, but radar and canopy height both confidently read a crop`,
   shade_veto_overruled_by_structure_and_record: (c) =>
@@ -33,12 +33,15 @@ const POSITIVE: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
 };
 
 const OTHER: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
-  structural_reading_says_forest: () => 'The canopy shows a dry-season dip, but a structural instrument reads it as forest-like, so the record does not show an established plantation.',
+  structural_reading_says_forest: () => 'The canopy shows a dry-season dip, but a structural instrument reads all or part of the plot as forest-like, so the record does not show an established plantation.',
   cycle_not_consistent: (c) =>
-    `The canopy dipped in ${c.dipped} of the ${c.measured} dry seasons measured, not in every one of them at the same time of year, so the record does not show an established wintering crop.`,
-  no_structural_reading: (c) => `The canopy wintered in ${seasons(c.measured)}, in phase, but no structural instrument could answer, so the cycle stands alone.`,
+    c.dipped === c.measured
+      ? `The plot as a whole dipped in ${seasons(c.measured)}, but not every part of it did, so the record does not show an established wintering crop across the plot.`
+      : `The canopy dipped in ${c.dipped} of the ${c.measured} dry seasons measured, not in every one of them at the same time of year, so the record does not show an established wintering crop.`,
+  no_structural_reading: (c) =>
+    `The canopy wintered in ${seasons(c.measured)}, in phase, but neither radar nor canopy height could answer, and shade, read at the same troughs, cannot confirm the cycle alone.`,
   single_structural_reading_short_of_margin: (c) =>
-    `The canopy wintered in ${seasons(c.measured)}, in phase, but only one structural instrument answered, and not by its margin.`,
+    `The canopy wintered in ${seasons(c.measured)}, in phase, but neither radar nor canopy height reads a crop by its margin.`,
   terrain_outside_characterised_range: () =>
     'The canopy shows a dry-season dip, but the ground is steeper than the instruments were characterised on, so their readings are not relied on.',
   evergreen_canopy_unsupported: (c) =>
@@ -69,12 +72,16 @@ const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 const outsideRecord = (c: FindingCounts): string =>
   `${Math.max(1, Math.round((1 - (c.opticalCoverage ?? 0)) * 100))}% of the plot lies outside the archive's Sentinel-2 and Landsat data`;
 
-export function findingSentence(decision: Decision, counts: FindingCounts): string {
+/**
+ * The finding sentence, followed by what lies under it where the plot is not one cover: `parts`
+ * are clauses naming the share of the plot an instrument or a map puts in forest.
+ */
+export function findingSentence(decision: Decision, counts: FindingCounts, parts: readonly string[] = []): string {
   const sentence = readingSentence(decision, counts);
   // A reading that rests on part of the plot says so, whether or not the coverage withheld it.
   const partial = counts.opticalCoverage !== undefined && counts.opticalCoverage !== null && !covers(counts.opticalCoverage);
-  if (!partial || decision.reasons.includes('record_covers_part_of_plot')) return sentence;
-  return `${sentence} ${capital(outsideRecord(counts))} and was not read.`;
+  const read = !partial || decision.reasons.includes('record_covers_part_of_plot') ? sentence : `${sentence} ${capital(outsideRecord(counts))} and was not read.`;
+  return parts.length === 0 ? read : `${read} ${capital(parts.join('; '))}.`;
 }
 
 function readingSentence(decision: Decision, counts: FindingCounts): string {
@@ -90,4 +97,33 @@ function readingSentence(decision: Decision, counts: FindingCounts): string {
   const sentence = (OTHER[instruments] ?? (() => `The instruments' reason is ${instruments}.`))(counts);
   if (withholdings.length === 0) return sentence;
   return `${sentence} ${capital(withholdings.map((r) => withheldBy(r, counts)).join('; and '))}, so this reading stands as supporting evidence only.`;
+}
+
+const COMPASS = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'] as const;
+/** A forest part whose middle lies within this share of the plot's side from the plot's middle is spread across it. */
+const ACROSS = 0.15;
+
+/** Where a part of the plot lies, from its middle's offset (metres east, north) from the plot's middle. */
+export function whereInPlot(offsetM: readonly [number, number], plotHa: number): string {
+  const [dx, dy] = offsetM;
+  if (Math.hypot(dx, dy) < ACROSS * Math.sqrt(plotHa * 10_000)) return 'across the plot';
+  const bearing = (Math.atan2(dx, dy) * 180) / Math.PI;
+  return `in the ${COMPASS[((Math.round(bearing / 45) % 8) + 8) % 8]}`;
+}
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** "canopy height reads 1.2 ha (11%) in the north-east forest-like" */
+export function forestPartClause(instrument: string, ha: number, share: number, where: string): string {
+  return `${instrument} reads ${ha.toFixed(1)} ha (${percent(share)}) ${where} forest-like`;
+}
+
+/** "1.2 ha (11%) in the south shows no dry-season dip" */
+export function noDipClause(ha: number, share: number, where: string): string {
+  return `${ha.toFixed(1)} ha (${percent(share)}) ${where} shows no dry-season dip`;
+}
+
+/** "the Commission's 2020 maps put 38% of the plot in forest": `lead` names the map and its verb. */
+export function mapShareClause(lead: string, share: number, what: string): string {
+  return `${lead} ${percent(share)} of the plot in ${what}`;
 }

@@ -5,6 +5,8 @@ const integer: Schema = { type: 'integer', minimum: 0 };
 const num = nullable({ type: 'number' });
 const answer = nullable({ type: 'boolean', description: 'true forest-like, false not, null when the instrument could not answer (`refusal` says why).' });
 const refusalText = nullable({ type: 'string', description: 'Why the instrument could not answer, in words; null when it answered.' });
+const confident: Schema = { type: 'boolean', description: 'The answer cleared its line by the instrument\'s margin (the line itself is not served); false when the instrument did not answer.' };
+const instrumentBlocks = nullable(ref('EvidenceBlocks'));
 const block = (description: string): Schema => ({ type: 'object', description });
 const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
 /** Not required: evidence issued before coverage was measured lacks it. */
@@ -90,18 +92,35 @@ export const evidenceSchemas: Record<string, Schema> = {
       last_observed: nullable({ type: 'string', format: 'date' }),
     },
   },
+  EvidenceBlocks: {
+    type: 'object',
+    description: 'What an instrument read per sub-plot block, so that no part of the plot is averaged away: blocks are cells of `cell_m` metres on two lattices anchored at the footprint\'s south-west corner, the second shifted by half a cell. A plot pixel is forest-like when a block of either lattice holding it reads forest-like; the plot reads forest-like on the instrument when that part covers more than 0.5 ha or a tenth of the plot, whichever is smaller. Null on an instrument that could not answer over the plot.',
+    additionalProperties: false,
+    required: ['cell_m', 'blocks', 'blocks_read', 'forest_like_blocks', 'forest_like_ha', 'forest_like_share', 'forest_like_where'],
+    properties: {
+      cell_m: { type: 'number' },
+      blocks: { ...integer, description: 'Blocks of both lattices holding plot pixels.' },
+      blocks_read: { ...integer, description: 'Blocks with enough pixels for the instrument to answer.' },
+      forest_like_blocks: integer,
+      forest_like_ha: { type: 'number', description: 'Ground of the plot lying in forest-like blocks.' },
+      forest_like_share: nullable({ type: 'number', description: 'That ground as a share of the plot (0..1).' }),
+      forest_like_where: nullable({ type: 'string', description: 'Where it lies: `in the` and a compass direction from the plot\'s middle, or `across the plot`; null when no part is forest-like.' }),
+    },
+  },
   EvidenceObject: {
     type: 'object',
     description: 'The evidence object of one read (spec 2.7). Decision lines are never served; readings and categorical answers are.',
     additionalProperties: false,
     required: [
-      'aoi_name', 'cutoff', 'issued', 'plot_area_km2', 'evidence_floor_km2', 'calibration', 'risk', 'settlement', 'history', 'footprint', 'read',
-      'verdict', 'reason', 'reasons', 'finding', 'seasons', 'seasons_observed', 'seasons_with_dip', 'phase_locked', 'phase_sd_days', 'mean_depth',
+      'aoi_name', 'engine_version', 'operating_points_version', 'cutoff', 'issued', 'plot_area_km2', 'evidence_floor_km2', 'calibration', 'risk', 'settlement', 'history', 'footprint', 'read',
+      'verdict', 'reason', 'reasons', 'finding', 'seasons', 'seasons_observed', 'seasons_with_dip', 'phase_locked', 'dip_blocks', 'phase_sd_days', 'mean_depth',
       'seasons_without_answer', 'structure', 'radar', 'height', 'terrain', 'scenes', 'skipped', 'posture', 'baseline_note', 'next_step',
       'post_cutoff_loss', 'forest_types', 'commodity_maps', 'whisp', 'synthetic',
     ],
     properties: {
       aoi_name: { type: 'string', description: 'The caller\'s reference; empty when the plot was registered without one.' },
+      engine_version: { type: 'string', description: 'The version of the service that read the plot.' },
+      operating_points_version: { type: 'string', description: 'The version of the decision lines the instruments were read against; the lines themselves are not served.' },
       cutoff: { type: 'string', format: 'date' },
       issued: timestamp,
       plot_area_km2: { type: 'number' },
@@ -136,19 +155,23 @@ export const evidenceSchemas: Record<string, Schema> = {
       seasons: { type: 'array', items: ref('EvidenceSeason') },
       seasons_observed: integer,
       seasons_with_dip: integer,
-      phase_locked: { type: 'boolean' },
+      phase_locked: { type: 'boolean', description: 'Every measured season dipped, in phase, over the whole plot: false too when a part of it larger than 0.5 ha or a tenth of the plot shows no dip at the plot\'s troughs (`dip_blocks`).' },
+      dip_blocks: { ...instrumentBlocks, description: 'The dry-season dip tested block by block at the plot\'s troughs; here `forest_like` counts blocks without the in-phase dip. Null when no scene was read.' },
       phase_sd_days: num,
       mean_depth: num,
       seasons_without_answer: { type: 'array', items: { type: 'integer' } },
       structure: {
         type: 'object',
         additionalProperties: false,
-        required: ['layer', 'shade_at_trough', 'seasons_matched', 'forest_like', 'aot_at_trough', 'withheld_for_dust', 'refusal'],
+        description: 'Shade read at the troughs of the same optical record as the seasonal cycle: it can withhold a finding, never carry one.',
+        required: ['layer', 'shade_at_trough', 'seasons_matched', 'forest_like', 'confident', 'blocks', 'aot_at_trough', 'withheld_for_dust', 'refusal'],
         properties: {
           layer: { type: 'string' },
           shade_at_trough: num,
           seasons_matched: integer,
           forest_like: answer,
+          confident,
+          blocks: instrumentBlocks,
           aot_at_trough: num,
           withheld_for_dust: { type: 'boolean' },
           refusal: refusalText,
@@ -157,7 +180,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       radar: {
         type: 'object',
         additionalProperties: false,
-        required: ['instrument', 'tile', 'mirror', 'years_read', 'plot_minus_local_forest_db', 'local_forest_baseline_db', 'sigma_db', 'hh_hv_db', 'forest_like', 'refusal'],
+        required: ['instrument', 'tile', 'mirror', 'years_read', 'plot_minus_local_forest_db', 'local_forest_baseline_db', 'sigma_db', 'hh_hv_db', 'forest_like', 'confident', 'blocks', 'refusal'],
         properties: {
           instrument: { type: 'string' },
           tile: nullable({ type: 'string' }),
@@ -168,6 +191,8 @@ export const evidenceSchemas: Record<string, Schema> = {
           sigma_db: num,
           hh_hv_db: num,
           forest_like: answer,
+          confident,
+          blocks: instrumentBlocks,
           refusal: refusalText,
           coverage: coverage('with radar data in a mosaic read; null when none was read. Under 0.95 the radar does not answer'),
         },
@@ -175,7 +200,8 @@ export const evidenceSchemas: Record<string, Schema> = {
       height: {
         type: 'object',
         additionalProperties: false,
-        required: ['instrument', 'tile', 'median_m', 'p10_m', 'p90_m', 'pixels', 'forest_like', 'refusal'],
+        description: 'A median between the crop and forest lines is read but gives no answer (`forest_like` null, `refusal` says so).',
+        required: ['instrument', 'tile', 'median_m', 'p10_m', 'p90_m', 'pixels', 'forest_like', 'confident', 'blocks', 'refusal'],
         properties: {
           instrument: { type: 'string' },
           tile: nullable({ type: 'string' }),
@@ -184,6 +210,8 @@ export const evidenceSchemas: Record<string, Schema> = {
           p90_m: num,
           pixels: integer,
           forest_like: answer,
+          confident,
+          blocks: instrumentBlocks,
           refusal: refusalText,
           coverage: coverage('with a height; null when no tile was read. Under 0.95 the map does not answer'),
         },
