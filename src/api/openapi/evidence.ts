@@ -1,24 +1,10 @@
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
-const num = nullable({ type: 'number' });
-const answer = nullable({ type: 'boolean', description: 'true forest-like, false not, null when the instrument could not answer (`refusal` says why).' });
-const refusalText = nullable({ type: 'string', description: 'Why the instrument could not answer, in words; null when it answered.' });
-const block = (description: string): Schema => ({ type: 'object', description });
 const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
 const countsBy = (description: string): Schema => ({ type: 'object', additionalProperties: integer, description });
 
-/** Engine-owned parts are closed (`additionalProperties: false`), so the withdrawn decision lines (spec 2.7 rule 2) cannot appear. */
 export const evidenceSchemas: Record<string, Schema> = {
-  EvidenceRunRequest: {
-    type: 'object',
-    description: 'Either `all: true` (every valid or repaired plot with a geometry and no evidence yet, failed reads included) or `plot_ids` (with `rerun: true` to read again a plot whose evidence exists or is in flight).',
-    properties: {
-      all: { type: 'boolean' },
-      plot_ids: { type: 'array', items: uuid, minItems: 1 },
-      rerun: { type: 'boolean', default: false },
-    },
-  },
   EvidenceRunAnswer: {
     type: 'object',
     required: ['job_id', 'queued', 'cap', 'used_after'],
@@ -62,161 +48,6 @@ export const evidenceSchemas: Record<string, Schema> = {
       plan: { enum: ['standard', 'trial', 'professional', 'enterprise'] },
     },
   },
-  EvidenceSeason: {
-    type: 'object',
-    required: ['season', 'label', 'observations', 'plateau', 'trough', 'trough_date', 'depth', 'dipped', 'no_answer', 'truncated', 'last_observed'],
-    additionalProperties: false,
-    properties: {
-      season: { type: 'integer' },
-      label: { type: 'string' },
-      observations: integer,
-      plateau: num,
-      trough: num,
-      trough_date: nullable({ type: 'string', format: 'date' }),
-      depth: num,
-      dipped: { type: 'boolean' },
-      no_answer: { type: 'boolean' },
-      truncated: { type: 'boolean' },
-      last_observed: nullable({ type: 'string', format: 'date' }),
-    },
-  },
-  EvidenceObject: {
-    type: 'object',
-    description: 'The evidence object of one read (spec 2.7). Decision lines are never served; readings and categorical answers are.',
-    additionalProperties: false,
-    required: [
-      'aoi_name', 'cutoff', 'issued', 'plot_area_km2', 'evidence_floor_km2', 'calibration', 'risk', 'settlement', 'history', 'footprint', 'read',
-      'verdict', 'reason', 'reasons', 'finding', 'seasons', 'seasons_observed', 'seasons_with_dip', 'phase_locked', 'phase_sd_days', 'mean_depth',
-      'seasons_without_answer', 'structure', 'radar', 'height', 'terrain', 'scenes', 'skipped', 'posture', 'baseline_note', 'next_step',
-      'post_cutoff_loss', 'forest_types', 'commodity_maps', 'whisp', 'synthetic',
-    ],
-    properties: {
-      aoi_name: { type: 'string', description: 'The caller\'s reference.' },
-      cutoff: { type: 'string', format: 'date' },
-      issued: timestamp,
-      plot_area_km2: { type: 'number' },
-      evidence_floor_km2: { type: 'number' },
-      calibration: block('Where the decision margins were measured (spec 2.8.1).'),
-      risk: block('Article 10 context; never a verdict (spec 2.8.2).'),
-      settlement: block('Buildings; supporting evidence only (spec 2.8.3).'),
-      history: block('The Landsat moist-forest record (spec 2.8.4).'),
-      footprint: { type: 'string', description: 'Whether the uploaded boundary or a circle drawn around a declared point was read, with its area.' },
-      read: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['pixels', 'pitch_m', 'scenes_searched', 'scenes_kept', 'min_clear_fraction', 'min_pixels', 'start', 'end', 'sensors', 'landsat'],
-        properties: {
-          pixels: integer,
-          pitch_m: { type: 'number' },
-          scenes_searched: integer,
-          scenes_kept: integer,
-          min_clear_fraction: { type: 'number' },
-          min_pixels: integer,
-          start: { type: 'string', format: 'date' },
-          end: { type: 'string', format: 'date' },
-          sensors: { type: 'array', items: { type: 'string' } },
-          landsat: { type: 'object', additionalProperties: false, required: ['scenes_kept'], properties: { scenes_kept: integer } },
-        },
-      },
-      verdict: { enum: VERDICTS },
-      reason: { type: 'string' },
-      reasons: { type: 'array', items: { type: 'string' }, minItems: 1 },
-      finding: { type: 'string' },
-      seasons: { type: 'array', items: ref('EvidenceSeason') },
-      seasons_observed: integer,
-      seasons_with_dip: integer,
-      phase_locked: { type: 'boolean' },
-      phase_sd_days: num,
-      mean_depth: num,
-      seasons_without_answer: { type: 'array', items: { type: 'integer' } },
-      structure: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['layer', 'shade_at_trough', 'seasons_matched', 'forest_like', 'aot_at_trough', 'withheld_for_dust', 'refusal'],
-        properties: {
-          layer: { type: 'string' },
-          shade_at_trough: num,
-          seasons_matched: integer,
-          forest_like: answer,
-          aot_at_trough: num,
-          withheld_for_dust: { type: 'boolean' },
-          refusal: refusalText,
-        },
-      },
-      radar: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['instrument', 'tile', 'mirror', 'years_read', 'plot_minus_local_forest_db', 'local_forest_baseline_db', 'sigma_db', 'hh_hv_db', 'forest_like', 'refusal'],
-        properties: {
-          instrument: { type: 'string' },
-          tile: nullable({ type: 'string' }),
-          mirror: nullable({ type: 'string', description: 'Which of the two mirrors served the read.' }),
-          years_read: { type: 'array', items: { type: 'integer' } },
-          plot_minus_local_forest_db: num,
-          local_forest_baseline_db: num,
-          sigma_db: num,
-          hh_hv_db: num,
-          forest_like: answer,
-          refusal: refusalText,
-        },
-      },
-      height: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['instrument', 'tile', 'median_m', 'p10_m', 'p90_m', 'pixels', 'forest_like', 'refusal'],
-        properties: {
-          instrument: { type: 'string' },
-          tile: nullable({ type: 'string' }),
-          median_m: num,
-          p10_m: num,
-          p90_m: num,
-          pixels: integer,
-          forest_like: answer,
-          refusal: refusalText,
-        },
-      },
-      terrain: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['mean_slope_deg', 'source', 'outside_characterised_range'],
-        properties: { mean_slope_deg: num, source: { type: 'string' }, outside_characterised_range: nullable({ type: 'boolean' }) },
-      },
-      scenes: { type: 'array', items: { type: 'string' }, description: 'The kept scenes behind every figure.' },
-      skipped: {
-        type: 'array',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['scene', 'at', 'why'],
-          properties: { scene: { type: 'string' }, at: { type: 'string', format: 'date' }, why: { type: 'string' } },
-        },
-      },
-      posture: { type: 'string' },
-      baseline_note: { type: 'string' },
-      next_step: nullable(ref('NextStep')),
-      post_cutoff_loss: nullable(block('Loss of moist forest dated to 2021 or later (spec 2.8.4).')),
-      forest_types: block('Shares of the 2020 forest-type map (spec 2.8.6).'),
-      commodity_maps: block('Oil palm and rubber maps (spec 2.8.6).'),
-      whisp: block('The perennial-crop rating; `available: false` unless the deployment switches it on.'),
-      concession: block('Present only for plots whose centroid lies in Indonesia\'s extent (spec 2.8.7).'),
-      archive_review: block('A dated reading from a sub-metre archive scene, filed with the document.'),
-      synthetic: { type: 'boolean', description: 'True when read from the generated demo archive.' },
-      synthetic_note: { type: 'string' },
-    },
-  },
-  Integrity: {
-    type: 'object',
-    required: ['canonicalization', 'digest', 'signature', 'key_id'],
-    additionalProperties: false,
-    description:
-      '`digest` is the lower-case hex SHA-256 of the RFC 8785 canonical JSON of `evidence`; `signature` the base64 Ed25519 signature of the digest\'s 32 bytes, verifiable with GET /evidence/public-key.',
-    properties: {
-      canonicalization: { const: 'RFC8785' },
-      digest: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-      signature: { type: 'string' },
-      key_id: { type: 'string' },
-    },
-  },
   EvidenceWrapper: {
     type: 'object',
     required: ['plot_id', 'external_ref', 'state', 'issued', 'evidence', 'integrity'],
@@ -238,6 +69,7 @@ const plotId = { name: 'id', in: 'path', required: true, schema: uuid };
 export const evidencePaths = {
   '/portal/plots/evidence': {
     post: {
+      operationId: 'runEvidence',
       summary: 'Queue evidence reads: one job, its plots read one after another',
       description:
         'Answers at once. Plots move to `queued`; each finished read costs one unit of the allowance (a failed read none, a rerun one more). With nothing to read the call succeeds with `job_id: null`, `queued: 0` and a note, so a nightly run can be unconditional.',
@@ -255,12 +87,14 @@ export const evidencePaths = {
   },
   '/portal/plots/evidence/summary': {
     get: {
+      operationId: 'getEvidenceSummary',
       summary: 'Counts of the register by evidence state, verdict and reason, with the allowance; resolves plots left in flight by a job that died',
       responses: { '200': json(ref('EvidenceSummary')), ...authRefusals },
     },
   },
   '/portal/plots/{id}/evidence': {
     get: {
+      operationId: 'getPlotEvidence',
       summary: 'The plot\'s evidence: the wrapper of spec 2.6 with its integrity block',
       parameters: [plotId],
       responses: {
