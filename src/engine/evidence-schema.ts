@@ -297,11 +297,11 @@ export const nextStepSchema = z.object({
   code: z.enum(NEXT_STEP_CODES),
   note: text,
 }).describe(
-  'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `run_evidence` (never read, or withdrawn), `await_read` (queued or being read). `note` is display text.',
+  'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `run_evidence` (never read, or withdrawn), `correct_and_upload_again` (rejected at upload or without a boundary: never read as it stands), `await_read` (queued or being read). `note` is display text.',
 );
 
 export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
-  aoi_name: text.describe('The caller\'s reference.'),
+  aoi_name: text.describe('The caller\'s reference; empty when the plot was registered without one.'),
   cutoff: date,
   issued: z.iso.datetime({ offset: true }),
   plot_area_km2: z.number(),
@@ -315,7 +315,7 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
     pixels: count,
     pitch_m: z.number(),
     scenes_searched: count,
-    scenes_kept: count,
+    scenes_kept: count.describe('Usable scenes read, each acquisition counted once however many items publish it.'),
     min_clear_fraction: z.number(),
     min_pixels: count,
     start: date,
@@ -377,7 +377,7 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
     scene: text,
     at: date,
     why: text,
-  })),
+  })).describe('Scenes found but not read, each with why: not clear enough, seen through thick haze, files unreadable, or another publication of an acquisition already read (a neighbouring MGRS tile or WRS-2 row, a reprocessing).'),
   posture: text,
   baseline_note: text,
   next_step: nextStepSchema.nullable(),

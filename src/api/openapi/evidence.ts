@@ -1,3 +1,4 @@
+import { REASON_BUCKETS } from '../../engine/reason-buckets.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
@@ -31,13 +32,17 @@ export const evidenceSchemas: Record<string, Schema> = {
       verdicts: { type: 'object', required: VERDICTS, additionalProperties: false, properties: Object.fromEntries(VERDICTS.map((v) => [v, integer])) },
       reasons: {
         type: 'object',
-        required: ['forest_reading', 'size_floor'],
+        required: [...REASON_BUCKETS],
         additionalProperties: false,
-        description: 'Finished plots by reason code: `size_floor` holds plots under the 4 ha evidence floor (their `reasons` carry `plot_below_evidence_floor`), `forest_reading` every other.',
+        description: 'Finished plots by `reason`, each plot in one bucket: what decided its answer, tried in the order listed.',
         properties: {
-          forest_reading: countsBy('Plots at or above the floor, by `reason`.'),
-          size_floor: countsBy('Plots under the floor, by `reason` (the instruments\' reason or a withholding).'),
-        },
+          under_evidence_floor: countsBy('Plots under the 4 ha evidence floor (their `reasons` carry `plot_below_evidence_floor`): no positive finding at that size, whatever was read.'),
+          withheld_by_context: countsBy('A positive reading withheld by a context block: a concession, the Landsat record or the Commission\'s 2020 maps (`reason` names the block\'s code).'),
+          finding_issued: countsBy('Positive findings (`prior_management_evidenced`), by the instruments\' reason.'),
+          withheld_by_instruments: countsBy('The instruments\' own reading fell short of a finding (`prior_management_weak`).'),
+          no_prior_management: countsBy('No canopy cycle over a well-observed record (`no_prior_management_evidenced`).'),
+          refused: countsBy('Too few measured seasons to answer (`insufficient_record`).'),
+        } satisfies Record<(typeof REASON_BUCKETS)[number], Schema>,
       },
       cap: nullable(integer),
       used: { ...integer, description: 'Finished reads in the last 30 days.' },
