@@ -39,7 +39,8 @@ export type InputCode =
   | 'bad_plan'
   | 'bad_email'
   | 'weak_password'
-  | 'name_required';
+  | 'name_required'
+  | 'one_file_per_upload';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =
@@ -63,9 +64,28 @@ export type IntakeCode =
   | 'too_many_uploads'
   | 'upload_timeout';
 
+/**
+ * Refusals of the request as HTTP, before a route reads its fields: a method the path does not take,
+ * a body the service cannot decode or is not the media type the route reads, a request line or
+ * headers Node's parser refuses.
+ */
+export type RequestCode =
+  | 'bad_request'
+  | 'invalid_query'
+  | 'method_not_allowed'
+  | 'not_implemented'
+  | 'unsupported_media_type'
+  | 'unsupported_content_encoding'
+  | 'bad_content_encoding'
+  | 'malformed_json'
+  | 'payload_too_large'
+  | 'header_too_large'
+  | 'request_timeout';
+
 export type ErrorCode =
   | InputCode
   | IntakeCode
+  | RequestCode
   | 'unauthorized'
   | 'forbidden'
   | 'session_required'
@@ -88,6 +108,7 @@ export const sessionRequired = (message: string) => new DomainError('session_req
 export const workspaceRequired = (message: string) => new DomainError('workspace_required', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const invalid = (code: InputCode, message: string) => new DomainError(code, message);
+export const badRequest = (code: RequestCode, message: string) => new DomainError(code, message);
 export const planTierRequired = (message: string) => new DomainError('plan_tier_required', message);
 export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);
 export const keyLimit = (message: string) => new DomainError('key_limit', message);

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { serveControlSocket } from './admin/control.ts';
-import { createApp } from './api/app.ts';
+import { createApp, serveApi } from './api/app.ts';
 import type { Services } from './api/context.ts';
 import { openRequestPools } from './api/pools.ts';
 import type { Config } from './config.ts';
@@ -62,10 +62,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   let server: Server | null = null;
   let url: string | null = null;
   if (config.role !== 'worker') {
-    const app = createApp(services);
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.port, config.host, () => resolve(s)).once('error', reject);
-    });
+    server = await serveApi(createApp(services), config.port, config.host);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     url = `http://${config.host}:${port}/api/v1`;

@@ -1,7 +1,8 @@
+import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AppState, Services } from './context.ts';
-import { refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
+import { answerClientError, refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
@@ -35,4 +36,14 @@ export function createApp(services: Services): Koa<AppState> {
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;
+}
+
+/** The API's HTTP server, listening; a request Node's parser refuses is answered in the error shape as well. */
+export function serveApi(app: Koa<AppState>, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app.callback());
+    server.on('clientError', answerClientError);
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
 }

@@ -1,9 +1,12 @@
+import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { SESSION_COOKIE } from '../accounts/sessions.ts';
 import type { Logger } from '../log.ts';
-import { crossSite, DomainError, notFound } from '../errors.ts';
+import { badRequest, crossSite, DomainError, notFound } from '../errors.ts';
 import { HTTP_STATUS } from './errors.ts';
 
 /** Headers on every answer: no type sniffing, never framed, and not kept by caches unless a route says otherwise. */
@@ -23,9 +26,7 @@ export function requestLifecycle(log: Logger) {
     ctx.set(ANSWER_HEADERS);
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw notFound(`no route ${ctx.method} ${ctx.path}`);
-      }
+      if (ctx.body === undefined) unrouted(ctx);
     } catch (err) {
       const known = refusalOf(err);
       if (known) {
@@ -46,7 +47,19 @@ export function requestLifecycle(log: Logger) {
   };
 }
 
-/** A refusal as answered: a domain error through the status table, or an error Koa or its body parser raised with its own status. */
+/**
+ * The router's own answers when no route took the request, which it leaves without a body: no path
+ * (404), a path that does not take the method (405, with the Allow header the router set), a method
+ * no route takes at all (501).
+ */
+function unrouted(ctx: Context): void {
+  const allowed = ctx.response.get('Allow');
+  if (ctx.status === 404) throw notFound(`no route ${ctx.method} ${ctx.path}`);
+  if (ctx.status === 405) throw badRequest('method_not_allowed', `${ctx.path} does not take ${ctx.method}; it takes ${allowed}`);
+  if (ctx.status === 501) throw badRequest('not_implemented', `the service answers no ${ctx.method} request; ${ctx.path} takes ${allowed}`);
+}
+
+/** A refusal as answered: a domain error through the status table, or an error Koa raised with a client status. */
 interface Refusal {
   status: number;
   code: string;
@@ -54,22 +67,78 @@ interface Refusal {
 }
 
 function refusalOf(err: unknown): Refusal | null {
-  if (err instanceof DomainError) return { status: HTTP_STATUS[err.code], code: err.code, message: err.message };
-  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; code?: string };
-  const status = e?.status ?? e?.statusCode;
-  // Errors raised by the body parser and Koa itself (bad JSON, too large) carry an exposable status.
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (status === 413) return { status: 413, code: 'payload_too_large', message: e.message ?? 'request body too large' };
-    if (e.type === 'entity.parse.failed' || /JSON/i.test(e.message ?? '')) {
-      return { status: 400, code: 'bad_json', message: `the request body is not valid JSON: ${e.message}` };
-    }
-    return { status, code: 'bad_request', message: e.message ?? 'bad request' };
-  }
-  return null;
+  const known = err instanceof DomainError ? err : clientError(err);
+  return known ? { status: HTTP_STATUS[known.code], code: known.code, message: known.message } : null;
 }
 
+/** An error Koa or a library raised with a 4xx status of its own: the client's fault, answered as a bad request. */
+function clientError(err: unknown): DomainError | null {
+  const e = err as { status?: number; statusCode?: number; message?: string };
+  const status = e?.status ?? e?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? badRequest('bad_request', e.message ?? 'bad request') : null;
+}
+
+/** The media types a JSON route reads; any other body is refused with 415 rather than read as empty. */
+export const JSON_TYPES = ['application/json', '+json'];
+/** The Content-Encodings a body may be sent with (what the body parser inflates). */
+export const ACCEPTED_ENCODINGS = 'identity, gzip, deflate or br';
+export const JSON_LIMIT_MB = 2;
+
+// Not strict: a body of `null`, a string or a number parses, so the route refuses it with its own validation code.
+const parseJson = koaBody({ jsonLimit: `${JSON_LIMIT_MB}mb`, jsonStrict: false, jsonTypes: JSON_TYPES, text: false, urlencoded: false, multipart: false });
+
 /** The JSON body parser; routes run it after authentication (src/api/auth.ts) or, on public routes, themselves. */
-export const jsonBody = koaBody({ jsonLimit: '2mb', text: false, urlencoded: false, multipart: false });
+export async function jsonBody(ctx: Context, next: Next) {
+  try {
+    await parseJson(ctx, async () => {});
+  } catch (err) {
+    throw bodyRefusal(ctx, err);
+  }
+  return next();
+}
+
+/** What the body parser's failure means to the caller: each is a refusal of the body as sent. */
+function bodyRefusal(ctx: Context, err: unknown): unknown {
+  const e = err as { status?: number; type?: string; code?: unknown; message?: string };
+  if (e.type === 'entity.too.large') return badRequest('payload_too_large', `a JSON body may have at most ${JSON_LIMIT_MB} MB`);
+  if (e.type === 'charset.unsupported') return badRequest('unsupported_media_type', `${e.message}; send JSON as UTF-8`);
+  // The only other 415 the parser raises: an encoding it cannot inflate.
+  if (e.status === 415) {
+    return badRequest('unsupported_content_encoding', `Content-Encoding ${ctx.get('Content-Encoding')} is not accepted; send the body as ${ACCEPTED_ENCODINGS}`);
+  }
+  // zlib's errors carry its own codes (Z_DATA_ERROR, ERR_BROTLI_...); they mean the bytes are not what the header says.
+  if (typeof e.code === 'string' && /^(Z_|ERR_(BROTLI|_ERROR))/.test(e.code)) {
+    return badRequest('bad_content_encoding', `the body is not valid ${ctx.get('Content-Encoding')} data: ${e.message}`);
+  }
+  if (err instanceof SyntaxError) return badRequest('malformed_json', `the request body is not valid JSON: ${err.message}`);
+  return clientError(err) ?? err;
+}
+
+/**
+ * Answers a request Node's HTTP parser refused before Koa saw it (raw bytes outside ASCII in the
+ * request line, headers over Node's size limit, a request that took too long) in the error shape,
+ * rather than Node's bare status line, and closes the connection: the parser cannot go on from there.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const refusal = parserRefusal(err);
+  const status = HTTP_STATUS[refusal.code];
+  const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+  const headers = { ...ANSWER_HEADERS, 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
+}
+
+function parserRefusal(err: Error & { code?: string }): DomainError {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return badRequest('header_too_large', `the request headers are larger than the service reads (${Math.round(maxHeaderSize / 1024)} KB in all)`);
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return badRequest('request_timeout', 'the request did not arrive in time');
+  const outsideAscii = 'characters outside ASCII must be percent-encoded as UTF-8 (café is caf%C3%A9)';
+  if (err.code === 'HPE_INVALID_URL' && /query/i.test(err.message)) return badRequest('invalid_query', `the query string holds a byte an address may not carry; ${outsideAscii}`);
+  if (err.code === 'HPE_INVALID_URL') return badRequest('bad_request', `the path holds a byte an address may not carry; ${outsideAscii}`);
+  return badRequest('bad_request', `the request is not valid HTTP/1.1 (${err.message})`);
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

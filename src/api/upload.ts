@@ -139,28 +139,33 @@ function boundaryOf(contentType: string): string | null {
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
 
-/** The named part of a multipart/form-data body (RFC 7578), as a view on the body's bytes. */
+/**
+ * The named part of a multipart/form-data body (RFC 7578), as a view on the body's bytes. One file
+ * is one import: a form naming the field twice is refused, not read by its first part.
+ */
 function filePart(body: Buffer, boundary: string, field: string): Upload | null {
   const delimiter = Buffer.from(`--${boundary}`);
   const between = Buffer.from(`\r\n--${boundary}`);
+  let found: Upload | null = null;
   let at = body.indexOf(delimiter);
   while (at >= 0) {
     at += delimiter.length;
-    if (body[at] === 0x2d && body[at + 1] === 0x2d) return null; // the closing delimiter
-    if (!body.subarray(at, at + 2).equals(CRLF)) return null;
+    if (body[at] === 0x2d && body[at + 1] === 0x2d) break; // the closing delimiter
+    if (!body.subarray(at, at + 2).equals(CRLF)) break;
     const headersEnd = body.indexOf(HEADER_END, at + 2);
-    if (headersEnd < 0) return null;
+    if (headersEnd < 0) break;
     const headers = body.toString('utf8', at + 2, headersEnd);
     const contentStart = headersEnd + HEADER_END.length;
     const contentEnd = body.indexOf(between, contentStart);
-    if (contentEnd < 0) return null;
+    if (contentEnd < 0) break;
     const disposition = /^content-disposition:(.*)$/im.exec(headers)?.[1] ?? '';
     if (parameter(disposition, 'name') === field) {
-      return { bytes: body.subarray(contentStart, contentEnd), filename: parameter(disposition, 'filename') };
+      if (found) throw invalid('one_file_per_upload', `the form holds more than one "${field}" part; one file is one import: send each file in its own request`);
+      found = { bytes: body.subarray(contentStart, contentEnd), filename: parameter(disposition, 'filename') };
     }
     at = contentEnd + 2;
   }
-  return null;
+  return found;
 }
 
 function parameter(header: string, name: string): string | undefined {

@@ -1,8 +1,9 @@
 /**
  * The evidence object of spec 2.7, exactly as it is stored, signed and served. The engine's own
  * fields are typed field by field; the context blocks of spec 2.8 are filled from
- * src/engine/context's ContextBlocks and typed loosely here, so a stored object is read field by
- * field whatever version of the blocks wrote it.
+ * src/engine/context's ContextBlocks and typed loosely here. The run-time schema that checks a
+ * stored object and generates the OpenAPI document types every block (evidence-schema.ts): a field
+ * added here or to a block is added there too.
  *
  * What is never here (spec 2.7 rule 2, and the kernels' working fields): the decision lines
  * (`radar.evergreen_hh_hv_min_db`, `radar.threshold_db`, `structure.threshold`,

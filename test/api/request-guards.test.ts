@@ -81,7 +81,7 @@ for (const backend of BACKENDS) {
       assert.equal(unrouted.status, 404);
       const signedInCall = await send({ cookie, 'x-workspace-id': workspaceId });
       assert.equal(signedInCall.status, 400);
-      assert.equal(((await signedInCall.json()) as { error: { code: string } }).error.code, 'bad_json');
+      assert.equal(((await signedInCall.json()) as { error: { code: string } }).error.code, 'malformed_json');
     });
 
     test('JSON, PDF and error answers carry nosniff, frame-ancestors none and no-store', async () => {

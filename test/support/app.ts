@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../src/api/app.ts';
+import { createApp, serveApi } from '../../src/api/app.ts';
 import type { Services } from '../../src/api/context.ts';
 import { openRequestPools } from '../../src/api/pools.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -46,9 +46,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   const log = createLogger('silent');
   const queue = await openQueue(db.store, { log, supervise: false });
   const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
-  const server: Server = await new Promise((resolve) => {
-    const s = createApp(services).listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = await serveApi(createApp(services), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     services,

@@ -91,11 +91,12 @@ const sessionRefusals = {
   '400': refusal('A session without a workspace, or one named by ?workspace= on a call other than GET (use X-Workspace-Id)', ['workspace_required']),
   '403': refusal('Called with an API key instead of a session, a portal seat on the studio route, or a session call from another site', ['session_required', 'forbidden', 'cross_site']),
 };
-const keyLabel = { content: { 'application/json': { schema: { type: 'object', properties: { label: { type: 'string', maxLength: 200 } } } } } };
+const keyLabel = { content: { 'application/json': { schema: ref('ApiKeyRequest') } } };
 
 export const accountPaths = {
   '/health': {
     get: {
+      operationId: 'getHealth',
       summary: 'Service status; database, queue and archive checks for a caller with credentials',
       security: [],
       responses: { '200': json(ref('Health')), '503': json(ref('Health'), 'A dependency is down') },
@@ -103,17 +104,19 @@ export const accountPaths = {
   },
   '/workspace': {
     get: {
+      operationId: 'getWorkspace',
       summary: 'The caller\'s workspace, seat and evidence allowance (workspace members)',
       responses: { '200': json(ref('Workspace')), ...authRefusals, '400': refusal('A session without a workspace', ['workspace_required']) },
     },
   },
   '/auth/sign-in': {
     post: {
+      operationId: 'signIn',
       summary: 'Sign in with email and password; sets the session cookie `pce_session`',
       security: [],
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } } } },
+        content: { 'application/json': { schema: ref('SignInRequest') } },
       },
       description:
         'An unknown email takes as long to refuse as a wrong password. Failed sign-ins are counted per account (5 free) and per client address (20 free); past that, sign-in is refused with 429 for 30 s, doubling with each further failure up to 15 minutes. A success clears the account\'s count. The cookie is `Secure` when BASE_URL is https or a trusted proxy (TRUST_PROXY) forwarded an https request.',
@@ -130,6 +133,7 @@ export const accountPaths = {
   },
   '/auth/sign-out': {
     post: {
+      operationId: 'signOut',
       summary: 'End the session',
       security: [],
       responses: {
@@ -141,6 +145,7 @@ export const accountPaths = {
   },
   '/api-keys': {
     post: {
+      operationId: 'mintWorkspaceKey',
       summary: 'Mint a workspace-member key (studio), from a signed-in session',
       security: [{ session: [] }],
       requestBody: keyLabel,
@@ -148,8 +153,9 @@ export const accountPaths = {
     },
   },
   '/portal/api-keys': {
-    get: { summary: 'List the workspace\'s keys (never the secrets)', security: [{ session: [] }], responses: { '200': json(ref('ApiKeyList')), ...sessionRefusals } },
+    get: { operationId: 'listApiKeys', summary: 'List the workspace\'s keys (never the secrets)', security: [{ session: [] }], responses: { '200': json(ref('ApiKeyList')), ...sessionRefusals } },
     post: {
+      operationId: 'mintPortalKey',
       summary: 'Mint a portal key, from a signed-in session',
       security: [{ session: [] }],
       requestBody: keyLabel,
@@ -158,6 +164,7 @@ export const accountPaths = {
   },
   '/portal/api-keys/{id}': {
     delete: {
+      operationId: 'revokeApiKey',
       summary: 'Revoke a key',
       security: [{ session: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }],

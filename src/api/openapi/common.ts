@@ -1,5 +1,21 @@
 /** Shared pieces of the OpenAPI 3.1 document: the error shape and response helpers. */
+import { z } from 'zod';
+import { ACCEPTED_ENCODINGS, JSON_LIMIT_MB } from '../middleware.ts';
+
 export type Schema = Record<string, unknown>;
+
+/**
+ * Run-time schemas as the document's components, by name (JSON Schema 2020-12, which OpenAPI 3.1
+ * takes as it is); a named schema used inside another becomes a $ref to it. Request bodies are
+ * generated as they may be sent (`input`: fields a route does not know are ignored), stored objects
+ * as they are served (`output`: closed, so no undocumented field can appear).
+ */
+export function componentsFrom(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Schema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, unrepresentable: 'throw', uri: (id) => `#/components/schemas/${id}` });
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $id: _id, $schema: _schema, ...schema }]) => [id, schema]));
+}
 
 export const ErrorSchema: Schema = {
   type: 'object',
@@ -40,3 +56,44 @@ export const authRefusals = {
 export const timestamp: Schema = { type: 'string', format: 'date-time' };
 export const uuid: Schema = { type: 'string', format: 'uuid' };
 export const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+type Response = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
+type Operation = { requestBody?: { content: Record<string, unknown> }; responses: Record<string, Response> };
+
+const codeList = (codes: string[]) => codes.map((c) => `\`${c}\``).join(', ');
+
+/**
+ * Refusals of the request as sent, met before a route reads a field: every operation can meet a
+ * 400 for a request line Node's parser refuses and a 405 for a method its path does not take; one
+ * that reads a JSON body adds what its body can be refused for, an upload its one-file rule.
+ * Added to every operation here rather than listed in each family's file.
+ */
+export function withRequestRefusals<P extends object>(paths: P): P {
+  const item = (operations: Record<string, Operation>) => Object.fromEntries(Object.entries(operations).map(([method, op]) => [method, withRefusals(op)]));
+  return Object.fromEntries(Object.entries(paths).map(([path, operations]) => [path, item(operations)])) as P;
+}
+
+function withRefusals(op: Operation): Operation {
+  const content = op.requestBody?.content ?? {};
+  const json = 'application/json' in content;
+  const upload = 'multipart/form-data' in content;
+  const codes = ['bad_request', 'invalid_query', ...(json ? ['malformed_json', 'bad_content_encoding'] : []), ...(upload ? ['one_file_per_upload'] : [])];
+  const why = `the request as sent: a request line with bytes outside ASCII (percent-encode them as UTF-8)${json ? ', a body that is not JSON or not what its Content-Encoding says' : ''}${upload ? ', a form with more than one `file` part (one file is one import)' : ''}`;
+  const own = op.responses['400'];
+  const responses: Record<string, Response> = {
+    ...op.responses,
+    '400': own ? { ...own, description: `${own.description} Or ${why}. Codes: ${codeList(codes)}.` } : refusal(`${why[0].toUpperCase()}${why.slice(1)}`, codes),
+    '405': {
+      ...refusal('The path does not take this method; the `Allow` header lists those it does', ['method_not_allowed']),
+      headers: { Allow: { description: 'The methods the path takes', schema: { type: 'string' } } },
+    },
+  };
+  if (json) {
+    responses['413'] ??= refusal(`The JSON body is over ${JSON_LIMIT_MB} MB`, ['payload_too_large']);
+    responses['415'] ??= refusal(
+      `The body is not \`application/json\` (or a \`+json\` type), or is sent in a Content-Encoding other than ${ACCEPTED_ENCODINGS}`,
+      ['unsupported_media_type', 'unsupported_content_encoding'],
+    );
+  }
+  return { ...op, responses };
+}

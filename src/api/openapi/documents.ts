@@ -1,4 +1,3 @@
-import { NEXT_STEP_CODES } from '../../engine/next-step.ts';
 import { CSV_COLUMNS } from '../../documents/book-summary.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from '../../documents/meanings.ts';
 import { authRefusals, ref, refusal, uuid, type Schema } from './common.ts';
@@ -13,14 +12,6 @@ const countsOf = (keys: readonly string[], description: string): Schema => ({
 });
 
 export const documentSchemas: Record<string, Schema> = {
-  NextStep: {
-    type: 'object',
-    required: ['code', 'note'],
-    additionalProperties: false,
-    description:
-      'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `run_evidence` (never read, or withdrawn), `correct_and_upload_again` (rejected at upload or without a boundary: never read as it stands), `await_read` (queued or being read). `note` is display text.',
-    properties: { code: { enum: [...NEXT_STEP_CODES] }, note: { type: 'string' } },
-  },
   BookSummary: {
     type: 'object',
     required: ['plots', 'evidence_states', 'state_tones', 'state_labels', 'verdicts', 'reasons', 'archive_review_price'],
@@ -56,6 +47,7 @@ const workspaceQuery = {
 export const documentPaths = {
   '/portal/plots/summary': {
     get: {
+      operationId: 'getBookSummary',
       summary: 'Book summary: every plot with what the record shows on it, as counts or as a CSV row per plot',
       parameters: [
         {
@@ -83,6 +75,7 @@ export const documentPaths = {
   },
   '/portal/plots/{id}/evidence.pdf': {
     get: {
+      operationId: 'getPlotEvidencePdf',
       summary: 'The evidence document (PDF), rendered from the stored evidence object the JSON route serves',
       description:
         'Carries the plot and its map, the verdict and every reason with its plain meaning, the finding, the seasonal record as a chart and a table, each instrument\'s answer, terrain, every context block with its source, the calibration, the next step, the scene identifiers, the issue time, and the content digest and signature with how to verify them against GET /evidence/public-key. Evidence from the demo archive says so on every page.',

@@ -1,5 +1,7 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
-import { ErrorSchema } from './common.ts';
+import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
+import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
@@ -22,15 +24,35 @@ export function openApiDocument(baseUrl: string) {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key minted from a signed-in session.' },
         session: { type: 'apiKey', in: 'cookie', name: 'pce_session', description: 'Browser session; name the workspace with X-Workspace-Id, or with ?workspace= on a GET (a download link).' },
       },
-      schemas: { Error: ErrorSchema, ...accountSchemas, ...referenceSchemas, ...plotSchemas, ...documentSchemas, ...evidenceSchemas },
+      schemas: {
+        Error: ErrorSchema,
+        ...accountSchemas,
+        ...referenceSchemas,
+        ...plotSchemas,
+        ...documentSchemas,
+        ...evidenceSchemas,
+        // Generated from the schemas that check request bodies and stored objects.
+        ...componentsFrom({
+          EvidenceRunRequest: runEvidenceBody.schema,
+          SignInRequest: signInBody.schema,
+          ApiKeyRequest: keyBody.schema,
+          ProducerRequest: producerBody.schema,
+          AttachProducerRequest: attachProducerBody.schema,
+        }, 'input'),
+        ...componentsFrom({
+          EvidenceObject: evidenceObjectSchema,
+          NextStep: nextStepSchema,
+          Integrity: integritySchema,
+        }, 'output'),
+      },
     },
-    paths: {
+    paths: withRequestRefusals({
       ...accountPaths,
       ...referencePaths,
       ...evidencePaths,
       ...documentPaths,
       ...plotPaths,
-      '/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
-    },
+      '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
+    }),
   };
 }

@@ -266,6 +266,7 @@ const plotNotFound = refusal('No such plot in the workspace', ['not_found']);
 export const plotPaths = {
   '/portal/plots/validate': {
     post: {
+      operationId: 'validatePlotFile',
       summary: 'Validate a plot file: the report an import would give; nothing is stored',
       parameters: [countryParameter],
       requestBody: uploadBody,
@@ -274,6 +275,7 @@ export const plotPaths = {
   },
   '/portal/plots/import': {
     post: {
+      operationId: 'importPlotFile',
       summary: 'Import a plot file into the register, in one transaction: all of it or nothing',
       description:
         'Every plot is stored, rejected ones with their findings. A `ref` already in the register updates that plot; a boundary moved by more than about 1 cm withdraws finished evidence (`evidence: stale`) or is marked `evidence: in_flight` while a read is queued or running; an unchanged boundary changes nothing. Producer names are matched ignoring case and spacing; an import never creates producers, and a name that matches none leaves an attached producer in place.',
@@ -283,28 +285,22 @@ export const plotPaths = {
     },
   },
   '/portal/plots/countries': {
-    get: { summary: 'The recognised countries and the accepted forms of `country`', responses: { '200': json(ref('CountryList')), ...authRefusals } },
+    get: { operationId: 'listCountries', summary: 'The recognised countries and the accepted forms of `country`', responses: { '200': json(ref('CountryList')), ...authRefusals } },
   },
   '/portal/plots/producers': {
     get: {
+      operationId: 'listProducers',
       summary: 'The workspace\'s producers, in name order',
       responses: { '200': json({ type: 'object', required: ['producers'], additionalProperties: false, properties: { producers: { type: 'array', items: ref('Producer') } } }), ...authRefusals },
     },
     post: {
+      operationId: 'createProducer',
       summary: 'Create a producer',
       requestBody: {
         required: true,
         content: {
           'application/json': {
-            schema: {
-              type: 'object',
-              required: ['name'],
-              properties: {
-                name: { type: 'string', description: 'Uploaded `producer` names are matched to it ignoring case and spacing.' },
-                reference: { type: 'string', description: 'Your reference; unique in the workspace.' },
-                country: { type: 'string', description: 'Any accepted form (see /portal/plots/countries); stored as alpha-2.' },
-              },
-            },
+            schema: ref('ProducerRequest'),
           },
         },
       },
@@ -318,6 +314,7 @@ export const plotPaths = {
   },
   '/portal/plots': {
     get: {
+      operationId: 'listPlots',
       summary: 'The plot register, a page at a time, in upload order',
       parameters: [
         { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
@@ -348,6 +345,7 @@ export const plotPaths = {
   },
   '/portal/plots/{id}': {
     get: {
+      operationId: 'getPlot',
       summary: 'One plot with its boundary and its validation report',
       parameters: [plotId],
       responses: { '200': json(ref('PlotDetail')), ...authRefusals, '404': plotNotFound },
@@ -355,13 +353,14 @@ export const plotPaths = {
   },
   '/portal/plots/{id}/producer': {
     post: {
+      operationId: 'attachProducer',
       summary: 'Attach a producer of the workspace to the plot (`producer_id: null` detaches)',
       parameters: [plotId],
       requestBody: {
         required: true,
         content: {
           'application/json': {
-            schema: { type: 'object', required: ['producer_id'], properties: { producer_id: nullable(uuid) } },
+            schema: ref('AttachProducerRequest'),
           },
         },
       },

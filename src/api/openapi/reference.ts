@@ -34,10 +34,11 @@ export const referenceSchemas: Record<string, Schema> = {
 
 export const referencePaths = {
   '/evidence/public-key': {
-    get: { summary: 'The public key that verifies evidence signatures', security: [], responses: { '200': json(ref('PublicKey')) } },
+    get: { operationId: 'getPublicKey', summary: 'The public key that verifies evidence signatures', security: [], responses: { '200': json(ref('PublicKey')) } },
   },
   '/reference/country-classification': {
     get: {
+      operationId: 'getCountryClassification',
       summary: 'Country classification of Commission Implementing Regulation (EU) 2025/1093, as held by the service',
       security: [],
       responses: { '200': json(ref('CountryClassification')) },

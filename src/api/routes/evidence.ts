@@ -1,25 +1,24 @@
 import Router from '@koa/router';
+import type { z } from 'zod';
 import { getEvidenceWrapper } from '../../engine/evidence-store.ts';
 import { evidenceSummary, runEvidence, type RunRequest } from '../../engine/evidence-runs.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { invalid, notFound } from '../../errors.ts';
-import { isUuid, objectBody, pathId } from '../parse.ts';
+import { isUuid, pathId } from '../parse.ts';
+import { readBody, runEvidenceBody } from '../bodies.ts';
 
 /** `{all: true}` or `{plot_ids, rerun}` (spec 4.2); neither is `no_plots`. */
-export function parseRunRequest(body: Record<string, unknown>): RunRequest {
+export function parseRunRequest(body: z.infer<typeof runEvidenceBody.schema>): RunRequest {
   const { all, plot_ids: ids, rerun } = body;
-  if (all !== undefined && typeof all !== 'boolean') throw invalid('bad_all', 'all must be true or false');
-  if (rerun !== undefined && typeof rerun !== 'boolean') throw invalid('bad_rerun', 'rerun must be true or false');
   if (all === true && ids !== undefined) throw invalid('bad_body', 'give either all: true or plot_ids, not both');
   if (all === true) return { all: true };
-  if (ids === undefined || (Array.isArray(ids) && ids.length === 0)) {
+  if (ids === undefined || ids.length === 0) {
     throw invalid('no_plots', 'name the plots to read: {"all": true} for every plot without evidence, or {"plot_ids": [...]}');
   }
-  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw invalid('bad_plot_ids', 'plot_ids must be an array of plot ids');
-  const odd = (ids as string[]).find((id) => !isUuid(id));
+  const odd = ids.find((id) => !isUuid(id));
   if (odd !== undefined) throw notFound(`no plot ${odd} in this workspace`);
-  return { plotIds: ids as string[], rerun: rerun === true };
+  return { plotIds: ids, rerun: rerun === true };
 }
 
 /** Running and reading evidence (spec 4.2, 4.3). */
@@ -33,7 +32,7 @@ export function evidenceRoutes(services: Services) {
   };
 
   router.post('/portal/plots/evidence', auth, async (ctx) => {
-    const answer = await runEvidence(em(), services.queue, workspace(ctx), parseRunRequest(objectBody(ctx)));
+    const answer = await runEvidence(em(), services.queue, workspace(ctx), parseRunRequest(readBody(ctx, runEvidenceBody)));
     ctx.status = answer.job_id === null ? 200 : 202;
     ctx.body = answer;
   });

@@ -4,7 +4,8 @@ import type { SeatRole } from '../../store/entities/index.ts';
 import { listKeys, MAX_ACTIVE_KEYS, mintKey, revokeKey, type MintedKey } from '../../accounts/keys.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
-import { objectBody, optionalString, pathId } from '../parse.ts';
+import { keyBody, readBody } from '../bodies.ts';
+import { pathId } from '../parse.ts';
 
 function shownOnce(k: MintedKey) {
   return {
@@ -28,7 +29,7 @@ export function keyRoutes(services: Services) {
   // refuses portal seats there); portal minting gives a portal key whatever the seat.
   const mint = (role: SeatRole) => async (ctx: Context) => {
     const caller = callerOf(ctx);
-    const label = optionalString(objectBody(ctx), 'label');
+    const label = readBody(ctx, keyBody).label ?? null;
     ctx.status = 201;
     ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role, createdBy: caller.userId, label }));
   };

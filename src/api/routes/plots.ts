@@ -11,7 +11,8 @@ import { listPlots, parseStateFilter, plotDetail, plotRow, PLOT_TONES } from '..
 import { EVIDENCE_STATES } from '../../store/entities/index.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
-import { isUuid, objectBody, pathId } from '../parse.ts';
+import { attachProducerBody, producerBody, readBody } from '../bodies.ts';
+import { isUuid, pathId } from '../parse.ts';
 import { streamedJson } from '../streamed-json.ts';
 import { readUpload, uploadsPerWorkspace } from '../upload.ts';
 
@@ -69,9 +70,9 @@ export function plotRoutes(services: Services) {
   });
 
   router.post('/portal/plots/producers', auth, async (ctx) => {
-    const body = objectBody(ctx);
+    const body = readBody(ctx, producerBody);
     ctx.status = 201;
-    ctx.body = await createProducer(em(), callerOf(ctx).workspaceId, { name: body.name, reference: body.reference, country: body.country });
+    ctx.body = await createProducer(em(), callerOf(ctx).workspaceId, body);
   });
 
   router.get('/portal/plots', auth, async (ctx) => {
@@ -103,10 +104,7 @@ export function plotRoutes(services: Services) {
     if (!isUuid(ctx.params.id)) return next();
     const workspaceId = callerOf(ctx).workspaceId;
     const plotId = pathId(ctx, 'plot');
-    const body = objectBody(ctx);
-    const producerId = body.producer_id;
-    if (producerId === undefined) throw invalid('producer_id_required', 'producer_id is required: a producer of this workspace, or null to detach');
-    if (producerId !== null && typeof producerId !== 'string') throw invalid('bad_producer_id', 'producer_id must be a producer id or null');
+    const producerId = readBody(ctx, attachProducerBody).producer_id;
     await plotRow(em(), workspaceId, plotId); // the plot is looked for first
     if (producerId !== null && !isUuid(producerId)) throw notFound(`no producer ${producerId} in this workspace`);
     await attachProducer(em(), workspaceId, plotId, producerId === null ? null : producerId.toLowerCase());

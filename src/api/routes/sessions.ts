@@ -3,16 +3,14 @@ import { SESSION_COOKIE, SESSION_DAYS, signIn, signOut } from '../../accounts/se
 import type { Services } from '../context.ts';
 import { invalid } from '../../errors.ts';
 import { jsonBody } from '../middleware.ts';
-import { objectBody, requiredString } from '../parse.ts';
+import { readBody, signInBody } from '../bodies.ts';
 
 /** Browser sign-in: email and password give a session cookie; keys are then minted from the session. */
 export function sessionRoutes(services: Services) {
   const router = new Router();
   const publicHttps = services.config.baseUrl.startsWith('https:');
   router.post('/auth/sign-in', jsonBody, async (ctx) => {
-    const body = objectBody(ctx);
-    const email = requiredString(body, 'email', 'email_required');
-    const password = requiredString(body, 'password', 'password_required');
+    const { email, password } = readBody(ctx, signInBody);
     const result = await signIn(services.store.em(), email, password, ctx.ip);
     // Secure when browsers reach the service over https: its public address says so, or a trusted proxy
     // (TRUST_PROXY) forwarded an https request. The jar is told the channel is secure, since the last

@@ -3,73 +3,29 @@
  * and never re-parse or cast. A stored value that fails its schema is a corrupt row: the read
  * throws rather than serve it.
  *
- * The evidence object is checked on the fields the service reads and serves by name; its context
- * blocks are typed loosely (src/engine/evidence-object.ts), so a stored object is read whatever
- * version of the blocks wrote it.
+ * The evidence object and its integrity block are checked field by field by the schemas the OpenAPI
+ * document is generated from (src/engine/evidence-schema.ts).
  */
 import type { MultiPolygon, Polygon } from 'geojson';
 import { z } from 'zod';
 import type { EvidenceChip } from '../../documents/footprint-map.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
-import type { Integrity } from '../../engine/integrity.ts';
+import { evidenceObjectSchema, integritySchema } from '../../engine/evidence-schema.ts';
 import type { EvidenceFacts, Landsat2020Class } from '../../engine/plot-state.ts';
 import type { Finding } from '../../intake/findings.ts';
 import type { PlotGeometry } from '../../intake/types.ts';
 
 const nullableNumber = z.number().nullable();
-const block = z.looseObject({});
-const instrument = z.looseObject({ forest_like: z.boolean().nullable(), refusal: z.string().nullable() });
 
-const evidenceShape = z.looseObject({
-  aoi_name: z.string(),
-  cutoff: z.string(),
-  issued: z.string(),
-  plot_area_km2: z.number(),
-  evidence_floor_km2: z.number(),
-  calibration: block,
-  risk: block,
-  settlement: block,
-  history: block,
-  footprint: z.string(),
-  read: z.looseObject({ pixels: z.number(), scenes_kept: z.number(), start: z.string(), end: z.string() }),
-  verdict: z.string(),
-  reason: z.string(),
-  reasons: z.array(z.string()),
-  finding: z.string(),
-  seasons: z.array(block),
-  seasons_observed: z.number(),
-  seasons_with_dip: z.number(),
-  phase_locked: z.boolean(),
-  phase_sd_days: nullableNumber,
-  mean_depth: nullableNumber,
-  seasons_without_answer: z.array(z.number()),
-  structure: instrument,
-  radar: instrument,
-  height: instrument,
-  terrain: z.looseObject({ mean_slope_deg: nullableNumber }),
-  scenes: z.array(z.string()),
-  skipped: z.array(z.looseObject({ scene: z.string(), at: z.string(), why: z.string() })),
-  posture: z.string(),
-  baseline_note: z.string(),
-  next_step: block.nullable(),
-  post_cutoff_loss: block.nullable(),
-  forest_types: block,
-  commodity_maps: block,
-  whisp: block,
-  concession: block.optional(),
-  synthetic: z.boolean(),
-  synthetic_note: z.string().optional(),
-});
+/**
+ * The evidence object of spec 2.7 as stored, signed and served: checked by the schema the OpenAPI
+ * document shows, and passed on exactly as stored. A parse would rebuild it, dropping any field the
+ * schema does not name, and the signed digest would no longer match what is served.
+ */
+export const evidenceObject = z.custom<EvidenceObject>((value) => evidenceObjectSchema.safeParse(value).success, 'not a stored evidence object');
 
-/** The evidence object of spec 2.7 as stored, signed and served. */
-export const evidenceObject = z.custom<EvidenceObject>((value) => evidenceShape.safeParse(value).success, 'not a stored evidence object');
-
-export const integrity: z.ZodType<Integrity> = z.object({
-  canonicalization: z.literal('RFC8785'),
-  digest: z.string(),
-  signature: z.string(),
-  key_id: z.string(),
-});
+/** The wrapper's integrity block as stored. */
+export const integrity = integritySchema;
 
 const position = z.tuple([z.number(), z.number()]).rest(z.number());
 const polygon = z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(position)) });
