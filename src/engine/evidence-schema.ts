@@ -30,6 +30,8 @@ const refusal = z.string().nullable().describe('Why the instrument could not ans
 /** The share of the plot a read had data for. */
 const coverage = (what: string) => z.number().min(0).max(1).nullable()
   .describe(`Share of the plot's pixels ${what} (0..1): fill, nodata and ground beyond the archive's tiles count as not read.`);
+/** A context block's coverage: absent where the block was not read at all. */
+const blockCoverage = (what: string) => coverage(what).optional();
 /** Spec 2.7 rule 1's answer cleared its line by the instrument's margin (the line itself is not served). */
 const confident = z.boolean().describe('The answer cleared its line by the instrument\'s margin (the line itself is not served); false when the instrument did not answer.');
 /** What an instrument read per sub-plot block (evidence-object.ts EvidenceBlocks). */
@@ -119,7 +121,7 @@ const neighbourhood = z.object({
   citation: text,
   accuracy: text,
   note,
-  coverage: coverage('of the ring around the plot read with data; under 0.95 `available: false`'),
+  coverage: blockCoverage('of the ring around the plot read with data; under 0.95 `available: false`'),
 });
 
 /** Spec 2.8.2. */
@@ -224,7 +226,7 @@ const history = z.object({
   plantation_2025_share: share,
   reading: z.array(text),
   note_on_read: maybeText,
-  coverage: coverage('carrying a class of the record (30 m); under 0.95 no share is given (`available: false`), and on Indonesian or Malaysian ground a positive finding is withheld with `landsat_record_unavailable`'),
+  coverage: blockCoverage('carrying a class of the record (30 m); under 0.95 no share is given (`available: false`), and on Indonesian or Malaysian ground a positive finding is withheld with `landsat_record_unavailable`'),
 }).describe('The Landsat moist-forest record (spec 2.8.4).');
 
 const postCutoffLoss = z.object({
@@ -245,7 +247,7 @@ const forestTypes = z.object({
   licence: text,
   citation: text,
   note,
-  coverage: coverage('both maps were read over; under 0.95 `available: false` with a note, and nothing is withheld or unlocked on its account'),
+  coverage: blockCoverage('both maps were read over; under 0.95 `available: false` with a note, and nothing is withheld or unlocked on its account'),
 }).describe('Shares of the 2020 forest-type map (spec 2.8.6).');
 
 /** Spec 2.8.6. */
@@ -259,7 +261,7 @@ const commodityMaps = z.object({
     smallholder_2021: share,
     citation: text,
     note,
-    coverage: coverage('the map was read over; under 0.95 `available: false` with a note'),
+    coverage: blockCoverage('the map was read over; under 0.95 `available: false` with a note'),
   }),
   rubber: z.object({
     available: z.boolean(),
@@ -267,7 +269,7 @@ const commodityMaps = z.object({
     rubber_2020: share,
     citation: text,
     note,
-    coverage: coverage('the map was read over; under 0.95 `available: false` with a note'),
+    coverage: blockCoverage('the map was read over; under 0.95 `available: false` with a note'),
   }),
 }).describe('Oil palm and rubber maps (spec 2.8.6).');
 
