@@ -7,8 +7,9 @@
 import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
-import type { EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
-import { findingSentence } from './finding.ts';
+import type { EvidenceObject, EvidencePart, EvidenceSeason, SkippedScene } from './evidence-object.ts';
+import { findingCounts, findingSentence } from './finding.ts';
+import type { PlotFootprint } from './footprint.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
 import { nextStep } from './next-step.ts';
 import { operatingPoints as op } from './operating-points.ts';
@@ -41,6 +42,11 @@ export interface AssembleInput {
   decision: Decision;
   issued: Date;
   synthetic: boolean;
+  /**
+   * A plot read in several parts: `plan` and `result` are the part whose readings fill the blocks;
+   * the area, footprint, finding and parts are the whole plot's (engine/plot-parts.ts).
+   */
+  whole?: { footprint: PlotFootprint; finding: string; parts: EvidencePart[] };
 }
 
 function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
@@ -78,7 +84,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     last_observed: s.last_observed,
   }));
   const { structure: st, radar: ra, height: he, terrain: te } = result;
-  const plotAreaKm2 = Number((plan.footprint.areaHa / 100).toFixed(6));
+  const footprint = input.whole?.footprint ?? plan.footprint;
+  const plotAreaKm2 = Number((footprint.areaHa / 100).toFixed(6));
   const evidence: EvidenceObject = {
     aoi_name: plan.plot.ref ?? plan.plot.id,
     cutoff: CUTOFF,
@@ -89,7 +96,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     risk: blocks.risk,
     settlement: blocks.settlement,
     history: blocks.history,
-    footprint: plan.footprint.sentence,
+    footprint: footprint.sentence,
     read: {
       pixels: result.pixels,
       pitch_m: round(result.pitch_m, 1) ?? 10,
@@ -105,7 +112,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     verdict: decision.verdict,
     reason: decision.reason,
     reasons: decision.reasons,
-    finding: findingSentence(decision, { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length }),
+    finding: input.whole?.finding ?? findingSentence(decision, findingCounts(t), footprint.areaKnown),
     seasons,
     seasons_observed: t.seasons_observed,
     seasons_with_dip: t.seasons_with_dip,
@@ -153,12 +160,13 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     skipped: skippedScenes(plan, result),
     posture: POSTURE,
     baseline_note: BASELINE_NOTE,
-    next_step: nextStep({ evidence_state: 'done', verdict: decision.verdict, reasons: decision.reasons, area_ha: plan.footprint.areaHa }),
+    next_step: nextStep({ evidence_state: 'done', verdict: decision.verdict, reasons: decision.reasons, area_ha: footprint.areaHa }),
     post_cutoff_loss: blocks.post_cutoff_loss,
     forest_types: blocks.forest_types,
     commodity_maps: blocks.commodity_maps,
     whisp: blocks.whisp,
     ...(blocks.concession === undefined ? {} : { concession: blocks.concession }),
+    ...(input.whole === undefined ? {} : { parts: input.whole.parts }),
     synthetic: input.synthetic,
     ...(input.synthetic ? { synthetic_note: SYNTHETIC_NOTE } : {}),
   };

@@ -3,7 +3,8 @@
  * words, and what withheld a positive reading when something did. One sentence per reason code
  * (spec 2.10); the counts of the record are filled in, never a decision line.
  */
-import { type Decision, type ReasonCode, RULES } from './decide.ts';
+import { type Decision, instrumentsRule, type ReasonCode } from './decide.ts';
+import type { SeasonalTroughs } from './kernels/seasonal-troughs.ts';
 
 export interface FindingCounts {
   /** Seasons that gave an answer. */
@@ -13,6 +14,9 @@ export interface FindingCounts {
   /** Seasons of the period read. */
   seasons: number;
 }
+
+/** The counts a finding quotes, from the record's troughs. */
+export const findingCounts = (t: SeasonalTroughs): FindingCounts => ({ measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length });
 
 const seasons = (n: number) => (n === 1 ? 'the one dry season measured' : `each of the ${n} dry seasons measured`);
 
@@ -57,17 +61,22 @@ const WITHHELD_BY: Partial<Record<ReasonCode, string>> = {
 
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
-export function findingSentence(decision: Decision, counts: FindingCounts): string {
-  const instruments = decision.reasons.find((r) => RULES.some((rule) => rule.kind === 'instruments' && rule.code === r)) as ReasonCode;
+/** The floor's clause for a point read without a declared area: its area is not known, so not shown to reach the floor. */
+const AREA_NOT_KNOWN = 'no area was declared for the point, so the plot is not shown to reach the 4 ha evidence floor';
+
+/** `areaKnown` false: the plot is a point with no declared area (PlotFootprint.areaKnown). */
+export function findingSentence(decision: Decision, counts: FindingCounts, areaKnown = true): string {
+  const instruments = instrumentsRule(decision).code;
+  const withheld = (r: ReasonCode) => (r === 'plot_below_evidence_floor' && !areaKnown ? AREA_NOT_KNOWN : WITHHELD_BY[r] ?? r);
   const withholdings = decision.reasons.filter((r) => r !== instruments);
   const positive = POSITIVE[instruments];
   if (positive !== undefined) {
     const reading = positive(counts);
     if (decision.verdict === 'prior_management_evidenced') return `Established plantation before the cutoff: ${reading}.`;
-    const why = withholdings.map((r) => WITHHELD_BY[r] ?? r).join('; and ');
+    const why = withholdings.map(withheld).join('; and ');
     return `Withheld: ${why}. Read alone, the record shows an established plantation: ${reading}.`;
   }
   const sentence = (OTHER[instruments] ?? (() => `The instruments' reason is ${instruments}.`))(counts);
   if (withholdings.length === 0) return sentence;
-  return `${sentence} ${capital(withholdings.map((r) => WITHHELD_BY[r] ?? r).join('; and '))}, so this reading stands as supporting evidence only.`;
+  return `${sentence} ${capital(withholdings.map(withheld).join('; and '))}, so this reading stands as supporting evidence only.`;
 }
