@@ -2,6 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RULES, type ReasonCode } from '../../src/engine/decide.ts';
 import { canonicalJson, sealEvidence } from '../../src/engine/integrity.ts';
+import type { EvidenceObject, EvidencePart } from '../../src/engine/evidence-object.ts';
 import { evidencePdf, type EvidenceDocumentInput } from '../../src/documents/evidence-pdf.ts';
 import { VERDICT_MEANINGS } from '../../src/documents/meanings.ts';
 import { fixtureKey, fixtureMap, fixtureWrapper, type FixtureOptions } from '../fixtures/evidence-wrapper.ts';
@@ -190,4 +191,28 @@ test('a document renders when no context block could be read, and says so once p
   assert.ok(t.includes('This is not a plot without history.'));
   assert.ok(t.includes('No country of production was given.'));
   assert.ok((t.match(/Not read by this version of the service\./g) ?? []).length >= 7);
+});
+
+test('a plot in several parts shows each part\'s answer in a table; a plot in one part has no such table', async () => {
+  const part = (n: number, verdict: EvidenceObject['verdict'], reasons: ReasonCode[], read: boolean, finding: string): EvidencePart => ({
+    part: n, area_ha: 5.125, centroid: [99.13, 8.85], read, not_read: read ? null : 'no archive covers the plot', verdict, reason: reasons[0], reasons,
+    pixels: read ? 512 : 0, scenes_kept: read ? 40 : 0, seasons_observed: read ? 5 : 0, tiles: { radar: read ? 'N09E099' : null, height: read ? 'N06E099' : null }, finding,
+  });
+  const { pdf } = await render({
+    edit: (e) => {
+      e.parts = [
+        part(1, 'prior_management_evidenced', ['cycle_and_structure_agree'], true, 'Established plantation before the cutoff on part one.'),
+        part(2, 'insufficient_record', ['record_too_thin'], false, 'Nothing was read on this part: no archive covers the plot.'),
+      ];
+    },
+  });
+  const t = flat((await pdfText(pdf)).text);
+  assert.ok(t.includes('The plot was uploaded in 2 parts.'), t.slice(0, 400));
+  assert.ok(t.includes('Established plantation before the cutoff on part one.'));
+  assert.ok(t.includes('Nothing was read on this part: no archive covers the plot.'));
+  assert.ok(t.includes('512 px, 5 seasons'));
+  assert.ok(t.includes('not read'));
+  assert.equal((t.match(/5\.13 ha/g) ?? []).length, 2);
+  const single = flat((await pdfText((await render()).pdf)).text);
+  assert.ok(!single.includes('The plot was uploaded in'));
 });

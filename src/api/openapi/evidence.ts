@@ -80,6 +80,33 @@ export const evidenceSchemas: Record<string, Schema> = {
       last_observed: nullable({ type: 'string', format: 'date' }),
     },
   },
+  EvidencePart: {
+    type: 'object',
+    description: 'One part of a multi-part plot, read on its own as a polygon plot: its own scenes, instruments, maps and decision, on the archives\' tiles under it. The evidence floor applies to each part\'s own area.',
+    additionalProperties: false,
+    required: ['part', 'area_ha', 'centroid', 'read', 'not_read', 'verdict', 'reason', 'reasons', 'pixels', 'scenes_kept', 'seasons_observed', 'tiles', 'finding'],
+    properties: {
+      part: { type: 'integer', minimum: 1, description: 'Its place in the uploaded MultiPolygon, from 1.' },
+      area_ha: { type: 'number' },
+      centroid: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '[longitude, latitude] of the part\'s centre of mass.' },
+      read: { type: 'boolean', description: 'False when no archive holds anything over the part; `not_read` says why, and the part answers `insufficient_record`.' },
+      not_read: nullable({ type: 'string' }),
+      verdict: { enum: VERDICTS },
+      reason: { type: 'string' },
+      reasons: { type: 'array', items: { type: 'string' }, minItems: 1 },
+      pixels: { ...integer, description: 'Part pixels on the optical grid; 0 when nothing was read.' },
+      scenes_kept: integer,
+      seasons_observed: integer,
+      tiles: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['radar', 'height'],
+        properties: { radar: nullable({ type: 'string' }), height: nullable({ type: 'string' }) },
+        description: 'The radar and canopy-height tiles read under the part.',
+      },
+      finding: { type: 'string', description: 'The part\'s own finding sentence.' },
+    },
+  },
   EvidenceObject: {
     type: 'object',
     description: 'The evidence object of one read (spec 2.7). Decision lines are never served; readings and categorical answers are.',
@@ -100,7 +127,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       risk: block('Article 10 context; never a verdict (spec 2.8.2).'),
       settlement: block('Buildings; supporting evidence only (spec 2.8.3).'),
       history: block('The Landsat moist-forest record (spec 2.8.4).'),
-      footprint: { type: 'string', description: 'Whether the uploaded boundary or a circle drawn around a declared point was read, with its area.' },
+      footprint: { type: 'string', description: 'Whether the uploaded boundary (in parts, for a multi-part plot) or a circle drawn around a declared point was read, with its area: a circle\'s is the drawn polygon\'s measured area. A point with no declared area carries `plot_below_evidence_floor`: its own area is not known to reach the floor.' },
       read: {
         type: 'object',
         additionalProperties: false,
@@ -199,6 +226,17 @@ export const evidenceSchemas: Record<string, Schema> = {
       commodity_maps: block('Oil palm and rubber maps (spec 2.8.6).'),
       whisp: block('The perennial-crop rating; `available: false` unless the deployment switches it on.'),
       concession: block('Present only for plots whose centroid lies in Indonesia\'s extent (spec 2.8.7).'),
+      parts: {
+        type: 'array',
+        items: ref('EvidencePart'),
+        minItems: 2,
+        description:
+          'Present only for a plot uploaded as a MultiPolygon of more than one polygon (absent for a polygon or a point): each part is read and decided on its own. ' +
+          'The plot takes its most cautious part\'s verdict, reason and reasons, so it carries a positive finding only when every part does. Caution rises from a positive ' +
+          'finding, through a plantation reading withheld by a context block or the floor, a reading the instruments withheld themselves and a refusal (`insufficient_record`, ' +
+          'also the answer of a part nothing was read on), to `no_prior_management_evidenced`; the first of equally cautious parts governs. The top-level blocks (record, ' +
+          'instruments, context, scenes) are those of the most cautious part that was read; `plot_area_km2` and `footprint` are the whole plot\'s, and `finding` names the parts.',
+      },
       archive_review: block('A dated reading from a sub-metre archive scene, filed with the document.'),
       synthetic: { type: 'boolean', description: 'True when read from the generated demo archive.' },
       synthetic_note: { type: 'string' },

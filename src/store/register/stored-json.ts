@@ -57,6 +57,7 @@ const evidenceShape = z.looseObject({
   commodity_maps: block,
   whisp: block,
   concession: block.optional(),
+  parts: z.array(z.looseObject({ part: z.number(), area_ha: z.number(), read: z.boolean(), verdict: z.string(), reason: z.string(), reasons: z.array(z.string()), pixels: z.number(), finding: z.string() })).optional(),
   synthetic: z.boolean(),
   synthetic_note: z.string().optional(),
 });
