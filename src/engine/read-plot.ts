@@ -40,7 +40,7 @@ export interface EngineDeps {
 }
 
 /** One part planned and its tiles shipped; or a part over which no archive holds anything. */
-export type PreparedPart = { plot: PlotToRead; plan: PlotPlan; shipment: Shipment } | { plot: PlotToRead; notRead: NothingToReadError };
+export type PreparedPart = { plan: PlotPlan; shipment: Shipment } | { plot: PlotToRead; notRead: NothingToReadError };
 
 export interface PreparedPlot {
   /** The whole plot's footprint: the area, sentence and map of the evidence. */
@@ -57,9 +57,9 @@ export interface PlotReading {
   decision: Decision;
 }
 
-async function preparePart(part: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<{ plot: PlotToRead; plan: PlotPlan; shipment: Shipment }> {
+async function preparePart(part: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<{ plan: PlotPlan; shipment: Shipment }> {
   const plan = await planRead(part, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration, maxAreaHa: deps.maxReadAreaHa });
-  return { plot: part, plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) };
+  return { plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) };
 }
 
 /**

@@ -119,9 +119,10 @@ describe('plots read part by part over the demo world', () => {
     }
     assert.notEqual(evidence.verdict, 'prior_management_evidenced');
     assert.ok(evidence.reasons.includes('plot_below_evidence_floor'));
-    // Parts a few hundred metres apart share one chip of the whole plot.
-    assert.notEqual(map.chip, null);
+    // Parts a few hundred metres apart share one chip, cut around the whole plot.
     assert.deepEqual(map.footprint, geometry);
+    const [w, s, e, n] = map.chip!.bbox;
+    for (const [lon, lat] of squares.flat(2)) assert.ok(lon > w && lon < e && lat > s && lat < n, `${lon},${lat} outside the chip`);
   });
 
   test('a part no archive holds anything over is stated as not read, and the plot is not positive', async () => {
