@@ -112,7 +112,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     verdict: decision.verdict,
     reason: decision.reason,
     reasons: decision.reasons,
-    finding: input.whole?.finding ?? findingSentence(decision, findingCounts(t), footprint.areaKnown),
+    finding: input.whole?.finding ?? findingSentence(decision, findingCounts(t), footprint.areaKnown ? 'plot' : 'point_without_area'),
     seasons,
     seasons_observed: t.seasons_observed,
     seasons_with_dip: t.seasons_with_dip,

@@ -56,18 +56,25 @@ const WITHHELD_BY: Partial<Record<ReasonCode, string>> = {
   landsat_record_unavailable: 'the Landsat moist-forest record could not be read on this ground in Indonesia or Malaysia',
   planted_forest_2020: 'the 2020 forest-type map classes most of the plot as planted forest',
   eu_forest_maps_read_forest: 'the Commission\'s 2020 forest maps class at least half of the plot as forest',
-  plot_below_evidence_floor: 'the plot is under the 4 ha evidence floor',
 };
 
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
-/** The floor's clause for a point read without a declared area: its area is not known, so not shown to reach the floor. */
-const AREA_NOT_KNOWN = 'no area was declared for the point, so the plot is not shown to reach the 4 ha evidence floor';
+/**
+ * What the floor was judged on: the plot, one part of a multi-part plot (engine/plot-parts.ts), or
+ * a point with no declared area, whose own area is not known (PlotFootprint.areaKnown).
+ */
+export type FloorJudgedOn = 'plot' | 'part' | 'point_without_area';
 
-/** `areaKnown` false: the plot is a point with no declared area (PlotFootprint.areaKnown). */
-export function findingSentence(decision: Decision, counts: FindingCounts, areaKnown = true): string {
+const FLOOR_CLAUSE: Record<FloorJudgedOn, string> = {
+  plot: 'the plot is under the 4 ha evidence floor',
+  part: 'this part is under the 4 ha evidence floor',
+  point_without_area: 'no area was declared for the point, so the plot is not shown to reach the 4 ha evidence floor',
+};
+
+export function findingSentence(decision: Decision, counts: FindingCounts, floorOn: FloorJudgedOn = 'plot'): string {
   const instruments = instrumentsRule(decision).code;
-  const withheld = (r: ReasonCode) => (r === 'plot_below_evidence_floor' && !areaKnown ? AREA_NOT_KNOWN : WITHHELD_BY[r] ?? r);
+  const withheld = (r: ReasonCode) => (r === 'plot_below_evidence_floor' ? FLOOR_CLAUSE[floorOn] : WITHHELD_BY[r] ?? r);
   const withholdings = decision.reasons.filter((r) => r !== instruments);
   const positive = POSITIVE[instruments];
   if (positive !== undefined) {

@@ -29,7 +29,7 @@ export interface PartAnswer {
 }
 
 export function readPartAnswer(plan: PlotPlan, result: PlotTaskResult, decision: Decision): PartAnswer {
-  return { footprint: plan.footprint, decision, finding: findingSentence(decision, findingCounts(result.troughs), plan.footprint.areaKnown), read: { plan, result }, notRead: null };
+  return { footprint: plan.footprint, decision, finding: findingSentence(decision, findingCounts(result.troughs), 'part'), read: { plan, result }, notRead: null };
 }
 
 /**
