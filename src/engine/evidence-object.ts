@@ -110,6 +110,11 @@ export interface EvidencePart {
   seasons_observed: number;
   /** The radar and canopy-height tiles read under the part. */
   tiles: { radar: string | null; height: string | null };
+  /**
+   * Whether the part intersects a protected area on the open map layer (context only, spec 2.8.2):
+   * the top-level risk block is one part's, so each part says this for itself. Null when not checked.
+   */
+  protected_area_intersects: boolean | null;
   /** The part's own finding, in one sentence. */
   finding: string;
 }

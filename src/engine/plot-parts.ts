@@ -103,6 +103,7 @@ function partEntry(p: PartAnswer, k: number): EvidencePart {
     scenes_kept: r?.scenes.filter((s) => s.usable).length ?? 0,
     seasons_observed: r?.troughs.seasons_observed ?? 0,
     tiles: { radar: p.read?.plan.radar.tile ?? null, height: p.read?.plan.height.tile ?? null },
+    protected_area_intersects: r?.context.blocks.risk.protected_area.intersects ?? null,
     finding: p.finding,
   };
 }

@@ -196,7 +196,7 @@ test('a document renders when no context block could be read, and says so once p
 test('a plot in several parts shows each part\'s answer in a table; a plot in one part has no such table', async () => {
   const part = (n: number, verdict: EvidenceObject['verdict'], reasons: ReasonCode[], read: boolean, finding: string): EvidencePart => ({
     part: n, area_ha: 5.125, centroid: [99.13, 8.85], read, not_read: read ? null : 'no archive covers the plot', verdict, reason: reasons[0], reasons,
-    pixels: read ? 512 : 0, scenes_kept: read ? 40 : 0, seasons_observed: read ? 5 : 0, tiles: { radar: read ? 'N09E099' : null, height: read ? 'N06E099' : null }, finding,
+    pixels: read ? 512 : 0, scenes_kept: read ? 40 : 0, seasons_observed: read ? 5 : 0, tiles: { radar: read ? 'N09E099' : null, height: read ? 'N06E099' : null }, protected_area_intersects: read ? false : null, finding,
   });
   const { pdf } = await render({
     edit: (e) => {

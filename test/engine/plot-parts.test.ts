@@ -85,6 +85,12 @@ describe('plots read part by part over the demo world', () => {
       assert.deepEqual(part.tiles, { radar: own.radar.tile, height: own.height.tile });
       assert.equal(part.verdict, own.verdict);
     }
+    // Lopé National Park lies over the forest part only; the top-level risk block is that part's.
+    assert.deepEqual([forest.protected_area_intersects, rubber.protected_area_intersects], [
+      (forestAlone.risk as { protected_area: { intersects: boolean } }).protected_area.intersects,
+      (alone.risk as { protected_area: { intersects: boolean } }).protected_area.intersects,
+    ]);
+    assert.deepEqual([forest.protected_area_intersects, rubber.protected_area_intersects], [true, false]);
     assert.notEqual(forest.tiles.radar, rubber.tiles.radar);
     assert.notEqual(forest.tiles.height, rubber.tiles.height);
     assert.ok(Math.abs(forest.centroid[0] - 11.55) < 0.01 && Math.abs(rubber.centroid[0] - 99.13) < 0.01);

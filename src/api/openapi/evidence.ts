@@ -84,7 +84,7 @@ export const evidenceSchemas: Record<string, Schema> = {
     type: 'object',
     description: 'One part of a multi-part plot, read on its own as a polygon plot: its own scenes, instruments, maps and decision, on the archives\' tiles under it. The evidence floor applies to each part\'s own area.',
     additionalProperties: false,
-    required: ['part', 'area_ha', 'centroid', 'read', 'not_read', 'verdict', 'reason', 'reasons', 'pixels', 'scenes_kept', 'seasons_observed', 'tiles', 'finding'],
+    required: ['part', 'area_ha', 'centroid', 'read', 'not_read', 'verdict', 'reason', 'reasons', 'pixels', 'scenes_kept', 'seasons_observed', 'tiles', 'protected_area_intersects', 'finding'],
     properties: {
       part: { type: 'integer', minimum: 1, description: 'Its place in the uploaded MultiPolygon, from 1.' },
       area_ha: { type: 'number' },
@@ -104,6 +104,7 @@ export const evidenceSchemas: Record<string, Schema> = {
         properties: { radar: nullable({ type: 'string' }), height: nullable({ type: 'string' }) },
         description: 'The radar and canopy-height tiles read under the part.',
       },
+      protected_area_intersects: nullable({ type: 'boolean', description: 'Whether the part intersects a protected area on the open map layer (context only, as `risk.protected_area`, which is the governing part\'s); null when not checked.' }),
       finding: { type: 'string', description: 'The part\'s own finding sentence.' },
     },
   },
