@@ -39,8 +39,37 @@ export interface EngineDeps {
   now?: () => Date;
 }
 
-/** One part planned and its tiles shipped; or a part over which no archive holds anything. */
-export type PreparedPart = { plan: PlotPlan; shipment: Shipment } | { plot: PlotToRead; notRead: NothingToReadError };
+/**
+ * One part planned, and its tiles shipped unless they are left to ship when the part is read; or a
+ * part over which no archive holds anything.
+ */
+export type PreparedPart = { plan: PlotPlan; shipment: Shipment | null } | { plot: PlotToRead; notRead: NothingToReadError };
+
+/**
+ * Parts planned at once. A plot may hold up to the intake's MAX_PARTS_PER_PLOT parts and each plan
+ * searches the catalogues, so they are planned a few at a time.
+ */
+const PARTS_PLANNED_AT_ONCE = 4;
+
+/** `fn` over every item, at most `limit` running at once, answers in the items' order; the first failure stops the rest. */
+async function atMost<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const run = async () => {
+    while (!failed && next < items.length) {
+      const k = next++;
+      try {
+        out[k] = await fn(items[k]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return out;
+}
 
 export interface PreparedPlot {
   /** The whole plot's footprint: the area, sentence and map of the evidence. */
@@ -57,30 +86,33 @@ export interface PlotReading {
   decision: Decision;
 }
 
-async function preparePart(part: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<{ plan: PlotPlan; shipment: Shipment }> {
-  const plan = await planRead(part, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration, maxAreaHa: deps.maxReadAreaHa });
-  return { plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) };
-}
+const planPart = (part: PlotToRead, deps: EngineDeps, signal?: AbortSignal) =>
+  planRead(part, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration, maxAreaHa: deps.maxReadAreaHa });
 
 /**
- * Plans and ships a plot's read: a multi-part plot part by part, concurrently, each on its own
- * tiles. The area cap holds for the parts together; a part no archive covers is kept to be stated,
- * unless no part is covered, when the read fails as a single plot's would.
+ * Plans and ships a plot's read. A multi-part plot is planned part by part, each on its own tiles;
+ * only its first part read is shipped here, the others as they are read, so the tiles parts share
+ * reach the pool already decoded, without their bytes. The area cap holds for the parts together; a part no archive
+ * covers is kept to be stated, unless no part is covered, when the read fails as a single plot's would.
  */
 export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<PreparedPlot> {
   const split = plotParts(plot);
   if (split.length === 1) {
-    const part = await preparePart(plot, deps, signal);
-    return { footprint: part.plan.footprint, parts: [part] };
+    const plan = await planPart(plot, deps, signal);
+    return { footprint: plan.footprint, parts: [{ plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) }] };
   }
   const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
   checkReadArea(footprint, deps.maxReadAreaHa);
-  const parts = await Promise.all(split.map((part) => preparePart(part, deps, signal).catch((err: unknown): PreparedPart => {
-    if (err instanceof NothingToReadError) return { plot: part, notRead: err };
-    throw err;
-  })));
-  const unread = parts.filter((p) => 'notRead' in p);
-  if (unread.length === parts.length) throw unread[0].notRead;
+  const parts = await atMost(split, PARTS_PLANNED_AT_ONCE, (part) => planPart(part, deps, signal).then(
+    (plan): PreparedPart => ({ plan, shipment: null }),
+    (err: unknown): PreparedPart => {
+      if (err instanceof NothingToReadError) return { plot: part, notRead: err };
+      throw err;
+    },
+  ));
+  const first = parts.find((p) => 'plan' in p);
+  if (first === undefined) throw (parts[0] as { notRead: NothingToReadError }).notRead;
+  first.shipment = await shipRasters(first.plan.requests, deps.tiles, signal);
   return { footprint, parts };
 }
 
@@ -99,7 +131,9 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
 
 async function readPart(part: PreparedPart, deps: EngineDeps, signal?: AbortSignal): Promise<PartAnswer> {
   if ('notRead' in part) return unreadPartAnswer(part.plot, part.notRead.message);
-  const { plan, shipment } = part;
+  const { plan } = part;
+  // Shipped now, after the parts before it decoded the tiles they share: those travel without bytes.
+  const shipment = part.shipment ?? await shipRasters(plan.requests, deps.tiles, signal);
   const result = await deps.pool.run('plot', { ...plan.task, shipment: { tiles: shipment.tiles, rasters: shipment.rasters } }, { signal });
   return readPartAnswer(plan, result, decisionOf(plan, result));
 }

@@ -21,6 +21,10 @@ import { metresPerDegree } from '../../src/engine/sources/reproject.ts';
 import { createPool, type EnginePool } from '../../src/engine/worker/pool.ts';
 import { polygonsAreaHa } from '../../src/intake/geodesic.ts';
 import { demoWorld } from '../support/demo-world.ts';
+import { type ArchiveServer, serveDemoArchive } from '../support/archive-server.ts';
+import { openArchive } from '../../src/engine/archive.ts';
+import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
+import { palsarTile1 } from '../../src/engine/sources/products/palsar/codes.ts';
 import { site } from './evidence-helpers.ts';
 
 const RUBBER = 'th-surat-thani-rubber';
@@ -170,5 +174,54 @@ describe('plots read part by part over the demo world', () => {
     assert.ok(Math.abs(drawnHa - 6) < 1e-4);
     assert.equal(evidence.plot_area_km2, Number((drawnHa / 100).toFixed(6)));
     assert.deepEqual([evidence.verdict, evidence.reasons], ['prior_management_evidenced', ['cycle_and_structure_agree']], evidence.finding);
+  });
+});
+
+describe('plots read part by part through the archive served over HTTP', () => {
+  let server: ArchiveServer;
+  let archive: Archive;
+  let pool: EnginePool;
+  let dataDir: string;
+  let deps: EngineDeps;
+
+  before(async () => {
+    const { root } = await demoWorld([RUBBER, FOREST]);
+    server = await serveDemoArchive(root);
+    dataDir = mkdtempSync(join(tmpdir(), 'parts-http-'));
+    archive = await openArchive({ kind: 'demo', dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY });
+    pool = createPool({ size: 2 });
+    deps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir) };
+  });
+  after(async () => {
+    await pool.close();
+    await archive.close();
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a part whose radar cannot be read from any mirror fails the whole read, as a single plot\'s would', async () => {
+    // Before any read here decodes the rubber's radar tiles: the only mirror that covers Asia answers 500.
+    const [lon, lat] = site(RUBBER).centre;
+    server.setFaults({ status: { match: new RegExp(`${palsarTile1(lon, lat)}_(19|20)_sl_`), status: 500 } });
+    try {
+      const geometry: MultiPolygon = { type: 'MultiPolygon', coordinates: [ringOf(RUBBER), ringOf(FOREST)] };
+      await assert.rejects(readPlot(plotOf(geometry), deps), (err: unknown) => {
+        assert.ok(err instanceof ReadError);
+        assert.match(err.message, /radar mosaics could not be read/);
+        return true;
+      });
+    } finally {
+      server.setFaults({});
+    }
+  });
+
+  test('parts that share tiles ask the archive for each byte range once', async () => {
+    server.clearRequests();
+    const squares = [0, 1, 2, 3].map((i) => squareNear(RUBBER, 60, -120 + i * 70, 0));
+    const { evidence } = await readPlot(plotOf({ type: 'MultiPolygon', coordinates: squares }), deps);
+    assert.equal(evidence.parts!.length, 4);
+    const ranges = server.requests().filter((r) => r.range !== null).map((r) => `${r.path} ${r.range}`);
+    assert.ok(ranges.length > 0);
+    assert.deepEqual(ranges.filter((r, k) => ranges.indexOf(r) !== k), []);
   });
 });
