@@ -216,3 +216,18 @@ test('a plot in several parts shows each part\'s answer in a table; a plot in on
   const single = flat((await pdfText((await render()).pdf)).text);
   assert.ok(!single.includes('The plot was uploaded in'));
 });
+
+test('the floor row says when parts of a plot above the floor are under it, and when a point\'s area is not known to reach it', async () => {
+  const small = (n: number): EvidencePart => ({
+    part: n, area_ha: 0.46, centroid: [99.13, 8.85], read: true, not_read: null, verdict: 'prior_management_weak', reason: 'cycle_and_structure_agree',
+    reasons: ['cycle_and_structure_agree', 'plot_below_evidence_floor'], pixels: 46, scenes_kept: 40, seasons_observed: 5,
+    tiles: { radar: 'N09E099', height: 'N06E099' }, protected_area_intersects: false, finding: 'Withheld: this part is under the 4 ha evidence floor.',
+  });
+  const parts = flat((await pdfText((await render({ edit: (e) => { e.plot_area_km2 = 0.0414; e.parts = Array.from({ length: 9 }, (_, k) => small(k + 1)); } })).pdf)).text);
+  assert.ok(parts.includes('the plot is above it, but 9 of its 9 parts are under it, and the floor applies to each part'));
+  const point = flat((await pdfText((await render({
+    edit: (e) => { e.plot_area_km2 = 0.04; e.verdict = 'prior_management_weak'; e.reasons = ['cycle_and_structure_agree', 'plot_below_evidence_floor']; },
+  })).pdf)).text);
+  assert.ok(point.includes('the plot\'s own area is not known to reach it (a point with no declared area)'));
+  assert.ok(flat((await pdfText((await render()).pdf)).text).includes('this plot is above it'));
+});
