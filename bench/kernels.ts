@@ -10,6 +10,7 @@ import os from 'node:os';
 import { boaOffset } from '../src/engine/kernels/boa-offset.ts';
 import { buildingCells, buildingsInMask } from '../src/engine/kernels/building-cells.ts';
 import { classShares } from '../src/engine/kernels/class-shares.ts';
+import { bufferedClearMask } from '../src/engine/kernels/dilate-mask.ts';
 import { utcDay } from '../src/engine/kernels/days.ts';
 import { heightPercentiles } from '../src/engine/kernels/height-percentiles.ts';
 import { lossInRing } from '../src/engine/kernels/loss-in-ring.ts';
@@ -104,7 +105,8 @@ export function benchWindow(side: number) {
   const landLookup = new Uint8Array(256);
   landLookup[255] = 1;
   const sclLookup = sclClearLookup(op.scenes.sclClearClasses);
-  return { side, n, rnd, full, red, nir, scl, aot, hv, hh, land, heights, dem, tmf, years, buildings, lossyear, treecover, datamask, blue, plot, ring, star, landLookup, sclLookup };
+  const sclSpread = sclClearLookup(op.scenes.sclBufferedClasses);
+  return { side, n, rnd, full, red, nir, scl, aot, hv, hh, land, heights, dem, tmf, years, buildings, lossyear, treecover, datamask, blue, plot, ring, star, landLookup, sclLookup, sclSpread };
 }
 
 export type BenchWindow = ReturnType<typeof benchWindow>;
@@ -130,6 +132,13 @@ export function kernelCases(w: BenchWindow): KernelCase[] {
       pixels: n,
       run: () => sceneStats({ mask: full, red, nir, reflectance: { scale: 0.0001, offset: -0.1, nodata: 0 }, clear: { classes: scl, lookup: sclLookup }, shade: op.scenes.shadeEndmembers, aot: { values: aot, encoding: { scale: 0.001, offset: 0, nodata: 0 } } }).ndvi_median,
       ceiling: () => sumU16(red) + sumU16(nir) + sumU8(scl) + sumU16(aot),
+    },
+    {
+      kernel: 'dilate-mask',
+      pixels: n,
+      // The 40 m buffer on the 10 m grid: a radius of 4 pixels around the window's scattered cloud.
+      run: () => bufferedClearMask({ classes: scl, lookup: sclLookup, spread: w.sclSpread, width: side, height: side, radius: 4 })[n >> 1],
+      ceiling: () => sumU8(scl),
     },
     {
       kernel: 'radar-contrast',

@@ -175,7 +175,30 @@ export interface S2SceneRecord {
   aot: number;
 }
 
-/** Writes a site's Sentinel-2 scenes; returns what was written, for the world's manifest. */
+/** The one site whose record carries the duplicates real catalogues hold (data-products.md §1a). */
+const REPUBLISHED_SITE = 'gh-dust-no-structure';
+/** ESA's Collection-1 reprocessing of the archive. */
+const REPROCESSING_BASELINE = '05.00';
+/** Neighbouring MGRS tiles of a zone overlap by this much: a tile spans 109.8 km of a 100 km square. */
+const TILE_OVERLAP_M = 9_800;
+
+/**
+ * The site lies within the overlap of its MGRS tile and the western neighbour's, so one acquisition
+ * of its record is published in both tiles; another is published again after reprocessing. Both
+ * are passes bracketing a trough before the cutoff, where a twin counted twice would fill both
+ * places of the "trough holds in two neighbouring scenes" guard.
+ */
+function republishedPasses(m: SiteModel, passes: Pass[], epsg: number): { neighbour: string; at: Map<number, 'neighbouring_tile' | 'reprocessed'> } | null {
+  if (m.spec.name !== REPUBLISHED_SITE) return null;
+  const [x, y] = transformer('EPSG:4326', epsg)(...m.spec.centre);
+  const intoSquare = ((x % 100_000) + 100_000) % 100_000;
+  if (intoSquare >= TILE_OVERLAP_M) throw new Error(`${m.spec.name} lies ${Math.round(intoSquare)} m into its MGRS square, outside the western neighbour's tile`);
+  const [lon, lat] = transformer(epsg, 'EPSG:4326')(x - intoSquare - 50_000, y);
+  const bracketing = passes.flatMap((p, k) => (p.atTrough && isoDay(p.day) < '2021-01-01' ? [k] : []));
+  return { neighbour: mgrsSquare(lon, lat).code, at: new Map([[bracketing[0], 'neighbouring_tile'], [bracketing[2], 'reprocessed']]) };
+}
+
+/** Writes a site's Sentinel-2 scenes (and the site's republished twins); returns what was written, for the world's manifest. */
 export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, root: string): S2SceneRecord[] {
   const [lon0, lat0] = m.spec.centre;
   const epsg = utmEpsg(lon0, lat0);
@@ -194,6 +217,7 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, r
   const wrongFlags = ['th-surat-thani-rubber', 'ga-lope-evergreen-forest', 'id-kalbar-rubber', 'br-sao-paulo-rubber'].includes(m.spec.name);
   let wrong2022 = wrongFlags;
   let wrong2025 = wrongFlags;
+  const republished = republishedPasses(m, passes, epsg);
   for (const [k, pass] of passes.entries()) {
     const date = isoDay(pass.day);
     const platform = date < '2017-07-01' || k % 2 === 0 ? 'sentinel-2a' : 'sentinel-2b';
@@ -215,12 +239,6 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, r
     noise.restart(seed, m.spec.name, 's2', pass.day);
     const r10 = reflectances(m, g10, pass, clouds, noise);
     const r20 = reflectances(m, g20, pass, clouds, noise);
-    const add = offsetInPixels ? -BOA_ADD_OFFSET_DN : 0;
-    const dn = (a: Float32Array) => {
-      const out = new Uint16Array(a.length);
-      for (let i = 0; i < a.length; i++) out[i] = Math.min(65535, Math.max(1, Math.round(a[i] / REFLECTANCE_SCALE) + add));
-      return out;
-    };
     const scl = new Uint8Array(g20.x.length);
     const aot = new Uint16Array(g20.x.length);
     let cloudy = 0;
@@ -231,22 +249,36 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, r
         : ndvi({ red: r20.red[i], nir: r20.nir[i] }) > 0.35 ? SCL.VEGETATION : SCL.BARE_SOIL;
       aot[i] = Math.max(1, Math.round((pass.aot + 0.01 * noise.next()) * 1000));
     }
-    const hrefs = {} as Record<S2Asset, string>;
-    for (const asset of S2_WRITTEN) {
-      hrefs[asset] = earthSearchV1AssetHref(tile, date, id, asset);
-      const path = mirrorPath(hrefs[asset]);
-      const description = `${S2_ASSETS[asset].band} of ${id} (synthetic demo scene)`;
-      if (asset === 'scl') files.add(path, { grid: grid20, dtype: 'uint8', nodata: 0, description }, g20.window, scl);
-      else if (asset === 'aot') files.add(path, { grid: grid20, dtype: 'uint16', nodata: 0, scale: 0.001, offset: 0, predictor: 2, description }, g20.window, aot);
-      else {
-        const data: Record<string, Float32Array> = { blue: r10.blue, green: r10.green, red: r10.red, nir: r10.nir };
-        files.add(path, { grid: grid10, dtype: 'uint16', nodata: 0, scale: REFLECTANCE_SCALE, offset: withOffset ? -0.1 : 0, predictor: 2, description }, g10.window, dn(data[asset]));
-      }
-    }
     const cloudCover = Math.round((1000 * cloudy) / scl.length) / 10;
-    writeJson(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', id),
-      s2Item(m, { id, date, platform, tile, epsg, pb, withOffset, flag, offsetInPixels, cloudCover, hrefs, geometry, bbox, w10: g10.window, w20: g20.window }));
-    records.push({ site: m.spec.name, id, date, sky: pass.sky, offsetInPixels, flag, aot: pass.aot });
+    // One publication of the pass: its files and its item, under a tile, an id and a processing baseline.
+    const publish = (p: { tile: string; id: string; pb: string; offsetInPixels: boolean; flag: boolean }) => {
+      const withOffset = baselineAtLeast(p.pb, '04.00');
+      const add = p.offsetInPixels ? -BOA_ADD_OFFSET_DN : 0;
+      const dn = (a: Float32Array) => {
+        const out = new Uint16Array(a.length);
+        for (let i = 0; i < a.length; i++) out[i] = Math.min(65535, Math.max(1, Math.round(a[i] / REFLECTANCE_SCALE) + add));
+        return out;
+      };
+      const hrefs = {} as Record<S2Asset, string>;
+      for (const asset of S2_WRITTEN) {
+        hrefs[asset] = earthSearchV1AssetHref(p.tile, date, p.id, asset);
+        const path = mirrorPath(hrefs[asset]);
+        const description = `${S2_ASSETS[asset].band} of ${p.id} (synthetic demo scene)`;
+        if (asset === 'scl') files.add(path, { grid: grid20, dtype: 'uint8', nodata: 0, description }, g20.window, scl);
+        else if (asset === 'aot') files.add(path, { grid: grid20, dtype: 'uint16', nodata: 0, scale: 0.001, offset: 0, predictor: 2, description }, g20.window, aot);
+        else {
+          const data: Record<string, Float32Array> = { blue: r10.blue, green: r10.green, red: r10.red, nir: r10.nir };
+          files.add(path, { grid: grid10, dtype: 'uint16', nodata: 0, scale: REFLECTANCE_SCALE, offset: withOffset ? -0.1 : 0, predictor: 2, description }, g10.window, dn(data[asset]));
+        }
+      }
+      writeJson(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', p.id),
+        s2Item(m, { ...p, date, platform, epsg, withOffset, cloudCover, hrefs, geometry, bbox, w10: g10.window, w20: g20.window }));
+      records.push({ site: m.spec.name, id: p.id, date, sky: pass.sky, offsetInPixels: p.offsetInPixels, flag: p.flag, aot: pass.aot });
+    };
+    publish({ tile, id, pb, offsetInPixels, flag });
+    const again = republished?.at.get(k);
+    if (again === 'neighbouring_tile') publish({ tile: republished!.neighbour, id: earthSearchV1ItemId(platform, republished!.neighbour, date), pb, offsetInPixels, flag });
+    if (again === 'reprocessed') publish({ tile, id: earthSearchV1ItemId(platform, tile, date, 1), pb: REPROCESSING_BASELINE, offsetInPixels: true, flag: false });
   }
   return records;
 }
@@ -309,7 +341,7 @@ function s2Item(m: SiteModel, i: S2ItemInput) {
       's2:product_type': 'S2MSI2A',
       's2:processing_baseline': i.pb,
       's2:product_uri': `S2${i.platform.slice(-1).toUpperCase()}_MSIL2A_${i.date.replaceAll('-', '')}T033211_N${i.pb.replace('.', '')}_R000_T${i.tile}_${i.date.replaceAll('-', '')}T080000.SAFE`,
-      's2:sequence': '0',
+      's2:sequence': i.id.split('_')[3],
       datetime,
       'earthsearch:s3_path': s3Path,
       'earthsearch:boa_offset_applied': i.flag,

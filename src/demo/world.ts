@@ -13,7 +13,7 @@ import { buildSiteModel, type SiteModel } from './site-model.ts';
 import { DEMO_SITES, type DemoSiteSpec } from './sites.ts';
 
 /** Bump when anything the generator writes changes: a different version regenerates the archive. */
-export const DEMO_WORLD_VERSION = '1.0.4';
+export const DEMO_WORLD_VERSION = '1.0.5';
 export const DEMO_SEED = 'precutoff-evidence demo world';
 export const WORLD_MANIFEST = 'DEMO_WORLD.json';
 

@@ -12,7 +12,7 @@ import { instrumentsSection } from './evidence/instruments.ts';
 import { integritySection } from './evidence/integrity.ts';
 import { limitationsSection } from './evidence/limitations.ts';
 import { partsSection } from './evidence/parts.ts';
-import { plotSection, type PlotRegisterFacts } from './evidence/plot.ts';
+import { plotSection, referenceText, type PlotRegisterFacts } from './evidence/plot.ts';
 import { recordSection } from './evidence/record.ts';
 import { scenesSection } from './evidence/scenes.ts';
 import { verdictSection } from './evidence/verdict.ts';
@@ -43,7 +43,7 @@ export function syntheticLabel(wrapper: EvidenceWrapper): string | null {
 
 function header(wrapper: EvidenceWrapper) {
   const synthetic = syntheticLabel(wrapper);
-  const ref = wrapper.external_ref ?? wrapper.evidence.aoi_name;
+  const ref = referenceText(wrapper);
   return (): Content => ({
     margin: [PAGE.margins[0], 16, PAGE.margins[2], 0],
     stack: [
@@ -82,7 +82,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
     pageSize: PAGE.size,
     pageMargins: PAGE.margins,
     info: {
-      title: `Evidence of land use before the EUDR cutoff: ${wrapper.external_ref ?? e.aoi_name}`,
+      title: `Evidence of land use before the EUDR cutoff: ${referenceText(wrapper)}`,
       subject: `Plot ${wrapper.plot_id}; verdict ${e.verdict}; SHA-256 ${wrapper.integrity.digest}`,
       author: 'Pre-cutoff land-use evidence service',
       creator: 'Pre-cutoff land-use evidence service',

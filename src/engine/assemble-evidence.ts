@@ -57,6 +57,7 @@ function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
     let why: string;
     if (s.pixels === 0) why = 'no plot pixel falls in the scene';
     else if (s.clear_pixels === 0) why = 'no clear pixel over the plot (cloud, shadow or no data)';
+    else if (s.aot !== null && s.aot > op.scenes.maxAot) why = `haze or dust over the plot (mean aerosol optical thickness ${s.aot.toFixed(2)}) too thick to read its vegetation index through`;
     else if ((s.clear_fraction ?? 0) < op.scenes.minClearFraction) {
       why = `${Math.round((s.clear_fraction ?? 0) * 100)}% of the plot clear, under the ${Math.round(op.scenes.minClearFraction * 100)}% a scene needs`;
     } else why = `${s.clear_pixels} clear pixels over the plot, under the ${op.scenes.minPixels} a scene needs`;
@@ -87,7 +88,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
   const footprint = input.whole?.footprint ?? plan.footprint;
   const plotAreaKm2 = Number((footprint.areaHa / 100).toFixed(6));
   const evidence: EvidenceObject = {
-    aoi_name: plan.plot.ref ?? plan.plot.id,
+    // A plot registered without a reference has none: its id is said elsewhere, never passed off as one.
+    aoi_name: plan.plot.ref ?? '',
     cutoff: CUTOFF,
     issued: input.issued.toISOString(),
     plot_area_km2: plotAreaKm2,

@@ -15,6 +15,7 @@ import { lockRegister } from '../store/register/lock.ts';
 import { queue as queuePlots, recover } from '../store/register/transitions.ts';
 import type { Verdict } from './decide.ts';
 import { failedEvent } from './evidence-store.ts';
+import { REASON_BUCKETS, reasonBucket, type ReasonBucket } from './reason-buckets.ts';
 
 /** What an evidence job carries: its plots, in the order they are read. */
 export interface EvidenceJobData {
@@ -95,8 +96,8 @@ function unavailable(err: unknown): DomainError {
 export interface EvidenceSummary {
   states: Record<EvidenceState, number>;
   verdicts: Record<Verdict, number>;
-  /** Finished plots by reason code: plots under the evidence floor apart from the rest. */
-  reasons: { forest_reading: Record<string, number>; size_floor: Record<string, number> };
+  /** Finished plots by `reason`, in the bucket of what decided their answer. */
+  reasons: Record<ReasonBucket, Record<string, number>>;
   cap: number | null;
   used: number;
   recovered: number;
@@ -135,10 +136,10 @@ export async function evidenceSummary(em: Em, queue: Queue | null, workspace: Wo
   const states = Object.fromEntries(EVIDENCE_STATES.map((s) => [s, 0])) as Record<EvidenceState, number>;
   for (const r of await evidenceStateCounts(em, workspace.id)) states[r.state] = r.plots;
   const verdicts: Record<Verdict, number> = { prior_management_evidenced: 0, prior_management_weak: 0, no_prior_management_evidenced: 0, insufficient_record: 0 };
-  const reasons: EvidenceSummary['reasons'] = { forest_reading: {}, size_floor: {} };
+  const reasons = Object.fromEntries(REASON_BUCKETS.map((b) => [b, {}])) as EvidenceSummary['reasons'];
   for (const r of await finishedCounts(em, workspace.id)) {
     verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + r.plots;
-    const bucket = r.floor ? reasons.size_floor : reasons.forest_reading;
+    const bucket = reasons[reasonBucket(r.verdict, r.reason, r.floor)];
     bucket[r.reason] = (bucket[r.reason] ?? 0) + r.plots;
   }
   const allowance = await allowanceStatus(em, workspace);

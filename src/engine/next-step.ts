@@ -23,6 +23,8 @@ export const NEXT_STEP_CODES = [
   'run_again',
   /** Never read, or the evidence was withdrawn by a changed boundary. */
   'run_evidence',
+  /** Rejected at upload, or without a geometry: never read until corrected. */
+  'correct_and_upload_again',
   /** Queued or being read. */
   'await_read',
 ] as const;
@@ -40,6 +42,8 @@ export interface NextStepInput {
   /** The stored `reasons`; the floor is read from them as well as from the area. */
   reasons?: readonly ReasonCode[] | null;
   area_ha: number | null;
+  /** False when no read can be run on the plot (rejected at upload, or no geometry). */
+  readable?: boolean;
 }
 
 const FLOOR_HA = EVIDENCE_FLOOR_KM2 * 100;
@@ -65,6 +69,9 @@ export const NEXT_STEP_NOTES: Record<NextStepCode, string> = {
     `before the cutoff. If the plot held a crop before 31 December 2020, show it with ${RECORDS}.`,
   run_again: 'The read failed and used none of the allowance. Run evidence for this plot again.',
   run_evidence: 'No evidence is held for this plot. Run evidence for it.',
+  correct_and_upload_again:
+    'The plot was rejected at upload or has no boundary, so it cannot be read. Correct it as its validation ' +
+    'report says and upload it again; once it is valid, run evidence for it.',
   await_read: 'The read is queued or under way; the evidence appears when it finishes.',
 };
 
@@ -73,9 +80,9 @@ const step = (code: NextStepCode): NextStep => ({ code, note: NEXT_STEP_NOTES[co
 export function nextStep(input: NextStepInput): NextStep | null {
   switch (input.evidence_state) {
     case 'failed':
-      return step('run_again');
     case 'none':
-      return step('run_evidence');
+      if (input.readable === false) return step('correct_and_upload_again');
+      return step(input.evidence_state === 'failed' ? 'run_again' : 'run_evidence');
     case 'queued':
     case 'running':
       return step('await_read');

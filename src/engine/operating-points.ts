@@ -19,6 +19,9 @@ export interface OperatingPoints {
     readonly sclClearClasses: readonly number[];
     readonly landsatQaRequiredBits: readonly number[];
     readonly landsatQaRejectedBits: readonly number[];
+    readonly cloudBufferM: number;
+    readonly sclBufferedClasses: readonly number[];
+    readonly landsatQaBufferedBits: readonly number[];
     readonly shadeEndmembers: ShadeEndmembers;
   };
   readonly seasons: SeasonLines;
@@ -49,6 +52,10 @@ const schema = z.strictObject({
     scl_clear_classes: line(z.array(z.number().int().min(1).max(11)).min(1)),
     landsat_qa_required_bits: line(bits),
     landsat_qa_rejected_bits: line(bits),
+    cloud_buffer_m: line(z.number().min(0).max(500)),
+    scl_buffered_classes: line(z.array(z.number().int().min(1).max(11))),
+    landsat_qa_buffered_bits: line(bits),
+    max_aot: line(z.number().positive()),
     shade_endmembers: line(z.strictObject({ vegetation: reflectancePair, soil: reflectancePair })),
   }),
   seasons: z.strictObject({
@@ -111,6 +118,10 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       sclClearClasses: p.scenes.scl_clear_classes.value,
       landsatQaRequiredBits: p.scenes.landsat_qa_required_bits.value,
       landsatQaRejectedBits: p.scenes.landsat_qa_rejected_bits.value,
+      cloudBufferM: p.scenes.cloud_buffer_m.value,
+      sclBufferedClasses: p.scenes.scl_buffered_classes.value,
+      landsatQaBufferedBits: p.scenes.landsat_qa_buffered_bits.value,
+      maxAot: p.scenes.max_aot.value,
       shadeEndmembers: { vegetation, soil },
     },
     seasons: {

@@ -4,7 +4,8 @@
  * issues and withholds nothing; a client branches on `tone`.
  *
  * The rows of the spec's table are tried in its order and the first that holds decides tone and
- * label. The summary is built from a fixed vocabulary only, so it can be counted and translated.
+ * label, except that a plot not read yet says so before the evidence floor is said of it. The
+ * summary is built from a fixed vocabulary only, so it can be counted and translated.
  */
 import { EVIDENCE_FLOOR_KM2, type Verdict } from './decide.ts';
 
@@ -121,13 +122,14 @@ function summaryOf(input: PlotStateInput): string {
 function toneAndLabel(input: PlotStateInput): { tone: PlotTone; label: string } {
   if (input.positive_finding === true) return { tone: 'finding', label: LABELS.established };
   if (input.archive_cultivation === true) return { tone: 'finding', label: LABELS.archive };
+  // The floor is said of a read plot: until then a small plot reads as unread as any other.
+  if (input.evidence_state !== 'done') return { tone: 'record', label: LABELS[input.evidence_state] };
   if (known(input.area_ha) && input.area_ha < FLOOR_HA) return { tone: 'record', label: LABELS.underFloor };
   if (known(input.eu_maps_forest_share) && input.eu_maps_forest_share >= MAPS_MOSTLY_SHARE) {
     return { tone: 'forest_mapped', label: LABELS.forestMaps };
   }
   if (input.landsat_2020 === 'undisturbed_forest') return { tone: 'forest_mapped', label: LABELS.forestLandsat };
-  if (input.evidence_state === 'done') return { tone: 'record', label: LABELS.recordOnly };
-  return { tone: 'record', label: LABELS[input.evidence_state] };
+  return { tone: 'record', label: LABELS.recordOnly };
 }
 
 export function plotState(input: PlotStateInput): PlotState {

@@ -20,6 +20,11 @@ import { insertSitePlot, plotRow, seedWorkspace, site, waitUntilRead } from '../
 import { buildSiteModel } from '../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../src/demo/world.ts';
 import { pdfText } from '../documents/pdf-text.ts';
+import type { EvidenceObject } from '../../src/engine/evidence-object.ts';
+import { sealEvidence } from '../../src/engine/integrity.ts';
+import type { EvidenceFacts } from '../../src/engine/plot-state.ts';
+import { complete, queue } from '../../src/store/register/transitions.ts';
+import { fixtureEvidence, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 
 const RUN = '/api/v1/portal/plots/evidence';
 const A = 'id-kalbar-rubber';
@@ -139,6 +144,62 @@ for (const backend of BACKENDS) {
       await app.services.queue!.boss.cancel(QUEUES.evidence.name, run.body.job_id);
     });
 
+    /** Stores a finished read of the plot through the register's transitions, as a job leaves it. */
+    async function finishRead(workspaceId: string, plotId: string, evidence: EvidenceObject, facts: EvidenceFacts = {}): Promise<void> {
+      const em = app.services.store.em();
+      const jobId = randomUUID();
+      await em.transactional((tx) => queue(tx, jobId, [plotId]));
+      await complete(em, {
+        workspaceId, plotId, jobId, readId: randomUUID(), evidence, integrity: sealEvidence(evidence, app.services.signingKey), map: await fixtureMap(), facts,
+      }, () => ({}));
+    }
+
+    test('while a rerun is queued the register row shows the read in flight, not the finding both evidence routes refuse', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const id = await insertSitePlot(app.services.store.em(), workspaceId, B);
+      await finishRead(workspaceId, id, fixtureEvidence(), { eu_maps_forest_share: 0.02, seasons_measured: 4 });
+      const before_ = (await app.call('GET', `/api/v1/portal/plots/${id}`, { key })).body;
+      assert.deepEqual([before_.evidence_state, before_.verdict, before_.state.label], ['done', 'prior_management_evidenced', 'Established before the cutoff']);
+
+      const run = await app.call('POST', RUN, { key, body: { plot_ids: [id], rerun: true } });
+      assert.equal(run.status, 202);
+      for (const row of [(await app.call('GET', `/api/v1/portal/plots/${id}`, { key })).body, (await app.call('GET', '/api/v1/portal/plots', { key })).body.plots[0]]) {
+        assert.deepEqual([row.evidence_state, row.verdict, row.reason, row.evidence_at, row.state.label], ['queued', null, null, null, 'Queued']);
+        assert.match(row.state.summary, /^Queued for reading\. 2020 maps: not read\./);
+      }
+      for (const path of [`/api/v1/portal/plots/${id}/evidence`, `/api/v1/portal/plots/${id}/evidence.pdf`]) {
+        const r = await app.call('GET', path, { key });
+        assert.equal(r.status, 409);
+        assert.match(r.body.error.message, /evidence state is queued/);
+      }
+      await app.services.queue!.boss.cancel(QUEUES.evidence.name, run.body.job_id);
+    });
+
+    test('the summary counts finished plots by reason in the bucket of what decided them', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const em = app.services.store.em();
+      const answer = (seed: number, verdict: EvidenceObject['verdict'], reasons: EvidenceObject['reasons']) =>
+        fixtureEvidence({ seed, edit: (e) => { e.verdict = verdict; e.reason = reasons[0]; e.reasons = reasons; } });
+      const read: Array<[string, EvidenceObject]> = [
+        [A, answer(1, 'prior_management_evidenced', ['cycle_and_structure_agree'])],
+        [B, answer(2, 'prior_management_weak', ['cycle_and_structure_agree', 'plot_below_evidence_floor'])],
+        [A, answer(3, 'prior_management_weak', ['eu_forest_maps_read_forest', 'cycle_and_structure_agree'])],
+        [B, answer(4, 'prior_management_weak', ['structural_reading_says_forest'])],
+        [A, answer(5, 'no_prior_management_evidenced', ['no_canopy_cycle'])],
+        [B, answer(6, 'insufficient_record', ['record_too_thin'])],
+      ];
+      for (const [name, evidence] of read) await finishRead(workspaceId, await insertSitePlot(em, workspaceId, name, { ref: randomUUID() }), evidence);
+      const summary = (await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key })).body;
+      assert.deepEqual(summary.reasons, {
+        under_evidence_floor: { cycle_and_structure_agree: 1 },
+        withheld_by_context: { eu_forest_maps_read_forest: 1 },
+        finding_issued: { cycle_and_structure_agree: 1 },
+        withheld_by_instruments: { structural_reading_says_forest: 1 },
+        no_prior_management: { no_canopy_cycle: 1 },
+        refused: { record_too_thin: 1 },
+      });
+    });
+
     test('reading the summary resolves plots a stopped job left in flight, counts them recovered, and they cost nothing', async () => {
       const { workspaceId, key } = await seedWorkspace(app.services.store);
       const em = app.services.store.em();
@@ -215,6 +276,17 @@ for (const backend of BACKENDS) {
         assert.equal(pdf.status, 200);
         const text = (await pdfText(Buffer.from(await pdf.arrayBuffer()))).text.replace(/\s+/g, ' ');
         assert.ok(text.includes('The plot was uploaded in 2 parts.'));
+      });
+
+      test('a plot registered without a reference is read with an empty aoi_name, never its id', async () => {
+        const { workspaceId, key } = await seedWorkspace(app.services.store);
+        const em = app.services.store.em();
+        const id = await insertSitePlot(em, workspaceId, A);
+        await em.execute('update plots set external_ref = null where id = ?', [id]);
+        assert.equal((await app.call('POST', RUN, { key, body: { plot_ids: [id] } })).status, 202);
+        await waitUntilRead(em, workspaceId);
+        const wrapper = (await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key })).body;
+        assert.deepEqual([wrapper.external_ref, wrapper.evidence.aoi_name], [null, '']);
       });
 
       test('a failed read records a plain reason, costs nothing, and the job goes on; reading again costs one each', async () => {

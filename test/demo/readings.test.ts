@@ -7,7 +7,9 @@ import { operatingPoints as op } from '../../src/engine/operating-points.ts';
 import { heightPercentiles } from '../../src/engine/kernels/height-percentiles.ts';
 import { radarContrast } from '../../src/engine/kernels/radar-contrast.ts';
 import { type PixelMask, rasteriseMask, ringMask } from '../../src/engine/kernels/rasterise-mask.ts';
-import { qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../../src/engine/kernels/scene-stats.ts';
+import { CLEAR_MASK_LOOKUP, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../../src/engine/kernels/scene-stats.ts';
+import { bufferedClearMask } from '../../src/engine/kernels/dilate-mask.ts';
+import { landsatPublication, onePerAcquisition, sentinel2Publication } from '../../src/engine/plan/acquisitions.ts';
 import { type CycleClass, seasonalTroughs } from '../../src/engine/kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../../src/engine/kernels/structure-at-trough.ts';
 import { terrainSlope } from '../../src/engine/kernels/terrain-slope.ts';
@@ -59,6 +61,12 @@ function onto(fine: WorkerRaster, coarse: WorkerRaster): Uint16Array {
   return out;
 }
 
+/** The clear mask with cloud and shadow edges buffered, on the grid of `w`, as the plot task makes it. */
+function buffered(classes: WorkerRaster['raw'], w: WorkerRaster, lookup: Uint8Array, spread: Uint8Array): Uint8Array {
+  const pixelM = Math.abs(w.geoTransform[1]);
+  return bufferedClearMask({ classes, lookup, spread, width: w.width, height: w.height, radius: Math.round(op.scenes.cloudBufferM / pixelM) });
+}
+
 interface Readings {
   cycle: CycleClass;
   /** The cycle of the record with the Landsat half merged in. */
@@ -75,7 +83,8 @@ async function readSite(root: string, name: string): Promise<Readings> {
   const where = onDisk(root);
   const box = boxAround(m.lonLatRing, 0.0005);
   const s2 = createSentinel2Adapter({ catalogue: 'earth-search-v1', where });
-  const scenes = await s2.search({ bbox: box, start: '2016-01-01', end: '2020-12-31' });
+  // One item per acquisition, as the plan keeps them.
+  const scenes = onePerAcquisition((await s2.search({ bbox: box, start: '2016-01-01', end: '2020-12-31' })).map((s) => sentinel2Publication(s, box))).kept.map((p) => p.scene);
   const days: number[] = [];
   const ndvi: number[] = [];
   const flags: number[] = [];
@@ -94,7 +103,7 @@ async function readSite(root: string, name: string): Promise<Readings> {
       red: red.raw as Uint16Array,
       nir: nir.raw as Uint16Array,
       reflectance,
-      clear: { classes: onto(red, scl), lookup: sclClearLookup(op.scenes.sclClearClasses) },
+      clear: { classes: buffered(onto(red, scl), red, sclClearLookup(op.scenes.sclClearClasses), sclClearLookup(op.scenes.sclBufferedClasses)), lookup: CLEAR_MASK_LOOKUP },
       shade: op.scenes.shadeEndmembers,
       aot: { values: onto(red, aotDn), encoding: read.aot.encoding },
     });
@@ -108,8 +117,10 @@ async function readSite(root: string, name: string): Promise<Readings> {
 
   const landsat = createLandsatAdapter({ where });
   const qaLookup = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
+  const qaSpread = qaPixelAnyBitLookup(op.scenes.landsatQaBufferedBits);
   const merged: Array<[number, number, number]> = days.map((d, k) => [d, ndvi[k], flags[k]]);
-  for (const scene of await landsat.search({ bbox: box, start: '2016-01-01', end: '2020-12-31' })) {
+  const landsatScenes = onePerAcquisition((await landsat.search({ bbox: box, start: '2016-01-01', end: '2020-12-31' })).map((s) => landsatPublication(s, box))).kept.map((p) => p.scene);
+  for (const scene of landsatScenes) {
     const read = await landsat.sceneWindows(scene, box, ['red', 'nir08', 'qa_pixel']);
     const [red, nir, qa] = await readWindows([read.red.request, read.nir08.request, read.qa_pixel.request]);
     const stats = sceneStats({
@@ -117,7 +128,7 @@ async function readSite(root: string, name: string): Promise<Readings> {
       red: red.raw as Uint16Array,
       nir: nir.raw as Uint16Array,
       reflectance: read.red.encoding,
-      clear: { classes: qa.raw, lookup: qaLookup },
+      clear: { classes: buffered(qa.raw, qa, qaLookup, qaSpread), lookup: CLEAR_MASK_LOOKUP },
       shade: op.scenes.shadeEndmembers,
     });
     merged.push([Math.floor(Date.parse(scene.datetime) / 86_400_000), stats.ndvi_median ?? Number.NaN, sceneFlags(stats, op.scenes)]);

@@ -17,18 +17,24 @@ export interface PlotSpec {
   /** The stored evidence, when the plot has been read. */
   evidence?: EvidenceObject;
   facts?: EvidenceFacts;
+  /** `valid` unless given; a rejected plot is stored without a boundary, as an upload leaves it. */
+  validation?: 'valid' | 'rejected';
 }
+
+/** A square of about 9 ha in southern Thailand: a boundary a read could be run on. */
+const BOUNDARY = { type: 'Polygon', coordinates: [[[99.1, 8.8], [99.1027, 8.8], [99.1027, 8.8027], [99.1, 8.8027], [99.1, 8.8]]] };
 
 /** Inserts a plot (and, when given, its current evidence) and answers its id. */
 export async function insertPlot(em: Em, workspaceId: string, spec: PlotSpec, key: SigningKey, map: EvidenceMap): Promise<string> {
   const id = randomUUID();
   const e = spec.evidence;
+  const rejected = spec.validation === 'rejected';
   await em.execute(
-    `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, validation_state, validation_report, evidence_state,
+    `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, geometry, validation_state, validation_report, evidence_state,
        verdict, reason, evidence_at, evidence_facts, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, 'valid', '{"findings":[],"repairs":[],"rejections":[]}'::jsonb, ?, ?, ?, ?::timestamptz, ?::jsonb, now(), now())`,
-    [id, workspaceId, spec.ref, spec.commodity ?? 'rubber', spec.country ?? 'TH', spec.area_ha, spec.state, e?.verdict ?? null, e?.reason ?? null,
-      e?.issued ?? null, e ? JSON.stringify(spec.facts ?? {}) : null],
+     values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, '{"findings":[],"repairs":[],"rejections":[]}'::jsonb, ?, ?, ?, ?::timestamptz, ?::jsonb, now(), now())`,
+    [id, workspaceId, spec.ref, spec.commodity ?? 'rubber', spec.country ?? 'TH', spec.area_ha, rejected ? null : JSON.stringify(BOUNDARY),
+      rejected ? 'rejected' : 'valid', spec.state, e?.verdict ?? null, e?.reason ?? null, e?.issued ?? null, e ? JSON.stringify(spec.facts ?? {}) : null],
     'run',
   );
   if (e) await insertEvidence(em, workspaceId, id, e, sealEvidence(e, key), map, true);

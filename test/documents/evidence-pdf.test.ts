@@ -1,5 +1,6 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { historyNotRead, type HistoryNotRead } from '../../src/engine/context/history.ts';
 import { RULES, type ReasonCode } from '../../src/engine/decide.ts';
 import { canonicalJson, sealEvidence } from '../../src/engine/integrity.ts';
 import type { EvidenceObject, EvidencePart } from '../../src/engine/evidence-object.ts';
@@ -230,4 +231,17 @@ test('the floor row says when parts of a plot above the floor are under it, and 
   })).pdf)).text);
   assert.ok(point.includes('the plot\'s own area is not known to reach it (a point with no declared area)'));
   assert.ok(flat((await pdfText((await render()).pdf)).text).includes('this plot is above it'));
+});
+
+test('ground outside the Landsat record\'s tiles reads "Not covered", a tile that could not be read "Not read"', async () => {
+  const provenance = { source: 'JRC Tropical Moist Forest', version: 'v1_2025', licence: 'free', citation: 'Vancutsem et al. 2021', acknowledgement: 'Source: EC JRC' };
+  const lead = async (kind: HistoryNotRead['kind']) => {
+    const history = historyNotRead(provenance, { kind, tile: 'N40_E0', why: 'a reason' }, false).history;
+    const { pdf } = await render({ edit: (e) => { e.history = { ...history }; } });
+    const t = flat((await pdfText(pdf)).text);
+    assert.equal(t.match(/This is not a plot without history\./g)?.length, 1, 'said once');
+    return /Landsat moist-forest record, 1990 to 2025 history (Not \w+)\./.exec(t)?.[1];
+  };
+  assert.equal(await lead('outside_coverage'), 'Not covered');
+  assert.equal(await lead('unreadable'), 'Not read');
 });

@@ -1,10 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { openApiDocument } from '../../src/api/openapi/index.ts';
 import { CSV_COLUMNS } from '../../src/documents/book-summary.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
+import { complete, queue } from '../../src/store/register/transitions.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { assertDocumented } from '../support/openapi.ts';
@@ -179,6 +181,85 @@ for (const backend of BACKENDS) {
       const json = (await app.call('GET', '/api/v1/portal/plots/summary', { key: big.api_key as string })).body;
       assert.equal(json.plots, 5400);
       assert.equal(json.state_labels['Not read yet'], 5400);
+    });
+
+    /** A workspace of its own, so the book above keeps its counts. */
+    async function ownBook(name: string): Promise<{ workspaceId: string; key: string }> {
+      const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name, plan: 'trial', email: `${randomUUID()}@book.test`, password: 'book pass!' });
+      return { workspaceId: created.workspace_id as string, key: created.api_key as string };
+    }
+
+    async function importBook(bookKey: string, features: unknown[]): Promise<{ imported: Record<string, number> }> {
+      const form = new FormData();
+      form.append('file', new Blob([JSON.stringify({ type: 'FeatureCollection', features })]), 'plots.geojson');
+      const res = await fetch(`${app.url}/api/v1/portal/plots/import?country=TH`, { method: 'POST', headers: { authorization: `Bearer ${bookKey}` }, body: form });
+      assert.equal(res.status, 200);
+      return res.json() as Promise<{ imported: Record<string, number> }>;
+    }
+
+    const squareFeature = (ref: string, lon: number) => ({
+      type: 'Feature',
+      properties: { ref, commodity: 'rubber' },
+      geometry: { type: 'Polygon', coordinates: [[[lon, 8.8], [lon + 0.003, 8.8], [lon + 0.003, 8.803], [lon, 8.803], [lon, 8.8]]] },
+    });
+
+    test('evidence withdrawn by a moved boundary counts no reasons in the summary, JSON or CSV', async () => {
+      const book = await ownBook('Moved');
+      await importBook(book.key, [squareFeature('MOVE-1', 99.1)]);
+      const em = app.services.store.em();
+      const [{ id }] = await em.execute<{ id: string }[]>('select id from plots where workspace_id = ?', [book.workspaceId]);
+      const jobId = randomUUID();
+      await em.transactional((tx) => queue(tx, jobId, [id]));
+      await complete(em, {
+        workspaceId: book.workspaceId, plotId: id, jobId, readId: randomUUID(), evidence: mapsForest,
+        integrity: sealEvidence(mapsForest, app.services.signingKey), map: await fixtureMap(), facts: { eu_maps_forest_share: 0.7 },
+      }, () => ({}));
+      const read = (await app.call('GET', '/api/v1/portal/plots/summary', { key: book.key })).body;
+      assert.deepEqual(nonZero(read.reasons), { eu_forest_maps_read_forest: 1, cycle_and_structure_agree: 1 }, 'counted while served');
+
+      const moved = await importBook(book.key, [squareFeature('MOVE-1', 99.2)]);
+      assert.equal(moved.imported.evidence_stale, 1);
+      const s = (await app.call('GET', '/api/v1/portal/plots/summary', { key: book.key })).body;
+      assert.deepEqual(nonZero(s.reasons), {});
+      assert.deepEqual(nonZero(s.verdicts), {});
+      assert.deepEqual(nonZero(s.state_labels), { 'Not read yet': 1 });
+      const [row] = (await csvOf(app, book.key)).rows;
+      assert.deepEqual([row.evidence_state, row.verdict, row.reason, row.reasons, row.next_step], ['none', '', '', '', 'run_evidence']);
+    });
+
+    test('a rejected plot\'s next step in the CSV is to correct it and upload it again, never run_evidence', async () => {
+      const book = await ownBook('Rejected');
+      const map = await fixtureMap();
+      await insertPlot(app.services.store.em(), book.workspaceId, { ref: 'BAD-1', area_ha: 9, state: 'none', validation: 'rejected' }, app.services.signingKey, map);
+      await insertPlot(app.services.store.em(), book.workspaceId, { ref: 'GOOD-1', area_ha: 9, state: 'none' }, app.services.signingKey, map);
+      const rows = (await csvOf(app, book.key)).rows;
+      assert.deepEqual(rows.map((r) => [r.external_ref, r.next_step]), [['BAD-1', 'correct_and_upload_again'], ['GOOD-1', 'run_evidence']]);
+    });
+
+    test('a plot under the floor reads "Not read yet" and is counted so until read; then its floor is shown', async () => {
+      const book = await ownBook('Small');
+      const em = app.services.store.em();
+      const map = await fixtureMap();
+      await insertPlot(em, book.workspaceId, { ref: 'TINY-1', area_ha: 1.2, state: 'none' }, app.services.signingKey, map);
+      await insertPlot(em, book.workspaceId, { ref: 'SMALL-2', area_ha: 2.4, state: 'done', evidence: underFloor, facts: { seasons_measured: 4 } }, app.services.signingKey, map);
+      const s = (await app.call('GET', '/api/v1/portal/plots/summary', { key: book.key })).body;
+      assert.deepEqual(nonZero(s.state_labels), { 'Not read yet': 1, 'Record only, under the evidence floor': 1 });
+      const rows = (await csvOf(app, book.key)).rows;
+      assert.deepEqual(rows.map((r) => [r.external_ref, r.state]), [['TINY-1', 'Not read yet'], ['SMALL-2', 'Record only, under the evidence floor']]);
+      assert.match(rows[0].record, /^Not read yet\./);
+    });
+
+    test('a plot registered without a reference says "no reference given" in its document, never its id', async () => {
+      const book = await ownBook('Unreferenced');
+      const unnamed = fixtureEvidence({ seed: 5, edit: (e) => { e.aoi_name = ''; } });
+      const id = await insertPlot(app.services.store.em(), book.workspaceId, { ref: null, area_ha: 9.2, state: 'done', evidence: unnamed }, app.services.signingKey, await fixtureMap());
+      const res = await fetch(`${app.url}/api/v1/portal/plots/${id}/evidence.pdf`, { headers: { authorization: `Bearer ${book.key}` } });
+      assert.equal(res.status, 200);
+      const { text, pages } = await pdfText(Buffer.from(await res.arrayBuffer()));
+      assert.match(text, /Reference\s+no reference given/);
+      for (const page of pages) assert.ok(page.includes('Evidence of land use before the EUDR cutoff · no reference given'));
+      const wrapper = (await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key: book.key })).body;
+      assert.deepEqual([wrapper.external_ref, wrapper.evidence.aoi_name], [null, '']);
     });
 
     test('refuses an unknown format with 422 bad_format', async () => {

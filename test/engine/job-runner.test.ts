@@ -130,7 +130,7 @@ for (const backend of BACKENDS) {
       const summary = (await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key })).body;
       assert.equal(summary.states.done, NAMES.length);
       assert.equal(summary.used, NAMES.length);
-      assert.equal(summary.reasons.size_floor.cycle_and_structure_agree, 1);
+      assert.equal(summary.reasons.under_evidence_floor.cycle_and_structure_agree, 1);
     });
 
     test('a true-colour chip of one kept scene is stored beside the evidence for its map', async () => {

@@ -25,6 +25,8 @@ const TABLE: Array<[string, NextStepInput, NextStepCode | null]> = [
   ['a failed read runs again', { evidence_state: 'failed', verdict: null, area_ha: 9 }, 'run_again'],
   ['a failed read under 4 ha still runs again', { evidence_state: 'failed', verdict: null, area_ha: 1 }, 'run_again'],
   ['an unread plot runs evidence', { evidence_state: 'none', verdict: null, area_ha: 9 }, 'run_evidence'],
+  ['a rejected plot is corrected and uploaded again, never run as it stands', { evidence_state: 'none', verdict: null, area_ha: 9, readable: false }, 'correct_and_upload_again'],
+  ['a plot rejected since its read failed is corrected, not run again', { evidence_state: 'failed', verdict: null, area_ha: 9, readable: false }, 'correct_and_upload_again'],
   ['a plot whose evidence was withdrawn runs evidence, whatever verdict lingers', { evidence_state: 'none', verdict: 'prior_management_evidenced', area_ha: 9 }, 'run_evidence'],
   ['a queued plot waits for its read', { evidence_state: 'queued', verdict: null, area_ha: 9 }, 'await_read'],
   ['a plot being read waits for its read', { evidence_state: 'running', verdict: null, area_ha: 9 }, 'await_read'],

@@ -1,6 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { evidenceFacts } from '../../src/engine/assemble-evidence.ts';
+import type { ContextBlocks } from '../../src/engine/context/index.ts';
+import { historyNotRead, type HistoryNotRead } from '../../src/engine/context/history.ts';
+import { fixtureEvidence } from '../fixtures/evidence-wrapper.ts';
 import { LANDSAT_2020_CLASSES, LANDSAT_READINGS, MAPS_READINGS, plotState, plotStateOfRow, type PlotStateInput } from '../../src/engine/plot-state.ts';
+
+const PROVENANCE = { source: 'JRC Tropical Moist Forest', version: 'v1_2025', licence: 'free', citation: 'Vancutsem et al. 2021', acknowledgement: 'Source: EC JRC' };
 
 const read = (facts: Partial<PlotStateInput> = {}): PlotStateInput => ({ evidence_state: 'done', area_ha: 12, seasons_measured: 4, ...facts });
 
@@ -15,12 +21,19 @@ describe('plot state: one row of the table each', () => {
     assert.deepEqual([s.tone, s.label], ['finding', 'Cultivated on the archive scene date']);
   });
 
-  test('under 4 ha is "Record only, under the evidence floor" (record), read or not, forest or not', () => {
-    for (const input of [read({ area_ha: 3.99, eu_maps_forest_share: 0.9 }), { evidence_state: 'none', area_ha: 0.5 } as PlotStateInput]) {
+  test('read under 4 ha is "Record only, under the evidence floor" (record), forest or not', () => {
+    for (const input of [read({ area_ha: 3.99, eu_maps_forest_share: 0.9 }), read({ area_ha: 0.5 })]) {
       const s = plotState(input);
       assert.deepEqual([s.tone, s.label], ['record', 'Record only, under the evidence floor']);
     }
     assert.notEqual(plotState(read({ area_ha: 4 })).label, 'Record only, under the evidence floor');
+  });
+
+  test('a plot under 4 ha that was never read is "Not read yet", as is one in flight or failed: the floor is said once it is read', () => {
+    for (const [state, label] of [['none', 'Not read yet'], ['queued', 'Queued'], ['running', 'Reading'], ['failed', 'Could not be read']] as const) {
+      const s = plotState({ evidence_state: state, area_ha: 0.5 });
+      assert.deepEqual([s.tone, s.label], ['record', label]);
+    }
   });
 
   test('the 2020 maps classing most of the plot as forest is "Forest on the 2020 maps" (forest_mapped)', () => {
@@ -81,6 +94,16 @@ describe('plot state: the summary vocabulary', () => {
     assert.ok(plotState(read({})).summary.includes('Landsat record: not read.'));
     assert.equal(LANDSAT_READINGS.not_covered, 'does not cover this ground');
     assert.equal(LANDSAT_READINGS.cleared_before_2021, 'cleared before 2021');
+  });
+
+  test('ground outside the Landsat record\'s tiles "does not cover this ground"; a tile that could not be read is "not read"', () => {
+    const landsat = (kind: HistoryNotRead['kind']) => {
+      const history = historyNotRead(PROVENANCE, { kind, tile: 'N40_E0', why: 'a reason' }, false).history;
+      const blocks = { ...fixtureEvidence(), history } as unknown as ContextBlocks;
+      return /Landsat record: ([^.]+)\./.exec(plotState({ ...evidenceFacts(blocks, 4), evidence_state: 'done', area_ha: 12 }).summary)![1];
+    };
+    assert.equal(landsat('outside_coverage'), 'does not cover this ground');
+    assert.equal(landsat('unreadable'), 'not read');
   });
 
   test('it states how many dry seasons could be read', () => {

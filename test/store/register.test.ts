@@ -82,6 +82,18 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await row(id), { evidence_state: 'queued', evidence_job_id: retry, verdict: null, reason: null, evidence_error: null, evidence_facts: null });
     });
 
+    test('a rerun queued over finished evidence clears the register\'s copy of the finding while the new read is in flight', async () => {
+      const jobId = randomUUID();
+      const [id] = await queued(jobId, plot('Q-2'));
+      await complete(em(), await finishedRead(id, jobId), () => ({}));
+      assert.notEqual((await row(id)).verdict, null);
+      await em().transactional((tx) => queue(tx, randomUUID(), [id]));
+      assert.deepEqual({ ...(await row(id)), evidence_job_id: null }, { evidence_state: 'queued', evidence_job_id: null, verdict: null, reason: null, evidence_error: null, evidence_facts: null });
+      const [copies] = await em().execute<{ evidence_at: unknown; post_cutoff_loss_share: unknown }[]>('select evidence_at, post_cutoff_loss_share from plots where id = ?', [id]);
+      assert.deepEqual(copies, { evidence_at: null, post_cutoff_loss_share: null });
+      assert.equal((await liveEvidence(em(), workspaceId, id))?.stored, null);
+    });
+
     test('markRunning moves a queued plot of its own job to running, and refuses a plot another job holds', async () => {
       const jobId = randomUUID();
       const [id] = await queued(jobId, plot('R-1'));

@@ -18,7 +18,7 @@ export const documentSchemas: Record<string, Schema> = {
     required: ['code', 'note'],
     additionalProperties: false,
     description:
-      'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `run_evidence` (never read, or withdrawn), `await_read` (queued or being read). `note` is display text.',
+      'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `run_evidence` (never read, or withdrawn), `correct_and_upload_again` (rejected at upload or without a boundary: never read as it stands), `await_read` (queued or being read). `note` is display text.',
     properties: { code: { enum: [...NEXT_STEP_CODES] }, note: { type: 'string' } },
   },
   BookSummary: {

@@ -1,3 +1,4 @@
+import { REASON_BUCKETS } from '../../engine/reason-buckets.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
@@ -45,13 +46,17 @@ export const evidenceSchemas: Record<string, Schema> = {
       verdicts: { type: 'object', required: VERDICTS, additionalProperties: false, properties: Object.fromEntries(VERDICTS.map((v) => [v, integer])) },
       reasons: {
         type: 'object',
-        required: ['forest_reading', 'size_floor'],
+        required: [...REASON_BUCKETS],
         additionalProperties: false,
-        description: 'Finished plots by reason code: `size_floor` holds plots under the 4 ha evidence floor (their `reasons` carry `plot_below_evidence_floor`), `forest_reading` every other.',
+        description: 'Finished plots by `reason`, each plot in one bucket: what decided its answer, tried in the order listed.',
         properties: {
-          forest_reading: countsBy('Plots at or above the floor, by `reason`.'),
-          size_floor: countsBy('Plots under the floor, by `reason` (the instruments\' reason or a withholding).'),
-        },
+          under_evidence_floor: countsBy('Plots under the 4 ha evidence floor (their `reasons` carry `plot_below_evidence_floor`): no positive finding at that size, whatever was read.'),
+          withheld_by_context: countsBy('A positive reading withheld by a context block: a concession, the Landsat record or the Commission\'s 2020 maps (`reason` names the block\'s code).'),
+          finding_issued: countsBy('Positive findings (`prior_management_evidenced`), by the instruments\' reason.'),
+          withheld_by_instruments: countsBy('The instruments\' own reading fell short of a finding (`prior_management_weak`).'),
+          no_prior_management: countsBy('No canopy cycle over a well-observed record (`no_prior_management_evidenced`).'),
+          refused: countsBy('Too few measured seasons to answer (`insufficient_record`).'),
+        } satisfies Record<(typeof REASON_BUCKETS)[number], Schema>,
       },
       cap: nullable(integer),
       used: { ...integer, description: 'Finished reads in the last 30 days.' },
@@ -119,7 +124,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       'post_cutoff_loss', 'forest_types', 'commodity_maps', 'whisp', 'synthetic',
     ],
     properties: {
-      aoi_name: { type: 'string', description: 'The caller\'s reference.' },
+      aoi_name: { type: 'string', description: 'The caller\'s reference; empty when the plot was registered without one.' },
       cutoff: { type: 'string', format: 'date' },
       issued: timestamp,
       plot_area_km2: { type: 'number' },
@@ -137,7 +142,7 @@ export const evidenceSchemas: Record<string, Schema> = {
           pixels: integer,
           pitch_m: { type: 'number' },
           scenes_searched: integer,
-          scenes_kept: integer,
+          scenes_kept: { ...integer, description: 'Usable scenes read, each acquisition counted once however many items publish it.' },
           min_clear_fraction: { type: 'number' },
           min_pixels: integer,
           start: { type: 'string', format: 'date' },
@@ -212,6 +217,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       scenes: { type: 'array', items: { type: 'string' }, description: 'The kept scenes behind every figure.' },
       skipped: {
         type: 'array',
+        description: 'Scenes found but not read, each with why: not clear enough, seen through thick haze, files unreadable, or another publication of an acquisition already read (a neighbouring MGRS tile or WRS-2 row, a reprocessing).',
         items: {
           type: 'object',
           additionalProperties: false,

@@ -33,8 +33,8 @@ function sentence(value: unknown): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
-/** "Not read." (or "Not measured.") and the block's note, without saying it twice when the note says it. */
-function absent(lead: 'Not read' | 'Not measured', note: unknown): string {
+/** "Not read." (or "Not measured.", "Not covered.") and the block's note, without saying it twice when the note says it. */
+function absent(lead: 'Not read' | 'Not measured' | 'Not covered', note: unknown): string {
   const said = sentence(note);
   return /^not (read|measured)\b/i.test(said) ? said : `${lead}. ${said}`;
 }
@@ -43,7 +43,10 @@ function historyBlock(e: EvidenceObject): Content[] {
   const h = fields(e.history);
   const out: Content[] = [subheading('Landsat moist-forest record, 1990 to 2025', 'history')];
   if (h.checked === false || h.available === false) {
-    out.push(para(`${absent('Not read', h.note_on_read ?? h.note)} This is not a plot without history.`));
+    // Unavailable: a tile could not be read; unchecked yet available: the plot lies outside the tiles.
+    const lead = h.available === false ? 'Not read' : 'Not covered';
+    const said = absent(lead, h.note_on_read ?? h.note);
+    out.push(para(said.includes('not a plot without history') ? said : `${said} This is not a plot without history.`));
     out.push(provenance(h));
     return out;
   }

@@ -13,6 +13,11 @@ export interface PlotRegisterFacts {
 
 const MAP_WIDTH = 215;
 
+/** The caller's reference as the document says it; a plot registered without one says so. */
+export function referenceText(wrapper: EvidenceWrapper): string {
+  return wrapper.external_ref ?? 'no reference given';
+}
+
 function mapBlock(picture: FootprintPicture | null): Content {
   if (picture === null) {
     return { text: 'No map was stored with this evidence.', style: 'small', margin: [0, 30, 0, 0] };
@@ -55,7 +60,7 @@ export function plotSection(wrapper: EvidenceWrapper, register: PlotRegisterFact
           stack: [
             facts(
               [
-                ['Reference', wrapper.external_ref ?? e.aoi_name],
+                ['Reference', referenceText(wrapper)],
                 ['Plot id', { text: wrapper.plot_id, style: 'code' }],
                 ['Commodity (as registered)', register.commodity ?? NOT_READ],
                 ['Country of production', countryText],

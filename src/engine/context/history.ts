@@ -163,7 +163,9 @@ export type HistoryNotRead =
 
 /**
  * The block when the record was not read. Neither case is a plot without history: every figure
- * is null, and only unreadable Indonesian or Malaysian ground withholds a finding.
+ * is null, and only unreadable Indonesian or Malaysian ground withholds a finding. Outside the
+ * tiles the product is there but does not cover the ground (`available` stays true); a tile that
+ * could not be read is `available: false`, so the two are told apart.
  */
 export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, requiredGround: boolean): HistoryResult {
   const outside = notRead.kind === 'outside_coverage';
@@ -172,7 +174,7 @@ export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, re
     : `The moist-forest record could not be read (${notRead.why}); nothing was remembered, and running the plot again asks again. This is not a plot without history.`;
   return {
     history: {
-      ...historyFrame(p, { checked: false, available: false, tile: notRead.tile }),
+      ...historyFrame(p, { checked: false, available: outside, tile: notRead.tile }),
       ...HISTORY_NOT_READ,
       reading: [sentence],
       note_on_read: sentence,

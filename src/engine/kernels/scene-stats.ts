@@ -126,7 +126,7 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
   };
 }
 
-/** Lookup for Sentinel-2 SCL: the listed classes count as clear. */
+/** Lookup for Sentinel-2 SCL: 1 for the listed classes (the clear ones, or those whose edges are buffered). */
 export function sclClearLookup(clearClasses: readonly number[]): Uint8Array {
   const lookup = new Uint8Array(256);
   for (const c of clearClasses) lookup[c] = 1;
@@ -147,17 +147,32 @@ export function qaPixelClearLookup(required: readonly number[], rejected: readon
   return lookup;
 }
 
+/** Lookup for Landsat Collection 2 QA_PIXEL (one entry per 16-bit word): 1 when any bit of `bits` is set. */
+export function qaPixelAnyBitLookup(bits: readonly number[]): Uint8Array {
+  let any = 0;
+  for (const b of bits) any |= 1 << b;
+  const lookup = new Uint8Array(65536);
+  for (let w = 0; w < 65536; w++) lookup[w] = (w & any) !== 0 ? 1 : 0;
+  return lookup;
+}
+
 export interface SceneLines {
   readonly minClearFraction: number;
   readonly minPixels: number;
+  /** Mean AOT over the plot above which the scene is too hazy for the series. */
+  readonly maxAot: number;
 }
 
-/** The scene's flags in a series: usable when enough of the plot, over enough pixels, was clear. */
+/**
+ * The scene's flags in a series: usable when enough of the plot, over enough pixels, was clear,
+ * through air clear enough (a scene without AOT is not screened for haze).
+ */
 export function sceneFlags(stats: SceneStats, lines: SceneLines): number {
   const usable =
     stats.ndvi_median !== null &&
     stats.clear_fraction !== null &&
     stats.clear_fraction >= lines.minClearFraction &&
-    stats.clear_pixels >= lines.minPixels;
+    stats.clear_pixels >= lines.minPixels &&
+    !(stats.aot_mean !== null && stats.aot_mean > lines.maxAot);
   return usable ? SCENE_USABLE : 0;
 }

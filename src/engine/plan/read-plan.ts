@@ -21,6 +21,7 @@ import { PalsarUnavailableError } from '../sources/products/palsar/reader.ts';
 import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
 import { type Bbox, metresPerDegree } from '../sources/reproject.ts';
+import { landsatPublication, onePerAcquisition, sentinel2Publication } from './acquisitions.ts';
 import { type ContextOptions, planContext } from './context/index.ts';
 import { MAX_PLOT_AREA_HA } from '../../intake/limits.ts';
 
@@ -55,7 +56,8 @@ export const HEIGHT_INSTRUMENT = 'ETH Global Canopy Height 2020 (10 m)';
 export const TERRAIN_SOURCE = 'Copernicus DEM GLO-30';
 
 // Margins of the windows read around the footprint: a few pixels, so the rasterised edge is whole.
-const OPTICAL_MARGIN_M = 30;
+// The optical window also reaches as far as cloud edges are buffered, so a cloud just outside the plot is seen.
+const OPTICAL_MARGIN_M = 30 + op.scenes.cloudBufferM;
 const HEIGHT_MARGIN_M = 20;
 const DEM_MARGIN_M = 60;
 /** The radar window reaches past the ring by two 25 m pixels. */
@@ -167,10 +169,11 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
       'no archive covers the plot: no Sentinel-2 or Landsat scene of the record period, and no radar, canopy-height or elevation tile lies over it (open ocean, or a pole); nothing was read',
     );
   }
-  const optical = (await Promise.all([
-    ...s2Scenes.map((s) => planSentinel2(archive, s, box, skipped, signal)),
-    ...landsatScenes.map((s) => planLandsat(archive, s, box, skipped, signal)),
-  ])).filter((o): o is NonNullable<typeof o> => o !== null);
+  const acquisitions = onePerAcquisition([...s2Scenes.map((s) => sentinel2Publication(s, box)), ...landsatScenes.map((s) => landsatPublication(s, box))]);
+  skipped.push(...acquisitions.skipped);
+  const optical = (await Promise.all(acquisitions.kept.map((p) =>
+    p.sensor === 'sentinel-2' ? planSentinel2(archive, p.scene, box, skipped, signal) : planLandsat(archive, p.scene, box, skipped, signal),
+  ))).filter((o): o is NonNullable<typeof o> => o !== null);
   optical.sort((a, b) => a.plan.day - b.plan.day || (a.plan.id < b.plan.id ? -1 : 1));
   for (const o of optical) requests.push(...o.requests);
   requests.push(...context.requests);

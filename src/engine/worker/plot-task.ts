@@ -13,15 +13,19 @@ import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import { assembleRasters, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
-import { type DigitalNumbers, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
+import { CLEAR_MASK_LOOKUP, type DigitalNumbers, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
+import { bufferedClearMask } from '../kernels/dilate-mask.ts';
 import { seasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { ChipTaskParams, ChipTaskResult, EngineTaskName, EngineTasks, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
 
-const SCL_LOOKUP = sclClearLookup(op.scenes.sclClearClasses);
-const QA_LOOKUP = qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits);
+/** Per kind of scene mask: which values are clear, and which have their edges buffered. */
+const CLEAR_TESTS = {
+  scl: { lookup: sclClearLookup(op.scenes.sclClearClasses), spread: sclClearLookup(op.scenes.sclBufferedClasses) },
+  qa_pixel: { lookup: qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits), spread: qaPixelAnyBitLookup(op.scenes.landsatQaBufferedBits) },
+} as const;
 const RADAR_USABLE = Uint8Array.from({ length: 256 }, (_, v) => (v === PALSAR_MASK.LAND ? 1 : 0));
 
 function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRaster {
@@ -75,7 +79,13 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
       red: red.raw as DigitalNumbers,
       nir: need(rasters, scene.nir).raw as DigitalNumbers,
       reflectance,
-      clear: { classes: onGrid(red, need(rasters, scene.clear.key)), lookup: scene.clear.kind === 'scl' ? SCL_LOOKUP : QA_LOOKUP },
+      clear: {
+        classes: bufferedClearMask({
+          classes: onGrid(red, need(rasters, scene.clear.key)), width: red.width, height: red.height, ...CLEAR_TESTS[scene.clear.kind],
+          radius: Math.round(op.scenes.cloudBufferM / pixelSizeM(red).x),
+        }),
+        lookup: CLEAR_MASK_LOOKUP,
+      },
       shade: op.scenes.shadeEndmembers,
       aot: scene.aot === null ? null : { values: onGrid(red, need(rasters, scene.aot.key)) as DigitalNumbers, encoding: scene.aot.encoding },
     });

@@ -60,7 +60,15 @@ export async function liveEvidence(em: Em, workspaceId: string, plotId: string):
   };
 }
 
-const READABLE = `validation_state in ('valid', 'repaired') and geometry is not null`;
+/** A plot that can be read: valid or repaired, with a geometry. */
+export const READABLE = `validation_state in ('valid', 'repaired') and geometry is not null`;
+
+/**
+ * The register's copies of a plot's live evidence, written by `complete` (./transitions.ts). They
+ * are cleared whenever the evidence stops being served (withdrawn by a moved boundary, or read
+ * again), so a row never shows a finding both evidence routes refuse.
+ */
+export const EVIDENCE_COPIES = ['verdict', 'reason', 'evidence_at', 'evidence_facts', 'post_cutoff_loss_share'] as const;
 
 /** The workspace's readable plots with no evidence and no read in flight (`none` or `failed`), in register order. */
 export async function readablePlotsToRead(em: Em, workspaceId: string): Promise<string[]> {

@@ -10,6 +10,7 @@ import type { PlotGeometry } from '../../intake/types.ts';
 import type { ValidationState } from '../../intake/validate.ts';
 import type { Em } from '../orm.ts';
 import { takingTurns } from '../../turns.ts';
+import { EVIDENCE_COPIES } from './evidence.ts';
 import type { PlotRecord } from './plots.ts';
 
 /** The columns an upload writes, as one element of the JSON array a batch statement reads. */
@@ -47,11 +48,7 @@ const updateSql = (workspace: string, rows: string) => `update plots p set
     declared_area_ha = r.declared_area_ha, geometry = r.geometry, validation_state = r.validation_state,
     validation_report = r.validation_report, planted_year = r.planted_year, producer_id = r.producer_id,
     evidence_state = case when ${WITHDRAW} then 'none' else p.evidence_state end,
-    verdict = case when ${WITHDRAW} then null else p.verdict end,
-    reason = case when ${WITHDRAW} then null else p.reason end,
-    evidence_at = case when ${WITHDRAW} then null else p.evidence_at end,
-    evidence_facts = case when ${WITHDRAW} then null else p.evidence_facts end,
-    post_cutoff_loss_share = case when ${WITHDRAW} then null else p.post_cutoff_loss_share end,
+    ${EVIDENCE_COPIES.map((c) => `${c} = case when ${WITHDRAW} then null else p.${c} end`).join(', ')},
     updated_at = now()
   from jsonb_to_recordset(${rows}) as r(${RECORD_COLUMNS}, moved boolean)
   where p.id = r.id and p.workspace_id = ${workspace}`;

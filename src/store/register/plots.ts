@@ -9,6 +9,7 @@ import type { EvidenceFacts } from '../../engine/plot-state.ts';
 import type { PlotGeometry } from '../../intake/types.ts';
 import { Plot, type EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
+import { READABLE } from './evidence.ts';
 import { evidenceFacts, plotGeometry, validationReport, type ValidationReport } from './stored-json.ts';
 
 /** A register row with its producer's name. */
@@ -137,7 +138,7 @@ export async function plotWithBoundary(em: Em, workspaceId: string, plotId: stri
   };
 }
 
-/** A plot as the book summary reads it, with the reasons of its current evidence (null while none is stored). */
+/** A plot as the book summary reads it, with the reasons of its live evidence (null while none is served). */
 export interface BookRecord {
   seq: number;
   id: string;
@@ -145,6 +146,8 @@ export interface BookRecord {
   commodity: string | null;
   country: string | null;
   area_ha: number | null;
+  /** Valid or repaired with a geometry: a read can be run on it. */
+  readable: boolean;
   evidence_state: EvidenceState;
   verdict: Verdict | null;
   reason: ReasonCode | null;
@@ -153,11 +156,13 @@ export interface BookRecord {
   evidence_facts: EvidenceFacts | null;
 }
 
+// The evidence row is joined only while the plot is `done`, as the evidence routes serve it: a
+// read withdrawn by a moved boundary, or being read again, counts no reasons.
 const BOOK_PAGE_SQL = `
-  select p.seq, p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.evidence_state, p.verdict, p.reason,
-    p.evidence_at, p.evidence_facts, e.object -> 'reasons' as reasons
+  select p.seq, p.id, p.external_ref, p.commodity, p.country, p.area_ha, (${READABLE}) as readable, p.evidence_state,
+    p.verdict, p.reason, p.evidence_at, p.evidence_facts, e.object -> 'reasons' as reasons
   from plots p
-  left join evidence e on e.plot_id = p.id and e.workspace_id = p.workspace_id and e.current
+  left join evidence e on e.plot_id = p.id and e.workspace_id = p.workspace_id and e.current and p.evidence_state = 'done'
   where p.workspace_id = ? and p.seq > ?
   order by p.seq
   limit ?`;

@@ -1,6 +1,6 @@
 /**
  * The evidence state transitions of spec 3.1, by name: `queue` (none/failed, or with rerun
- * done/in flight → queued), `markRunning` (queued → running), `complete` (→ done, evidence stored,
+ * done/in flight → queued, the previous finding no longer shown), `markRunning` (queued → running), `complete` (→ done, evidence stored,
  * one unit of allowance used), `fail` (→ failed, nothing charged) and `recover` (plots left in
  * flight by a job that died → failed). The withdraw transition (done → none on a moved boundary)
  * runs inside the import's update statement (./imports.ts).
@@ -16,7 +16,7 @@ import type { Integrity } from '../../engine/integrity.ts';
 import type { EvidenceFacts } from '../../engine/plot-state.ts';
 import { Evidence, OutboxEvent } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
-import { HOLD_COLUMNS, plotHold, type PlotHold } from './evidence.ts';
+import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHold, type PlotHold } from './evidence.ts';
 import type { StoredMap } from './stored-json.ts';
 
 /** Outcome of a write: `superseded` when the plot is no longer held by this job (read again, or reset), so nothing was written. */
@@ -32,10 +32,15 @@ function addEvent(tx: Em, workspaceId: string, type: string, data: object, at: D
   tx.create(OutboxEvent, { id: `evt_${randomUUID()}`, workspaceId, type, data, createdAt: at, dispatchedAt: null });
 }
 
-/** Queues the plots under `jobId`, clearing a failed read's reason. The caller holds the register lock. */
+/**
+ * Queues the plots under `jobId`, clearing a failed read's reason and, on a rerun, the register's
+ * copy of the finding the new read replaces: neither evidence route serves it while the read is in
+ * flight, so the row shows the read's state instead. The caller holds the register lock.
+ */
 export async function queue(tx: Em, jobId: string, plotIds: string[]): Promise<void> {
   await tx.execute(
-    `update plots set evidence_state = 'queued', evidence_job_id = ?, evidence_error = null, updated_at = now() where id = any(?::uuid[])`,
+    `update plots set evidence_state = 'queued', evidence_job_id = ?, evidence_error = null,
+      ${EVIDENCE_COPIES.map((c) => `${c} = null`).join(', ')}, updated_at = now() where id = any(?::uuid[])`,
     [jobId, `{${plotIds.join(',')}}`],
     'run',
   );

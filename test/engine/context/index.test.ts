@@ -164,7 +164,8 @@ test('a plot outside the record\'s tiles asks for none and says so; nothing abse
   const { plan, result } = await read(plot);
   assert.equal(plan.requests.some((r) => r.key.includes('tmf_v1')), false);
   const b = result.blocks;
-  assert.deepEqual([b.history.checked, b.history.available, b.history.classes_2020, b.history.moist_forest_2020_share], [false, false, null, null]);
+  // Not checked, yet not a tile that failed: the record is there and does not cover the ground.
+  assert.deepEqual([b.history.checked, b.history.available, b.history.classes_2020, b.history.moist_forest_2020_share], [false, true, null, null]);
   assert.match(b.history.note_on_read!, /30°S to 30°N/);
   assert.deepEqual([b.forest_types.available, b.forest_types.planted], [false, null]);
   assert.deepEqual([b.risk.neighbourhood.available, b.risk.neighbourhood.loss_ha, b.risk.neighbourhood.prevalence_pct], [false, null, null]);

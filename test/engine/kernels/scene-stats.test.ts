@@ -10,6 +10,9 @@ import {
   sclClearLookup,
   type SceneStatsInput,
 } from '../../../src/engine/kernels/scene-stats.ts';
+import { utcDay } from '../../../src/engine/kernels/days.ts';
+import { seasonalTroughs } from '../../../src/engine/kernels/seasonal-troughs.ts';
+import { operatingPoints as op } from '../../../src/engine/operating-points.ts';
 
 const S2 = { scale: 0.0001, offset: -0.1, nodata: 0 };
 const ENDMEMBERS = { vegetation: [0.04, 0.5], soil: [0.25, 0.3] } as const;
@@ -95,7 +98,7 @@ test('an empty mask answers no value, never NaN', () => {
   const input = scene(() => ({ red: 0.05, nir: 0.35, clear: true }));
   const stats = sceneStats({ ...input, mask: maskFromBits(new Uint8Array(100), 10, 10) });
   assert.deepEqual(stats, { pixels: 0, clear_pixels: 0, clear_fraction: null, ndvi_median: null, shade_fraction: null, aot_mean: null });
-  assert.equal(sceneFlags(stats, { minClearFraction: 0, minPixels: 0 }), 0);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0, minPixels: 0, maxAot: 1.2 }), 0);
 });
 
 test('an overcast scene has a clear fraction of zero and no index', () => {
@@ -127,12 +130,49 @@ test('Landsat QA_PIXEL words are clear with the clear bit set and no cloud, shad
 
 test('a scene is usable when the clear fraction and the clear pixel count both reach their lines', () => {
   const stats = sceneStats(scene((c, r) => ({ red: 0.05, nir: 0.35, clear: r < 7 })));
-  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 56 }), SCENE_USABLE);
-  assert.equal(sceneFlags(stats, { minClearFraction: 0.71, minPixels: 56 }), 0);
-  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 57 }), 0);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 56, maxAot: 1.2 }), SCENE_USABLE);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.71, minPixels: 56, maxAot: 1.2 }), 0);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 57, maxAot: 1.2 }), 0);
 });
 
 test('collinear endmembers are refused', () => {
   const input = scene(() => ({ red: 0.05, nir: 0.35, clear: true }));
   assert.throws(() => sceneStats({ ...input, shade: { vegetation: [0.1, 0.2], soil: [0.2, 0.4] } }), RangeError);
+});
+
+test('a scene seen through air hazier than the line is not usable; at the line, or without AOT (Landsat), it is', () => {
+  const lines = { minClearFraction: 0.7, minPixels: 10, maxAot: 1.2 };
+  const at = (aot: number) => sceneFlags(sceneStats(scene(() => ({ red: 0.05, nir: 0.35, clear: true, aot }))), lines);
+  assert.equal(at(0.15), SCENE_USABLE);
+  assert.equal(at(1.2), SCENE_USABLE);
+  assert.equal(at(1.25), 0);
+  const landsat = sceneStats({ ...scene(() => ({ red: 0.05, nir: 0.35, clear: true })), aot: null });
+  assert.equal(landsat.aot_mean, null);
+  assert.equal(sceneFlags(landsat, lines), SCENE_USABLE);
+});
+
+test('hazy scenes off the trough are dropped from the series, so haze that lowers NDVI each year does not read as a wintering', () => {
+  // An evergreen canopy seen every 10 days; each September two neighbouring scenes are seen through
+  // smoke (AOT 1.6) whose path radiance lifts red more than near-infrared: NDVI falls by about 0.25.
+  const period = { start: utcDay('2016-01-01'), end: utcDay('2020-12-31') };
+  const days: number[] = [];
+  const index: number[] = [];
+  const flags: number[] = [];
+  const unscreened: number[] = [];
+  const lines = { minClearFraction: op.scenes.minClearFraction, minPixels: op.scenes.minPixels, maxAot: op.scenes.maxAot };
+  for (let d = period.start; d <= period.end; d += 10) {
+    const doy = (d - utcDay(`${new Date(d * 86_400_000).getUTCFullYear()}-01-01`));
+    const smoke = doy >= 250 && doy < 270;
+    const stats = sceneStats(scene(() => (smoke ? { red: 0.09, nir: 0.3, clear: true, aot: 1.6 } : { red: 0.04, nir: 0.36, clear: true, aot: 0.15 })));
+    days.push(d);
+    index.push(stats.ndvi_median as number);
+    flags.push(sceneFlags(stats, lines));
+    unscreened.push(sceneFlags(stats, { ...lines, maxAot: Infinity }));
+  }
+  const series = (f: number[]) => ({ days: Int32Array.from(days), index: Float64Array.from(index), flags: Uint8Array.from(f) });
+  assert.equal(seasonalTroughs(series(unscreened), period, op.seasons).cycle, 'phase_locked');
+  const screened = seasonalTroughs(series(flags), period, op.seasons);
+  assert.equal(screened.seasons_with_dip, 0);
+  assert.equal(screened.cycle, 'no_cycle');
+  assert.equal(flags.filter((f) => f === 0).length, 10);
 });

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDemoArchive } from '../../../src/demo/open-archive.ts';
 import { demoWorld } from '../../support/demo-world.ts';
+import { DEMO_SITES } from '../../../src/demo/sites.ts';
+import { buildSiteModel } from '../../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../../src/demo/world.ts';
 
 /** An archive that records every use: a refused read must not search, open or fetch anything. */
 function watchedArchive(): { archive: Archive; touched: string[] } {
@@ -88,6 +91,36 @@ test('a plot no archive covers (open ocean, a pole) fails with a plain reason in
         return true;
       });
     }
+  } finally {
+    await archive.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('an acquisition the archive publishes twice (a neighbouring MGRS tile, a reprocessing) is planned once, the other named in skipped with why', async () => {
+  const { root, manifest } = await demoWorld();
+  const dataDir = mkdtempSync(join(tmpdir(), 'twins-'));
+  const archive = await openDemoArchive({ dataDir, root });
+  try {
+    const spec = DEMO_SITES.find((s) => s.name === 'gh-dust-no-structure')!;
+    const ring = buildSiteModel(spec, DEMO_SEED).lonLatRing;
+    const plan = await planRead(plot({ geometry: { type: 'Polygon', coordinates: [ring] }, areaHa: spec.plot.areaHa, country: 'GH', producerCountry: 'GH' }), archive);
+    // The archive holds the site's record with both twins; the plan reads each acquisition once.
+    const published = manifest.sentinel2.filter((r) => r.site === spec.name && r.date <= '2020-12-31');
+    const dates = published.map((r) => r.date);
+    const twinDates = dates.filter((d, k) => dates.indexOf(d) !== k);
+    assert.equal(twinDates.length, 2);
+    const planned = plan.scenes.filter((s) => s.sensor === 'sentinel-2');
+    assert.equal(planned.length, plan.searched['sentinel-2'] - 2);
+    assert.equal(new Set(planned.map((s) => s.date)).size, planned.length);
+    const twins = plan.skipped.filter((s) => twinDates.includes(s.at));
+    assert.deepEqual(twins.map((s) => s.scene).sort(), published.filter((r) => twinDates.includes(r.date) && !planned.some((p) => p.id === r.id)).map((r) => r.id).sort());
+    const [neighbour, reprocessed] = [...twins].sort((a, b) => (a.at < b.at ? -1 : 1));
+    const kept = (date: string) => planned.find((p) => p.date === date)!.id;
+    assert.match(neighbour.scene, /^S2[AB]_30NWL_/);
+    assert.equal(neighbour.why, `the same acquisition as ${kept(neighbour.at)}, published in MGRS tile 30NWL`);
+    assert.match(kept(reprocessed.at), /_1_L2A$/);
+    assert.equal(reprocessed.why, `reprocessed as ${kept(reprocessed.at)} (baseline 05.00)`);
   } finally {
     await archive.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -122,7 +122,7 @@ test('under 12 pixels the block says so; with none inside, nothing is read and n
 
 test('outside the tiles: not checked, no figure; an unreadable tile withholds only on Indonesian or Malaysian ground', () => {
   const outside = historyNotRead(PROVENANCE, { kind: 'outside_coverage', tile: 'N40_E0', why: 'north of 30°N' }, true);
-  assert.equal(outside.history.checked, false);
+  assert.deepEqual([outside.history.checked, outside.history.available], [false, true], 'outside the tiles is told apart from a tile that could not be read');
   assert.equal(outside.history.classes_2020, null);
   assert.equal(outside.history.pixels, null);
   assert.equal(outside.facts.landsat_record_unavailable, false);

@@ -1,6 +1,7 @@
 // Landsat Collection 2 Level-2 surface reflectance as the Planetary Computer's `landsat-c2-l2`
 // catalogue serves it (Earth Search and USGS hold the same scenes behind requester-pays or a
 // login, so they are not read). data-products.md §2.
+import type { Geometry } from 'geojson';
 import type { ArchiveLocation, Provenance } from '../provenance.ts';
 import { withSynthetic } from '../provenance.ts';
 import type { Encoding } from '../../../kernels/raster.ts';
@@ -73,6 +74,16 @@ export interface LandsatScene {
   /** WRS-2 path and row, e.g. `127052`. */
   tile: string;
   assets: Partial<Record<LandsatAsset, { href: string; encoding: Encoding }>>;
+  /** The item's geometry (lon/lat); null when the item has none. */
+  footprint: Geometry | null;
+  /** The processing date of its files (YYYY-MM-DD, from the product id in their names); null when they do not carry it. */
+  processed: string | null;
+}
+
+/** The processing date in a Collection 2 product id: `LC09_L2SP_089090_20240417_20240418_02_T1` was processed on 2024-04-18. */
+export function processedOn(href: string): string | null {
+  const m = /_L2S[PR]_\d{6}_\d{8}_(\d{4})(\d{2})(\d{2})_\d{2}_(?:T1|T2|RT)/.exec(href);
+  return m === null ? null : `${m[1]}-${m[2]}-${m[3]}`;
 }
 
 function encodingOf(rb: RasterBandsEntry | undefined, fallback: Encoding): Encoding {
@@ -100,6 +111,8 @@ export function parseLandsatItem(item: StacItemLike): LandsatScene {
     epsg,
     tile: `${String(p['landsat:wrs_path'] ?? '').padStart(3, '0')}${String(p['landsat:wrs_row'] ?? '').padStart(3, '0')}`,
     assets,
+    footprint: item.geometry ?? null,
+    processed: Object.values(assets).map((a) => processedOn(a.href)).find((d) => d !== null) ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 // Sentinel-2 L2A surface reflectance from Earth Search (v1 `sentinel-2-l2a`, `sentinel-2-c1-l2a`)
 // and the Planetary Computer. The three catalogues encode the same pixels differently
 // (data-products.md §1); `reflectanceEncoding` holds the one rule for all of them.
+import type { Geometry } from 'geojson';
 import type { Encoding } from '../../../kernels/raster.ts';
 import type { ArchiveLocation, Provenance } from '../provenance.ts';
 import { withSynthetic } from '../provenance.ts';
@@ -162,6 +163,7 @@ export function aotFromDn(dn: number, scale = AOT_SCALE): number {
 export interface StacItemLike {
   id: string;
   collection?: string;
+  geometry?: Geometry | null;
   properties: Record<string, unknown>;
   assets: Record<string, { href: string; 'raster:bands'?: RasterBandsEntry[] }>;
 }
@@ -185,6 +187,8 @@ export interface S2Scene {
   platform: string | null;
   boaOffsetApplied: boolean | null;
   assets: Partial<Record<S2Asset, S2AssetRef>>;
+  /** The item's geometry (lon/lat): where the tile holds data; null when the item has none. */
+  footprint: Geometry | null;
 }
 
 export class ProductItemError extends Error {
@@ -242,6 +246,7 @@ export function parseS2Item(item: StacItemLike, catalogue: S2Catalogue): S2Scene
     platform: typeof p.platform === 'string' ? p.platform : null,
     boaOffsetApplied,
     assets,
+    footprint: item.geometry ?? null,
   };
 }
 
