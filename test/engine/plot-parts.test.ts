@@ -46,24 +46,30 @@ function squareNear(name: string, sideM: number, dx: number, dy: number): Positi
   return [[at(dx, dy), at(dx + sideM, dy), at(dx + sideM, dy + sideM), at(dx, dy + sideM), at(dx, dy)]];
 }
 
+/** An engine over the two sites' world, its archive opened from the generated files' root (on disk or a server's URL). */
+async function engine(open: (root: string, dataDir: string) => Promise<Archive>): Promise<{ deps: EngineDeps; close: () => Promise<void> }> {
+  const { root } = await demoWorld([RUBBER, FOREST]);
+  const dataDir = mkdtempSync(join(tmpdir(), 'parts-'));
+  const archive = await open(root, dataDir);
+  const pool: EnginePool = createPool({ size: 2 });
+  return {
+    deps: { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir) },
+    async close() {
+      await pool.close();
+      await archive.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('plots read part by part over the demo world', () => {
-  let archive: Archive;
-  let pool: EnginePool;
-  let dataDir: string;
   let deps: EngineDeps;
+  let close: () => Promise<void>;
 
   before(async () => {
-    const { root } = await demoWorld([RUBBER, FOREST]);
-    dataDir = mkdtempSync(join(tmpdir(), 'parts-'));
-    archive = await openDemoArchive({ dataDir, root });
-    pool = createPool({ size: 2 });
-    deps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir), now: () => new Date('2026-01-05T10:00:00Z') };
+    ({ deps, close } = await engine((root, dataDir) => openDemoArchive({ dataDir, root })));
   });
-  after(async () => {
-    await pool.close();
-    await archive.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   test('a pure plantation site read as one polygon still reads prior_management_evidenced, with no parts entry', async () => {
     const { evidence } = await readPlot(plotOf({ type: 'Polygon', coordinates: ringOf(RUBBER) }), deps);
@@ -179,24 +185,18 @@ describe('plots read part by part over the demo world', () => {
 
 describe('plots read part by part through the archive served over HTTP', () => {
   let server: ArchiveServer;
-  let archive: Archive;
-  let pool: EnginePool;
-  let dataDir: string;
   let deps: EngineDeps;
+  let close: () => Promise<void>;
 
   before(async () => {
-    const { root } = await demoWorld([RUBBER, FOREST]);
-    server = await serveDemoArchive(root);
-    dataDir = mkdtempSync(join(tmpdir(), 'parts-http-'));
-    archive = await openArchive({ kind: 'demo', dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY });
-    pool = createPool({ size: 2 });
-    deps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir) };
+    ({ deps, close } = await engine(async (root, dataDir) => {
+      server = await serveDemoArchive(root);
+      return openArchive({ kind: 'demo', dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY });
+    }));
   });
   after(async () => {
-    await pool.close();
-    await archive.close();
+    await close();
     await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   test('a part whose radar cannot be read from any mirror fails the whole read, as a single plot\'s would', async () => {
