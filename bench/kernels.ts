@@ -7,6 +7,9 @@
 // `npm run bench -- kernels budget` measures today's ratios for it (BUDGET_FILE).
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { blockCount, blockIndex, latticePair, type LocalAffine, summariseBlocks } from '../src/engine/kernels/block-index.ts';
+import { heightBlocks, radarBlocks } from '../src/engine/kernels/block-readings.ts';
+import { addSceneBlocks, sceneBlockSums } from '../src/engine/kernels/scene-blocks.ts';
 import { boaOffset } from '../src/engine/kernels/boa-offset.ts';
 import { buildingCells, buildingsInMask } from '../src/engine/kernels/building-cells.ts';
 import { classShares } from '../src/engine/kernels/class-shares.ts';
@@ -124,6 +127,15 @@ export function kernelCases(w: BenchWindow): KernelCase[] {
   const cellsMask = rasteriseMask({ type: 'Polygon', coordinates: [[[0, 0], [side / 4, 0], [side / 4, side / 4], [0, side / 4]]] }, side / 4, side / 4);
   const rowAreaM2 = new Float64Array(side).fill(900);
   const lossCounts = Uint8Array.from({ length: 256 }, (_, v) => (v >= 21 && v <= 23 ? 1 : 0));
+  // Sub-plot blocks: the window as a 10 m grid on the fine lattices, and as a 25 m grid on the radar's.
+  const fine: LocalAffine = [0, 10, 0, side * 10, 0, -10];
+  const fineLattices = latticePair(side * 10, side * 10, op.blocks.fineCellM);
+  const fineBlocks = fineLattices.map((l) => blockIndex(full, fine, l));
+  const radarGrid: LocalAffine = [0, 25, 0, side * 25, 0, -25];
+  const radarLattice = latticePair(side * 25, side * 25, op.blocks.radarCellM)[0];
+  const radarBlockIds = blockIndex(full, radarGrid, radarLattice);
+  const heightEncoding = { scale: 1, offset: 0, nodata: 255 };
+  const fineAnswers = fineLattices.map((l, k) => heightBlocks({ mask: full, blocks: fineBlocks[k], count: blockCount(l), heights, encoding: heightEncoding }, { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels }));
   return [
     { kernel: 'rasterise-mask', pixels: n, run: () => rasteriseMask({ type: 'Polygon', coordinates: [star] }, side, side).count, ceiling: () => sumU8(full.inside) },
     { kernel: 'ring-mask', pixels: n, run: () => ringMask(plot, side / 8, 2).count, ceiling: () => sumU8(plot.inside) },
@@ -171,6 +183,30 @@ export function kernelCases(w: BenchWindow): KernelCase[] {
       // Three bytes a pixel over the whole window, a little more than the ring reads.
       ceiling: () => sumU8(w.lossyear) + sumU8(w.treecover) + sumU8(w.datamask),
     },
+    { kernel: 'block-index', pixels: n, run: () => blockIndex(full, fine, fineLattices[1])[n - 1], ceiling: () => sumU8(full.inside) },
+    {
+      kernel: 'height-blocks',
+      pixels: n,
+      run: () => heightBlocks({ mask: full, blocks: fineBlocks[0], count: blockCount(fineLattices[0]), heights, encoding: heightEncoding }, { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels }).read[0],
+      ceiling: () => sumU8(heights),
+    },
+    {
+      kernel: 'scene-blocks',
+      pixels: n,
+      run: () => {
+        const sums = sceneBlockSums(1, blockCount(fineLattices[0]));
+        addSceneBlocks({ mask: full, blocks: fineBlocks[0], red, nir, reflectance: { scale: 0.0001, offset: -0.1, nodata: 0 }, clear: { classes: scl, lookup: sclLookup }, shade: op.scenes.shadeEndmembers }, 0, sums);
+        return sums.count[0];
+      },
+      ceiling: () => sumU16(red) + sumU16(nir) + sumU8(scl),
+    },
+    {
+      kernel: 'radar-blocks',
+      pixels: n,
+      run: () => radarBlocks({ mask: full, blocks: radarBlockIds, count: blockCount(radarLattice), years: 1, hv, nodata: 1, calibrationDb: 83, usable: { classes: land, lookup: landLookup }, baselineDb: -11, sigmaDb: 1 }, { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels }).read[0],
+      ceiling: () => sumU16(hv) + sumU8(land),
+    },
+    { kernel: 'summarise-blocks', pixels: n, run: () => summariseBlocks(full, fine, fineAnswers).forest_like_pixels, ceiling: () => sumU8(full.inside) },
     {
       kernel: 'boa-offset',
       pixels: n,
@@ -258,7 +294,7 @@ export default function kernels(args: string[]): void {
   const perPlot = {
     seasonal_troughs_us: time(() => seasonalTroughs(series, { start, end }, op.seasons).seasons_observed) * 1e6,
     structure_at_trough_us: time(() => structureAtTrough(troughs.seasons, shade, aotSeries, op.structure).seasons_matched) * 1e6,
-    decide_us: time(() => decide({ plot_area_km2: 0.1, area_known: true, cycle: troughs.cycle, shade: { forest_like: false, confident: true }, radar: { forest_like: false, confident: true, polarimetry_cultivated: false }, height: { forest_like: false, confident: false }, terrain_outside: false, context: NO_CONTEXT }).reasons.length) * 1e6,
+    decide_us: time(() => decide({ plot_area_km2: 0.1, area_known: true, cycle: troughs.cycle, shade: { forest_like: false, confident: true }, radar: { forest_like: false, confident: true, polarimetry_cultivated: false }, height: { forest_like: false, confident: true, between_lines: false }, terrain_outside: false, context: NO_CONTEXT }).reasons.length) * 1e6,
     scenes: days.length,
   };
 

@@ -48,7 +48,7 @@ export interface IntendedReadings {
   cycle: CycleClass;
   shade: InstrumentAnswer & { note: string };
   radar: InstrumentAnswer & { polarimetry_cultivated: boolean | null; note: string };
-  height: InstrumentAnswer & { note: string };
+  height: InstrumentAnswer & { between_lines: boolean; note: string };
   terrain_outside: boolean;
   context: ContextFacts;
 }
@@ -117,11 +117,11 @@ const RADAR_FOREST = { forest_like: true, confident: true, polarimetry_cultivate
 const RADAR_NO_FOREST = { forest_like: null, confident: false, polarimetry_cultivated: false, note: 'farmland or savanna all around: ring baseline under −16 dB, no forest to compare with' } as const;
 const RADAR_PALM = { forest_like: false, confident: true, polarimetry_cultivated: true, note: 'HV near −14 dB below the forest ring, HH/HV near 8.5 dB: cultivated' } as const;
 
-const HEIGHT_CROP = { forest_like: false, confident: true, note: 'median canopy near 15 m' } as const;
-const HEIGHT_PALM = { forest_like: false, confident: true, note: 'median canopy near 12 m' } as const;
-const HEIGHT_MID = { forest_like: false, confident: false, note: 'median canopy near 21 m, between the crop and forest lines' } as const;
-const HEIGHT_FOREST = { forest_like: true, confident: true, note: 'median canopy of 27–30 m' } as const;
-const HEIGHT_MASKED = { forest_like: null, confident: false, note: 'the canopy-height map has no value over the plot (masked, 255)' } as const;
+const HEIGHT_CROP = { forest_like: false, confident: true, between_lines: false, note: 'median canopy near 15 m' } as const;
+const HEIGHT_PALM = { forest_like: false, confident: true, between_lines: false, note: 'median canopy near 12 m' } as const;
+const HEIGHT_MID = { forest_like: null, confident: false, between_lines: true, note: 'median canopy near 21 m, between the crop and forest lines: read, but no answer' } as const;
+const HEIGHT_FOREST = { forest_like: true, confident: true, between_lines: false, note: 'median canopy of 27–30 m' } as const;
+const HEIGHT_MASKED = { forest_like: null, confident: false, between_lines: false, note: 'the canopy-height map has no value over the plot (masked, 255)' } as const;
 
 // A demo site's ground is mapped as not forest unless its story says otherwise.
 const NO_FACTS: ContextFacts = { ...NO_CONTEXT, eu_maps_at_most_a_tenth_forest: true };

@@ -43,8 +43,8 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
     'Every measured dry season showed the canopy thinning and recovering (the wintering of a plantation), and ' +
     'the structural readings agree that the canopy is a crop.',
   structure_confirmed_single_trough:
-    'The record verified one seasonal thinning, and a structural instrument confidently reads a crop rather ' +
-    'than forest.',
+    'The record verified one seasonal thinning, and radar or canopy height, both independent of that record, ' +
+    'confidently reads a crop rather than forest over the whole plot.',
   shade_veto_overruled_by_two_confident_readings:
     'The canopy kept forest-like shade at its seasonal low, but radar and canopy height both confidently read ' +
     'a crop, and together they outweigh it.',
@@ -56,16 +56,17 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
     'The canopy kept forest-like shade at its seasonal low, but radar or canopy height confidently reads a ' +
     'crop, and both Commission 2020 maps put at most a tenth of the plot in forest.',
   structural_reading_says_forest:
-    'A structural instrument (shade at the seasonal low, radar or canopy height) reads the canopy as ' +
-    'forest-like, so the seasonal cycle alone cannot carry a finding.',
+    'A structural instrument (shade at the seasonal low, radar or canopy height) reads the canopy, or a part of ' +
+    'the plot over half a hectare or a tenth of it, as forest-like, so the seasonal cycle alone cannot carry a finding.',
   cycle_not_consistent:
     'Some measured dry seasons showed the seasonal thinning of a plantation and others did not, or the ' +
     'thinning fell at different times of year.',
   no_structural_reading:
-    'No structural instrument (shade, radar, canopy height) could answer, so nothing confirms what the ' +
-    'seasonal cycle suggests.',
+    'Neither radar nor canopy height could answer, so nothing independent of the optical record confirms what ' +
+    'the seasonal cycle suggests (shade is read at the same trough scenes, so it cannot confirm it).',
   single_structural_reading_short_of_margin:
-    'Only one structural instrument answered, and not by the margin a finding needs.',
+    'Radar or canopy height was read, but neither reads a crop by the margin a finding needs (a canopy height ' +
+    'between the crop and forest lines gives no answer).',
   terrain_outside_characterised_range:
     'The ground is steeper than the ground the instruments were characterised on, so their readings are not ' +
     'relied on here.',
@@ -95,4 +96,7 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
   eu_forest_maps_read_forest:
     'The Commission\'s 2020 forest maps class at least half of the plot as forest; no positive finding is ' +
     'issued against them from the satellite record alone.',
+  record_covers_part_of_plot:
+    'The optical record (Sentinel-2 and Landsat) had data for less than 95% of the plot, so the rest of the ' +
+    'plot was not read and a positive reading is withheld.',
 };

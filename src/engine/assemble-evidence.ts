@@ -7,10 +7,12 @@
 import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
-import type { EvidenceObject, EvidencePart, EvidenceSeason, SkippedScene } from './evidence-object.ts';
-import { findingCounts, findingSentence } from './finding.ts';
+import type { EvidenceBlocks, EvidenceObject, EvidencePart, EvidenceSeason, SkippedScene } from './evidence-object.ts';
+import { type FloorJudgedOn, findingSentence, forestPartClause, mapShareClause, noDipClause, whereInPlot } from './finding.ts';
 import type { PlotFootprint } from './footprint.ts';
+import type { BlockSummary } from './kernels/block-index.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import { nextStep } from './next-step.ts';
 import { operatingPoints as op } from './operating-points.ts';
 import type { EvidenceFacts, Landsat2020Class } from './plot-state.ts';
@@ -66,6 +68,60 @@ function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
   return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.scene < b.scene ? -1 : 1));
 }
 
+function blocksOf(b: BlockSummary | null, cellM: number, plotHa: number): EvidenceBlocks | null {
+  if (b === null) return null;
+  return {
+    cell_m: cellM,
+    blocks: b.blocks,
+    blocks_read: b.blocks_read,
+    forest_like_blocks: b.forest_like_blocks,
+    forest_like_ha: round(b.forest_like_ha, 2) ?? 0,
+    forest_like_share: round(b.forest_like_share, 3),
+    forest_like_where: b.forest_like_offset_m === null ? null : whereInPlot(b.forest_like_offset_m, plotHa),
+  };
+}
+
+/** A map's forest share is named in the finding when it is above a tenth, even where it withholds nothing. */
+const MAP_SHARE_NAMED = 0.1;
+
+/** What lies under the finding: each instrument's forest-like part and each map's forest share (finding.ts words them). */
+function partsOf(result: PlotTaskResult, blocks: Record<'structure' | 'radar' | 'height' | 'dips', EvidenceBlocks | null>): string[] {
+  const parts: string[] = [];
+  const d = blocks.dips;
+  if (!result.troughs.phase_locked && result.troughs.dip_blocks !== null && d !== null && d.forest_like_where !== null && d.forest_like_share !== null && d.forest_like_share < 1) {
+    parts.push(noDipClause(d.forest_like_ha, d.forest_like_share, d.forest_like_where));
+  }
+  const instruments = [['shade at the trough', result.structure.forest_like, blocks.structure], ['radar', result.radar?.forest_like, blocks.radar], ['canopy height', result.height?.forest_like, blocks.height]] as const;
+  for (const [name, forestLike, b] of instruments) {
+    if (forestLike !== true || b === null || b.forest_like_share === null || b.forest_like_where === null) continue;
+    parts.push(forestPartClause(name, b.forest_like_ha, b.forest_like_share, b.forest_like_where));
+  }
+  const { forest_types: ft, history: h } = result.context.blocks;
+  if (ft.available && ft.not_forest !== null && 1 - ft.not_forest > MAP_SHARE_NAMED) {
+    parts.push(mapShareClause('the Commission\'s 2020 forest maps put', 1 - ft.not_forest, 'forest'));
+  }
+  if (h.available && h.checked && (h.moist_forest_2020_share ?? 0) > MAP_SHARE_NAMED) {
+    parts.push(mapShareClause('the Landsat record puts', h.moist_forest_2020_share as number, 'moist forest at the end of 2020'));
+  }
+  return parts;
+}
+
+function instrumentBlocksOf(result: PlotTaskResult, plotHa: number): Record<'structure' | 'radar' | 'height' | 'dips', EvidenceBlocks | null> {
+  return {
+    structure: blocksOf(result.structure.blocks, op.blocks.fineCellM, plotHa),
+    radar: blocksOf(result.radar?.blocks ?? null, op.blocks.radarCellM, plotHa),
+    height: blocksOf(result.height?.blocks ?? null, op.blocks.fineCellM, plotHa),
+    dips: blocksOf(result.troughs.dip_blocks, op.blocks.dipCellM, plotHa),
+  };
+}
+
+/** The finding of one read as it stands on its own: a plot's, or one part's of a multi-part plot (`plotHa` the area read). */
+export function readFinding(result: PlotTaskResult, decision: Decision, plotHa: number, floorOn: FloorJudgedOn): string {
+  const t = result.troughs;
+  const counts = { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length, opticalCoverage: result.coverage.optical, floorOn };
+  return findingSentence(decision, counts, partsOf(result, instrumentBlocksOf(result, plotHa)));
+}
+
 export function assembleEvidence(input: AssembleInput): EvidenceObject {
   const { plan, result, decision } = input;
   const t = result.troughs;
@@ -87,9 +143,14 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
   const { structure: st, radar: ra, height: he, terrain: te } = result;
   const footprint = input.whole?.footprint ?? plan.footprint;
   const plotAreaKm2 = Number((footprint.areaHa / 100).toFixed(6));
+  // The blocks are the read part's: on a multi-part plot, its own area.
+  const plotHa = plan.footprint.areaHa;
+  const instrumentBlocks = instrumentBlocksOf(result, plotHa);
   const evidence: EvidenceObject = {
     // A plot registered without a reference has none: its id is said elsewhere, never passed off as one.
     aoi_name: plan.plot.ref ?? '',
+    engine_version: pkg.version,
+    operating_points_version: op.version,
     cutoff: CUTOFF,
     issued: input.issued.toISOString(),
     plot_area_km2: plotAreaKm2,
@@ -110,15 +171,17 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
       end: RECORD_PERIOD.end,
       sensors: (Object.keys(SENSORS) as Array<keyof typeof SENSORS>).filter((s) => plan.searched[s] > 0).map((s) => SENSORS[s]),
       landsat: { scenes_kept: kept.filter((s) => s.sensor === 'landsat').length },
+      coverage: result.coverage.optical,
     },
     verdict: decision.verdict,
     reason: decision.reason,
     reasons: decision.reasons,
-    finding: input.whole?.finding ?? findingSentence(decision, findingCounts(t), footprint.areaKnown ? 'plot' : 'point_without_area'),
+    finding: input.whole?.finding ?? readFinding(result, decision, plotHa, footprint.areaKnown ? 'plot' : 'point_without_area'),
     seasons,
     seasons_observed: t.seasons_observed,
     seasons_with_dip: t.seasons_with_dip,
     phase_locked: t.phase_locked,
+    dip_blocks: instrumentBlocks.dips,
     phase_sd_days: round(t.phase_sd_days, 1),
     mean_depth: round(t.mean_depth, 3),
     seasons_without_answer: t.seasons_without_answer,
@@ -127,6 +190,8 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
       shade_at_trough: round(st.shade_at_trough, 3),
       seasons_matched: st.seasons_matched,
       forest_like: st.forest_like,
+      confident: st.confident,
+      blocks: instrumentBlocks.structure,
       aot_at_trough: round(st.aot_at_trough, 3),
       withheld_for_dust: st.withheld_for_dust,
       refusal: st.refusal,
@@ -141,7 +206,10 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
       sigma_db: round(ra?.sigma_db, 2),
       hh_hv_db: round(ra?.hh_hv_db, 2),
       forest_like: ra?.forest_like ?? null,
+      confident: ra?.confident ?? false,
+      blocks: instrumentBlocks.radar,
       refusal: ra === null ? plan.radar.refusal : ra.refusal,
+      coverage: result.coverage.radar,
     },
     height: {
       instrument: HEIGHT_INSTRUMENT,
@@ -151,12 +219,16 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
       p90_m: round(he?.p90_m, 1),
       pixels: he?.pixels ?? 0,
       forest_like: he?.forest_like ?? null,
+      confident: he?.confident ?? false,
+      blocks: instrumentBlocks.height,
       refusal: he === null ? plan.height.refusal : he.refusal,
+      coverage: result.coverage.height,
     },
     terrain: {
       mean_slope_deg: round(te?.mean_slope_deg, 1),
       source: plan.terrain.source,
       outside_characterised_range: te?.outside_characterised_range ?? null,
+      coverage: result.coverage.terrain,
     },
     scenes: kept.map((s) => s.id),
     skipped: skippedScenes(plan, result),
@@ -177,26 +249,45 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
 
 const MOST = 0.5;
 
-/** The Landsat record's class of the plot at the end of 2020, from the history block (null: not read). */
-function landsat2020(h: ContextBlocks['history']): Landsat2020Class | null {
+/**
+ * The Landsat record's class of the plot at the end of 2020, from the history block (null: not
+ * read). A plot with a forest part on a structural instrument's blocks is never "cleared": most of
+ * it may have been, not all of it.
+ */
+function landsat2020(h: ContextBlocks['history'], forestPart: number | null): Landsat2020Class | null {
   if (!h.available) return null;
   if (!h.checked) return 'not_covered';
   const c = h.classes_2020;
   if (c === null) return null;
   if ((c.undisturbed_forest ?? 0) >= MOST) return 'undisturbed_forest';
   if ((c.degraded_forest ?? 0) >= MOST) return 'degraded_forest';
-  if ((h.deforestation_year?.share_before_2021 ?? 0) >= MOST) return 'cleared_before_2021';
+  if ((h.deforestation_year?.share_before_2021 ?? 0) >= MOST) return (forestPart ?? 0) > 0 ? 'mixed_cover' : 'cleared_before_2021';
   if ((h.never_moist_forest_share ?? 0) >= MOST) return 'outside_moist_forest';
   return 'mixed_cover';
 }
 
-/** What the register keeps of a read for the plot's `state` (engine/plot-state.ts). */
-export function evidenceFacts(blocks: ContextBlocks, seasonsObserved: number): EvidenceFacts {
-  const ft = blocks.forest_types;
+/**
+ * The largest share of the plot an instrument reads forest-like block by block, among those that
+ * read the plot forest-like; 0 when blocks were read and none does, null when no blocks were read.
+ */
+export function forestPartShare(result: PlotTaskResult): number | null {
+  let out: number | null = null;
+  for (const i of [result.structure, result.radar, result.height]) {
+    if (i === null || i.blocks === null) continue;
+    const part = i.forest_like === true ? (i.blocks.forest_like_share ?? 0) : 0;
+    out = Math.max(out ?? 0, part);
+  }
+  return out === null ? null : Number(out.toFixed(4));
+}
+
+/** What the register keeps of a read for the plot's `state` (engine/plot-state.ts); `forestPart` from forestPartShare(). */
+export function evidenceFacts(blocks: ContextBlocks, seasonsObserved: number, forestPart: number | null): EvidenceFacts {
+  const { forest_types: ft, history } = blocks;
   return {
     eu_maps_forest_share: ft.available && ft.not_forest !== null ? Number((1 - ft.not_forest).toFixed(4)) : null,
     eu_maps_planted_share: ft.available ? ft.planted : null,
-    landsat_2020: landsat2020(blocks.history),
+    landsat_2020: landsat2020(history, forestPart),
     seasons_measured: seasonsObserved,
+    forest_part_share: forestPart,
   };
 }

@@ -6,6 +6,7 @@
  * each placed before or after the instruments' reason as its row says. Decision lines never reach
  * this module: the kernels turn readings into categories with them.
  */
+import { covers } from './kernels/coverage.ts';
 import type { CycleClass } from './kernels/seasonal-troughs.ts';
 
 /** The evidence floor (spec 1): no positive finding is issued under it. */
@@ -37,9 +38,13 @@ export type ReasonCode =
   | 'landsat_record_reads_undisturbed_forest'
   | 'landsat_record_unavailable'
   | 'planted_forest_2020'
-  | 'eu_forest_maps_read_forest';
+  | 'eu_forest_maps_read_forest'
+  | 'record_covers_part_of_plot';
 
-/** One structural instrument's categorical answer (spec 2.7 rule 1): null when it could not answer. */
+/**
+ * One structural instrument's categorical answer (spec 2.7 rule 1): null when it could not answer.
+ * Forest-like when the plot as a whole, or a part of it large enough, reads forest-like.
+ */
 export interface InstrumentAnswer {
   readonly forest_like: boolean | null;
   /** The reading cleared its line by the instrument's margin. */
@@ -88,17 +93,27 @@ export interface DecisionInput {
    * reach the floor whatever the circle's size.
    */
   readonly area_known: boolean;
-  /** What the seasonal record says on its own (seasonalTroughs().cycle). */
+  /** What the seasonal record says on its own (seasonalTroughs().cycle, held from phase_locked by withDipBlocks()). */
   readonly cycle: CycleClass;
-  /** Shade at the trough (structureAtTrough()). */
+  /**
+   * The plot as a whole dipped in phase, but a part of it large enough to count showed no dip
+   * (withDipBlocks()): the cycle reads not_consistent. Absent: no such part.
+   */
+  readonly part_without_dip?: boolean;
+  /** Shade at the trough (structureAtTrough()): read from the optical record's own trough scenes, so it can veto, never confirm. */
   readonly shade: InstrumentAnswer;
   /** Radar contrast (radarContrast()), with its polarimetric answer. */
   readonly radar: InstrumentAnswer & { readonly polarimetry_cultivated: boolean | null };
-  /** Canopy height (heightPercentiles()). */
-  readonly height: InstrumentAnswer;
+  /** Canopy height (heightPercentiles()); a canopy between the crop and forest lines was read but gives no answer. */
+  readonly height: InstrumentAnswer & { readonly between_lines: boolean };
   /** terrainSlope().outside_characterised_range; null (not measured) withholds nothing. */
   readonly terrain_outside: boolean | null;
   readonly context: ContextFacts;
+  /**
+   * The share of the plot the optical record's kept scenes had data for (read.coverage); null or
+   * absent when none was kept (the record then answers nothing) and withholds nothing.
+   */
+  readonly optical_coverage?: number | null;
 }
 
 export interface Decision {
@@ -113,16 +128,16 @@ export interface Facts {
   readonly input: DecisionInput;
   /** Instruments that answered forest-like. */
   readonly forest: number;
-  /** Instruments that answered at all. */
-  readonly answered: number;
   /** Instruments that answered crop. */
   readonly crop: number;
-  /** Instruments that answered crop with confidence. */
-  readonly confidentCrop: number;
   /** Shade reads forest-like and neither radar nor height does. */
   readonly shadeVetoAlone: boolean;
   readonly radarConfidentCrop: boolean;
   readonly heightConfidentCrop: boolean;
+  /** An instrument independent of the optical record (radar or height) confidently reads crop over the whole plot. */
+  readonly independentConfidentCrop: boolean;
+  /** Radar or height gave a reading at all (an answer, or a canopy between the height lines). */
+  readonly independentRead: boolean;
 }
 
 export interface InstrumentRule {
@@ -151,6 +166,7 @@ const WEAK = 'prior_management_weak';
 
 const cycleIs = (f: Facts, c: CycleClass): boolean => f.input.cycle === c;
 const cycleOrTroughs = (f: Facts): boolean => cycleIs(f, 'phase_locked') || cycleIs(f, 'troughs_short_of_record');
+const forestPartWithoutDip = (f: Facts): boolean => f.input.part_without_dip === true && f.forest > 0;
 const shadeVetoOverruledByOne = (f: Facts): boolean =>
   cycleIs(f, 'phase_locked') && f.shadeVetoAlone && (f.radarConfidentCrop || f.heightConfidentCrop);
 
@@ -161,9 +177,12 @@ const shadeVetoOverruledByOne = (f: Facts): boolean =>
  */
 export const RULES: readonly Rule[] = [
   // The record first: nothing structural rescues a record that cannot be read.
+  // Troughs on a record too short to stand alone need an instrument independent of it: shade is read
+  // at those same troughs, so it does not count.
   { kind: 'instruments', code: 'record_too_thin', verdict: 'insufficient_record',
-    when: (f) => cycleIs(f, 'too_thin') || (cycleIs(f, 'troughs_short_of_record') && f.confidentCrop === 0 && f.forest === 0) },
-  { kind: 'instruments', code: 'cycle_not_consistent', verdict: WEAK, when: (f) => cycleIs(f, 'not_consistent') },
+    when: (f) => cycleIs(f, 'too_thin') || (cycleIs(f, 'troughs_short_of_record') && !f.independentConfidentCrop && f.forest === 0) },
+  // A part without the dip that an instrument reads forest-like is told by its instrument, below.
+  { kind: 'instruments', code: 'cycle_not_consistent', verdict: WEAK, when: (f) => cycleIs(f, 'not_consistent') && !forestPartWithoutDip(f) },
   { kind: 'instruments', code: 'evergreen_canopy_unsupported', verdict: WEAK,
     when: (f) => cycleIs(f, 'no_cycle') && (f.crop > 0 || f.input.radar.polarimetry_cultivated === true) },
   { kind: 'instruments', code: 'no_canopy_cycle', verdict: 'no_prior_management_evidenced', when: (f) => cycleIs(f, 'no_cycle') },
@@ -177,14 +196,15 @@ export const RULES: readonly Rule[] = [
     when: (f) => shadeVetoOverruledByOne(f) && f.input.context.record_cleared_by_2015 },
   { kind: 'instruments', code: 'shade_veto_overruled_by_structure_and_eu_maps', verdict: EVIDENCED,
     when: (f) => shadeVetoOverruledByOne(f) && f.input.context.eu_maps_at_most_a_tenth_forest },
-  { kind: 'instruments', code: 'structural_reading_says_forest', verdict: WEAK, when: (f) => cycleOrTroughs(f) && f.forest > 0 },
-  // Past this row no instrument reads forest.
+  { kind: 'instruments', code: 'structural_reading_says_forest', verdict: WEAK, when: (f) => (cycleOrTroughs(f) || forestPartWithoutDip(f)) && f.forest > 0 },
+  // Past this row no instrument reads forest. A positive finding needs radar or height to read crop
+  // confidently over the whole plot: shade, read from the record's own troughs, never carries one.
   { kind: 'instruments', code: 'structure_confirmed_single_trough', verdict: EVIDENCED,
-    when: (f) => cycleIs(f, 'troughs_short_of_record') && f.confidentCrop > 0 },
-  { kind: 'instruments', code: 'no_structural_reading', verdict: WEAK, when: (f) => cycleIs(f, 'phase_locked') && f.answered === 0 },
+    when: (f) => cycleIs(f, 'troughs_short_of_record') && f.independentConfidentCrop },
+  { kind: 'instruments', code: 'no_structural_reading', verdict: WEAK, when: (f) => cycleIs(f, 'phase_locked') && !f.independentRead },
   { kind: 'instruments', code: 'single_structural_reading_short_of_margin', verdict: WEAK,
-    when: (f) => cycleIs(f, 'phase_locked') && f.answered === 1 && f.confidentCrop === 0 },
-  // A phase-locked cycle, and the instruments that answered agree it is a crop: one confidently, or two or more.
+    when: (f) => cycleIs(f, 'phase_locked') && !f.independentConfidentCrop },
+  // A phase-locked cycle, and radar or height confidently reads crop with no instrument reading forest.
   { kind: 'instruments', code: 'cycle_and_structure_agree', verdict: EVIDENCED, when: (f) => cycleIs(f, 'phase_locked') },
 
   // Withholdings of a positive finding. The context blocks' codes come before the instruments'
@@ -204,32 +224,25 @@ export const RULES: readonly Rule[] = [
     when: (f) => f.input.context.eu_forest_maps_read_forest },
   { kind: 'withholding', code: 'plot_below_evidence_floor', verdict: WEAK, place: 'after', scope: 'answered',
     when: (f) => !f.input.area_known || f.input.plot_area_km2 < EVIDENCE_FLOOR_KM2 },
+  // A record that read part of the plot says nothing of the rest (the instruments' own coverage
+  // rule is theirs: one that read too little does not answer).
+  { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive',
+    when: (f) => f.input.optical_coverage !== undefined && f.input.optical_coverage !== null && !covers(f.input.optical_coverage) },
 ];
 
 function factsOf(input: DecisionInput): Facts {
   const all = [input.shade, input.radar, input.height];
-  let forest = 0;
-  let answered = 0;
-  let crop = 0;
-  let confidentCrop = 0;
-  for (const a of all) {
-    if (a.forest_like === null) continue;
-    answered++;
-    if (a.forest_like) forest++;
-    else {
-      crop++;
-      if (a.confident) confidentCrop++;
-    }
-  }
+  const radarConfidentCrop = input.radar.forest_like === false && input.radar.confident;
+  const heightConfidentCrop = input.height.forest_like === false && input.height.confident;
   return {
     input,
-    forest,
-    answered,
-    crop,
-    confidentCrop,
+    forest: all.filter((a) => a.forest_like === true).length,
+    crop: all.filter((a) => a.forest_like === false).length,
     shadeVetoAlone: input.shade.forest_like === true && input.radar.forest_like !== true && input.height.forest_like !== true,
-    radarConfidentCrop: input.radar.forest_like === false && input.radar.confident,
-    heightConfidentCrop: input.height.forest_like === false && input.height.confident,
+    radarConfidentCrop,
+    heightConfidentCrop,
+    independentConfidentCrop: radarConfidentCrop || heightConfidentCrop,
+    independentRead: input.radar.forest_like !== null || input.height.forest_like !== null || input.height.between_lines,
   };
 }
 

@@ -7,7 +7,7 @@
  * What is never here (spec 2.7 rule 2, and the kernels' working fields): the decision lines
  * (`radar.evergreen_hh_hv_min_db`, `radar.threshold_db`, `structure.threshold`,
  * `structure.aot_limit`, `height.crop_line_m`, `height.forest_line_m`, `terrain.max_slope_deg`)
- * and `confident`, `trough_scene`, `polarimetry_cultivated`, `plot_hv_db`, `plot_pixels`,
+ * and `trough_scene`, `scenes`, `polarimetry_cultivated`, `plot_hv_db`, `plot_pixels`,
  * `ring_pixels`, `cycle`. WITHDRAWN_FIELDS names them for the tests that check their absence.
  */
 import type { CalibrationBlock } from './context/calibration.ts';
@@ -34,16 +34,42 @@ export interface EvidenceRead {
   sensors: string[];
   /** The Landsat half of the read. */
   landsat: { scenes_kept: number };
+  /**
+   * Share of the plot's pixels (0..1) that at least one kept scene had data for: fill, nodata and
+   * ground beyond the archive's tiles are not covered, cloud is. Null when no scene was kept.
+   */
+  coverage: number | null;
 }
 
 /** Spec 2.8.5: the kernel's season less its internal pointer into the scene series. */
 export type EvidenceSeason = Omit<SeasonTrough, 'trough_scene'>;
+
+/**
+ * What an instrument's sub-plot blocks said: blocks of two lattices of `cell_m` cells, the second
+ * shifted by half a cell; a pixel is forest-like when a block of either holding it reads forest-like.
+ */
+export interface EvidenceBlocks {
+  cell_m: number;
+  /** Blocks holding plot pixels, and those with enough pixels to answer. */
+  blocks: number;
+  blocks_read: number;
+  forest_like_blocks: number;
+  /** Ground and share of the plot lying in forest-like blocks. */
+  forest_like_ha: number;
+  forest_like_share: number | null;
+  /** Where that part lies, e.g. "north-east" or "across the plot"; null when there is none. */
+  forest_like_where: string | null;
+}
 
 export interface EvidenceStructure {
   layer: string;
   shade_at_trough: number | null;
   seasons_matched: number;
   forest_like: boolean | null;
+  /** The answer cleared its line by the instrument's margin. */
+  confident: boolean;
+  /** Null when the blocks were not read (the instrument could not answer over the plot). */
+  blocks: EvidenceBlocks | null;
   aot_at_trough: number | null;
   withheld_for_dust: boolean;
   /** Why the instrument could not answer (spec 2.7 rule 1); null when it answered. */
@@ -61,7 +87,11 @@ export interface EvidenceRadar {
   sigma_db: number | null;
   hh_hv_db: number | null;
   forest_like: boolean | null;
+  confident: boolean;
+  blocks: EvidenceBlocks | null;
   refusal: string | null;
+  /** Share of the plot's 25 m pixels with radar data (0..1); null when no mosaic was read. Under 0.95 the radar does not answer. */
+  coverage: number | null;
 }
 
 export interface EvidenceHeight {
@@ -72,13 +102,19 @@ export interface EvidenceHeight {
   p90_m: number | null;
   pixels: number;
   forest_like: boolean | null;
+  confident: boolean;
+  blocks: EvidenceBlocks | null;
   refusal: string | null;
+  /** Share of the plot's pixels with a height (0..1); null when no tile was read. Under 0.95 the map does not answer. */
+  coverage: number | null;
 }
 
 export interface EvidenceTerrain {
   mean_slope_deg: number | null;
   source: string;
   outside_characterised_range: boolean | null;
+  /** Share of the plot's pixels with an elevation (0..1); null when no tile was read. */
+  coverage: number | null;
 }
 
 export interface SkippedScene {
@@ -121,6 +157,10 @@ export interface EvidencePart {
 
 export interface EvidenceObject {
   aoi_name: string;
+  /** The service's version (package.json) that read the plot. */
+  engine_version: string;
+  /** The version of the decision lines in force (operating-points.json); the lines themselves are never served. */
+  operating_points_version: string;
   cutoff: string;
   issued: string;
   plot_area_km2: number;
@@ -139,6 +179,8 @@ export interface EvidenceObject {
   seasons_observed: number;
   seasons_with_dip: number;
   phase_locked: boolean;
+  /** The dip tested per block at the plot's troughs: forest-like here means without the in-phase dip. Null when no scene was read. */
+  dip_blocks: EvidenceBlocks | null;
   /** Null when fewer than two seasons dipped (no spread to measure). */
   phase_sd_days: number | null;
   /** Null when no season was measured. */
@@ -171,6 +213,6 @@ export interface EvidenceObject {
 export const WITHDRAWN_FIELDS: readonly string[] = [
   'radar.evergreen_hh_hv_min_db', 'radar.threshold_db', 'structure.threshold', 'structure.aot_limit',
   'height.crop_line_m', 'height.forest_line_m', 'terrain.max_slope_deg',
-  'structure.confident', 'radar.confident', 'height.confident', 'radar.polarimetry_cultivated',
+  'structure.scenes', 'radar.polarimetry_cultivated',
   'radar.plot_hv_db', 'radar.plot_pixels', 'radar.ring_pixels', 'seasons[].trough_scene', 'cycle',
 ];

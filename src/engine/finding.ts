@@ -4,7 +4,7 @@
  * (spec 2.10); the counts of the record are filled in, never a decision line.
  */
 import { type Decision, instrumentsRule, type ReasonCode } from './decide.ts';
-import type { SeasonalTroughs } from './kernels/seasonal-troughs.ts';
+import { covers } from './kernels/coverage.ts';
 
 export interface FindingCounts {
   /** Seasons that gave an answer. */
@@ -13,52 +13,11 @@ export interface FindingCounts {
   dipped: number;
   /** Seasons of the period read. */
   seasons: number;
+  /** The share of the plot the optical record had data for (read.coverage); null when no scene was kept. */
+  opticalCoverage?: number | null;
+  /** What the evidence floor was judged on; the plot when absent. */
+  floorOn?: FloorJudgedOn;
 }
-
-/** The counts a finding quotes, from the record's troughs. */
-export const findingCounts = (t: SeasonalTroughs): FindingCounts => ({ measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length });
-
-const seasons = (n: number) => (n === 1 ? 'the one dry season measured' : `each of the ${n} dry seasons measured`);
-
-/** Positive readings: the part after "Established plantation before the cutoff: ". */
-const POSITIVE: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
-  cycle_and_structure_agree: (c) => `the canopy wintered in ${seasons(c.measured)}, in phase, and the structural readings agree that it is a crop`,
-  structure_confirmed_single_trough: (c) =>
-    `the canopy wintered in ${c.measured === 1 ? 'the one dry season that could be measured' : `all ${c.measured} dry seasons that could be measured`}, and a structural instrument confidently reads a crop`,
-  shade_veto_overruled_by_two_confident_readings: (c) =>
-    `the canopy wintered in ${seasons(c.measured)}, in phase; its shade at the trough read forest-like, but radar and canopy height both confidently read a crop`,
-  shade_veto_overruled_by_structure_and_record: (c) =>
-    `the canopy wintered in ${seasons(c.measured)}, in phase; its shade at the trough read forest-like, but a structural instrument confidently reads a crop and the Landsat record dates the clearing of most of the plot to 2015 or earlier`,
-  shade_veto_overruled_by_structure_and_eu_maps: (c) =>
-    `the canopy wintered in ${seasons(c.measured)}, in phase; its shade at the trough read forest-like, but a structural instrument confidently reads a crop and both Commission 2020 maps put at most a tenth of the plot in forest`,
-};
-
-const OTHER: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
-  structural_reading_says_forest: () => 'The canopy shows a dry-season dip, but a structural instrument reads it as forest-like, so the record does not show an established plantation.',
-  cycle_not_consistent: (c) =>
-    `The canopy dipped in ${c.dipped} of the ${c.measured} dry seasons measured, not in every one of them at the same time of year, so the record does not show an established wintering crop.`,
-  no_structural_reading: (c) => `The canopy wintered in ${seasons(c.measured)}, in phase, but no structural instrument could answer, so the cycle stands alone.`,
-  single_structural_reading_short_of_margin: (c) =>
-    `The canopy wintered in ${seasons(c.measured)}, in phase, but only one structural instrument answered, and not by its margin.`,
-  terrain_outside_characterised_range: () =>
-    'The canopy shows a dry-season dip, but the ground is steeper than the instruments were characterised on, so their readings are not relied on.',
-  evergreen_canopy_unsupported: (c) =>
-    `No annual canopy cycle over the ${c.measured} dry seasons measured; a structural reading or the radar polarimetry says the canopy is cultivated, but an evergreen crop is not evidenced from the satellite record alone.`,
-  no_canopy_cycle: (c) => `No annual canopy cycle over the ${c.measured} dry seasons measured: the record gives no evidence of management before the cutoff.`,
-  record_too_thin: (c) => `Too few dry seasons could be measured to answer: ${c.measured} of the ${c.seasons} seasons read gave an answer.`,
-};
-
-/** What each withholding says, as a clause after "Withheld: ". */
-const WITHHELD_BY: Partial<Record<ReasonCode, string>> = {
-  inside_licensed_pulpwood_concession: 'the plot intersects a licensed pulpwood concession',
-  concession_layer_unavailable: 'the concession layer could not be read, so whether this Indonesian plot lies in a licensed pulpwood concession is not known',
-  landsat_record_reads_undisturbed_forest: 'the Landsat record classes most of the plot as undisturbed moist forest at the end of 2020',
-  landsat_record_unavailable: 'the Landsat moist-forest record could not be read on this ground in Indonesia or Malaysia',
-  planted_forest_2020: 'the 2020 forest-type map classes most of the plot as planted forest',
-  eu_forest_maps_read_forest: 'the Commission\'s 2020 forest maps class at least half of the plot as forest',
-};
-
-const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 /**
  * What the floor was judged on: the plot, one part of a multi-part plot (engine/plot-parts.ts), or
@@ -72,18 +31,113 @@ const FLOOR_CLAUSE: Record<FloorJudgedOn, string> = {
   point_without_area: 'no area was declared for the point, so the plot is not shown to reach the 4 ha evidence floor',
 };
 
-export function findingSentence(decision: Decision, counts: FindingCounts, floorOn: FloorJudgedOn = 'plot'): string {
+const seasons = (n: number) => (n === 1 ? 'the one dry season measured' : `each of the ${n} dry seasons measured`);
+
+/** Positive readings: the part after "Established plantation before the cutoff: ". */
+const POSITIVE: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
+  cycle_and_structure_agree: (c) => `the canopy wintered in ${seasons(c.measured)}, in phase, and the structural readings agree that it is a crop`,
+  structure_confirmed_single_trough: (c) =>
+    `the canopy wintered in ${c.measured === 1 ? 'the one dry season that could be measured' : `all ${c.measured} dry seasons that could be measured`}, and radar or canopy height confidently reads a crop over the whole plot`,
+  shade_veto_overruled_by_two_confident_readings: (c) =>
+    `the canopy wintered in ${seasons(c.measured)}, in phase; its shade at the trough read forest-like, but radar and canopy height both confidently read a crop`,
+  shade_veto_overruled_by_structure_and_record: (c) =>
+    `the canopy wintered in ${seasons(c.measured)}, in phase; its shade at the trough read forest-like, but a structural instrument confidently reads a crop and the Landsat record dates the clearing of most of the plot to 2015 or earlier`,
+  shade_veto_overruled_by_structure_and_eu_maps: (c) =>
+    `the canopy wintered in ${seasons(c.measured)}, in phase; its shade at the trough read forest-like, but a structural instrument confidently reads a crop and both Commission 2020 maps put at most a tenth of the plot in forest`,
+};
+
+const OTHER: Partial<Record<ReasonCode, (c: FindingCounts) => string>> = {
+  structural_reading_says_forest: () => 'The canopy shows a dry-season dip, but a structural instrument reads all or part of the plot as forest-like, so the record does not show an established plantation.',
+  cycle_not_consistent: (c) =>
+    c.dipped === c.measured
+      ? `The plot as a whole dipped in ${seasons(c.measured)}, but not every part of it did, so the record does not show an established wintering crop across the plot.`
+      : `The canopy dipped in ${c.dipped} of the ${c.measured} dry seasons measured, not in every one of them at the same time of year, so the record does not show an established wintering crop.`,
+  no_structural_reading: (c) =>
+    `The canopy wintered in ${seasons(c.measured)}, in phase, but neither radar nor canopy height could answer, and shade, read at the same troughs, cannot confirm the cycle alone.`,
+  single_structural_reading_short_of_margin: (c) =>
+    `The canopy wintered in ${seasons(c.measured)}, in phase, but neither radar nor canopy height reads a crop by its margin.`,
+  terrain_outside_characterised_range: () =>
+    'The canopy shows a dry-season dip, but the ground is steeper than the instruments were characterised on, so their readings are not relied on.',
+  evergreen_canopy_unsupported: (c) =>
+    `No annual canopy cycle over the ${c.measured} dry seasons measured; a structural reading or the radar polarimetry says the canopy is cultivated, but an evergreen crop is not evidenced from the satellite record alone.`,
+  no_canopy_cycle: (c) => `No annual canopy cycle over the ${c.measured} dry seasons measured: the record gives no evidence of management before the cutoff.`,
+  record_too_thin: (c) => `Too few dry seasons could be measured to answer: ${c.measured} of the ${c.seasons} seasons read gave an answer.`,
+};
+
+/** What each withholding says, as a clause after "Withheld: ". */
+const WITHHELD_BY: Partial<Record<ReasonCode, string | ((c: FindingCounts) => string)>> = {
+  inside_licensed_pulpwood_concession: 'the plot intersects a licensed pulpwood concession',
+  concession_layer_unavailable: 'the concession layer could not be read, so whether this Indonesian plot lies in a licensed pulpwood concession is not known',
+  landsat_record_reads_undisturbed_forest: 'the Landsat record classes most of the plot as undisturbed moist forest at the end of 2020',
+  landsat_record_unavailable: 'the Landsat moist-forest record could not be read on this ground in Indonesia or Malaysia',
+  planted_forest_2020: 'the 2020 forest-type map classes most of the plot as planted forest',
+  eu_forest_maps_read_forest: 'the Commission\'s 2020 forest maps class at least half of the plot as forest',
+  plot_below_evidence_floor: (c) => FLOOR_CLAUSE[c.floorOn ?? 'plot'],
+  record_covers_part_of_plot: (c) => `${outsideRecord(c)}, so the record says nothing of that part`,
+};
+
+const withheldBy = (r: ReasonCode, c: FindingCounts): string => {
+  const w = WITHHELD_BY[r];
+  return w === undefined ? r : typeof w === 'string' ? w : w(c);
+};
+
+const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+const outsideRecord = (c: FindingCounts): string =>
+  `${Math.max(1, Math.round((1 - (c.opticalCoverage ?? 0)) * 100))}% of the plot lies outside the archive's Sentinel-2 and Landsat data`;
+
+/**
+ * The finding sentence, followed by what lies under it where the plot is not one cover: `parts`
+ * are clauses naming the share of the plot an instrument or a map puts in forest.
+ */
+export function findingSentence(decision: Decision, counts: FindingCounts, parts: readonly string[] = []): string {
+  const sentence = readingSentence(decision, counts);
+  // A reading that rests on part of the plot says so, whether or not the coverage withheld it.
+  const partial = counts.opticalCoverage !== undefined && counts.opticalCoverage !== null && !covers(counts.opticalCoverage);
+  const read = !partial || decision.reasons.includes('record_covers_part_of_plot') ? sentence : `${sentence} ${capital(outsideRecord(counts))} and was not read.`;
+  return parts.length === 0 ? read : `${read} ${capital(parts.join('; '))}.`;
+}
+
+function readingSentence(decision: Decision, counts: FindingCounts): string {
   const instruments = instrumentsRule(decision).code;
-  const withheld = (r: ReasonCode) => (r === 'plot_below_evidence_floor' ? FLOOR_CLAUSE[floorOn] : WITHHELD_BY[r] ?? r);
   const withholdings = decision.reasons.filter((r) => r !== instruments);
   const positive = POSITIVE[instruments];
   if (positive !== undefined) {
     const reading = positive(counts);
     if (decision.verdict === 'prior_management_evidenced') return `Established plantation before the cutoff: ${reading}.`;
-    const why = withholdings.map(withheld).join('; and ');
+    const why = withholdings.map((r) => withheldBy(r, counts)).join('; and ');
     return `Withheld: ${why}. Read alone, the record shows an established plantation: ${reading}.`;
   }
   const sentence = (OTHER[instruments] ?? (() => `The instruments' reason is ${instruments}.`))(counts);
   if (withholdings.length === 0) return sentence;
-  return `${sentence} ${capital(withholdings.map(withheld).join('; and '))}, so this reading stands as supporting evidence only.`;
+  return `${sentence} ${capital(withholdings.map((r) => withheldBy(r, counts)).join('; and '))}, so this reading stands as supporting evidence only.`;
+}
+
+const COMPASS = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'] as const;
+/** A forest part whose middle lies within this share of the plot's side from the plot's middle is spread across it. */
+const ACROSS = 0.15;
+
+/** Where a part of the plot lies, from its middle's offset (metres east, north) from the plot's middle. */
+export function whereInPlot(offsetM: readonly [number, number], plotHa: number): string {
+  const [dx, dy] = offsetM;
+  if (Math.hypot(dx, dy) < ACROSS * Math.sqrt(plotHa * 10_000)) return 'across the plot';
+  const bearing = (Math.atan2(dx, dy) * 180) / Math.PI;
+  return `in the ${COMPASS[((Math.round(bearing / 45) % 8) + 8) % 8]}`;
+}
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** "canopy height reads 1.2 ha (11%) in the north-east forest-like" */
+export function forestPartClause(instrument: string, ha: number, share: number, where: string): string {
+  return `${instrument} reads ${ha.toFixed(1)} ha (${percent(share)}) ${where} forest-like`;
+}
+
+/** "1.2 ha (11%) in the south shows no dry-season dip" */
+export function noDipClause(ha: number, share: number, where: string): string {
+  return `${ha.toFixed(1)} ha (${percent(share)}) ${where} shows no dry-season dip`;
+}
+
+/** "the Commission's 2020 maps put 38% of the plot in forest": `lead` names the map and its verb. */
+export function mapShareClause(lead: string, share: number, what: string): string {
+  return `${lead} ${percent(share)} of the plot in ${what}`;
 }

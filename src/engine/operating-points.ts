@@ -4,6 +4,7 @@
  * unchanged. Nothing here is ever served (spec 2.7 rule 2); `version` may be recorded with a read.
  */
 import { z } from 'zod';
+import type { ForestPartLines } from './kernels/block-index.ts';
 import type { HeightLines } from './kernels/height-percentiles.ts';
 import type { RadarLines } from './kernels/radar-contrast.ts';
 import type { SceneLines, ShadeEndmembers } from './kernels/scene-stats.ts';
@@ -29,6 +30,16 @@ export interface OperatingPoints {
   readonly radar: RadarLines & { readonly ringInnerM: number; readonly ringOuterM: number };
   readonly height: HeightLines;
   readonly terrain: TerrainLines;
+  /** Sub-plot blocks (kernels/block-index.ts, block-readings.ts). */
+  readonly blocks: {
+    readonly forestPart: ForestPartLines;
+    readonly fineCellM: number;
+    readonly radarCellM: number;
+    readonly minFinePixels: number;
+    readonly minRadarPixels: number;
+    readonly dipCellM: number;
+    readonly minDipPixels: number;
+  };
 }
 
 export class OperatingPointsError extends Error {
@@ -85,6 +96,16 @@ const schema = z.strictObject({
     crop_line_m: line(z.number().positive()),
     forest_line_m: line(z.number().positive()),
     min_pixels: line(count),
+  }),
+  blocks: z.strictObject({
+    forest_min_ha: line(z.number().positive()),
+    forest_min_share: line(fraction),
+    fine_cell_m: line(z.number().positive()),
+    radar_cell_m: line(z.number().positive()),
+    min_fine_pixels: line(count),
+    min_radar_pixels: line(count),
+    dip_cell_m: line(z.number().positive()),
+    min_dip_pixels: line(count),
   }),
   terrain: z.strictObject({
     max_slope_deg: line(z.number().positive().max(90)),
@@ -153,6 +174,15 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       minPixels: p.height.min_pixels.value,
     },
     terrain: { maxSlopeDeg: p.terrain.max_slope_deg.value },
+    blocks: {
+      forestPart: { minHa: p.blocks.forest_min_ha.value, minShare: p.blocks.forest_min_share.value },
+      fineCellM: p.blocks.fine_cell_m.value,
+      radarCellM: p.blocks.radar_cell_m.value,
+      minFinePixels: p.blocks.min_fine_pixels.value,
+      minRadarPixels: p.blocks.min_radar_pixels.value,
+      dipCellM: p.blocks.dip_cell_m.value,
+      minDipPixels: p.blocks.min_dip_pixels.value,
+    },
   };
 }
 

@@ -5,9 +5,9 @@
  * the evidence floor is judged on each part's own area. The plot's answer is its most cautious
  * part's. This module owns the split, that order and the `parts` entries of the evidence object.
  */
+import { readFinding } from './assemble-evidence.ts';
 import { decide, type Decision, instrumentsRule, NO_CONTEXT } from './decide.ts';
 import type { EvidencePart } from './evidence-object.ts';
-import { findingCounts, findingSentence } from './finding.ts';
 import { type PlotFootprint, plotFootprint, polygonAreaHa } from './footprint.ts';
 import type { PlotPlan, PlotToRead } from './plan/read-plan.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
@@ -29,7 +29,7 @@ export interface PartAnswer {
 }
 
 export function readPartAnswer(plan: PlotPlan, result: PlotTaskResult, decision: Decision): PartAnswer {
-  return { footprint: plan.footprint, decision, finding: findingSentence(decision, findingCounts(result.troughs), 'part'), read: { plan, result }, notRead: null };
+  return { footprint: plan.footprint, decision, finding: readFinding(result, decision, plan.footprint.areaHa, 'part'), read: { plan, result }, notRead: null };
 }
 
 /**
@@ -41,7 +41,7 @@ export function unreadPartAnswer(part: PlotToRead, why: string): PartAnswer {
   const none = { forest_like: null, confident: false } as const;
   const decision = decide({
     plot_area_km2: footprint.areaHa / 100, area_known: footprint.areaKnown, cycle: 'too_thin',
-    shade: none, radar: { ...none, polarimetry_cultivated: null }, height: none, terrain_outside: null, context: NO_CONTEXT,
+    shade: none, radar: { ...none, polarimetry_cultivated: null }, height: { ...none, between_lines: false }, terrain_outside: null, context: NO_CONTEXT,
   });
   return { footprint, decision, finding: `Nothing was read on this part: ${why}.`, read: null, notRead: why };
 }

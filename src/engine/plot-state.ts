@@ -46,6 +46,8 @@ export interface EvidenceFacts {
   landsat_2020?: Landsat2020Class | null;
   /** Dry seasons the record could measure. */
   seasons_measured?: number | null;
+  /** Share of the plot a structural instrument reads forest-like block by block (0..1; 0: no forest part). */
+  forest_part_share?: number | null;
 }
 
 export interface PlotStateInput extends EvidenceFacts {
@@ -115,6 +117,9 @@ function summaryOf(input: PlotStateInput): string {
   if (input.evidence_state !== 'done') parts.push(READ_STATE_LEADS[input.evidence_state]);
   parts.push(`2020 maps: ${mapsReading(input)}.`);
   parts.push(`Landsat record: ${LANDSAT_READINGS[input.landsat_2020 ?? 'not_read']}.`);
+  if (known(input.forest_part_share) && input.forest_part_share > 0) {
+    parts.push(`Structural readings: forest-like on ${Math.max(1, Math.round(input.forest_part_share * 100))}% of the plot.`);
+  }
   parts.push(seasonsReading(input.seasons_measured));
   return parts.join(' ');
 }

@@ -8,7 +8,7 @@ import type { MultiPolygon, Polygon } from 'geojson';
 import sharp from 'sharp';
 import type { EvidenceMap } from '../documents/footprint-map.ts';
 import type { Archive } from './archive.ts';
-import { assembleEvidence, evidenceFacts } from './assemble-evidence.ts';
+import { assembleEvidence, evidenceFacts, forestPartShare } from './assemble-evidence.ts';
 import type { CalibrationTable } from './context/calibration.ts';
 import { footprintBox } from './context/plot.ts';
 import { decide, type Decision } from './decide.ts';
@@ -121,11 +121,13 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
     plot_area_km2: plan.footprint.areaHa / 100,
     area_known: plan.footprint.areaKnown,
     cycle: r.troughs.cycle,
+    part_without_dip: r.troughs.part_without_dip,
     shade: r.structure,
     radar: r.radar ?? { forest_like: null, confident: false, polarimetry_cultivated: null },
-    height: r.height ?? { forest_like: null, confident: false },
+    height: r.height ?? { forest_like: null, confident: false, between_lines: false },
     terrain_outside: r.terrain?.outside_characterised_range ?? null,
     context: r.context.facts,
+    optical_coverage: r.coverage.optical,
   });
 }
 
@@ -162,7 +164,7 @@ export async function finishPlot(prepared: PreparedPlot, deps: EngineDeps, signa
     evidence,
     integrity: sealEvidence(evidence, deps.signingKey),
     map: { footprint: prepared.footprint.footprint, chip },
-    facts: evidenceFacts(read.result.context.blocks, read.result.troughs.seasons_observed),
+    facts: evidenceFacts(read.result.context.blocks, read.result.troughs.seasons_observed, forestPartShare(read.result)),
     decision,
   };
 }

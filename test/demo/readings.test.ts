@@ -140,7 +140,7 @@ async function readSite(root: string, name: string): Promise<Readings> {
   const structure = structureAtTrough(troughs.seasons, Float64Array.from(shade), Float64Array.from(aot), op.structure);
 
   const radarBox = boxAround(m.lonLatRing, 0.0065);
-  const palsar = await createPalsarAdapter({ where }).windows(spec.centre[0], spec.centre[1], radarBox, 2020);
+  const palsar = await createPalsarAdapter({ where }).windows(radarBox, 2020);
   const [hv, hh, usable] = await readWindows([palsar.layers.HV.request, palsar.layers.HH.request, palsar.layers.mask.request]);
   const plot = plotMask(hv, m.lonLatRing);
   const pixelM = Math.abs(hv.geoTransform[5]) * 110_574;

@@ -36,6 +36,7 @@ const SPEC: Record<ReasonCode, Verdict> = {
   landsat_record_unavailable: 'prior_management_weak',
   planted_forest_2020: 'prior_management_weak',
   eu_forest_maps_read_forest: 'prior_management_weak',
+  record_covers_part_of_plot: 'prior_management_weak',
 };
 const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'inside_licensed_pulpwood_concession',
@@ -44,27 +45,34 @@ const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'landsat_record_unavailable',
   'planted_forest_2020',
   'eu_forest_maps_read_forest',
+  'record_covers_part_of_plot',
 ];
 
 const CROP: InstrumentAnswer = { forest_like: false, confident: true };
 const CROP_WEAK: InstrumentAnswer = { forest_like: false, confident: false };
 const FOREST: InstrumentAnswer = { forest_like: true, confident: true };
 const NONE: InstrumentAnswer = { forest_like: null, confident: false };
+/** A canopy read between the height lines: no answer, but a reading short of its margin. */
+const MID: HeightAnswer = { forest_like: null, confident: false, between_lines: true };
+
+type HeightAnswer = InstrumentAnswer & { between_lines?: boolean };
 const LARGE = 0.1;
 const SMALL = 0.02;
 
 interface Case {
   readonly name: string;
   readonly cycle?: CycleClass;
+  readonly partWithoutDip?: boolean;
   readonly shade?: InstrumentAnswer;
   readonly radar?: InstrumentAnswer;
   readonly polarimetry?: boolean | null;
-  readonly height?: InstrumentAnswer;
+  readonly height?: HeightAnswer;
   readonly terrain?: boolean | null;
   readonly area?: number;
   /** False for a point read without a declared area. */
   readonly areaKnown?: boolean;
   readonly context?: Partial<ContextFacts>;
+  readonly coverage?: number | null;
   readonly verdict: Verdict;
   readonly reasons: ReasonCode[];
 }
@@ -74,39 +82,52 @@ function inputOf(c: Omit<Case, 'name' | 'verdict' | 'reasons'>): DecisionInput {
     plot_area_km2: c.area ?? LARGE,
     area_known: c.areaKnown ?? true,
     cycle: c.cycle ?? 'phase_locked',
+    part_without_dip: c.partWithoutDip ?? false,
     shade: c.shade ?? CROP,
     radar: { ...(c.radar ?? CROP), polarimetry_cultivated: c.polarimetry ?? false },
-    height: c.height ?? CROP,
+    height: { between_lines: false, ...(c.height ?? CROP) },
     terrain_outside: c.terrain ?? false,
     context: { ...NO_CONTEXT, ...c.context },
+    ...(c.coverage === undefined ? {} : { optical_coverage: c.coverage }),
   };
 }
 
 const CASES: Case[] = [
   { name: 'a locked cycle and three crop readings agree', verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
-  { name: 'one confident crop reading is enough to agree', shade: NONE, height: NONE, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
-  { name: 'two crop readings without confidence agree', shade: CROP_WEAK, radar: CROP_WEAK, height: NONE, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
-  { name: 'troughs on a short record confirmed by a confident crop reading', cycle: 'troughs_short_of_record', shade: NONE, height: NONE, verdict: 'prior_management_evidenced', reasons: ['structure_confirmed_single_trough'] },
+  { name: 'one confident radar reading is enough to agree', shade: NONE, height: NONE, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  { name: 'one confident height reading is enough to agree', shade: NONE, radar: NONE, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  { name: 'a height between the lines takes nothing from a confident radar reading', height: MID, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  { name: 'crop readings without confidence do not agree: neither radar nor height is confident', shade: CROP_WEAK, radar: CROP_WEAK, height: NONE, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
+  { name: 'shade alone never carries a positive: a confident crop shade with no radar or height answer', shade: CROP, radar: NONE, height: NONE, verdict: 'prior_management_weak', reasons: ['no_structural_reading'] },
+  { name: 'shade alone never carries a positive: a confident crop shade beside a radar short of its margin', shade: CROP, radar: CROP_WEAK, height: NONE, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
+  { name: 'a height between the lines is no answer, not a crop answer', shade: CROP, radar: NONE, height: MID, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
+  { name: 'troughs on a short record confirmed by a confident radar reading', cycle: 'troughs_short_of_record', shade: NONE, height: NONE, verdict: 'prior_management_evidenced', reasons: ['structure_confirmed_single_trough'] },
+  { name: 'troughs on a short record confirmed by a confident height reading', cycle: 'troughs_short_of_record', shade: NONE, radar: NONE, verdict: 'prior_management_evidenced', reasons: ['structure_confirmed_single_trough'] },
+  { name: 'troughs on a short record are not confirmed by shade, read at those same troughs', cycle: 'troughs_short_of_record', shade: CROP, radar: NONE, height: MID, verdict: 'insufficient_record', reasons: ['record_too_thin'] },
   { name: 'radar and height both confidently overrule a forest-like shade', shade: FOREST, verdict: 'prior_management_evidenced', reasons: ['shade_veto_overruled_by_two_confident_readings'] },
   { name: 'radar and the Landsat record overrule a forest-like shade', shade: FOREST, height: NONE, context: { record_cleared_by_2015: true }, verdict: 'prior_management_evidenced', reasons: ['shade_veto_overruled_by_structure_and_record'] },
   { name: 'height and the EU maps overrule a forest-like shade', shade: FOREST, radar: NONE, context: { eu_maps_at_most_a_tenth_forest: true }, verdict: 'prior_management_evidenced', reasons: ['shade_veto_overruled_by_structure_and_eu_maps'] },
-  { name: 'the record wins over the EU maps when both overrule', shade: FOREST, height: CROP_WEAK, context: { record_cleared_by_2015: true, eu_maps_at_most_a_tenth_forest: true }, verdict: 'prior_management_evidenced', reasons: ['shade_veto_overruled_by_structure_and_record'] },
+  { name: 'the record wins over the EU maps when both overrule', shade: FOREST, height: MID, context: { record_cleared_by_2015: true, eu_maps_at_most_a_tenth_forest: true }, verdict: 'prior_management_evidenced', reasons: ['shade_veto_overruled_by_structure_and_record'] },
   { name: 'radar reading forest withholds', radar: FOREST, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
-  { name: 'a forest-like shade with one confident reading and no record or map stands', shade: FOREST, height: CROP_WEAK, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
+  { name: 'a forest-like shade with one confident reading and no record or map stands', shade: FOREST, height: MID, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'a forest-like shade is not overruled when height reads forest too', shade: FOREST, height: FOREST, context: { record_cleared_by_2015: true }, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'a forest-like shade is not overruled on a short record', cycle: 'troughs_short_of_record', shade: FOREST, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'some seasons wintered, others did not', cycle: 'not_consistent', verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
+  { name: 'a part of the plot without the in-phase dip holds the cycle', cycle: 'not_consistent', partWithoutDip: true, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
+  { name: 'a part without the dip that an instrument reads forest-like is told by the instrument', cycle: 'not_consistent', partWithoutDip: true, height: FOREST, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
+  { name: 'a forest-like shade is not overruled where a part of the plot shows no dip', cycle: 'not_consistent', partWithoutDip: true, shade: FOREST, context: { record_cleared_by_2015: true }, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'no structural instrument answered', shade: NONE, radar: NONE, height: NONE, verdict: 'prior_management_weak', reasons: ['no_structural_reading'] },
-  { name: 'a single reading without confidence', shade: NONE, radar: NONE, height: CROP_WEAK, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
+  { name: 'a single radar reading without confidence', shade: NONE, radar: CROP_WEAK, height: NONE, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
+  { name: 'a single height reading between the lines', shade: NONE, radar: NONE, height: MID, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
   { name: 'steep ground withholds a cycle', terrain: true, verdict: 'prior_management_weak', reasons: ['terrain_outside_characterised_range'] },
   { name: 'steep ground is tested before a forest reading', terrain: true, radar: FOREST, verdict: 'prior_management_weak', reasons: ['terrain_outside_characterised_range'] },
   { name: 'unmeasured terrain withholds nothing', terrain: null, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
-  { name: 'no cycle, and height reads crop', cycle: 'no_cycle', shade: NONE, radar: FOREST, height: CROP_WEAK, verdict: 'prior_management_weak', reasons: ['evergreen_canopy_unsupported'] },
+  { name: 'no cycle, and height reads crop', cycle: 'no_cycle', shade: NONE, radar: FOREST, height: CROP, verdict: 'prior_management_weak', reasons: ['evergreen_canopy_unsupported'] },
   { name: 'no cycle, and only the polarimetry says cultivated', cycle: 'no_cycle', shade: NONE, radar: NONE, height: NONE, polarimetry: true, verdict: 'prior_management_weak', reasons: ['evergreen_canopy_unsupported'] },
   { name: 'no cycle over a well-observed record', cycle: 'no_cycle', shade: NONE, radar: FOREST, height: FOREST, verdict: 'no_prior_management_evidenced', reasons: ['no_canopy_cycle'] },
   { name: 'no cycle on steep ground is still no cycle', cycle: 'no_cycle', shade: FOREST, radar: FOREST, height: NONE, terrain: true, verdict: 'no_prior_management_evidenced', reasons: ['no_canopy_cycle'] },
   { name: 'too few measured seasons', cycle: 'too_thin', verdict: 'insufficient_record', reasons: ['record_too_thin'] },
-  { name: 'troughs on a short record without a confident crop reading', cycle: 'troughs_short_of_record', shade: CROP_WEAK, radar: NONE, height: CROP_WEAK, verdict: 'insufficient_record', reasons: ['record_too_thin'] },
+  { name: 'troughs on a short record without a confident crop reading', cycle: 'troughs_short_of_record', shade: CROP_WEAK, radar: CROP_WEAK, height: MID, verdict: 'insufficient_record', reasons: ['record_too_thin'] },
   // Spec 2.7 rule 3: the floor rides after the instruments' reason; a refusal stands alone.
   { name: 'a positive reading under the floor is withheld', area: SMALL, verdict: 'prior_management_weak', reasons: ['cycle_and_structure_agree', 'plot_below_evidence_floor'] },
   { name: 'the floor rides beside a withheld reason', area: SMALL, cycle: 'not_consistent', verdict: 'prior_management_weak', reasons: ['cycle_not_consistent', 'plot_below_evidence_floor'] },
@@ -126,6 +147,14 @@ const CASES: Case[] = [
   { name: 'mostly planted forest in 2020', context: { planted_forest_2020: true }, verdict: 'prior_management_weak', reasons: ['planted_forest_2020', 'cycle_and_structure_agree'] },
   { name: 'the EU 2020 maps read forest', context: { eu_forest_maps_read_forest: true }, verdict: 'prior_management_weak', reasons: ['eu_forest_maps_read_forest', 'cycle_and_structure_agree'] },
   { name: 'several withholdings keep the table order, the floor last', area: SMALL, context: { planted_forest_2020: true, inside_licensed_pulpwood_concession: true }, verdict: 'prior_management_weak', reasons: ['inside_licensed_pulpwood_concession', 'planted_forest_2020', 'cycle_and_structure_agree', 'plot_below_evidence_floor'] },
+  // The optical record's coverage: under 95% of the plot read, a positive finding is withheld.
+  { name: 'an optical record covering 62% of the plot withholds a positive finding', coverage: 0.62, verdict: 'prior_management_weak', reasons: ['record_covers_part_of_plot', 'cycle_and_structure_agree'] },
+  { name: 'an optical record covering 94.99% of the plot withholds', cycle: 'troughs_short_of_record', coverage: 0.9499, verdict: 'prior_management_weak', reasons: ['record_covers_part_of_plot', 'structure_confirmed_single_trough'] },
+  { name: 'an optical record covering exactly 95% withholds nothing', coverage: 0.95, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  { name: 'a record with no kept scene has no coverage and withholds nothing itself', coverage: null, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  { name: 'partial coverage leaves a reading that was not positive as it is', cycle: 'not_consistent', coverage: 0.5, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
+  { name: 'partial coverage leaves a refusal alone', cycle: 'too_thin', coverage: 0.3, verdict: 'insufficient_record', reasons: ['record_too_thin'] },
+  { name: 'partial coverage follows the context withholdings, the floor after all', area: SMALL, coverage: 0.6, context: { inside_licensed_pulpwood_concession: true }, verdict: 'prior_management_weak', reasons: ['inside_licensed_pulpwood_concession', 'record_covers_part_of_plot', 'cycle_and_structure_agree', 'plot_below_evidence_floor'] },
   { name: 'context withholds nothing that was not a positive finding', cycle: 'not_consistent', context: { inside_licensed_pulpwood_concession: true, eu_forest_maps_read_forest: true, landsat_record_unavailable: true }, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
 ];
 
@@ -150,7 +179,7 @@ test('every reason code is reached by a case above', () => {
   assert.deepEqual([...reached].sort(), Object.keys(SPEC).sort());
 });
 
-test('context withholdings sit before the instruments reason and the floor after it, as the table says', () => {
+test('context and coverage withholdings sit before the instruments reason and the floor after it, as the table says', () => {
   for (const rule of RULES) {
     if (rule.kind !== 'withholding') continue;
     if (rule.code === 'plot_below_evidence_floor') assert.deepEqual([rule.place, rule.scope], ['after', 'answered']);
@@ -164,13 +193,14 @@ test('context withholdings sit before the instruments reason and the floor after
 test('over every combination of answers the reasons keep spec 2.7 rule 3', () => {
   const cycles: CycleClass[] = ['too_thin', 'troughs_short_of_record', 'no_cycle', 'not_consistent', 'phase_locked'];
   const answers = [CROP, CROP_WEAK, FOREST, NONE];
+  const heights = [CROP, MID, FOREST, NONE];
   const instrumentCodes = new Set(RULES.filter((r) => r.kind === 'instruments').map((r) => r.code));
   const positives = new Set(RULES.filter((r) => r.kind === 'instruments' && r.verdict === 'prior_management_evidenced').map((r) => r.code));
   let decided = 0;
   for (const cycle of cycles)
     for (const shade of answers)
       for (const radar of answers)
-        for (const height of answers)
+        for (const height of heights)
           for (const polarimetry of [true, false, null])
             for (const terrain of [true, false, null])
               for (const area of [SMALL, LARGE])
@@ -190,6 +220,8 @@ test('over every combination of answers the reasons keep spec 2.7 rule 3', () =>
                   if (!positives.has(own[0])) assert.equal(d.verdict, SPEC[own[0]]);
                   // A positive finding needs a cycle or verified troughs and no forest-like reading left standing.
                   if (d.verdict === 'prior_management_evidenced') assert.ok(cycle === 'phase_locked' || cycle === 'troughs_short_of_record');
+                  // …and radar or height confidently reading crop: shade never carries one.
+                  if (positives.has(own[0])) assert.ok(radar === CROP || height === CROP, `${own[0]} without an independent confident crop reading`);
                 }
   assert.equal(decided, 5 * 64 * 3 * 3 * 2 * 2);
 });

@@ -100,7 +100,7 @@ describe('plot state: the summary vocabulary', () => {
     const landsat = (kind: HistoryNotRead['kind']) => {
       const history = historyNotRead(PROVENANCE, { kind, tile: 'N40_E0', why: 'a reason' }, false).history;
       const blocks = { ...fixtureEvidence(), history } as unknown as ContextBlocks;
-      return /Landsat record: ([^.]+)\./.exec(plotState({ ...evidenceFacts(blocks, 4), evidence_state: 'done', area_ha: 12 }).summary)![1];
+      return /Landsat record: ([^.]+)\./.exec(plotState({ ...evidenceFacts(blocks, 4, null), evidence_state: 'done', area_ha: 12 }).summary)![1];
     };
     assert.equal(landsat('outside_coverage'), 'does not cover this ground');
     assert.equal(landsat('unreadable'), 'not read');
@@ -110,6 +110,12 @@ describe('plot state: the summary vocabulary', () => {
     assert.match(plotState(read({ seasons_measured: 4 })).summary, /4 dry seasons could be read\.$/);
     assert.match(plotState(read({ seasons_measured: 1 })).summary, /1 dry season could be read\.$/);
     assert.match(plotState(read({ seasons_measured: 0 })).summary, /No dry season could be read\.$/);
+  });
+
+  test('a forest part read block by block is stated, and none is not', () => {
+    assert.match(plotState(read({ landsat_2020: 'mixed_cover', forest_part_share: 0.112 })).summary, /Landsat record: mixed cover at the end of 2020\. Structural readings: forest-like on 11% of the plot\. 4 dry seasons/);
+    assert.doesNotMatch(plotState(read({ forest_part_share: 0 })).summary, /Structural readings/);
+    assert.doesNotMatch(plotState(read({})).summary, /Structural readings/);
   });
 
   test('a read plot carries no read-state lead', () => {

@@ -6,13 +6,15 @@ import { REASON_BUCKETS, reasonBucket, type ReasonBucket } from '../../src/engin
 const crop = { forest_like: false, confident: true };
 const forest = { forest_like: true, confident: true };
 const silent = { forest_like: null, confident: false };
+/** Canopy height's answer: the same, read off the lines rather than between them. */
+const h = (a: typeof crop | typeof forest | typeof silent) => ({ ...a, between_lines: false });
 const input = (edit: Partial<DecisionInput> = {}): DecisionInput => ({
   plot_area_km2: 0.1,
   area_known: true,
   cycle: 'phase_locked',
   shade: crop,
   radar: { ...crop, polarimetry_cultivated: null },
-  height: crop,
+  height: h(crop),
   terrain_outside: false,
   context: NO_CONTEXT,
   ...edit,
@@ -29,9 +31,10 @@ const TABLE: Array<[string, DecisionInput, ReasonBucket]> = [
   ['a finding withheld by the Commission\'s 2020 maps', input({ context: { ...NO_CONTEXT, eu_forest_maps_read_forest: true } }), 'withheld_by_context'],
   ['a finding withheld by a pulpwood concession', input({ context: { ...NO_CONTEXT, inside_licensed_pulpwood_concession: true } }), 'withheld_by_context'],
   ['a finding withheld by the Landsat record', input({ context: { ...NO_CONTEXT, landsat_record_reads_undisturbed_forest: true } }), 'withheld_by_context'],
-  ['a structural instrument reading forest withholds by the instruments', input({ height: forest }), 'withheld_by_instruments'],
-  ['no structural reading withholds by the instruments', input({ shade: silent, radar: { ...silent, polarimetry_cultivated: null }, height: silent }), 'withheld_by_instruments'],
-  ['no canopy cycle over a well-observed record', input({ cycle: 'no_cycle', shade: forest, radar: { ...forest, polarimetry_cultivated: null }, height: forest }), 'no_prior_management'],
+  ['a finding withheld for an optical record covering part of the plot', input({ optical_coverage: 0.6 }), 'withheld_by_context'],
+  ['a structural instrument reading forest withholds by the instruments', input({ height: h(forest) }), 'withheld_by_instruments'],
+  ['no structural reading withholds by the instruments', input({ shade: silent, radar: { ...silent, polarimetry_cultivated: null }, height: h(silent) }), 'withheld_by_instruments'],
+  ['no canopy cycle over a well-observed record', input({ cycle: 'no_cycle', shade: forest, radar: { ...forest, polarimetry_cultivated: null }, height: h(forest) }), 'no_prior_management'],
   ['a record too thin to answer is refused', input({ cycle: 'too_thin' }), 'refused'],
   ['a record too thin to answer is refused under 4 ha too (the floor rides on answers only)', input({ cycle: 'too_thin', plot_area_km2: 0.01 }), 'refused'],
 ];

@@ -5,8 +5,15 @@ const integer: Schema = { type: 'integer', minimum: 0 };
 const num = nullable({ type: 'number' });
 const answer = nullable({ type: 'boolean', description: 'true forest-like, false not, null when the instrument could not answer (`refusal` says why).' });
 const refusalText = nullable({ type: 'string', description: 'Why the instrument could not answer, in words; null when it answered.' });
+const confident: Schema = { type: 'boolean', description: 'The answer cleared its line by the instrument\'s margin (the line itself is not served); false when the instrument did not answer.' };
+const instrumentBlocks = nullable(ref('EvidenceBlocks'));
 const block = (description: string): Schema => ({ type: 'object', description });
 const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
+/** Not required: evidence issued before coverage was measured lacks it. */
+const coverage = (what: string): Schema => nullable({
+  type: 'number', minimum: 0, maximum: 1,
+  description: `Share of the plot's pixels ${what} (0..1): fill, nodata and ground beyond the archive's tiles count as not read.`,
+});
 const countsBy = (description: string): Schema => ({ type: 'object', additionalProperties: integer, description });
 
 /** Engine-owned parts are closed (`additionalProperties: false`), so the withdrawn decision lines (spec 2.7 rule 2) cannot appear. */
@@ -51,7 +58,7 @@ export const evidenceSchemas: Record<string, Schema> = {
         description: 'Finished plots by `reason`, each plot in one bucket: what decided its answer, tried in the order listed.',
         properties: {
           under_evidence_floor: countsBy('Plots under the 4 ha evidence floor (their `reasons` carry `plot_below_evidence_floor`): no positive finding at that size, whatever was read.'),
-          withheld_by_context: countsBy('A positive reading withheld by a context block: a concession, the Landsat record or the Commission\'s 2020 maps (`reason` names the block\'s code).'),
+          withheld_by_context: countsBy('A positive reading withheld by a context block: a concession, the Landsat record or the Commission\'s 2020 maps (`reason` names the block\'s code), or by an optical record covering under 95% of the plot (`record_covers_part_of_plot`).'),
           finding_issued: countsBy('Positive findings (`prior_management_evidenced`), by the instruments\' reason.'),
           withheld_by_instruments: countsBy('The instruments\' own reading fell short of a finding (`prior_management_weak`).'),
           no_prior_management: countsBy('No canopy cycle over a well-observed record (`no_prior_management_evidenced`).'),
@@ -113,26 +120,43 @@ export const evidenceSchemas: Record<string, Schema> = {
       finding: { type: 'string', description: 'The part\'s own finding sentence.' },
     },
   },
+  EvidenceBlocks: {
+    type: 'object',
+    description: 'What an instrument read per sub-plot block, so that no part of the plot is averaged away: blocks are cells of `cell_m` metres on two lattices anchored at the footprint\'s south-west corner, the second shifted by half a cell. A plot pixel is forest-like when a block of either lattice holding it reads forest-like; the plot reads forest-like on the instrument when that part covers more than 0.5 ha or a tenth of the plot, whichever is smaller. Null on an instrument that could not answer over the plot.',
+    additionalProperties: false,
+    required: ['cell_m', 'blocks', 'blocks_read', 'forest_like_blocks', 'forest_like_ha', 'forest_like_share', 'forest_like_where'],
+    properties: {
+      cell_m: { type: 'number' },
+      blocks: { ...integer, description: 'Blocks of both lattices holding plot pixels.' },
+      blocks_read: { ...integer, description: 'Blocks with enough pixels for the instrument to answer.' },
+      forest_like_blocks: integer,
+      forest_like_ha: { type: 'number', description: 'Ground of the plot lying in forest-like blocks.' },
+      forest_like_share: nullable({ type: 'number', description: 'That ground as a share of the plot (0..1).' }),
+      forest_like_where: nullable({ type: 'string', description: 'Where it lies: `in the` and a compass direction from the plot\'s middle, or `across the plot`; null when no part is forest-like.' }),
+    },
+  },
   EvidenceObject: {
     type: 'object',
     description: 'The evidence object of one read (spec 2.7). Decision lines are never served; readings and categorical answers are.',
     additionalProperties: false,
     required: [
-      'aoi_name', 'cutoff', 'issued', 'plot_area_km2', 'evidence_floor_km2', 'calibration', 'risk', 'settlement', 'history', 'footprint', 'read',
-      'verdict', 'reason', 'reasons', 'finding', 'seasons', 'seasons_observed', 'seasons_with_dip', 'phase_locked', 'phase_sd_days', 'mean_depth',
+      'aoi_name', 'engine_version', 'operating_points_version', 'cutoff', 'issued', 'plot_area_km2', 'evidence_floor_km2', 'calibration', 'risk', 'settlement', 'history', 'footprint', 'read',
+      'verdict', 'reason', 'reasons', 'finding', 'seasons', 'seasons_observed', 'seasons_with_dip', 'phase_locked', 'dip_blocks', 'phase_sd_days', 'mean_depth',
       'seasons_without_answer', 'structure', 'radar', 'height', 'terrain', 'scenes', 'skipped', 'posture', 'baseline_note', 'next_step',
       'post_cutoff_loss', 'forest_types', 'commodity_maps', 'whisp', 'synthetic',
     ],
     properties: {
       aoi_name: { type: 'string', description: 'The caller\'s reference; empty when the plot was registered without one.' },
+      engine_version: { type: 'string', description: 'The version of the service that read the plot.' },
+      operating_points_version: { type: 'string', description: 'The version of the decision lines the instruments were read against; the lines themselves are not served.' },
       cutoff: { type: 'string', format: 'date' },
       issued: timestamp,
       plot_area_km2: { type: 'number' },
       evidence_floor_km2: { type: 'number' },
       calibration: block('Where the decision margins were measured (spec 2.8.1).'),
-      risk: block('Article 10 context; never a verdict (spec 2.8.2).'),
+      risk: block('Article 10 context; never a verdict (spec 2.8.2). `neighbourhood.coverage`: share of the ring read with data; under 0.95 `available: false`. The country is the producer\'s, else the plot\'s own uploaded country.'),
       settlement: block('Buildings; supporting evidence only (spec 2.8.3).'),
-      history: block('The Landsat moist-forest record (spec 2.8.4).'),
+      history: block('The Landsat moist-forest record (spec 2.8.4). `coverage`: share of the plot\'s 30 m pixels carrying a class of the record; under 0.95 no share is given (`available: false`), and on Indonesian or Malaysian ground the finding is withheld with `landsat_record_unavailable`.'),
       footprint: { type: 'string', description: 'Whether the uploaded boundary (in parts, for a multi-part plot) or a circle drawn around a declared point was read, with its area: a circle\'s is the drawn polygon\'s measured area. A point with no declared area carries `plot_below_evidence_floor`: its own area is not known to reach the floor.' },
       read: {
         type: 'object',
@@ -149,28 +173,33 @@ export const evidenceSchemas: Record<string, Schema> = {
           end: { type: 'string', format: 'date' },
           sensors: { type: 'array', items: { type: 'string' } },
           landsat: { type: 'object', additionalProperties: false, required: ['scenes_kept'], properties: { scenes_kept: integer } },
+          coverage: coverage('that at least one kept scene had data for (cloud is not a gap); null when no scene was kept. Under 0.95 no positive finding is issued (`record_covers_part_of_plot`)'),
         },
       },
       verdict: { enum: VERDICTS },
-      reason: { type: 'string' },
+      reason: { type: 'string', description: 'The reason code (spec 2.10), or `record_covers_part_of_plot`: the optical record had data for under 95% of the plot, so a positive finding is withheld.' },
       reasons: { type: 'array', items: { type: 'string' }, minItems: 1 },
       finding: { type: 'string' },
       seasons: { type: 'array', items: ref('EvidenceSeason') },
       seasons_observed: integer,
       seasons_with_dip: integer,
-      phase_locked: { type: 'boolean' },
+      phase_locked: { type: 'boolean', description: 'Every measured season dipped, in phase, over the whole plot: false too when a part of it larger than 0.5 ha or a tenth of the plot shows no dip at the plot\'s troughs (`dip_blocks`).' },
+      dip_blocks: { ...instrumentBlocks, description: 'The dry-season dip tested block by block at the plot\'s troughs; here `forest_like` counts blocks without the in-phase dip. Null when no scene was read.' },
       phase_sd_days: num,
       mean_depth: num,
       seasons_without_answer: { type: 'array', items: { type: 'integer' } },
       structure: {
         type: 'object',
         additionalProperties: false,
-        required: ['layer', 'shade_at_trough', 'seasons_matched', 'forest_like', 'aot_at_trough', 'withheld_for_dust', 'refusal'],
+        description: 'Shade read at the troughs of the same optical record as the seasonal cycle: it can withhold a finding, never carry one.',
+        required: ['layer', 'shade_at_trough', 'seasons_matched', 'forest_like', 'confident', 'blocks', 'aot_at_trough', 'withheld_for_dust', 'refusal'],
         properties: {
           layer: { type: 'string' },
           shade_at_trough: num,
           seasons_matched: integer,
           forest_like: answer,
+          confident,
+          blocks: instrumentBlocks,
           aot_at_trough: num,
           withheld_for_dust: { type: 'boolean' },
           refusal: refusalText,
@@ -179,7 +208,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       radar: {
         type: 'object',
         additionalProperties: false,
-        required: ['instrument', 'tile', 'mirror', 'years_read', 'plot_minus_local_forest_db', 'local_forest_baseline_db', 'sigma_db', 'hh_hv_db', 'forest_like', 'refusal'],
+        required: ['instrument', 'tile', 'mirror', 'years_read', 'plot_minus_local_forest_db', 'local_forest_baseline_db', 'sigma_db', 'hh_hv_db', 'forest_like', 'confident', 'blocks', 'refusal'],
         properties: {
           instrument: { type: 'string' },
           tile: nullable({ type: 'string' }),
@@ -190,13 +219,17 @@ export const evidenceSchemas: Record<string, Schema> = {
           sigma_db: num,
           hh_hv_db: num,
           forest_like: answer,
+          confident,
+          blocks: instrumentBlocks,
           refusal: refusalText,
+          coverage: coverage('with radar data in a mosaic read; null when none was read. Under 0.95 the radar does not answer'),
         },
       },
       height: {
         type: 'object',
         additionalProperties: false,
-        required: ['instrument', 'tile', 'median_m', 'p10_m', 'p90_m', 'pixels', 'forest_like', 'refusal'],
+        description: 'A median between the crop and forest lines is read but gives no answer (`forest_like` null, `refusal` says so).',
+        required: ['instrument', 'tile', 'median_m', 'p10_m', 'p90_m', 'pixels', 'forest_like', 'confident', 'blocks', 'refusal'],
         properties: {
           instrument: { type: 'string' },
           tile: nullable({ type: 'string' }),
@@ -205,14 +238,22 @@ export const evidenceSchemas: Record<string, Schema> = {
           p90_m: num,
           pixels: integer,
           forest_like: answer,
+          confident,
+          blocks: instrumentBlocks,
           refusal: refusalText,
+          coverage: coverage('with a height; null when no tile was read. Under 0.95 the map does not answer'),
         },
       },
       terrain: {
         type: 'object',
         additionalProperties: false,
         required: ['mean_slope_deg', 'source', 'outside_characterised_range'],
-        properties: { mean_slope_deg: num, source: { type: 'string' }, outside_characterised_range: nullable({ type: 'boolean' }) },
+        properties: {
+          mean_slope_deg: num,
+          source: { type: 'string' },
+          outside_characterised_range: nullable({ type: 'boolean' }),
+          coverage: coverage('with an elevation; null when no tile was read'),
+        },
       },
       scenes: { type: 'array', items: { type: 'string' }, description: 'The kept scenes behind every figure.' },
       skipped: {
@@ -229,8 +270,8 @@ export const evidenceSchemas: Record<string, Schema> = {
       baseline_note: { type: 'string' },
       next_step: nullable(ref('NextStep')),
       post_cutoff_loss: nullable(block('Loss of moist forest dated to 2021 or later (spec 2.8.4).')),
-      forest_types: block('Shares of the 2020 forest-type map (spec 2.8.6).'),
-      commodity_maps: block('Oil palm and rubber maps (spec 2.8.6).'),
+      forest_types: block('Shares of the 2020 forest-type map (spec 2.8.6), over the pixels read. `coverage`: share of the plot both maps were read over; under 0.95 `available: false` with a note, and nothing is withheld or overruled on their account.'),
+      commodity_maps: block('Oil palm and rubber maps (spec 2.8.6). Each of `oil_palm` and `rubber` carries `coverage`, the share of the plot it was read over; under 0.95 `available: false` with a note.'),
       whisp: block('The perennial-crop rating; `available: false` unless the deployment switches it on.'),
       concession: block('Present only for plots whose centroid lies in Indonesia\'s extent (spec 2.8.7).'),
       parts: {

@@ -18,6 +18,8 @@ export interface OilPalmBlock {
   industrial_2021: number | null;
   smallholder_2021: number | null;
   citation: string;
+  /** Share of the plot's pixels both layers were read over (the lesser); null when nothing was read. */
+  coverage: number | null;
   note?: string;
 }
 
@@ -26,6 +28,8 @@ export interface RubberBlock {
   outside_coverage: boolean;
   rubber_2020: number | null;
   citation: string;
+  /** Share of the plot's pixels the map was read over; null when nothing was read. */
+  coverage: number | null;
   note?: string;
 }
 
@@ -36,7 +40,8 @@ export interface CommodityMapsBlock {
 
 export type MapNotRead = { kind: 'outside_coverage'; why: string } | { kind: 'unreadable'; why: string };
 
-export function oilPalmNotRead(citation: string, notRead: MapNotRead): OilPalmBlock {
+/** A map not read, or read over too little of the plot (`coverage` then says how much). */
+export function oilPalmNotRead(citation: string, notRead: MapNotRead, coverage: number | null = null): OilPalmBlock {
   const outside = notRead.kind === 'outside_coverage';
   return {
     available: outside,
@@ -46,19 +51,21 @@ export function oilPalmNotRead(citation: string, notRead: MapNotRead): OilPalmBl
     industrial_2021: null,
     smallholder_2021: null,
     citation,
+    coverage,
     note: outside
       ? `No cell of the oil palm map covers the plot (${notRead.why}); nothing is read as absent.`
       : `The oil palm map could not be read (${notRead.why}).`,
   };
 }
 
-export function rubberNotRead(citation: string, notRead: MapNotRead): RubberBlock {
+export function rubberNotRead(citation: string, notRead: MapNotRead, coverage: number | null = null): RubberBlock {
   const outside = notRead.kind === 'outside_coverage';
   return {
     available: outside,
     outside_coverage: outside,
     rubber_2020: null,
     citation,
+    coverage,
     note: outside
       ? `The rubber map covers Southeast Asia only (${notRead.why}).`
       : `The rubber map could not be read (${notRead.why}).`,

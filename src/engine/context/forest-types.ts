@@ -26,6 +26,11 @@ export interface ForestTypesBlock {
   source: string;
   licence: string;
   citation: string;
+  /**
+   * Share of the plot's 10 m pixels both maps were read over (the lesser of the two); null when
+   * nothing was read. Ground beyond the maps' files is not read, never "not forest".
+   */
+  coverage: number | null;
   note?: string;
 }
 
@@ -42,8 +47,8 @@ export interface ForestTypesResult {
 
 const NO_FACTS: ForestTypesFacts = { planted_forest_2020: false, eu_forest_maps_read_forest: false, eu_maps_at_most_a_tenth_forest: false };
 
-/** The maps could not be read: nothing measured, nothing withheld on their account. */
-export function forestTypesNotRead(p: ForestTypesProvenance, why: string): ForestTypesResult {
+/** The maps could not be read, or read over too little of the plot: nothing measured, nothing withheld on their account. */
+export function forestTypesNotRead(p: ForestTypesProvenance, why: string, coverage: number | null = null): ForestTypesResult {
   return {
     forest_types: {
       available: false,
@@ -52,6 +57,7 @@ export function forestTypesNotRead(p: ForestTypesProvenance, why: string): Fores
       planted: null,
       not_forest: null,
       ...p,
+      coverage,
       note: `The 2020 forest maps could not be read (${why}); nothing is withheld on their account.`,
     },
     facts: NO_FACTS,

@@ -76,6 +76,8 @@ export interface HistoryBlock {
   available: boolean;
   tile: string | null;
   pixels: number | null;
+  /** Share of the plot's 30 m pixels that carry a class of the record (0..1); null when nothing was read. */
+  coverage: number | null;
   classes_1990: ClassShares6 | null;
   classes_2020: ClassShares6 | null;
   moist_forest_2020_share: number | null;
@@ -125,6 +127,7 @@ const DEFINITION =
 /** Every figure of the block, null: what a block that read nothing serves. */
 export const HISTORY_NOT_READ = {
   pixels: null,
+  coverage: null,
   classes_1990: null,
   classes_2020: null,
   moist_forest_2020_share: null,
@@ -159,7 +162,9 @@ export type HistoryNotRead =
   /** Outside the product's tiles: nothing asked for. */
   | { kind: 'outside_coverage'; tile: string | null; why: string }
   /** The tile exists (or should) but could not be read: nothing is remembered. */
-  | { kind: 'unreadable'; tile: string | null; why: string };
+  | { kind: 'unreadable'; tile: string | null; why: string }
+  /** Read, but its classes cover too little of the plot to give shares from (kernels/coverage.ts). */
+  | { kind: 'too_little'; tile: string | null; why: string };
 
 /**
  * The block when the record was not read. Neither case is a plot without history: every figure
@@ -167,15 +172,18 @@ export type HistoryNotRead =
  * tiles the product is there but does not cover the ground (`available` stays true); a tile that
  * could not be read is `available: false`, so the two are told apart.
  */
-export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, requiredGround: boolean): HistoryResult {
+export function historyNotRead(p: HistoryProvenance, notRead: HistoryNotRead, requiredGround: boolean, read: { pixels: number; coverage: number } | null = null): HistoryResult {
   const outside = notRead.kind === 'outside_coverage';
-  const sentence = outside
-    ? `The plot lies outside the tiles of the moist-forest record (${notRead.why}); no read was attempted. This is not a plot without history.`
-    : `The moist-forest record could not be read (${notRead.why}); nothing was remembered, and running the plot again asks again. This is not a plot without history.`;
+  const sentence = {
+    outside_coverage: `The plot lies outside the tiles of the moist-forest record (${notRead.why}); no read was attempted. This is not a plot without history.`,
+    unreadable: `The moist-forest record could not be read (${notRead.why}); nothing was remembered, and running the plot again asks again. This is not a plot without history.`,
+    too_little: `The moist-forest record was read over too little of the plot to give shares (${notRead.why}). This is not a plot without history.`,
+  }[notRead.kind];
   return {
     history: {
       ...historyFrame(p, { checked: false, available: outside, tile: notRead.tile }),
       ...HISTORY_NOT_READ,
+      ...read,
       reading: [sentence],
       note_on_read: sentence,
     },

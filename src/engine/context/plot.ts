@@ -11,7 +11,7 @@ export interface ContextPlot {
   area_ha: number;
   /** The plot's own country (alpha-2), as registered. */
   country: string | null;
-  /** The producer's country (alpha-2): it alone decides the country classification and the calibration region. */
+  /** The producer's country (alpha-2): it decides the country classification and the calibration region, before the plot's own. */
   producer_country: string | null;
 }
 

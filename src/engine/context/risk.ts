@@ -83,13 +83,16 @@ export interface NeighbourhoodBlock {
   licence: string;
   citation: string;
   accuracy: string;
+  /** Share of the ring's 30 m pixels read with data (land or water); null when nothing was read. */
+  coverage: number | null;
   note?: string;
 }
 
 export const NEIGHBOURHOOD_ACCURACY =
   'Stand-replacement disturbance of any cause at 30 m (Hansen et al. 2013): plantation harvest and rotation count as loss, and loss where the canopy was under 30% in 2000 is not counted.';
 
-export function neighbourhoodNotRead(p: NeighbourhoodProvenance, why: string): NeighbourhoodBlock {
+/** Nothing measured: the source was not read, or read over too little of the ring (`coverage` then says how much). */
+export function neighbourhoodNotRead(p: NeighbourhoodProvenance, why: string, coverage: number | null = null): NeighbourhoodBlock {
   return {
     available: false,
     loss_ha: null,
@@ -100,6 +103,7 @@ export function neighbourhoodNotRead(p: NeighbourhoodProvenance, why: string): N
     canopy_density_threshold_pct: CANOPY_DENSITY_THRESHOLD_PCT,
     ...p,
     accuracy: NEIGHBOURHOOD_ACCURACY,
+    coverage,
     note: `Nothing was measured: ${p.source} could not be read (${why}).`,
   };
 }

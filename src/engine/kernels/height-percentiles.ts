@@ -19,7 +19,7 @@ export interface HeightInput {
 export interface HeightLines {
   /** Median at or below which the canopy reads as a crop, confidently. */
   readonly cropLineM: number;
-  /** Median at or above which the canopy reads as forest, confidently. Between the lines: crop, without confidence. */
+  /** Median at or above which the canopy reads as forest, confidently. Between the lines: no answer. */
   readonly forestLineM: number;
   readonly minPixels: number;
 }
@@ -32,6 +32,8 @@ export interface HeightPercentiles {
   pixels: number;
   forest_like: boolean | null;
   confident: boolean;
+  /** The median stands between the crop and forest lines, where old plantations and young or degraded forest overlap: read, but no answer. */
+  between_lines: boolean;
   refusal: string | null;
 }
 
@@ -111,12 +113,11 @@ export function heightPercentiles(input: HeightInput, lines: HeightLines): Heigh
   };
   if (median === null || pixels < lines.minPixels) {
     const refusal = median === null ? 'No canopy-height pixel inside the plot.' : 'Too few canopy-height pixels inside the plot.';
-    return { ...readings, forest_like: null, confident: false, refusal };
+    return { ...readings, forest_like: null, confident: false, between_lines: false, refusal };
   }
-  return {
-    ...readings,
-    forest_like: median >= lines.forestLineM,
-    confident: median <= lines.cropLineM || median >= lines.forestLineM,
-    refusal: null,
-  };
+  if (median > lines.cropLineM && median < lines.forestLineM) {
+    const refusal = 'The canopy stands between the crop and forest lines, where old plantations and young or degraded forest overlap, so its height gives no answer.';
+    return { ...readings, forest_like: null, confident: false, between_lines: true, refusal };
+  }
+  return { ...readings, forest_like: median >= lines.forestLineM, confident: true, between_lines: false, refusal: null };
 }

@@ -59,6 +59,18 @@ const NDVI_BINS = 2000;
 const NDVI_BIN = 2 / NDVI_BINS;
 const DISCARD = 2048;
 
+/**
+ * shade = 1 − fv − fs, and the two fractions are linear in (red, nir): the 2×2 inverse folded
+ * into two coefficients, so a pixel's shade is 1 − kRed·red − kNir·nir, two multiply-adds.
+ */
+export function shadeCoefficients(shade: ShadeEndmembers): [kRed: number, kNir: number] {
+  const [vr, vn] = shade.vegetation;
+  const [sr, sn] = shade.soil;
+  const det = vr * sn - sr * vn;
+  if (det === 0) throw new RangeError('shade endmembers are collinear');
+  return [(sn - vn) / det, (vr - sr) / det];
+}
+
 export function sceneStats(input: SceneStatsInput): SceneStats {
   const { mask, red, nir, reflectance, clear, shade, aot } = input;
   const spans = mask.spans;
@@ -67,14 +79,7 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
   const scale = reflectance.scale;
   const offset = reflectance.offset;
   const nodata = reflectance.nodata ?? NaN;
-  // shade = 1 − fv − fs, and the two fractions are linear in (red, nir): fold the 2×2 inverse
-  // into two coefficients once, so a pixel costs two multiply-adds.
-  const [vr, vn] = shade.vegetation;
-  const [sr, sn] = shade.soil;
-  const det = vr * sn - sr * vn;
-  if (det === 0) throw new RangeError('shade endmembers are collinear');
-  const kRed = (sn - vn) / det;
-  const kNir = (vr - sr) / det;
+  const [kRed, kNir] = shadeCoefficients(shade);
   const counts = new Uint32Array(DISCARD + NDVI_BINS);
   // Bins of one run are written first and counted after: a histogram increment between the
   // band loads stalls V8's loop far more than a second, tight pass over a buffer in cache.

@@ -26,6 +26,8 @@ export interface StructureAtTrough {
   forest_like: boolean | null;
   confident: boolean;
   refusal: string | null;
+  /** Indices in the series of the trough scenes read through clear air (for readings per block). */
+  scenes: number[];
 }
 
 /**
@@ -43,6 +45,7 @@ export function structureAtTrough(
   let shadeSum = 0;
   let aotSum = 0;
   let aotCount = 0;
+  const scenes: number[] = [];
   for (const s of seasons) {
     if (s.no_answer || s.trough_scene === null) continue;
     const sh = shade[s.trough_scene];
@@ -58,13 +61,14 @@ export function structureAtTrough(
       }
     }
     shadeSum += sh;
+    scenes.push(s.trough_scene);
   }
   const matched = read - dusty;
   const aotAtTrough = aotCount > 0 ? aotSum / aotCount : null;
   const shadeAtTrough = matched > 0 ? shadeSum / matched : null;
   // One dusty season is dropped; when most troughs were seen through dust the canopy went unseen.
   const withheld = dusty > 0 && dusty * 2 > read;
-  const base = { shade_at_trough: shadeAtTrough, aot_at_trough: aotAtTrough, withheld_for_dust: withheld, seasons_matched: matched };
+  const base = { shade_at_trough: shadeAtTrough, aot_at_trough: aotAtTrough, withheld_for_dust: withheld, seasons_matched: matched, scenes };
   if (read === 0) {
     return { ...base, forest_like: null, confident: false, refusal: 'No clear scene at a seasonal trough to read the canopy at.' };
   }

@@ -14,12 +14,11 @@ import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from '../worker/
 import { operatingPoints as op } from '../operating-points.ts';
 import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from '../sources/errors.ts';
 import { canopyHeightTile } from '../sources/products/canopy-height/codes.ts';
-import { demTile } from '../sources/products/copernicus-dem/codes.ts';
 import type { LandsatScene } from '../sources/products/landsat/codes.ts';
 import { palsarTile1, PALSAR_CF_DB } from '../sources/products/palsar/codes.ts';
 import { PalsarUnavailableError } from '../sources/products/palsar/reader.ts';
 import type { S2Asset, S2Scene } from '../sources/products/sentinel-2/codes.ts';
-import type { PlannedLayer, RasterRequest } from '../sources/raster-request.ts';
+import { type PlannedLayer, type RasterRequest, tilesRead } from '../sources/raster-request.ts';
 import { type Bbox, metresPerDegree } from '../sources/reproject.ts';
 import { landsatPublication, onePerAcquisition, sentinel2Publication } from './acquisitions.ts';
 import { type ContextOptions, planContext } from './context/index.ts';
@@ -279,14 +278,15 @@ async function planLandsat(archive: Archive, scene: LandsatScene, box: Bbox, ski
  * rather than answer without radar.
  */
 async function planRadar(archive: Archive, footprint: PlotFootprint, requests: RasterRequest[], signal?: AbortSignal) {
-  const [lon, lat] = footprint.centroid;
   const box = footprintBox(footprint.footprint, op.radar.ringOuterM + RADAR_MARGIN_M);
   const years: RadarYearPlan[] = [];
   const mirrors: string[] = [];
+  const tiles = new Set<string>();
   const failures: unknown[] = [];
   for (const year of RADAR_YEARS) {
     try {
-      const read = await archive.palsar.windows(lon, lat, box, year, signal);
+      const read = await archive.palsar.windows(box, year, signal);
+      for (const t of tilesRead(read)) tiles.add(t);
       const { HH: hh, HV: hv, mask } = read.layers;
       requests.push(hh.request, hv.request, mask.request);
       years.push({ year, hh: hh.request.key, hv: hv.request.key, mask: mask.request.key, nodata: read.nodata });
@@ -302,17 +302,20 @@ async function planRadar(archive: Archive, footprint: PlotFootprint, requests: R
   const refusal = years.length === 0 ? `No radar mosaic of ${RADAR_YEARS.join(' or ')} could be read over the plot from either mirror.` : null;
   return {
     task: years.length === 0 ? null : { years, calibrationDb: PALSAR_CF_DB },
-    evidence: { tile: palsarTile1(lon, lat), mirror: mirrors.length === 0 ? null : mirrors[mirrors.length - 1], years: years.map((y) => y.year), refusal },
+    // Every tile read, or, when none was, the tile under the box's centre that was asked for.
+    evidence: { tile: tiles.size > 0 ? [...tiles].join(', ') : palsarTile1((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), mirror: mirrors.length === 0 ? null : mirrors[mirrors.length - 1], years: years.map((y) => y.year), refusal },
   };
 }
 
 async function planHeight(archive: Archive, fp: Polygon | MultiPolygon, requests: RasterRequest[], signal?: AbortSignal) {
   const box = footprintBox(fp, HEIGHT_MARGIN_M);
+  // Nothing read names the tile under the box's centre that was asked for.
   const tile = canopyHeightTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
   try {
-    const { Map: height } = (await archive.canopyHeight.windows(box, ['Map'], signal)).layers;
+    const read = await archive.canopyHeight.windows(box, ['Map'], signal);
+    const height = read.layers.Map;
     requests.push(height.request);
-    return { task: { key: height.request.key, encoding: height.encoding }, evidence: { tile, refusal: null } };
+    return { task: { key: height.request.key, encoding: height.encoding }, evidence: { tile: tilesRead(read).join(', '), refusal: null } };
   } catch (err) {
     if (!permanent(err)) throw err;
     return { task: null, evidence: { tile, refusal: 'The canopy-height map has no readable tile over the plot.' } };
@@ -321,17 +324,17 @@ async function planHeight(archive: Archive, fp: Polygon | MultiPolygon, requests
 
 async function planTerrain(archive: Archive, fp: Polygon | MultiPolygon, requests: RasterRequest[], signal?: AbortSignal) {
   const box = footprintBox(fp, DEM_MARGIN_M);
-  const tile = demTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
   // The ocean has no tiles: no ground to measure, so no slope (and nothing withheld on its account).
   const none = { task: null, source: `${TERRAIN_SOURCE} (no tile over the plot)` };
   try {
     const dem = await archive.dem.windows(box, signal);
     if (dem === null) return none;
     const { heights } = dem.layers;
+    const read = tilesRead(dem);
     requests.push(heights.request);
     return {
       task: { key: heights.request.key, encoding: heights.encoding, pixelWidthM: dem.pixelWidthM, pixelHeightM: dem.pixelHeightM },
-      source: `${TERRAIN_SOURCE}, tile ${tile}`,
+      source: `${TERRAIN_SOURCE}, ${read.length > 1 ? 'tiles' : 'tile'} ${read.join(', ')}`,
     };
   } catch (err) {
     if (!permanent(err)) throw err;

@@ -48,6 +48,11 @@ export interface ProductWindows<L extends string> {
   notRead: string[];
 }
 
+/** The tiles a product's windows were read from: those the box touches that the archive holds. */
+export function tilesRead(w: Pick<ProductWindows<string>, 'tiles' | 'notRead'>): string[] {
+  return w.tiles.filter((t) => !w.notRead.includes(t));
+}
+
 export function rasterRequest(cog: Cog, window: PixelWindow, band?: number): RasterRequest {
   const key = `${cog.id}#${band ?? '*'}@${window.x0},${window.y0},${window.width}x${window.height}`;
   return band === undefined ? { key, cog, window } : { key, cog, window, band };

@@ -8,10 +8,14 @@ import { operatingPoints as op } from '../operating-points.ts';
 import { PALSAR_MASK } from '../sources/products/palsar/codes.ts';
 import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
 import { transformer } from '../sources/reproject.ts';
+import { type BlockAnswers, type BlockSummary, blockCount, blockIndex, type Lattice, latticePair, type LocalAffine, summariseBlocks, withForestPart } from '../kernels/block-index.ts';
+import { blockDips, withDipBlocks } from '../kernels/block-dips.ts';
+import { heightBlocks, radarBlocks, shadeBlocks } from '../kernels/block-readings.ts';
+import { addSceneBlocks, type SceneBlockSums, sceneBlockSums } from '../kernels/scene-blocks.ts';
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
 import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
-import { assembleRasters, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
+import { assembleRasters, type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { CLEAR_MASK_LOOKUP, type DigitalNumbers, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
@@ -20,6 +24,7 @@ import { structureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { ChipTaskParams, ChipTaskResult, EngineTaskName, EngineTasks, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
+import { answerWhenCovered, unionCoverage, windowCoverage } from './coverage.ts';
 
 /** Per kind of scene mask: which values are clear, and which have their edges buffered. */
 const CLEAR_TESTS = {
@@ -51,7 +56,81 @@ function onGrid(target: WorkerRaster, source: WorkerRaster): WorkerRaster['raw']
   return gridOf(target) === gridOf(source) ? source.raw : resampleNearest(target, source);
 }
 
-function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: WorkerRaster) => PixelMask) {
+/** A grid's pixels on the plot's two block lattices of one cell size. */
+interface GridBlocks {
+  affine: LocalAffine;
+  lattices: readonly Lattice[];
+  blocks: Int32Array[];
+}
+
+/** The plot's blocks on each grid and cell size, made once: every instrument shares the lattices of the frame. */
+function blocksOf(frame: BlockFrame, maskOf: (r: WorkerRaster) => PixelMask): (r: WorkerRaster, cellM: number) => GridBlocks {
+  const made = new Map<string, GridBlocks>();
+  return (r, cellM) => {
+    const key = `${gridOf(r)}|${cellM}`;
+    let g = made.get(key);
+    if (g === undefined) {
+      const affine = localAffine(r, frame);
+      const lattices = latticePair(frame.widthM, frame.heightM, cellM);
+      made.set(key, (g = { affine, lattices, blocks: lattices.map((l) => blockIndex(maskOf(r), affine, l)) }));
+    }
+    return g;
+  };
+}
+
+type BlocksOf = ReturnType<typeof blocksOf>;
+
+/** One optical scene's bands as the kernels read them: reflectance settled, the clear mask on the red band's grid with cloud edges buffered. */
+function sceneBands(scene: PlotTaskParams['optical'][number], rasters: ReadonlyMap<string, WorkerRaster>) {
+  const red = need(rasters, scene.red);
+  let reflectance: Encoding = scene.reflectance;
+  if (scene.boaCheck !== null) {
+    const blue = need(rasters, scene.boaCheck.blue);
+    const settled = settleReflectanceEncoding(scene.boaCheck.encoding, inferBoaOffset(blue.raw, scene.boaCheck.encoding.nodata ?? 0));
+    reflectance = { scale: settled.scale, offset: settled.offset, nodata: settled.nodata };
+  }
+  return {
+    red,
+    nir: need(rasters, scene.nir),
+    reflectance,
+    clear: {
+      classes: bufferedClearMask({
+        classes: onGrid(red, need(rasters, scene.clear.key)), width: red.width, height: red.height, ...CLEAR_TESTS[scene.clear.kind],
+        radius: Math.round(op.scenes.cloudBufferM / pixelSizeM(red).x),
+      }),
+      lookup: CLEAR_MASK_LOOKUP,
+    },
+  };
+}
+
+/**
+ * Shade per block at the trough scenes the plot's shade was read at. Block ids are the same ground
+ * on every grid, so the scenes' sums pool per lattice whatever their sensor; the first trough
+ * scene's grid carries the summary.
+ */
+function shadeByBlock(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, troughScenes: readonly number[], maskOf: (r: WorkerRaster) => PixelMask, gridBlocks: BlocksOf): BlockSummary | null {
+  if (troughScenes.length === 0) return null;
+  let summary: { mask: PixelMask; grid: GridBlocks } | null = null;
+  let sums: SceneBlockSums[] = [];
+  for (let j = 0; j < troughScenes.length; j++) {
+    const bands = sceneBands(p.optical[troughScenes[j]], rasters);
+    const mask = maskOf(bands.red);
+    const grid = gridBlocks(bands.red, op.blocks.fineCellM);
+    if (summary === null) {
+      summary = { mask, grid };
+      sums = grid.lattices.map((l) => sceneBlockSums(troughScenes.length, blockCount(l)));
+    }
+    grid.blocks.forEach((blocks, l) => addSceneBlocks({
+      mask, blocks, red: bands.red.raw as DigitalNumbers, nir: bands.nir.raw as DigitalNumbers, reflectance: bands.reflectance, clear: bands.clear, shade: op.scenes.shadeEndmembers,
+    }, j, sums[l]));
+  }
+  if (summary === null) return null;
+  const lines = { shadeLine: op.structure.shadeLine, shadeMargin: op.structure.shadeMargin, minPixels: op.blocks.minFinePixels };
+  const answers: BlockAnswers[] = summary.grid.blocks.map((blocks, l) => shadeBlocks(blocks, sums[l], lines));
+  return summariseBlocks(summary.mask, summary.grid.affine, answers);
+}
+
+function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: WorkerRaster) => PixelMask, gridBlocks: BlocksOf) {
   const n = p.optical.length;
   const days = new Float64Array(n);
   const index = new Float64Array(n);
@@ -61,35 +140,32 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
   const scenes: SceneReading[] = [];
   let pixels = 0;
   let pitch: number | null = null;
+  // NDVI per block and scene for the dip of every part of the plot, summarised on the finest grid.
+  let dipSums: SceneBlockSums[] = [];
+  let dipGrid: { mask: PixelMask; grid: GridBlocks } | null = null;
   p.optical.forEach((scene, k) => {
-    const red = need(rasters, scene.red);
+    const { red, nir, reflectance, clear } = sceneBands(scene, rasters);
     const mask = maskOf(red);
+    const grid = gridBlocks(red, op.blocks.dipCellM);
     if (pitch === null || (scene.sensor === 'sentinel-2' && pitch > pixelSizeM(red).x)) {
       pitch = pixelSizeM(red).x;
       pixels = mask.count;
+      dipGrid = { mask, grid };
     }
-    let reflectance: Encoding = scene.reflectance;
-    if (scene.boaCheck !== null) {
-      const blue = need(rasters, scene.boaCheck.blue);
-      const settled = settleReflectanceEncoding(scene.boaCheck.encoding, inferBoaOffset(blue.raw, scene.boaCheck.encoding.nodata ?? 0));
-      reflectance = { scale: settled.scale, offset: settled.offset, nodata: settled.nodata };
-    }
+    if (dipSums.length === 0) dipSums = grid.lattices.map((l) => sceneBlockSums(n, blockCount(l)));
     const stats = sceneStats({
       mask,
       red: red.raw as DigitalNumbers,
-      nir: need(rasters, scene.nir).raw as DigitalNumbers,
+      nir: nir.raw as DigitalNumbers,
       reflectance,
-      clear: {
-        classes: bufferedClearMask({
-          classes: onGrid(red, need(rasters, scene.clear.key)), width: red.width, height: red.height, ...CLEAR_TESTS[scene.clear.kind],
-          radius: Math.round(op.scenes.cloudBufferM / pixelSizeM(red).x),
-        }),
-        lookup: CLEAR_MASK_LOOKUP,
-      },
+      clear,
       shade: op.scenes.shadeEndmembers,
       aot: scene.aot === null ? null : { values: onGrid(red, need(rasters, scene.aot.key)) as DigitalNumbers, encoding: scene.aot.encoding },
     });
     const usable = sceneFlags(stats, op.scenes);
+    if (usable !== 0) {
+      grid.blocks.forEach((blocks, l) => addSceneBlocks({ mask, blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, dipSums[l]));
+    }
     days[k] = scene.day;
     index[k] = stats.ndvi_median ?? Number.NaN;
     flags[k] = usable;
@@ -105,12 +181,19 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
       usable: usable !== 0,
     });
   });
-  const troughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
-  return { scenes, troughs, structure: structureAtTrough(troughs.seasons, shade, aot, op.structure), pixels, pitch };
+  const plotTroughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
+  const dips = dipGrid as { mask: PixelMask; grid: GridBlocks } | null;
+  const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels };
+  const troughs = withDipBlocks(plotTroughs, dips === null ? null : summariseBlocks(dips.mask, dips.grid.affine, dips.grid.blocks.map((blocks, l) =>
+    blockDips({ blocks, sums: dipSums[l], days, usable: flags, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
+  const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
+  const blocks = plotWide.forest_like === null ? null : shadeByBlock(p, rasters, plotWide.scenes, maskOf, gridBlocks);
+  const structure = blocks === null ? { ...plotWide, blocks } : withForestPart(plotWide, blocks, op.blocks.forestPart);
+  return { scenes, troughs, structure, pixels, pitch };
 }
 
 /** The radar years pooled into one reading: their windows share one grid, so they stack row-wise. */
-function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>) {
+function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, gridBlocks: BlocksOf) {
   if (p.radar === null || p.radar.years.length === 0) return null;
   const years = p.radar.years.map((y) => ({ hh: need(rasters, y.hh), hv: need(rasters, y.hv), mask: need(rasters, y.mask), nodata: y.nodata }));
   const first = years[0].hv;
@@ -133,39 +216,79 @@ function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>) 
     hh.set(y.hh.raw as Uint16Array, k * size);
     usable.set(y.mask.raw as Uint8Array, k * size);
   });
-  return radarContrast({
+  const usableTest = { classes: usable, lookup: RADAR_USABLE };
+  const plotWide = radarContrast({
     plot: years.length === 1 ? plot : stack(plot),
     ring: years.length === 1 ? ring : stack(ring),
     hv,
     hh,
     nodata: years[0].nodata,
     calibrationDb: p.radar.calibrationDb,
-    usable: { classes: usable, lookup: RADAR_USABLE },
+    usable: usableTest,
   }, op.radar);
+  const { local_forest_baseline_db: baselineDb, sigma_db: sigmaDb } = plotWide;
+  // Blocks are read against the forest around the plot, so only where the plot itself could be.
+  if (plotWide.forest_like === null || baselineDb === null || sigmaDb === null) return { ...plotWide, blocks: null };
+  const grid = gridBlocks(first, op.blocks.radarCellM);
+  const lines = { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels };
+  const answers = grid.blocks.map((blocks, l) => radarBlocks({
+    mask: plot, blocks, count: blockCount(grid.lattices[l]), years: years.length, hv, nodata: years[0].nodata,
+    calibrationDb: p.radar!.calibrationDb, usable: usableTest, baselineDb, sigmaDb,
+  }, lines));
+  return withForestPart(plotWide, summariseBlocks(plot, grid.affine, answers), op.blocks.forestPart);
+}
+
+/**
+ * The share of the plot each read had data for: the optical record over its kept scenes (Sentinel-2
+ * first, so the 10 m grid is counted on), and each instrument's windows.
+ */
+function coverageOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: WorkerRaster) => PixelMask, scenes: readonly SceneReading[]): PlotTaskResult['coverage'] {
+  const kept = p.optical.filter((_, k) => scenes[k].usable).sort((a, b) => +(a.sensor !== 'sentinel-2') - +(b.sensor !== 'sentinel-2'));
+  const optical = unionCoverage(kept.map((s) => ({ raster: need(rasters, s.red), nodata: s.reflectance.nodata })), p.footprint);
+  const of = (key: string, nodata: number | null, others: readonly string[] = []) => {
+    const r = need(rasters, key);
+    return windowCoverage(r, maskOf(r), [r.raw, ...others.map((k) => need(rasters, k).raw)], nodata, p.footprint);
+  };
+  const radarYears = p.radar?.years ?? [];
+  return {
+    optical,
+    radar: radarYears.length === 0 ? null : of(radarYears[0].hv, radarYears[0].nodata, radarYears.slice(1).map((y) => y.hv)),
+    height: p.height === null ? null : of(p.height.key, p.height.encoding.nodata),
+    terrain: p.terrain === null ? null : of(p.terrain.key, p.terrain.encoding.nodata),
+  };
 }
 
 function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
   const maskOf = masksOf(p.footprint);
-  const optical = readingsOf(p, rasters, maskOf);
+  const gridBlocks = blocksOf(blockFrame(p.footprint), maskOf);
+  const optical = readingsOf(p, rasters, maskOf, gridBlocks);
   const height = p.height === null ? null : (() => {
     const h = need(rasters, p.height.key);
-    return heightPercentiles({ mask: maskOf(h), heights: h.raw, encoding: p.height.encoding }, op.height);
+    const mask = maskOf(h);
+    const encoding = p.height.encoding;
+    const plotWide = heightPercentiles({ mask, heights: h.raw, encoding }, op.height);
+    const grid = gridBlocks(h, op.blocks.fineCellM);
+    const lines = { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels };
+    const answers = grid.blocks.map((blocks, l) => heightBlocks({ mask, blocks, count: blockCount(grid.lattices[l]), heights: h.raw, encoding }, lines));
+    return withForestPart(plotWide, summariseBlocks(mask, grid.affine, answers), op.blocks.forestPart);
   })();
   const terrain = p.terrain === null ? null : (() => {
     const t = p.terrain;
     const dem = need(rasters, t.key);
     return terrainSlope({ mask: maskOf(dem), dem: dem.raw, encoding: t.encoding, pixelWidthM: t.pixelWidthM, pixelHeightM: t.pixelHeightM }, op.terrain);
   })();
+  const coverage = coverageOf(p, rasters, maskOf, optical.scenes);
   return {
     pixels: optical.pixels,
     pitch_m: optical.pitch,
     scenes: optical.scenes,
     troughs: optical.troughs,
     structure: optical.structure,
-    radar: radarOf(p, rasters),
-    height,
+    radar: answerWhenCovered(radarOf(p, rasters, gridBlocks), coverage.radar, 'radar mosaics'),
+    height: answerWhenCovered(height, coverage.height, 'canopy-height map'),
     terrain,
+    coverage,
     context: computeContext(p.context.prepared, rasters, p.context.plot),
   };
 }

@@ -11,6 +11,7 @@
  */
 import { type GeoTransform, metresPerDegree, transformer } from '../sources/reproject.ts';
 import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from './tile-decode.ts';
+import type { LocalAffine } from '../kernels/block-index.ts';
 import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from '../kernels/rasterise-mask.ts';
 
 /**
@@ -195,6 +196,45 @@ export function toPixels(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, fo
 /** The plot on a raster's grid: pixels whose centre lies inside the footprint. */
 export function maskFor(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>, footprint: LonLatFootprint): PixelMask {
   return rasteriseMask(toPixels(raster, footprint), raster.width, raster.height);
+}
+
+/** The local metric frame of a plot's blocks: metres east and north of its bounding box's south-west corner. */
+export interface BlockFrame {
+  lon0: number;
+  lat0: number;
+  /** Metres per degree at the box's middle latitude. */
+  metres: { lon: number; lat: number };
+  widthM: number;
+  heightM: number;
+}
+
+export function blockFrame(footprint: LonLatFootprint): BlockFrame {
+  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  const polygons = footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates;
+  for (const rings of polygons) {
+    for (const ring of rings) {
+      for (const [lon, lat] of ring) {
+        w = Math.min(w, lon); e = Math.max(e, lon);
+        s = Math.min(s, lat); n = Math.max(n, lat);
+      }
+    }
+  }
+  const metres = metresPerDegree((s + n) / 2);
+  return { lon0: w, lat0: s, metres, widthM: (e - w) * metres.lon, heightM: (n - s) * metres.lat };
+}
+
+/** A raster's pixel centres in a block frame, as the affine map the block kernels take (exact at the window's corner, affine across it). */
+export function localAffine(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, frame: BlockFrame): LocalAffine {
+  const toLonLat = transformer(raster.epsg ?? 4326, 'EPSG:4326');
+  const [ox, pw, rx, oy, ry, ph] = raster.geoTransform;
+  const local = (c: number, r: number) => {
+    const [lon, lat] = toLonLat(ox + c * pw + r * rx, oy + c * ry + r * ph);
+    return [(lon - frame.lon0) * frame.metres.lon, (lat - frame.lat0) * frame.metres.lat];
+  };
+  const [x0, y0] = local(0, 0);
+  const [x1, y1] = local(1, 0);
+  const [x2, y2] = local(0, 1);
+  return [x0, x1 - x0, x2 - x0, y0, y1 - y0, y2 - y0];
 }
 
 /** Ground size of a raster's pixel in metres (a geographic raster's, at its window's centre latitude). */

@@ -5,11 +5,12 @@
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
+import type { PlotTroughs } from '../kernels/block-dips.ts';
+import type { BlockSummary } from '../kernels/block-index.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import type { LonLatFootprint, ShippedRaster, ShippedTile } from './raster-window.ts';
-import type { SeasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import type { StructureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { TerrainSlope } from '../kernels/terrain-slope.ts';
 
@@ -76,17 +77,27 @@ export interface SceneReading {
   usable: boolean;
 }
 
+/** An instrument's plot-wide reading with what its sub-plot blocks said (null where they were not read). */
+export type WithBlocks<T> = T & { blocks: BlockSummary | null };
+
 export interface PlotTaskResult {
   /** Plot pixels on the optical grid of the first scene (Sentinel-2's 10 m where it was read). */
   pixels: number;
   pitch_m: number | null;
   /** One per planned scene, in the plan's order. */
   scenes: SceneReading[];
-  troughs: SeasonalTroughs;
-  structure: StructureAtTrough;
-  radar: RadarContrast | null;
-  height: HeightPercentiles | null;
+  /** The record's cycle, held from phase_locked when a part of the plot shows no in-phase dip (`dip_blocks`). */
+  troughs: PlotTroughs;
+  structure: WithBlocks<StructureAtTrough>;
+  radar: WithBlocks<RadarContrast> | null;
+  height: WithBlocks<HeightPercentiles> | null;
   terrain: TerrainSlope | null;
+  /**
+   * Share of the plot's pixels each read had data for (0..1; fill, nodata and pixels beyond the
+   * archive's tiles are not read): the optical record over its kept scenes (null when none was
+   * kept), and each instrument (null when it read nothing).
+   */
+  coverage: { optical: number | null; radar: number | null; height: number | null; terrain: number | null };
   context: ContextResult;
 }
 

@@ -96,6 +96,7 @@ export const evidenceFacts: z.ZodType<EvidenceFacts> = z.object({
   eu_maps_planted_share: nullableNumber.optional(),
   landsat_2020: z.enum(LANDSAT_2020).nullable().optional(),
   seasons_measured: nullableNumber.optional(),
+  forest_part_share: nullableNumber.optional(),
 });
 
 const finding = z.custom<Finding>((value) => z.looseObject({ code: z.string(), message: z.string() }).safeParse(value).success, 'not a finding');

@@ -21,6 +21,7 @@ import { DEMO_SITES, type DemoSiteSpec } from '../../../src/demo/sites.ts';
 import { buildSiteModel } from '../../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../../src/demo/world.ts';
 import { createHttpClient } from '../../../src/engine/sources/http-client.ts';
+import { isTransient } from '../../../src/engine/sources/errors.ts';
 import { type ArchiveServer, type FaultPlan, serveDemoArchive } from '../../support/archive-server.ts';
 import { demoWorld } from '../../support/demo-world.ts';
 
@@ -132,22 +133,29 @@ test('an unreadable concession layer withholds on Indonesian ground; an unreadab
     await down.archive.close();
     await down.server.close();
   }
-  const noRecord = await faulty({ status: { match: 'tmf_v1', status: 503 } });
+  // A record tile answering "no such file" in Indonesia is a failed read, never ground outside the record.
+  const noRecord = await faulty({ status: { match: 'tmf_v1', status: 404 } });
   try {
     const { plan, result } = await read(plotOf(spec), noRecord.archive);
     assert.deepEqual([result.blocks.history.checked, result.blocks.history.available, result.blocks.history.pixels], [false, false, null]);
+    assert.match(result.blocks.history.note_on_read!, /could not be read/);
     assert.equal(result.facts.landsat_record_unavailable, true);
     assert.equal(plan.requests.some((r) => r.key.includes('tmf_v1')), false);
-    // Thailand is not ground whose unread record withholds.
-    assert.equal((await read(plotOf(site('th-surat-thani-rubber')), noRecord.archive)).result.facts.landsat_record_unavailable, false);
+    // Thailand is not ground whose unread record withholds: there a missing tile is no tile.
+    const th = (await read(plotOf(site('th-surat-thani-rubber')), noRecord.archive)).result;
+    assert.deepEqual([th.facts.landsat_record_unavailable, th.blocks.history.checked], [false, false]);
+    assert.match(th.blocks.history.note_on_read!, /outside the tiles/);
   } finally {
     await noRecord.archive.close();
     await noRecord.server.close();
   }
-  // The failure is not remembered: the same archive reads the record once the host answers again.
+});
+
+test('a record host answering 503 fails the read: nothing is signed as unavailable, and the next read asks again', async () => {
+  const spec = site('id-kalbar-rubber');
   const again = await faulty({ status: { match: 'tmf_v1', status: 503, count: 1 } });
   try {
-    assert.equal((await read(plotOf(spec), again.archive)).result.facts.landsat_record_unavailable, true);
+    await assert.rejects(read(plotOf(spec), again.archive), (err: unknown) => isTransient(err));
     const second = (await read(plotOf(spec), again.archive)).result;
     assert.deepEqual([second.blocks.history.checked, second.facts.landsat_record_unavailable], [true, false]);
   } finally {
@@ -208,13 +216,21 @@ test('neighbourhood: loss since 2021 in the ring where the demo world put it, no
   assert.deepEqual([jambi.available, jambi.loss_ha, jambi.prevalence_pct], [true, 0, 0]);
 });
 
-test('settlement: years read inside and in the ring, and a year that could not be read', async () => {
+test('settlement: years read inside and in the ring, a year refused is recorded, a year that may pass fails the read', async () => {
   const surat = (await read(plotOf(site('th-surat-thani-rubber')))).result.blocks.settlement;
   // The farmhouse went up in 2019; a shed in the ring stands throughout.
   assert.deepEqual([2016, 2020, 2023].map((y) => surat.years[y].inside.present), [false, true, true]);
   assert.deepEqual([2016, 2020, 2023].map((y) => surat.years[y].buffer.present), [true, true, true]);
   assert.deepEqual([surat.present_inside_at_cutoff, surat.present_in_buffer_at_cutoff], [true, true]);
-  const down = await faulty({ status: { match: '_2020_06_30', status: 503 } });
+  // A refusal is recorded; a transient failure fails the read, to be asked again.
+  const busy = await faulty({ status: { match: '_2020_06_30', status: 503 } });
+  try {
+    await assert.rejects(read(plotOf(site('th-surat-thani-rubber')), busy.archive), (err: unknown) => isTransient(err));
+  } finally {
+    await busy.archive.close();
+    await busy.server.close();
+  }
+  const down = await faulty({ status: { match: '_2020_06_30', status: 403 } });
   try {
     const s = (await read(plotOf(site('th-surat-thani-rubber')), down.archive)).result.blocks.settlement;
     assert.deepEqual([s.years['2020'].available, s.years['2020'].inside.read, s.years['2016'].inside.read], [false, false, true]);
@@ -249,12 +265,19 @@ test('risk and settlement never change a verdict: the same decision input with a
   }
 });
 
-test('calibration: the producer\'s country decides; without one a centroid where regions overlap names none', async () => {
-  const tiko = (await read(plotOf(site('cm-tiko-frontier')))).plan.calibration;
+test('calibration: the producer\'s country decides, else the plot\'s own; without either a centroid where regions overlap names none', async () => {
+  const tiko = (await read(plotOf(site('cm-tiko-frontier'), { country: null, producer_country: null }))).plan.calibration;
   assert.deepEqual([tiko.region, tiko.state], [null, 'reads']);
   assert.match(tiko.note, /overlap.*producer's country/);
-  const withProducer = (await read(plotOf(site('cm-tiko-frontier'), { producer_country: 'CM' }))).plan.calibration;
+  const withProducer = (await read(plotOf(site('cm-tiko-frontier'), { country: null, producer_country: 'CM' }))).plan.calibration;
   assert.equal(withProducer.region, 'Central Africa');
+  // A plot with its own country and no producer: that country places it, and classifies it.
+  const own = await read(plotOf(site('cm-tiko-frontier'), { country: 'CM', producer_country: null }));
+  assert.equal(own.plan.calibration.region, 'Central Africa');
+  assert.deepEqual([own.result.blocks.risk.country.country, own.result.blocks.risk.country.classification], ['CM', 'standard']);
+  // The producer's country still comes first.
+  const producerFirst = await read(plotOf(site('cm-tiko-frontier'), { country: 'CM', producer_country: 'NG' }));
+  assert.equal(producerFirst.result.blocks.risk.country.country, 'NG');
 });
 
 test('whisp: switched off by default, a rating from the same reads when on', async () => {

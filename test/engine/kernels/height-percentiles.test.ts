@@ -37,14 +37,14 @@ test('no-data pixels (255: built-up, water, snow) are not counted', () => {
   assert.equal(r.median_m, 12);
 });
 
-test('a low canopy reads crop with confidence, a tall one forest, one between the lines crop without confidence', () => {
+test('a low canopy reads crop with confidence, a tall one forest; one between the lines is read but gives no answer', () => {
   const palm = heightPercentiles(window(() => 12), LINES);
-  assert.deepEqual([palm.forest_like, palm.confident], [false, true]);
+  assert.deepEqual([palm.forest_like, palm.confident, palm.between_lines], [false, true, false]);
   const forest = heightPercentiles(window(() => 31), LINES);
-  assert.deepEqual([forest.forest_like, forest.confident], [true, true]);
+  assert.deepEqual([forest.forest_like, forest.confident, forest.between_lines], [true, true, false]);
   const between = heightPercentiles(window(() => 21), LINES);
-  assert.deepEqual([between.forest_like, between.confident], [false, false]);
-  assert.equal(between.refusal, null);
+  assert.deepEqual([between.forest_like, between.confident, between.between_lines, between.median_m], [null, false, true, 21]);
+  assert.match(between.refusal ?? '', /between the crop and forest lines/);
 });
 
 test('16-bit heights in decimetres come back in metres, exact', () => {

@@ -184,29 +184,33 @@ test('each planner asks for the tiles on both sides of the edge, not the centroi
   assert.ok(Math.abs(result.blocks.commodity_maps.rubber.rubber_2020! - 0.5) < 0.05);
 });
 
-test('with the eastern tiles missing, the blocks read the western half and count only its pixels', async () => {
+test('with the eastern tiles missing, the maps state the half they read and give no share from it, never the missing half as a class', async () => {
   const whole = await readContext(roots[0]);
   const { plan, result } = await readContext(roots[1]);
   const { forestTypes, risk, commodityMaps, history } = plan.prepared;
   assert.ok(forestTypes.state === 'read' && risk.neighbourhood.state === 'read' && commodityMaps.oilPalm.state === 'read' && commodityMaps.rubber.state === 'read' && history.state === 'read');
   assert.ok(forestTypes.partlyRead?.[forestTypes.gft] !== undefined, 'the missing tile is marked');
   assert.equal(history.tile, 'N10_E90');
-  // Shares over the western pixels: all primary forest, none of the missing half read as "not forest".
+  const half = (share: number | null, what: string) => assert.ok(share !== null && share > 0.4 && share < 0.6, `${what} covers ${share}`);
+  // Read whole, every map covers the plot.
+  assert.equal(whole.result.blocks.forest_types.coverage, 1);
+  assert.equal(whole.result.blocks.history.coverage, 1);
+  assert.deepEqual([whole.result.blocks.commodity_maps.oil_palm.coverage, whole.result.blocks.commodity_maps.rubber.coverage], [1, 1]);
+  // Half read: no share, no fact, and none of the missing half read as "not forest".
   const types = result.blocks.forest_types;
-  assert.ok(types.available);
-  assert.equal(types.primary, 1);
-  assert.equal(types.not_forest, 0);
-  assert.equal(result.facts.eu_forest_maps_read_forest, true);
+  assert.deepEqual([types.available, types.primary, types.not_forest], [false, null, null]);
+  half(types.coverage, 'forest types');
+  assert.deepEqual([result.facts.eu_forest_maps_read_forest, result.facts.eu_maps_at_most_a_tenth_forest, result.facts.planted_forest_2020], [false, false, false]);
   const { oil_palm: palm, rubber } = result.blocks.commodity_maps;
-  assert.ok(palm.available && rubber.available);
-  assert.equal(palm.industrial_2021, 1);
-  assert.equal(palm.median_planting_year, 2010);
-  assert.equal(rubber.rubber_2020, 1);
-  // The moist-forest record over the western pixels only: all undisturbed, about half the plot's pixels.
+  assert.deepEqual([palm.available, palm.industrial_2021, rubber.available, rubber.rubber_2020], [false, null, false, null]);
+  half(palm.coverage, 'oil palm');
+  half(rubber.coverage, 'rubber');
+  // The moist-forest record over half of a Malaysian plot: not available, and the finding is withheld as for an unread record.
   const h = result.blocks.history;
-  const hWhole = whole.result.blocks.history;
-  assert.equal(h.classes_2020?.undisturbed_forest, 1);
-  assert.ok(h.pixels! > 0.4 * hWhole.pixels! && h.pixels! < 0.6 * hWhole.pixels!, `${h.pixels} of ${hWhole.pixels}`);
+  assert.deepEqual([h.available, h.classes_2020], [false, null]);
+  half(h.coverage, 'history');
+  assert.ok(h.pixels! > 0.4 * whole.result.blocks.history.pixels! && h.pixels! < 0.6 * whole.result.blocks.history.pixels!);
+  assert.equal(result.facts.landsat_record_unavailable, true);
   // Open Buildings cells of the missing tile read as nodata: about half the plot's cells hold data.
   const built = result.blocks.settlement.years['2020'];
   const builtWhole = whole.result.blocks.settlement.years['2020'];
@@ -214,9 +218,11 @@ test('with the eastern tiles missing, the blocks read the western half and count
   assert.ok(built.inside.read && built.inside.present === false);
   assert.equal(builtWhole.inside.valid_pixels, builtWhole.inside.pixels);
   assert.ok(built.inside.valid_pixels! > 0.4 * built.inside.pixels! && built.inside.valid_pixels! < 0.6 * built.inside.pixels!, `${built.inside.valid_pixels} of ${built.inside.pixels}`);
-  // The ring's land is the western half: the missing tile's pixels read as "no data", not land.
+  // The ring read is its western half: the missing tile's pixels read as "no data", not land, and
+  // half a ring gives no figure.
   const ring = result.blocks.risk.neighbourhood;
   const ringWhole = whole.result.blocks.risk.neighbourhood;
-  assert.ok(ring.available && ringWhole.available);
-  assert.ok(ring.ring_area_ha! > 0.4 * ringWhole.ring_area_ha! && ring.ring_area_ha! < 0.6 * ringWhole.ring_area_ha!, `${ring.ring_area_ha} of ${ringWhole.ring_area_ha} ha`);
+  assert.ok(ringWhole.available && ringWhole.coverage! > 0.99, `whole ring covers ${ringWhole.coverage}`);
+  assert.deepEqual([ring.available, ring.prevalence_pct], [false, null]);
+  half(ring.coverage, 'ring');
 });

@@ -5,7 +5,7 @@ import { type ContextPlot, footprintBox } from '../../context/plot.ts';
 import { oilPalmProvenance, rubberProvenance } from '../../sources/products/commodity-maps/codes.ts';
 import type { Bbox } from '../../sources/reproject.ts';
 import type { RasterRequest } from '../../sources/raster-request.ts';
-import { unlessAborted } from './not-read.ts';
+import { unlessAbortedOrTransient } from './not-read.ts';
 import { partlyReadOf } from './partly-read.ts';
 
 async function planOilPalm(archive: Archive, box: Bbox, signal?: AbortSignal): Promise<{ requests: RasterRequest[]; prepared: CommodityMapsPrepared['oilPalm'] }> {
@@ -18,7 +18,7 @@ async function planOilPalm(archive: Archive, box: Bbox, signal?: AbortSignal): P
     const requests = [extent.request, years.request];
     return { requests, prepared: { citation: extent.provenance.citation, state: 'read', extent: extent.request.key, years: years.request.key, ...partlyReadOf(requests) } };
   } catch (err) {
-    return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'unreadable', why: unlessAborted(err, signal) } } };
+    return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'unreadable', why: unlessAbortedOrTransient(err, signal) } } };
   }
 }
 
@@ -33,7 +33,7 @@ async function planRubber(archive: Archive, box: Bbox, signal?: AbortSignal): Pr
     const { classes } = rubber.layers;
     return { requests: [classes.request], prepared: { citation: classes.provenance.citation, state: 'read', classes: classes.request.key, ...partlyReadOf([classes.request]) } };
   } catch (err) {
-    return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'unreadable', why: unlessAborted(err, signal) } } };
+    return { requests: [], prepared: { citation, state: 'not_read', notRead: { kind: 'unreadable', why: unlessAbortedOrTransient(err, signal) } } };
   }
 }
 

@@ -6,7 +6,7 @@ import { type ContextPlot, footprintBox } from '../../context/plot.ts';
 import { euForestTile, gfc2020Provenance, GFC2020, gft2020Provenance, GFT2020 } from '../../sources/products/eu-forest-maps/codes.ts';
 import type { Provenance } from '../../sources/products/provenance.ts';
 import type { RasterRequest } from '../../sources/raster-request.ts';
-import { unlessAborted } from './not-read.ts';
+import { unlessAbortedOrTransient } from './not-read.ts';
 import { partlyReadOf } from './partly-read.ts';
 
 function forestTypesProvenance(gft: Provenance, gfc: Provenance): ForestTypesProvenance {
@@ -25,7 +25,7 @@ export async function planForestTypes(plot: ContextPlot, archive: Archive, signa
     const provenance = forestTypesProvenance(gft.provenance, gfc.provenance);
     return { requests, prepared: { provenance, state: 'read', gft: gft.request.key, gfc: gfc.request.key, ...partlyReadOf(requests) } };
   } catch (err) {
-    const why = unlessAborted(err, signal);
+    const why = unlessAbortedOrTransient(err, signal);
     // Nothing was read: the maps are named from their codes, at the tile under the plot.
     const tile = euForestTile(...plot.centroid);
     return { requests: [], prepared: { provenance: forestTypesProvenance(gft2020Provenance(tile, archive.where), gfc2020Provenance(tile, archive.where)), state: 'not_read', why } };

@@ -5,8 +5,8 @@ import { type ContextPlot, footprintBox } from '../../context/plot.ts';
 import { HISTORY_DATASETS, type HistoryDataset, type HistoryNotRead, type HistoryPrepared, type HistoryProvenance, RECORD_REQUIRED_IN } from '../../context/history.ts';
 import type { Provenance } from '../../sources/products/provenance.ts';
 import { tmfProvenance, tmfTile, TMF_VERSION } from '../../sources/products/tmf/codes.ts';
-import type { RasterRequest } from '../../sources/raster-request.ts';
-import { unlessAborted } from './not-read.ts';
+import { type RasterRequest, tilesRead } from '../../sources/raster-request.ts';
+import { unlessAbortedOrTransient } from './not-read.ts';
 import { partlyReadOf } from './partly-read.ts';
 
 /**
@@ -39,16 +39,18 @@ export async function planHistory(plot: ContextPlot, archive: Archive, signal?: 
   try {
     const tmf = await archive.tmf.windows(box, HISTORY_DATASETS, signal);
     if (!tmf.available) {
-      return notRead(tmf.reason === 'outside_coverage'
-        ? { kind: 'outside_coverage', tile: null, why: 'the record covers 30°S to 30°N' }
+      if (tmf.reason === 'outside_coverage') return notRead({ kind: 'outside_coverage', tile: null, why: 'the record covers 30°S to 30°N' });
+      // The record's tiles cover Indonesia and Malaysia whole: a tile missing there is a failed read, not ground outside the record (rule 3).
+      return notRead(requiredGround
+        ? { kind: 'unreadable', tile: tmf.tile, why: `the archive answered that tile ${tmf.tile}, which the record publishes, does not exist` }
         : { kind: 'outside_coverage', tile: tmf.tile, why: `no tile ${tmf.tile} is published` });
     }
     const requests = HISTORY_DATASETS.map((d) => tmf.layers[d].request);
     const keys = Object.fromEntries(HISTORY_DATASETS.map((d, k) => [d, requests[k].key])) as Record<HistoryDataset, string>;
     // The block names one tile: the tiles read, joined, where the box spans several.
-    const read = tmf.tiles.filter((t) => !tmf.notRead.includes(t)).join(', ');
+    const read = tilesRead(tmf).join(', ');
     return { requests, prepared: { provenance: historyProvenance(tmf.layers.TransitionMap_MainClasses.provenance), requiredGround, state: 'read', tile: read, keys, ...partlyReadOf(requests) } };
   } catch (err) {
-    return notRead({ kind: 'unreadable', tile, why: unlessAborted(err, signal) });
+    return notRead({ kind: 'unreadable', tile, why: unlessAbortedOrTransient(err, signal) });
   }
 }

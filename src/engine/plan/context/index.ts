@@ -29,8 +29,9 @@ export interface ContextPlan {
 }
 
 /**
- * Every block's windows and vector answers for one plot, read together. A source that fails is
- * recorded in the plan as not read (nothing remembered); only an abort throws.
+ * Every block's windows and vector answers for one plot, read together. A source that is
+ * permanently absent or refused is recorded in the plan as not read (nothing remembered); an abort
+ * throws, and so does a transient failure of any source but the concession layer (not-read.ts).
  */
 export async function planContext(plot: ContextPlot, archive: Archive, signal?: AbortSignal, options: ContextOptions = {}): Promise<ContextPlan> {
   const readOn = options.readOn ?? new Date().toISOString().slice(0, 10);
@@ -53,7 +54,7 @@ export async function planContext(plot: ContextPlot, archive: Archive, signal?: 
       risk: risk.prepared,
       settlement: settlement.prepared,
     },
-    // The producer's country alone chooses the region; without it, the centroid (spec 2.8.1).
-    calibration: calibrationBlockFrom(options.calibration ?? CALIBRATION_DEFAULTS, { producerCountry: plot.producer_country, centroid: plot.centroid }),
+    // The producer's country chooses the region, else the plot's own country; without either, the centroid (spec 2.8.1).
+    calibration: calibrationBlockFrom(options.calibration ?? CALIBRATION_DEFAULTS, { producerCountry: plot.producer_country, plotCountry: plot.country, centroid: plot.centroid }),
   };
 }

@@ -7,12 +7,15 @@ import { type NeighbourhoodProvenance, type ProtectedAreaAnswer, RING_KM, type R
 import { HANSEN_VERSION, hansenProvenance, hansenTile } from '../../sources/products/hansen/codes.ts';
 import type { Provenance } from '../../sources/products/provenance.ts';
 import type { RasterRequest } from '../../sources/raster-request.ts';
-import { unlessAborted } from './not-read.ts';
+import { unlessAborted, unlessAbortedOrTransient } from './not-read.ts';
 import { partlyReadOf } from './partly-read.ts';
 
-/** The country part of the block: the producer's country, never read off the boundary. */
+/**
+ * The country part of the block: the producer's country, else the plot's own uploaded country
+ * (spec 4.1: it names both), never read off the boundary.
+ */
 export function riskCountry(plot: ContextPlot): CountryRiskBlock {
-  return classifyCountry(plot.producer_country);
+  return classifyCountry(plot.producer_country ?? plot.country);
 }
 
 async function askProtectedAreas(plot: ContextPlot, archive: Archive, signal?: AbortSignal): Promise<ProtectedAreaAnswer> {
@@ -24,6 +27,7 @@ async function askProtectedAreas(plot: ContextPlot, archive: Archive, signal?: A
     ]);
     return { available: true, around: around.areas, containing: containing.areas, snapshot: around.snapshot ?? containing.snapshot };
   } catch (err) {
+    // The crowd-sourced search is context only and often busy: a failure of any kind is recorded (spec 2.8.2).
     return { available: false, why: unlessAborted(err, signal) };
   }
 }
@@ -55,7 +59,7 @@ export async function planRisk(plot: ContextPlot, archive: Archive, signal?: Abo
   ]);
   if (hansen.windows === null) {
     const provenance = neighbourhoodProvenance(hansenProvenance('lossyear', hansenTile(...plot.centroid), archive.where));
-    return { requests: [], prepared: { country: riskCountry(plot), protectedAreas, neighbourhood: { provenance, state: 'not_read', why: unlessAborted(hansen.error, signal) } } };
+    return { requests: [], prepared: { country: riskCountry(plot), protectedAreas, neighbourhood: { provenance, state: 'not_read', why: unlessAbortedOrTransient(hansen.error, signal) } } };
   }
   const { treecover2000, lossyear, datamask } = hansen.windows.layers;
   const provenance = neighbourhoodProvenance(lossyear.provenance);

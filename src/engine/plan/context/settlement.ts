@@ -5,8 +5,8 @@ import { type ContextPlot, footprintBox } from '../../context/plot.ts';
 import { BUFFER_M, CUTOFF_YEAR, type SettlementPrepared, type SettlementProvenance, SETTLEMENT_YEARS, type SettlementYear, type SettlementYearPlan } from '../../context/settlement.ts';
 import { OPEN_BUILDINGS, openBuildingsProvenance } from '../../sources/products/open-buildings/codes.ts';
 import type { Bbox } from '../../sources/reproject.ts';
-import type { RasterRequest } from '../../sources/raster-request.ts';
-import { unlessAborted } from './not-read.ts';
+import { type RasterRequest, tilesRead } from '../../sources/raster-request.ts';
+import { unlessAbortedOrTransient } from './not-read.ts';
 
 type YearOutcome = { plan: SettlementYearPlan; request: RasterRequest | null };
 
@@ -16,9 +16,9 @@ async function planYear(archive: Archive, year: number, box: Bbox, signal?: Abor
     const planned = await archive.openBuildings.windows(box, year, signal);
     if (!planned.coverage) return { plan: { state: 'no_coverage', why: 'no manifest of the year lists a tile there' }, request: null };
     const { request } = planned.layers.bands;
-    return { plan: { state: 'read', key: request.key, tiles: planned.tiles.filter((t) => !planned.notRead.includes(t)) }, request };
+    return { plan: { state: 'read', key: request.key, tiles: tilesRead(planned) }, request };
   } catch (err) {
-    return { plan: { state: 'unavailable', why: unlessAborted(err, signal) }, request: null };
+    return { plan: { state: 'unavailable', why: unlessAbortedOrTransient(err, signal) }, request: null };
   }
 }
 

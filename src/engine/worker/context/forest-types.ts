@@ -15,6 +15,8 @@ import type { ContextPlot } from '../../context/plot.ts';
 import { round } from '../../context/wording.ts';
 import { EU_FOREST_MAPS_ASSUMED, GFC2020, GFT2020 } from '../../sources/products/eu-forest-maps/codes.ts';
 import { maskFor, type WorkerRaster } from '../raster-window.ts';
+import { maskCoverage, tooLittleRead } from '../coverage.ts';
+import { covers } from '../../kernels/coverage.ts';
 import { rasterAt, readPixels, uint8 } from './rasters.ts';
 
 // 0 is "not forest", a value, never missing (EU_FOREST_MAPS_ASSUMED).
@@ -32,6 +34,8 @@ export interface ForestTypesInput {
   /** Plot pixels on the GFC2020 window's grid. */
   gfcMask: PixelMask;
   gfc: Uint8Array;
+  /** Share of the plot both maps were read over (the lesser); 1 when every plot pixel was read. */
+  coverage: number;
   provenance: ForestTypesProvenance;
 }
 
@@ -39,7 +43,11 @@ export function readForestTypes(input: ForestTypesInput): ForestTypesResult {
   const types = classShares({ mask: input.gftMask, classes: input.gft, names: GFT_NAMES, noClass: [] });
   const cover = classShares({ mask: input.gfcMask, classes: input.gfc, names: { forest: [GFC2020.FOREST] }, noClass: [] });
   if (types.classified === 0 || cover.classified === 0) {
-    return forestTypesNotRead(input.provenance, 'no 10 m pixel has its centre inside the boundary');
+    return forestTypesNotRead(input.provenance, 'no 10 m pixel has its centre inside the boundary', input.coverage);
+  }
+  // Shares of a part of the plot say nothing of the rest: no share, and no fact, from under 95% of it.
+  if (!covers(input.coverage)) {
+    return forestTypesNotRead(input.provenance, tooLittleRead(input.coverage), input.coverage);
   }
   const s = types.shares;
   const c = types.counts;
@@ -54,6 +62,7 @@ export function readForestTypes(input: ForestTypesInput): ForestTypesResult {
       planted: round(s.planted ?? 0, 4),
       not_forest: round(s.not_forest ?? 0, 4),
       ...input.provenance,
+      coverage: input.coverage,
     },
     facts: {
       planted_forest_2020: c.planted / types.classified > PLANTED_WITHHOLDS_ABOVE,
@@ -68,12 +77,16 @@ export function forestTypesRasters(p: ForestTypesPrepared, rasters: ReadonlyMap<
   if (p.state !== 'read') return null;
   const gft = rasterAt(rasters, p.gft);
   const gfc = rasterAt(rasters, p.gfc);
-  // A tile missing beside one read reads as 0, "not forest": only the pixels read are counted.
+  // A tile missing beside one read reads as 0, "not forest": only the pixels read are counted, and
+  // the plot's pixels beyond every file count as not read.
+  const gftMask = readPixels(maskFor(gft, plot.footprint), p.gft, p.partlyRead);
+  const gfcMask = readPixels(maskFor(gfc, plot.footprint), p.gfc, p.partlyRead);
   return {
-    gftMask: readPixels(maskFor(gft, plot.footprint), p.gft, p.partlyRead),
+    gftMask,
     gft: uint8(gft, 'GFT2020'),
-    gfcMask: readPixels(maskFor(gfc, plot.footprint), p.gfc, p.partlyRead),
+    gfcMask,
     gfc: uint8(gfc, 'GFC2020'),
+    coverage: Math.min(maskCoverage(gft, gftMask, plot.footprint), maskCoverage(gfc, gfcMask, plot.footprint)),
   };
 }
 

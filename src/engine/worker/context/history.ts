@@ -28,6 +28,8 @@ import type { ContextPlot } from '../../context/plot.ts';
 import { percent, round, yearSpan } from '../../context/wording.ts';
 import { ANNUAL_CHANGE, MAIN_CLASSES, SUBTYPE_PLANTATION_MAX, SUBTYPE_PLANTATION_MIN, TMF_LAST_YEAR } from '../../sources/products/tmf/codes.ts';
 import { maskFor, type WorkerRaster } from '../raster-window.ts';
+import { plotPixelsOn, tooLittleRead } from '../coverage.ts';
+import { coverageShare, covers } from '../../kernels/coverage.ts';
 import { rasterAt, readPixels, sameGrid, uint16, uint8 } from './rasters.ts';
 
 const A = ANNUAL_CHANGE;
@@ -114,6 +116,10 @@ export interface HistoryInput {
   layers: HistoryLayers;
   tile: string;
   plotAreaHa: number;
+  /** The plot's pixels on the TMF grid, wherever the tiles end: what a whole read would count. */
+  plotPixels: number;
+  /** Ground whose unread record withholds (history rule 3). */
+  requiredGround: boolean;
   provenance: HistoryProvenance;
 }
 
@@ -127,14 +133,20 @@ export function readHistory(input: HistoryInput): HistoryResult {
     mask.count < FEW_PIXELS
       ? `Only ${mask.count} pixel${mask.count === 1 ? '' : 's'} of 30 m ${mask.count === 1 ? 'has its' : 'have their'} centre inside the boundary: the shares rest on few pixels.`
       : null;
+  const coverage = coverageShare(classified.count, input.plotPixels);
   if (classified.count === 0) {
     const why = mask.count === 0 ? 'no 30 m pixel has its centre inside the boundary' : 'no pixel inside the boundary carries a class of the record';
     const sentence = `Nothing could be read from the record: ${why}.`;
     return {
-      history: { ...frameOf, ...HISTORY_NOT_READ, pixels: mask.count, reading: [sentence], note_on_read: sentence },
+      history: { ...frameOf, ...HISTORY_NOT_READ, pixels: mask.count, coverage, reading: [sentence], note_on_read: sentence },
       post_cutoff_loss: null,
       facts: { landsat_record_reads_undisturbed_forest: false, landsat_record_unavailable: false, record_cleared_by_2015: false },
     };
+  }
+  // Shares of part of the plot say nothing of the rest (kernels/coverage.ts): on ground that needs the
+  // record, too little read withholds as an unread record does.
+  if (!covers(coverage)) {
+    return historyNotRead(provenance, { kind: 'too_little', tile: input.tile, why: tooLittleRead(coverage) }, input.requiredGround, { pixels: mask.count, coverage });
   }
   const shares = (classes: Uint8Array): ClassShares6 => {
     const s = classShares({ mask: classified, classes, names: ANNUAL_CLASSES, noClass: [A.NO_DATA] }).shares as ClassShares6;
@@ -187,6 +199,7 @@ export function readHistory(input: HistoryInput): HistoryResult {
     history: {
       ...frameOf,
       pixels: mask.count,
+      coverage,
       classes_1990: c1990,
       classes_2020: c2020,
       moist_forest_2020_share: round(moist2020, 4),
@@ -212,13 +225,14 @@ export function readHistory(input: HistoryInput): HistoryResult {
 }
 
 /** The plot's mask and the six layers on the TMF grid, or null when the record was not read. */
-export function historyLayers(p: HistoryPrepared, rasters: ReadonlyMap<string, WorkerRaster>, plot: ContextPlot): { mask: PixelMask; layers: HistoryLayers } | null {
+export function historyLayers(p: HistoryPrepared, rasters: ReadonlyMap<string, WorkerRaster>, plot: ContextPlot): { mask: PixelMask; plotPixels: number; layers: HistoryLayers } | null {
   if (p.state !== 'read') return null;
   const r = Object.fromEntries(HISTORY_DATASETS.map((d) => [d, rasterAt(rasters, p.keys[d])])) as Record<HistoryDataset, WorkerRaster>;
   sameGrid('the moist-forest record', Object.values(r));
   return {
     // A tile missing beside one read reads as 0, no data: the record is read over the pixels read.
     mask: readPixels(maskFor(r.AnnualChange_2020, plot.footprint), p.keys.AnnualChange_2020, p.partlyRead),
+    plotPixels: plotPixelsOn(r.AnnualChange_2020, plot.footprint),
     layers: {
       AnnualChange_1990: uint8(r.AnnualChange_1990, 'AnnualChange_1990'),
       AnnualChange_2020: uint8(r.AnnualChange_2020, 'AnnualChange_2020'),
@@ -234,5 +248,5 @@ export function computeHistory(p: HistoryPrepared, read: ReturnType<typeof histo
   if (p.state !== 'read' || read === null) {
     return historyNotRead(p.provenance, p.state === 'read' ? { kind: 'unreadable', tile: p.tile, why: 'the windows were not read' } : p.notRead, p.requiredGround);
   }
-  return readHistory({ mask: read.mask, layers: read.layers, tile: p.tile, plotAreaHa: plot.area_ha, provenance: p.provenance });
+  return readHistory({ mask: read.mask, layers: read.layers, tile: p.tile, plotAreaHa: plot.area_ha, plotPixels: read.plotPixels, requiredGround: p.requiredGround, provenance: p.provenance });
 }

@@ -31,6 +31,8 @@ import type { ProtectedArea } from '../../sources/products/protected-areas/codes
 import { DATAMASK, lossYear } from '../../sources/products/hansen/codes.ts';
 import { maskFor, ringFor, type WorkerRaster } from '../raster-window.ts';
 import { rasterAt, readPixels, sameGrid, uint8 } from './rasters.ts';
+import { ringCoverage, tooLittleRead } from '../coverage.ts';
+import { covers, pixelsWithData } from '../../kernels/coverage.ts';
 
 const COVERAGE_NOTE =
   'OpenStreetMap is a crowd-sourced open map database under an open database licence, not an official register: an area missing from it is not shown to be absent. An intersection is not a finding of illegality.';
@@ -113,6 +115,8 @@ export interface NeighbourhoodInput {
   /** 0 no data, 1 land, 2 water; absent: every pixel land. */
   datamask: Uint8Array | null;
   geoTransform: GeoTransform;
+  /** Share of the whole ring read with data, wherever the tiles end. */
+  coverage: number;
   provenance: NeighbourhoodProvenance;
 }
 
@@ -131,7 +135,8 @@ export function readNeighbourhood(input: NeighbourhoodInput): NeighbourhoodBlock
     minTreecoverPct: CANOPY_DENSITY_THRESHOLD_PCT,
     land: datamask === null ? null : { classes: datamask, value: DATAMASK.LAND },
   });
-  if (ringM2 === 0) return neighbourhoodNotRead(input.provenance, 'the ring around the plot holds no land pixel of the product');
+  if (!covers(input.coverage)) return neighbourhoodNotRead(input.provenance, tooLittleRead(input.coverage, 'the ring'), input.coverage);
+  if (ringM2 === 0) return neighbourhoodNotRead(input.provenance, 'the ring around the plot holds no land pixel of the product', input.coverage);
   return {
     available: true,
     loss_ha: round(lossM2 / 10_000, 2),
@@ -142,6 +147,7 @@ export function readNeighbourhood(input: NeighbourhoodInput): NeighbourhoodBlock
     canopy_density_threshold_pct: CANOPY_DENSITY_THRESHOLD_PCT,
     ...input.provenance,
     accuracy: NEIGHBOURHOOD_ACCURACY,
+    coverage: input.coverage,
   };
 }
 
@@ -165,14 +171,18 @@ export function hansenRasters(p: RiskPrepared, rasters: ReadonlyMap<string, Work
   const mask = rasterAt(rasters, n.datamask);
   sameGrid('Hansen Global Forest Change', [treecover, loss, mask]);
   const plotMask = maskFor(treecover, plot.footprint);
+  const ring = ringFor(plotMask, treecover, 0, RING_KM * 1000);
+  const datamask = uint8(mask, 'datamask');
   return {
     plot: plotMask,
     // A tile missing beside one read reads as 0 (no cover, no loss, no data): shares over the plot count the pixels read; the ring's land leaves them out.
     plotRead: readPixels(plotMask, n.treecover2000, n.partlyRead),
-    ring: ringFor(plotMask, treecover, 0, RING_KM * 1000),
+    ring,
+    // Land and water are data; 0, and the ring beyond the window, are not.
+    coverage: ringCoverage(treecover, pixelsWithData(readPixels(ring, n.datamask, n.partlyRead), [datamask], DATAMASK.NO_DATA), plot.footprint, 0, RING_KM * 1000),
     treecover2000: uint8(treecover, 'treecover2000'),
     lossyear: uint8(loss, 'lossyear'),
-    datamask: uint8(mask, 'datamask'),
+    datamask,
     geoTransform: treecover.geoTransform,
   };
 }

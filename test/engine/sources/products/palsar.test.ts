@@ -53,7 +53,7 @@ const around = ([lon, lat]: [number, number], d = 0.004): [number, number, numbe
 test('reads a demo mosaic from the first mirror and decodes DN to γ⁰ dB', async () => {
   const { root } = await demoWorld();
   const [lon, lat] = centre('ci-tai-cleared-2022');
-  const read = await createPalsarAdapter({ where: onDisk(root) }).windows(lon, lat, around([lon, lat]), 2020);
+  const read = await createPalsarAdapter({ where: onDisk(root) }).windows(around([lon, lat]), 2020);
   assert.equal(read.mirror, 'planetary-computer');
   assert.deepEqual(read.failedOver, []);
   assert.equal(read.nodata, 1);
@@ -74,19 +74,19 @@ test('fails over to the second mirror when the first is down, names the mirror t
   try {
     const palsar = createPalsarAdapter({ where: { root: server.url, synthetic: true }, http });
     const [lon, lat] = centre('ci-tai-cleared-2022');
-    const read = await palsar.windows(lon, lat, around([lon, lat]), 2019);
+    const read = await palsar.windows(around([lon, lat]), 2019);
     assert.equal(read.mirror, 'deafrica');
     assert.equal(read.failedOver[0].mirror, 'planetary-computer');
     assert.deepEqual(windowPixel(await readWindow(read.layers.HV.request), lon, lat), gdalPixel(mirrored(root, DEAFRICA_MIRROR.href(lon, lat, 2019, 'HV')), lon, lat));
     // Outside Africa the second mirror holds nothing, so the read fails with both causes named.
     const [klon, klat] = centre('id-kalbar-rubber');
-    await assert.rejects(palsar.windows(klon, klat, around([klon, klat]), 2019), (e: unknown) => e instanceof PalsarUnavailableError && e.causes.length === 1);
+    await assert.rejects(palsar.windows(around([klon, klat]), 2019), (e: unknown) => e instanceof PalsarUnavailableError && e.causes.length === 1);
     // Both mirrors down over Africa (a year whose files were not opened yet): unavailable, with each mirror's cause.
     server.setFaults({ down: ['/pceo.blob.core.windows.net/', '/deafrica-input-datasets.s3.af-south-1.amazonaws.com/'] });
-    await assert.rejects(palsar.windows(lon, lat, around([lon, lat]), 2020), (e: unknown) =>
+    await assert.rejects(palsar.windows(around([lon, lat]), 2020), (e: unknown) =>
       e instanceof PalsarUnavailableError && e.causes.map((c) => c.mirror).join() === 'planetary-computer,deafrica' && e.causes.every((c) => isSourceError(c.error, 'http_status')));
     server.setFaults({});
-    assert.equal((await palsar.windows(klon, klat, around([klon, klat]), 2019)).mirror, 'planetary-computer');
+    assert.equal((await palsar.windows(around([klon, klat]), 2019)).mirror, 'planetary-computer');
   } finally {
     http.close();
     await server.close();
@@ -94,5 +94,5 @@ test('fails over to the second mirror when the first is down, names the mirror t
 });
 
 test('refuses a year with no mosaic', async () => {
-  await assert.rejects(createPalsarAdapter({ where: {} }).windows(0, 0, [0, 0, 0.1, 0.1], 2012), PalsarUnavailableError);
+  await assert.rejects(createPalsarAdapter({ where: {} }).windows([0, 0, 0.1, 0.1], 2012), PalsarUnavailableError);
 });

@@ -25,10 +25,14 @@ const FOREST: Pixel = { y1990: 1, y2020: 1, main: 10 };
 const NEVER: Pixel = { y1990: 6, y2020: 6, main: 70 };
 const RUBBER_1996: Pixel = { y1990: 1, y2020: 3, def: 1996, main: 41, sub: 81 };
 
-function read(pixels: Pixel[], inside?: number[], plotAreaHa = 10) {
+/** The record over `pixels` (those listed in `inside`, or all); the plot has `plotPixels` pixels on the grid, those inside by default. */
+function read(pixels: Pixel[], inside?: number[], plotAreaHa = 10, plot: { plotPixels?: number; requiredGround?: boolean } = {}) {
   const bits = new Uint8Array(pixels.length).fill(inside ? 0 : 1);
   for (const i of inside ?? []) bits[i] = 1;
-  return readHistory({ mask: maskFromBits(bits, pixels.length, 1), layers: layersOf(pixels), tile: 'N10_E90', plotAreaHa, provenance: PROVENANCE });
+  const mask = maskFromBits(bits, pixels.length, 1);
+  return readHistory({
+    mask, layers: layersOf(pixels), tile: 'N10_E90', plotAreaHa, plotPixels: plot.plotPixels ?? mask.count, requiredGround: plot.requiredGround ?? false, provenance: PROVENANCE,
+  });
 }
 
 test('classes at the end of 1990 and 2020, moist forest and never-forest shares, and the plantation share of 2025', () => {
@@ -74,11 +78,26 @@ test('the last moist-forest year is the year before the clearing, or the record 
   assert.equal(last.share_at_cutoff, 0.4);
 });
 
+const NO_CLASS: Pixel = { y1990: 0, y2020: 0, main: 0 };
+
 test('pixels without a class are dropped, not counted as other land cover', () => {
-  const h = read([...repeat(3, FOREST), ...repeat(1, NEVER), ...repeat(4, { y1990: 0, y2020: 0, main: 0 })]).history;
-  assert.equal(h.pixels, 8);
+  const h = read([...repeat(57, FOREST), ...repeat(19, NEVER), ...repeat(4, NO_CLASS)]).history;
+  assert.equal(h.pixels, 80);
+  assert.equal(h.coverage, 0.95);
   assert.equal(h.classes_2020!.undisturbed_forest, 0.75);
   assert.equal(h.classes_2020!.other_land_cover, 0.25);
+});
+
+test('classes over under 95% of the plot give no share: not available, the share read stated, and unread ground in Indonesia or Malaysia withholds', () => {
+  // Forest on the 9% of the plot the tile holds: read alone it would withhold as undisturbed forest.
+  const partial = read(repeat(9, FOREST), undefined, 10, { plotPixels: 100, requiredGround: true });
+  assert.deepEqual([partial.history.available, partial.history.checked, partial.history.classes_2020, partial.history.coverage, partial.history.pixels], [false, false, null, 0.09, 9]);
+  assert.match(partial.history.note_on_read!, /data for 9% of the plot, under the 95%/);
+  assert.deepEqual(partial.facts, { landsat_record_reads_undisturbed_forest: false, landsat_record_unavailable: true, record_cleared_by_2015: false });
+  assert.equal(read(repeat(9, FOREST), undefined, 10, { plotPixels: 100 }).facts.landsat_record_unavailable, false);
+  // Unclassified pixels inside the tile are no more read than pixels beyond it.
+  const holes = read([...repeat(18, FOREST), ...repeat(2, NO_CLASS)]).history;
+  assert.deepEqual([holes.available, holes.coverage], [false, 0.9]);
 });
 
 test('at least half undisturbed at the end of 2020 withholds; just under half does not', () => {

@@ -70,7 +70,7 @@ const grid = (f: (r: number, c: number) => number) => Uint8Array.from({ length: 
 
 test('neighbourhood: loss since 2021 over at least 30% canopy in 2000, in a ring with the plot cut out', () => {
   // Loss in 2022 everywhere, the plot included; canopy 60% east of the plot's middle column, 20% elsewhere.
-  const hood = readNeighbourhood({ ring: ring(), treecover2000: grid((_, c) => (c > 100 ? 60 : 20)), lossyear: grid(() => 22), datamask: null, geoTransform: GT, provenance: HANSEN });
+  const hood = readNeighbourhood({ ring: ring(), treecover2000: grid((_, c) => (c > 100 ? 60 : 20)), lossyear: grid(() => 22), datamask: null, geoTransform: GT, coverage: 1, provenance: HANSEN });
   assert.equal(hood.available, true);
   assert.equal(hood.ring_km, 2);
   assert.equal(hood.since_year, 2021);
@@ -84,20 +84,27 @@ test('neighbourhood: loss since 2021 over at least 30% canopy in 2000, in a ring
 });
 
 test('neighbourhood: loss in 2020 does not count, water leaves the ring, and a measured zero is a zero', () => {
-  const before = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 20), datamask: null, geoTransform: GT, provenance: HANSEN });
+  const before = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 20), datamask: null, geoTransform: GT, coverage: 1, provenance: HANSEN });
   assert.deepEqual([before.available, before.loss_ha, before.prevalence_pct], [true, 0, 0]);
-  const all = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: null, geoTransform: GT, provenance: HANSEN });
-  const wet = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: grid((r) => (r < 100 ? 2 : 1)), geoTransform: GT, provenance: HANSEN });
+  const all = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: null, geoTransform: GT, coverage: 1, provenance: HANSEN });
+  const wet = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: grid((r) => (r < 100 ? 2 : 1)), geoTransform: GT, coverage: 1, provenance: HANSEN });
   assert.equal(all.prevalence_pct, 100);
   assert.ok(wet.ring_area_ha! < all.ring_area_ha! * 0.55);
   assert.equal(wet.prevalence_pct, 100);
 });
 
-test('risk carries the producer\'s country classification, never the plot\'s', () => {
-  const hood = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 0), datamask: null, geoTransform: GT, provenance: HANSEN });
+test('risk carries the producer\'s country classification, the plot\'s own country without a producer, and none without either', () => {
+  const hood = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 0), datamask: null, geoTransform: GT, coverage: 1, provenance: HANSEN });
   const pa = readProtectedAreas(PLOT, { available: true, around: [], containing: [], snapshot: null }, OSM);
   const risk = riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: 'BR' }), pa, hood);
   assert.equal(risk.country.country, 'BR');
-  assert.equal(riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: null }), pa, hood).country.classification, null);
+  assert.equal(riskBlock(riskCountry({ ...PLOT, country: 'GH', producer_country: null }), pa, hood).country.country, 'GH');
+  assert.equal(riskBlock(riskCountry({ ...PLOT, country: null, producer_country: null }), pa, hood).country.classification, null);
   assert.deepEqual(Object.keys(risk), ['note', 'article', 'protected_area', 'country', 'neighbourhood']);
+});
+
+test('neighbourhood: a ring read over under 95% gives no figure and states the share read', () => {
+  const hood = readNeighbourhood({ ring: ring(), treecover2000: grid(() => 80), lossyear: grid(() => 23), datamask: null, geoTransform: GT, coverage: 0.5, provenance: HANSEN });
+  assert.deepEqual([hood.available, hood.loss_ha, hood.prevalence_pct, hood.coverage], [false, null, null, 0.5]);
+  assert.match(hood.note!, /data for 50% of the ring/);
 });

@@ -106,11 +106,12 @@ export const DEAFRICA_MIRROR: PalsarMirror = {
 
 export const PALSAR_MIRRORS: readonly PalsarMirror[] = [PC_MIRROR, DEAFRICA_MIRROR];
 
-export function palsarProvenance(lon: number, lat: number, year: number, mirror: PalsarMirror, where: ArchiveLocation): Provenance {
+/** Provenance of a year's mosaic read from `tiles` (1° tile names, every tile read). */
+export function palsarProvenance(tiles: readonly string[], year: number, mirror: PalsarMirror, where: ArchiveLocation): Provenance {
   return withSynthetic({
     dataset: `JAXA ALOS${year > 2010 ? '-2 PALSAR-2' : ' PALSAR'} yearly 25 m mosaic (${mirror.name} mirror)`,
     version: String(year),
-    tile: `${palsarTile1(lon, lat)}_${String(year).slice(2)}`,
+    tile: tiles.map((t) => `${t}_${String(year).slice(2)}`).join(', '),
     licence: 'JAXA terms of use (https://earth.jaxa.jp/policy/en.html)',
     attribution: '© JAXA',
     citation: 'Shimada, M. et al. (2014) New global forest/non-forest maps from ALOS PALSAR data (2007–2010). Remote Sensing of Environment 155:13–31',

@@ -1,7 +1,7 @@
 // Plans reads of the PALSAR mosaics: the one place the mirrors are tried in order and a failed
 // mirror is judged (codes.ts holds tiles, mirrors and values).
 import { isSourceError, isTransient, type SourceErrorCode } from '../../errors.ts';
-import type { ProductWindows } from '../../raster-request.ts';
+import { type ProductWindows, tilesRead } from '../../raster-request.ts';
 import type { Bbox } from '../../reproject.ts';
 import { CogOpener, layersOverTiles, PlanetaryComputerSigner, type ProductDeps } from '../cog-opener.ts';
 import { cellsTouching } from '../grid.ts';
@@ -34,11 +34,11 @@ export class PalsarUnavailableError extends Error {
 
 export interface PalsarAdapter {
   /**
-   * HH, HV and mask over a box (lon/lat) around a point, from every tile of the mirror's grid the
-   * box touches, one grid for all three: the mirrors are tried in order and the first that holds
-   * the year serves.
+   * HH, HV and mask over a box (lon/lat), from every tile of the mirror's grid the box touches,
+   * one grid for all three: the mirrors whose ground holds the whole box are tried in order and
+   * the first that holds the year serves.
    */
-  windows(lon: number, lat: number, box: Bbox, year: number, signal?: AbortSignal): Promise<PalsarWindows>;
+  windows(box: Bbox, year: number, signal?: AbortSignal): Promise<PalsarWindows>;
 }
 
 const MIRROR_FAULTS: readonly SourceErrorCode[] = ['not_found', 'http_status', 'invalid_tiff', 'window_outside'];
@@ -51,26 +51,29 @@ export function mirrorMayFail(err: unknown): boolean {
   return isTransient(err) || MIRROR_FAULTS.some((code) => isSourceError(err, code));
 }
 
+const boxCorners = ([w, s, e, n]: Bbox): Array<[number, number]> => [[w, s], [e, s], [e, n], [w, n]];
+
 export function createPalsarAdapter(opts: ProductDeps & { mirrors?: readonly PalsarMirror[] }): PalsarAdapter {
   const mirrors = opts.mirrors ?? PALSAR_MIRRORS;
   const cogs = new CogOpener(opts);
   const signer = new PlanetaryComputerSigner(opts);
   return {
-    async windows(lon, lat, box, year, signal) {
+    async windows(box, year, signal) {
       if (!palsarYearExists(year)) throw new PalsarUnavailableError(`no PALSAR mosaic exists for ${year}`, []);
       const failedOver: PalsarWindows['failedOver'] = [];
       const causes: Array<{ mirror: string; error: unknown }> = [];
       for (const mirror of mirrors) {
-        if (!mirror.covers(lon, lat)) continue;
+        // The box's corners, not a point inside it: a mirror covering part of the box would read the rest as missing.
+        if (!boxCorners(box).every(([lon, lat]) => mirror.covers(lon, lat))) continue;
         try {
           const query = mirror.sasTokenUrl ? await signer.query(mirror.sasTokenUrl, signal) : undefined;
           const cells = new Map(cellsTouching(box, mirror.tileDegrees).map(([x, y]) => [mirror.tileDegrees === 1 ? palsarTile1(x, y) : palsarTile5(x, y), [x, y] as const]));
           const planned = await layersOverTiles(box, [...cells.keys()], ['HH', 'HV', 'mask'] as const, (band, tile) => ({
             open: () => cogs.open(mirror.href(cells.get(tile)![0], cells.get(tile)![1], year, band), { query, signal }),
-            provenance: palsarProvenance(lon, lat, year, mirror, opts.where),
+            provenance: palsarProvenance([tile], year, mirror, opts.where),
             encoding: () => ({ scale: 1, offset: 0, nodata: palsarNodata(year, band) }),
           }));
-          return { ...planned, mirror: mirror.name, year, nodata: palsarNodata(year, 'HV'), calibrationDb: PALSAR_CF_DB, failedOver, provenance: palsarProvenance(lon, lat, year, mirror, opts.where) };
+          return { ...planned, mirror: mirror.name, year, nodata: palsarNodata(year, 'HV'), calibrationDb: PALSAR_CF_DB, failedOver, provenance: palsarProvenance(tilesRead(planned), year, mirror, opts.where) };
         } catch (err) {
           if (signal?.aborted || !mirrorMayFail(err)) throw err;
           causes.push({ mirror: mirror.name, error: err });
@@ -78,7 +81,7 @@ export function createPalsarAdapter(opts: ProductDeps & { mirrors?: readonly Pal
         }
       }
       throw new PalsarUnavailableError(
-        causes.length === 0 ? `no PALSAR mirror covers ${lon}, ${lat}` : `every PALSAR mirror failed for ${year}: ${failedOver.map((f) => `${f.mirror} (${f.code})`).join(', ')}`,
+        causes.length === 0 ? `no PALSAR mirror covers the box ${box.join(', ')}` : `every PALSAR mirror failed for ${year}: ${failedOver.map((f) => `${f.mirror} (${f.code})`).join(', ')}`,
         causes,
       );
     },

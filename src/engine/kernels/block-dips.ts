@@ -1,0 +1,98 @@
+/**
+ * The dry-season dip per sub-plot block (block-index.ts), at the plot's own trough dates. The
+ * plot's NDVI median follows its majority cover, so a forest part under half of it leaves the
+ * plot's cycle intact; each block's mean NDVI per scene is tested for the dip at every trough the
+ * plot showed. A block that was seen at the troughs and dipped at fewer than half of them has no
+ * in-phase dip.
+ */
+import { type BlockAnswers, type BlockSummary, forestPart, type ForestPartLines } from './block-index.ts';
+import type { SceneBlockSums } from './scene-blocks.ts';
+import { type SeasonalTroughs, type SeasonTrough, YEAR_DAYS } from './seasonal-troughs.ts';
+
+export interface BlockDipLines {
+  /** Plateau-to-trough drop that counts as a dip (the plot's own). */
+  readonly dipDepth: number;
+  /** Clear pixels a block needs in a scene for its mean to count. */
+  readonly minPixels: number;
+}
+
+const PLATEAU_QUANTILE = 0.75;
+
+/**
+ * Each block's dip at the troughs of the plot's dipped seasons: the block's plateau is the upper
+ * quartile of its usable scenes within half a year of the trough, its trough its mean at the plot's
+ * trough scene. `read`: the block was seen at a trough; `forest`: it dipped at fewer than half of
+ * the troughs it was seen at (a block without the in-phase dip, in the shape the block summary takes).
+ */
+export function blockDips(
+  input: {
+    readonly blocks: Int32Array;
+    readonly sums: SceneBlockSums;
+    /** UTC day and usable flag (SCENE_USABLE) of every scene of the series, in its order. */
+    readonly days: Int32Array | Float64Array;
+    readonly usable: Uint8Array;
+    readonly seasons: readonly SeasonTrough[];
+  },
+  lines: BlockDipLines,
+): BlockAnswers {
+  const { sums, days, usable, seasons } = input;
+  const nb = sums.blocks;
+  const seen = new Uint16Array(nb);
+  const dipped = new Uint16Array(nb);
+  const values = new Float64Array(days.length);
+  const mean = (k: number, b: number) => {
+    const c = sums.count[k * nb + b];
+    return c >= lines.minPixels ? sums.ndvi[k * nb + b] / c : NaN;
+  };
+  for (const season of seasons) {
+    if (!season.dipped || season.trough_scene === null) continue;
+    const t = season.trough_scene;
+    const from = days[t] - YEAR_DAYS / 2;
+    const to = days[t] + YEAR_DAYS / 2;
+    for (let b = 0; b < nb; b++) {
+      const trough = mean(t, b);
+      if (trough !== trough) continue;
+      let m = 0;
+      for (let k = 0; k < days.length; k++) {
+        if (usable[k] === 0 || days[k] < from || days[k] >= to) continue;
+        const v = mean(k, b);
+        if (v === v) values[m++] = v;
+      }
+      if (m < 3) continue;
+      const plateau = upperQuartile(values, m);
+      seen[b]++;
+      if (plateau - trough >= lines.dipDepth) dipped[b]++;
+    }
+  }
+  const read = new Uint8Array(nb);
+  const without = new Uint8Array(nb);
+  for (let b = 0; b < nb; b++) {
+    read[b] = seen[b] > 0 ? 1 : 0;
+    without[b] = seen[b] > 0 && dipped[b] * 2 < seen[b] ? 1 : 0;
+  }
+  return { blocks: input.blocks, read, forest: without };
+}
+
+/** The upper quartile of the first `m` values (sorted in place; a season holds a few dozen scenes). */
+function upperQuartile(values: Float64Array, m: number): number {
+  const v = values.subarray(0, m).sort();
+  const at = PLATEAU_QUANTILE * (m - 1);
+  const lo = Math.floor(at);
+  return lo + 1 < m ? v[lo] + (at - lo) * (v[lo + 1] - v[lo]) : v[lo];
+}
+
+/**
+ * The record's cycle with its blocks' dips: a part without the in-phase dip large enough to make a
+ * plot forest-like keeps the cycle from being phase-locked for the whole plot.
+ */
+export function withDipBlocks(troughs: SeasonalTroughs, dips: BlockSummary | null, lines: ForestPartLines): PlotTroughs {
+  if (dips === null || troughs.cycle !== 'phase_locked' || !forestPart(dips, lines)) return { ...troughs, dip_blocks: dips, part_without_dip: false };
+  return { ...troughs, phase_locked: false, cycle: 'not_consistent', dip_blocks: dips, part_without_dip: true };
+}
+
+/** The record's cycle over the whole plot, with what its blocks said. */
+export type PlotTroughs = SeasonalTroughs & {
+  dip_blocks: BlockSummary | null;
+  /** The plot as a whole dipped in phase, but not a part of it large enough to count. */
+  part_without_dip: boolean;
+};
