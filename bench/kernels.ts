@@ -294,7 +294,7 @@ export default function kernels(args: string[]): void {
   const perPlot = {
     seasonal_troughs_us: time(() => seasonalTroughs(series, { start, end }, op.seasons).seasons_observed) * 1e6,
     structure_at_trough_us: time(() => structureAtTrough(troughs.seasons, shade, aotSeries, op.structure).seasons_matched) * 1e6,
-    decide_us: time(() => decide({ plot_area_km2: 0.1, cycle: troughs.cycle, shade: { forest_like: false, confident: true }, radar: { forest_like: false, confident: true, polarimetry_cultivated: false }, height: { forest_like: false, confident: true, between_lines: false }, terrain_outside: false, context: NO_CONTEXT }).reasons.length) * 1e6,
+    decide_us: time(() => decide({ plot_area_km2: 0.1, area_known: true, cycle: troughs.cycle, shade: { forest_like: false, confident: true }, radar: { forest_like: false, confident: true, polarimetry_cultivated: false }, height: { forest_like: false, confident: true, between_lines: false }, terrain_outside: false, context: NO_CONTEXT }).reasons.length) * 1e6,
     scenes: days.length,
   };
 

@@ -11,6 +11,7 @@ import { contextSection } from './evidence/context.ts';
 import { instrumentsSection } from './evidence/instruments.ts';
 import { integritySection } from './evidence/integrity.ts';
 import { limitationsSection } from './evidence/limitations.ts';
+import { partsSection } from './evidence/parts.ts';
 import { plotSection, referenceText, type PlotRegisterFacts } from './evidence/plot.ts';
 import { recordSection } from './evidence/record.ts';
 import { scenesSection } from './evidence/scenes.ts';
@@ -100,6 +101,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
       },
       ...plotSection(wrapper, input.register, picture),
       ...verdictSection(e),
+      ...partsSection(e),
       ...recordSection(e),
       ...instrumentsSection(e),
       ...contextSection(e),

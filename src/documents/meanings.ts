@@ -76,8 +76,8 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
   no_canopy_cycle: 'A well-observed record shows no annual canopy cycle.',
   record_too_thin: 'Too few dry seasons before the cutoff could be measured, mostly for cloud or gaps in the archive.',
   plot_below_evidence_floor:
-    'The plot is under the 4 ha evidence floor: no positive finding is issued at this size, whatever the ' +
-    'instruments read; their reason is listed beside this one.',
+    'The plot is under the 4 ha evidence floor (or is a point with no declared area, not shown to reach it): no ' +
+    'positive finding is issued at this size, whatever the instruments read; their reason is listed beside this one.',
   inside_licensed_pulpwood_concession:
     'The plot intersects a licensed pulpwood concession on the Indonesian concession layer, so a positive ' +
     'reading is withheld; the instruments\' reason follows.',

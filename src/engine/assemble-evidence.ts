@@ -7,8 +7,9 @@
 import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
-import type { EvidenceBlocks, EvidenceObject, EvidenceSeason, SkippedScene } from './evidence-object.ts';
-import { findingSentence, forestPartClause, mapShareClause, noDipClause, whereInPlot } from './finding.ts';
+import type { EvidenceBlocks, EvidenceObject, EvidencePart, EvidenceSeason, SkippedScene } from './evidence-object.ts';
+import { type FloorJudgedOn, findingSentence, forestPartClause, mapShareClause, noDipClause, whereInPlot } from './finding.ts';
+import type { PlotFootprint } from './footprint.ts';
 import type { BlockSummary } from './kernels/block-index.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -43,6 +44,11 @@ export interface AssembleInput {
   decision: Decision;
   issued: Date;
   synthetic: boolean;
+  /**
+   * A plot read in several parts: `plan` and `result` are the part whose readings fill the blocks;
+   * the area, footprint, finding and parts are the whole plot's (engine/plot-parts.ts).
+   */
+  whole?: { footprint: PlotFootprint; finding: string; parts: EvidencePart[] };
 }
 
 function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
@@ -100,6 +106,22 @@ function partsOf(result: PlotTaskResult, blocks: Record<'structure' | 'radar' | 
   return parts;
 }
 
+function instrumentBlocksOf(result: PlotTaskResult, plotHa: number): Record<'structure' | 'radar' | 'height' | 'dips', EvidenceBlocks | null> {
+  return {
+    structure: blocksOf(result.structure.blocks, op.blocks.fineCellM, plotHa),
+    radar: blocksOf(result.radar?.blocks ?? null, op.blocks.radarCellM, plotHa),
+    height: blocksOf(result.height?.blocks ?? null, op.blocks.fineCellM, plotHa),
+    dips: blocksOf(result.troughs.dip_blocks, op.blocks.dipCellM, plotHa),
+  };
+}
+
+/** The finding of one read as it stands on its own: a plot's, or one part's of a multi-part plot (`plotHa` the area read). */
+export function readFinding(result: PlotTaskResult, decision: Decision, plotHa: number, floorOn: FloorJudgedOn): string {
+  const t = result.troughs;
+  const counts = { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length, opticalCoverage: result.coverage.optical, floorOn };
+  return findingSentence(decision, counts, partsOf(result, instrumentBlocksOf(result, plotHa)));
+}
+
 export function assembleEvidence(input: AssembleInput): EvidenceObject {
   const { plan, result, decision } = input;
   const t = result.troughs;
@@ -119,14 +141,11 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     last_observed: s.last_observed,
   }));
   const { structure: st, radar: ra, height: he, terrain: te } = result;
-  const plotAreaKm2 = Number((plan.footprint.areaHa / 100).toFixed(6));
+  const footprint = input.whole?.footprint ?? plan.footprint;
+  const plotAreaKm2 = Number((footprint.areaHa / 100).toFixed(6));
+  // The blocks are the read part's: on a multi-part plot, its own area.
   const plotHa = plan.footprint.areaHa;
-  const instrumentBlocks = {
-    structure: blocksOf(st.blocks, op.blocks.fineCellM, plotHa),
-    radar: blocksOf(ra?.blocks ?? null, op.blocks.radarCellM, plotHa),
-    height: blocksOf(he?.blocks ?? null, op.blocks.fineCellM, plotHa),
-    dips: blocksOf(t.dip_blocks, op.blocks.dipCellM, plotHa),
-  };
+  const instrumentBlocks = instrumentBlocksOf(result, plotHa);
   const evidence: EvidenceObject = {
     // A plot registered without a reference has none: its id is said elsewhere, never passed off as one.
     aoi_name: plan.plot.ref ?? '',
@@ -140,7 +159,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     risk: blocks.risk,
     settlement: blocks.settlement,
     history: blocks.history,
-    footprint: plan.footprint.sentence,
+    footprint: footprint.sentence,
     read: {
       pixels: result.pixels,
       pitch_m: round(result.pitch_m, 1) ?? 10,
@@ -157,7 +176,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     verdict: decision.verdict,
     reason: decision.reason,
     reasons: decision.reasons,
-    finding: findingSentence(decision, { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length, opticalCoverage: result.coverage.optical }, partsOf(result, instrumentBlocks)),
+    finding: input.whole?.finding ?? readFinding(result, decision, plotHa, footprint.areaKnown ? 'plot' : 'point_without_area'),
     seasons,
     seasons_observed: t.seasons_observed,
     seasons_with_dip: t.seasons_with_dip,
@@ -215,12 +234,13 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     skipped: skippedScenes(plan, result),
     posture: POSTURE,
     baseline_note: BASELINE_NOTE,
-    next_step: nextStep({ evidence_state: 'done', verdict: decision.verdict, reasons: decision.reasons, area_ha: plan.footprint.areaHa }),
+    next_step: nextStep({ evidence_state: 'done', verdict: decision.verdict, reasons: decision.reasons, area_ha: footprint.areaHa }),
     post_cutoff_loss: blocks.post_cutoff_loss,
     forest_types: blocks.forest_types,
     commodity_maps: blocks.commodity_maps,
     whisp: blocks.whisp,
     ...(blocks.concession === undefined ? {} : { concession: blocks.concession }),
+    ...(input.whole === undefined ? {} : { parts: input.whole.parts }),
     synthetic: input.synthetic,
     ...(input.synthetic ? { synthetic_note: SYNTHETIC_NOTE } : {}),
   };

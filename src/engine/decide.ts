@@ -87,6 +87,12 @@ export const NO_CONTEXT: ContextFacts = Object.freeze({
 
 export interface DecisionInput {
   readonly plot_area_km2: number;
+  /**
+   * False when the plot's own area is not known: a point with no declared area is read over a circle
+   * the service draws, which says nothing of how much ground the plot holds, so it is not shown to
+   * reach the floor whatever the circle's size.
+   */
+  readonly area_known: boolean;
   /** What the seasonal record says on its own (seasonalTroughs().cycle, held from phase_locked by withDipBlocks()). */
   readonly cycle: CycleClass;
   /**
@@ -217,7 +223,7 @@ export const RULES: readonly Rule[] = [
   { kind: 'withholding', code: 'eu_forest_maps_read_forest', verdict: WEAK, place: 'before', scope: 'positive',
     when: (f) => f.input.context.eu_forest_maps_read_forest },
   { kind: 'withholding', code: 'plot_below_evidence_floor', verdict: WEAK, place: 'after', scope: 'answered',
-    when: (f) => f.input.plot_area_km2 < EVIDENCE_FLOOR_KM2 },
+    when: (f) => !f.input.area_known || f.input.plot_area_km2 < EVIDENCE_FLOOR_KM2 },
   // A record that read part of the plot says nothing of the rest (the instruments' own coverage
   // rule is theirs: one that read too little does not answer).
   { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive',
@@ -270,4 +276,11 @@ export function decide(input: DecisionInput): Decision {
   }
   const reasons = [...before, instruments.code, ...after];
   return { verdict, reason: reasons[0], reasons };
+}
+
+/** The instruments' row behind a decision: the one code of its `reasons` an instrument row issues. */
+export function instrumentsRule(d: Decision): InstrumentRule {
+  const rule = RULES.find((r): r is InstrumentRule => r.kind === 'instruments' && d.reasons.includes(r.code));
+  if (rule === undefined) throw new DecisionError(`no instruments' reason among ${d.reasons.join(', ')}`);
+  return rule;
 }

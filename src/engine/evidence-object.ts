@@ -125,6 +125,37 @@ export interface SkippedScene {
   why: string;
 }
 
+/**
+ * One part of a multi-part plot, read on its own as a polygon plot (engine/plot-parts.ts): its own
+ * scenes, instruments, maps and decision. The plot's answer is its most cautious part's.
+ */
+export interface EvidencePart {
+  /** 1-based, in the order of the uploaded MultiPolygon. */
+  part: number;
+  area_ha: number;
+  /** [longitude, latitude] of the part's centre of mass. */
+  centroid: [number, number];
+  /** False when no archive holds anything over the part; `not_read` says why. */
+  read: boolean;
+  not_read: string | null;
+  verdict: Verdict;
+  reason: ReasonCode;
+  reasons: ReasonCode[];
+  /** Part pixels on the optical grid (0 when nothing was read). */
+  pixels: number;
+  scenes_kept: number;
+  seasons_observed: number;
+  /** The radar and canopy-height tiles read under the part. */
+  tiles: { radar: string | null; height: string | null };
+  /**
+   * Whether the part intersects a protected area on the open map layer (context only, spec 2.8.2):
+   * the top-level risk block is one part's, so each part says this for itself. Null when not checked.
+   */
+  protected_area_intersects: boolean | null;
+  /** The part's own finding, in one sentence. */
+  finding: string;
+}
+
 export interface EvidenceObject {
   aoi_name: string;
   /** The service's version (package.json) that read the plot. */
@@ -171,6 +202,8 @@ export interface EvidenceObject {
   whisp: Block;
   /** Present only for plots whose centroid lies in Indonesia's extent (spec 2.8.7). */
   concession?: Block;
+  /** Present only when the plot has more than one part: each part's own answer (the top-level blocks are its most cautious part's). */
+  parts?: EvidencePart[];
   /** True for every object read from the generated demo archive. */
   synthetic: boolean;
   /** Present when `synthetic`: says so in words. */

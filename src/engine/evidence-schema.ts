@@ -314,6 +314,27 @@ const season = z.object({
   last_observed: date.nullable(),
 });
 
+/** One part of a multi-part plot (evidence-object.ts EvidencePart). */
+const part = z.object({
+  part: z.number().int().min(1).describe('Its place in the uploaded MultiPolygon, from 1.'),
+  area_ha: z.number(),
+  centroid: z.tuple([z.number(), z.number()]).describe('[longitude, latitude] of the part\'s centre of mass.'),
+  read: z.boolean().describe('False when no archive holds anything over the part; `not_read` says why, and the part answers `insufficient_record`.'),
+  not_read: maybeText,
+  verdict: z.enum(VERDICTS),
+  reason: reasonCode,
+  reasons: z.array(reasonCode).min(1),
+  pixels: count.describe('Part pixels on the optical grid; 0 when nothing was read.'),
+  scenes_kept: count,
+  seasons_observed: count,
+  tiles: z.object({
+    radar: maybeText,
+    height: maybeText,
+  }).describe('The radar and canopy-height tiles read under the part.'),
+  protected_area_intersects: z.boolean().nullable().describe('Whether the part intersects a protected area on the open map layer (context only, as `risk.protected_area`, which is the governing part\'s); null when not checked.'),
+  finding: text.describe('The part\'s own finding sentence.'),
+}).describe('One part of a multi-part plot, read on its own as a polygon plot: its own scenes, instruments, maps and decision, on the archives\' tiles under it. The evidence floor applies to each part\'s own area.');
+
 /** Spec 2.14. */
 export const nextStepSchema = z.object({
   code: z.enum(NEXT_STEP_CODES),
@@ -334,7 +355,7 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
   risk,
   settlement,
   history,
-  footprint: text.describe('Whether the uploaded boundary or a circle drawn around a declared point was read, with its area.'),
+  footprint: text.describe('Whether the uploaded boundary (in parts, for a multi-part plot) or a circle drawn around a declared point was read, with its area: a circle\'s is the drawn polygon\'s measured area. A point with no declared area carries `plot_below_evidence_floor`: its own area is not known to reach the floor.'),
   read: z.object({
     pixels: count,
     pitch_m: z.number(),
@@ -421,6 +442,13 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
   commodity_maps: commodityMaps,
   whisp,
   concession: concession.optional(),
+  parts: z.array(part).min(2).optional().describe(
+    'Present only for a plot uploaded as a MultiPolygon of more than one polygon (absent for a polygon or a point): each part is read and decided on its own. '
+    + 'The plot takes its most cautious part\'s verdict, reason and reasons, so it carries a positive finding only when every part does. Caution rises from a positive '
+    + 'finding, through a plantation reading withheld by a context block or the floor, a reading the instruments withheld themselves and a refusal (`insufficient_record`, '
+    + 'also the answer of a part nothing was read on), to `no_prior_management_evidenced`; the first of equally cautious parts governs. The top-level blocks (record, '
+    + 'instruments, context, scenes) are those of the most cautious part that was read; `plot_area_km2` and `footprint` are the whole plot\'s, and `finding` names the parts.',
+  ),
   synthetic: z.boolean().describe('True when read from the generated demo archive.'),
   synthetic_note: text.optional(),
   archive_review: z.looseObject({}).optional().describe('A dated reading from a sub-metre archive scene, filed with the document.'),

@@ -3,7 +3,7 @@
  * words, and what withheld a positive reading when something did. One sentence per reason code
  * (spec 2.10); the counts of the record are filled in, never a decision line.
  */
-import { type Decision, type ReasonCode, RULES } from './decide.ts';
+import { type Decision, instrumentsRule, type ReasonCode } from './decide.ts';
 import { covers } from './kernels/coverage.ts';
 
 export interface FindingCounts {
@@ -15,7 +15,21 @@ export interface FindingCounts {
   seasons: number;
   /** The share of the plot the optical record had data for (read.coverage); null when no scene was kept. */
   opticalCoverage?: number | null;
+  /** What the evidence floor was judged on; the plot when absent. */
+  floorOn?: FloorJudgedOn;
 }
+
+/**
+ * What the floor was judged on: the plot, one part of a multi-part plot (engine/plot-parts.ts), or
+ * a point with no declared area, whose own area is not known (PlotFootprint.areaKnown).
+ */
+export type FloorJudgedOn = 'plot' | 'part' | 'point_without_area';
+
+const FLOOR_CLAUSE: Record<FloorJudgedOn, string> = {
+  plot: 'the plot is under the 4 ha evidence floor',
+  part: 'this part is under the 4 ha evidence floor',
+  point_without_area: 'no area was declared for the point, so the plot is not shown to reach the 4 ha evidence floor',
+};
 
 const seasons = (n: number) => (n === 1 ? 'the one dry season measured' : `each of the ${n} dry seasons measured`);
 
@@ -58,7 +72,7 @@ const WITHHELD_BY: Partial<Record<ReasonCode, string | ((c: FindingCounts) => st
   landsat_record_unavailable: 'the Landsat moist-forest record could not be read on this ground in Indonesia or Malaysia',
   planted_forest_2020: 'the 2020 forest-type map classes most of the plot as planted forest',
   eu_forest_maps_read_forest: 'the Commission\'s 2020 forest maps class at least half of the plot as forest',
-  plot_below_evidence_floor: 'the plot is under the 4 ha evidence floor',
+  plot_below_evidence_floor: (c) => FLOOR_CLAUSE[c.floorOn ?? 'plot'],
   record_covers_part_of_plot: (c) => `${outsideRecord(c)}, so the record says nothing of that part`,
 };
 
@@ -85,7 +99,7 @@ export function findingSentence(decision: Decision, counts: FindingCounts, parts
 }
 
 function readingSentence(decision: Decision, counts: FindingCounts): string {
-  const instruments = decision.reasons.find((r) => RULES.some((rule) => rule.kind === 'instruments' && rule.code === r)) as ReasonCode;
+  const instruments = instrumentsRule(decision).code;
   const withholdings = decision.reasons.filter((r) => r !== instruments);
   const positive = POSITIVE[instruments];
   if (positive !== undefined) {

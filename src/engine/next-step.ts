@@ -56,7 +56,8 @@ export const NEXT_STEP_NOTES: Record<NextStepCode, string> = {
     'shows, filed with this same document; the imagery itself is not supplied. Otherwise the plot goes on ' +
     `to ${RECORDS}, with its reasons attached.`,
   below_evidence_floor:
-    'The plot is under the 4 ha evidence floor: no positive finding is issued from the satellite record at ' +
+    'The plot is under the 4 ha evidence floor, or is a point with no declared area and so not shown to reach it: ' +
+    'no positive finding is issued from the satellite record at ' +
     `this size, and its reading stands as supporting evidence only. The plot goes on to ${RECORDS}, with ` +
     'this document attached.',
   supply_other_evidence:

@@ -1,7 +1,8 @@
 /**
  * One plot's read, in the two halves a job overlaps: `preparePlot` plans the read and fetches its
  * tiles (main thread, I/O only), `finishPlot` computes in the pool, decides, cuts the map's chip,
- * assembles the evidence object and signs it. Nothing here touches the database.
+ * assembles the evidence object and signs it. A multi-part plot goes through both halves part by
+ * part (engine/plot-parts.ts) and still gives one signed object. Nothing here touches the database.
  */
 import type { MultiPolygon, Polygon } from 'geojson';
 import sharp from 'sharp';
@@ -17,7 +18,9 @@ import type { EnginePool } from './worker/pool.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
 import type { EvidenceFacts } from './plot-state.ts';
 import { type DecodedTiles, type Shipment, shipRasters } from './plan/raster-shipment.ts';
-import { planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
+import { checkReadArea, NothingToReadError, planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
+import { type PlotFootprint, plotFootprint } from './footprint.ts';
+import { type PartAnswer, plotAnswer, plotParts, readPartAnswer, unreadPartAnswer } from './plot-parts.ts';
 import type { SigningKey } from './signing.ts';
 import { metresPerDegree } from './sources/reproject.ts';
 
@@ -36,9 +39,43 @@ export interface EngineDeps {
   now?: () => Date;
 }
 
+/**
+ * One part planned, and its tiles shipped unless they are left to ship when the part is read; or a
+ * part over which no archive holds anything.
+ */
+export type PreparedPart = { plan: PlotPlan; shipment: Shipment | null } | { plot: PlotToRead; notRead: NothingToReadError };
+
+/**
+ * Parts planned at once. A plot may hold up to the intake's MAX_PARTS_PER_PLOT parts and each plan
+ * searches the catalogues, so they are planned a few at a time.
+ */
+const PARTS_PLANNED_AT_ONCE = 4;
+
+/** `fn` over every item, at most `limit` running at once, answers in the items' order; the first failure stops the rest. */
+async function atMost<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const run = async () => {
+    while (!failed && next < items.length) {
+      const k = next++;
+      try {
+        out[k] = await fn(items[k]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return out;
+}
+
 export interface PreparedPlot {
-  plan: PlotPlan;
-  shipment: Shipment;
+  /** The whole plot's footprint: the area, sentence and map of the evidence. */
+  footprint: PlotFootprint;
+  /** One for a polygon or a point; one per polygon of a multi-part plot (engine/plot-parts.ts). */
+  parts: PreparedPart[];
 }
 
 export interface PlotReading {
@@ -49,14 +86,40 @@ export interface PlotReading {
   decision: Decision;
 }
 
+const planPart = (part: PlotToRead, deps: EngineDeps, signal?: AbortSignal) =>
+  planRead(part, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration, maxAreaHa: deps.maxReadAreaHa });
+
+/**
+ * Plans and ships a plot's read. A multi-part plot is planned part by part, each on its own tiles;
+ * only its first part read is shipped here, the others as they are read, so the tiles parts share
+ * reach the pool already decoded, without their bytes. The area cap holds for the parts together; a part no archive
+ * covers is kept to be stated, unless no part is covered, when the read fails as a single plot's would.
+ */
 export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<PreparedPlot> {
-  const plan = await planRead(plot, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration, maxAreaHa: deps.maxReadAreaHa });
-  return { plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) };
+  const split = plotParts(plot);
+  if (split.length === 1) {
+    const plan = await planPart(plot, deps, signal);
+    return { footprint: plan.footprint, parts: [{ plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) }] };
+  }
+  const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
+  checkReadArea(footprint, deps.maxReadAreaHa);
+  const parts = await atMost(split, PARTS_PLANNED_AT_ONCE, (part) => planPart(part, deps, signal).then(
+    (plan): PreparedPart => ({ plan, shipment: null }),
+    (err: unknown): PreparedPart => {
+      if (err instanceof NothingToReadError) return { plot: part, notRead: err };
+      throw err;
+    },
+  ));
+  const first = parts.find((p) => 'plan' in p);
+  if (first === undefined) throw (parts[0] as { notRead: NothingToReadError }).notRead;
+  first.shipment = await shipRasters(first.plan.requests, deps.tiles, signal);
+  return { footprint, parts };
 }
 
 export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
   return decide({
     plot_area_km2: plan.footprint.areaHa / 100,
+    area_known: plan.footprint.areaKnown,
     cycle: r.troughs.cycle,
     part_without_dip: r.troughs.part_without_dip,
     shade: r.structure,
@@ -68,17 +131,40 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
   });
 }
 
-export async function finishPlot(prepared: PreparedPlot, deps: EngineDeps, signal?: AbortSignal): Promise<PlotReading> {
-  const { plan, shipment } = prepared;
+async function readPart(part: PreparedPart, deps: EngineDeps, signal?: AbortSignal): Promise<PartAnswer> {
+  if ('notRead' in part) return unreadPartAnswer(part.plot, part.notRead.message);
+  const { plan } = part;
+  // Shipped now, after the parts before it decoded the tiles they share: those travel without bytes.
+  const shipment = part.shipment ?? await shipRasters(plan.requests, deps.tiles, signal);
   const result = await deps.pool.run('plot', { ...plan.task, shipment: { tiles: shipment.tiles, rasters: shipment.rasters } }, { signal });
-  const decision = decisionOf(plan, result);
-  const evidence = assembleEvidence({ plan, result, decision, issued: (deps.now ?? (() => new Date()))(), synthetic: deps.archive.synthetic });
-  const chip = await chipFor(plan, result, deps, signal);
+  return readPartAnswer(plan, result, decisionOf(plan, result));
+}
+
+export async function finishPlot(prepared: PreparedPlot, deps: EngineDeps, signal?: AbortSignal): Promise<PlotReading> {
+  // One pool task at a time, as for a single plot: a job never holds more of the pool's bounded queue than one plot did.
+  const answers: PartAnswer[] = [];
+  for (const part of prepared.parts) answers.push(await readPart(part, deps, signal));
+  const issued = (deps.now ?? (() => new Date()))();
+  const synthetic = deps.archive.synthetic;
+  let evidence: EvidenceObject;
+  let read: NonNullable<PartAnswer['read']>;
+  let decision: Decision;
+  if (answers.length === 1) {
+    read = answers[0].read!;
+    decision = answers[0].decision;
+    evidence = assembleEvidence({ ...read, decision, issued, synthetic });
+  } else {
+    const answer = plotAnswer(answers);
+    read = answers[answer.blocks].read!;
+    decision = answer.decision;
+    evidence = assembleEvidence({ ...read, decision, issued, synthetic, whole: { footprint: prepared.footprint, finding: answer.finding, parts: answer.parts } });
+  }
+  const chip = await chipFor(prepared.footprint.footprint, read.plan, read.result, deps, signal);
   return {
     evidence,
     integrity: sealEvidence(evidence, deps.signingKey),
-    map: { footprint: plan.footprint.footprint, chip },
-    facts: evidenceFacts(result.context.blocks, result.troughs.seasons_observed, forestPartShare(result)),
+    map: { footprint: prepared.footprint.footprint, chip },
+    facts: evidenceFacts(read.result.context.blocks, read.result.troughs.seasons_observed, forestPartShare(read.result)),
     decision,
   };
 }
@@ -92,6 +178,8 @@ const CHIP_MARGIN_SHARE = 0.35;
 const CHIP_MARGIN_MIN_M = 60;
 const CHIP_PIXEL_M = 10;
 const CHIP_MAX_PX = 256;
+/** Past this extent the chip's windows would grow with the distance between parts, not with the plot: no chip. */
+const CHIP_MAX_EXTENT_M = 20_000;
 
 /** The kept Sentinel-2 scene clearest over the plot, the latest among equals. */
 function chipScene(plan: PlotPlan, r: PlotTaskResult): string | null {
@@ -110,16 +198,18 @@ function chipScene(plan: PlotPlan, r: PlotTaskResult): string | null {
 }
 
 /**
- * A true-colour chip of one kept scene around the footprint, for the document's map. It is not
- * part of the signed evidence, so a chip that cannot be cut leaves the map without one.
+ * A true-colour chip of one kept scene around the whole footprint (every part of a multi-part
+ * plot, from the scenes of the part that fills the blocks), for the document's map. It is not
+ * part of the signed evidence, so a chip that cannot be cut leaves the map without one, and a plot
+ * whose parts lie too far apart for one scene's window is drawn without one.
  */
-async function chipFor(plan: PlotPlan, r: PlotTaskResult, deps: EngineDeps, signal?: AbortSignal): Promise<EvidenceMap['chip']> {
+async function chipFor(footprint: Polygon | MultiPolygon, plan: PlotPlan, r: PlotTaskResult, deps: EngineDeps, signal?: AbortSignal): Promise<EvidenceMap['chip']> {
   const id = chipScene(plan, r);
   const scene = id === null ? undefined : plan.sentinel2.get(id);
-  if (scene === undefined) return null;
+  const extentM = extentMetres(footprint);
+  if (scene === undefined || Math.max(extentM.x, extentM.y) > CHIP_MAX_EXTENT_M) return null;
   try {
-    const extentM = extentMetres(plan.footprint.footprint);
-    const bbox = footprintBox(plan.footprint.footprint, Math.max(CHIP_MARGIN_MIN_M, CHIP_MARGIN_SHARE * Math.max(extentM.x, extentM.y)));
+    const bbox = footprintBox(footprint, Math.max(CHIP_MARGIN_MIN_M, CHIP_MARGIN_SHARE * Math.max(extentM.x, extentM.y)));
     const m = metresPerDegree((bbox[1] + bbox[3]) / 2);
     const width = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[2] - bbox[0]) * m.lon) / CHIP_PIXEL_M)));
     const height = Math.min(CHIP_MAX_PX, Math.max(16, Math.round(((bbox[3] - bbox[1]) * m.lat) / CHIP_PIXEL_M)));

@@ -17,6 +17,9 @@ import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, site, waitUntilRead } from '../engine/evidence-helpers.ts';
+import { buildSiteModel } from '../../src/demo/site-model.ts';
+import { DEMO_SEED } from '../../src/demo/world.ts';
+import { pdfText } from '../documents/pdf-text.ts';
 import type { EvidenceObject } from '../../src/engine/evidence-object.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import type { EvidenceFacts } from '../../src/engine/plot-state.ts';
@@ -245,6 +248,34 @@ for (const backend of BACKENDS) {
         assert.match(row.evidence_error!, /^The read could not be completed: no archive covers the plot: .*open ocean, or a pole/);
         assert.equal(row.verdict, null, 'not charged as insufficient_record');
         assert.equal(await units(app, workspaceId), 0);
+      });
+
+      test('a plot in two parts on two continents is read part by part, served with its parts, and its document shows them', async () => {
+        const { workspaceId, key } = await seedWorkspace(app.services.store);
+        const em = app.services.store.em();
+        const id = await insertSitePlot(em, workspaceId, A, { ref: 'TWO-PARTS' });
+        // Not B: its radar tiles, once decoded, would be served past the faults of the next test.
+        const forest = 'ci-tai-cleared-2022';
+        const geometry = { type: 'MultiPolygon', coordinates: [[buildSiteModel(site(A), DEMO_SEED).lonLatRing], [buildSiteModel(site(forest), DEMO_SEED).lonLatRing]] };
+        await em.execute('update plots set geometry = ?::jsonb, area_ha = ? where id = ?', [JSON.stringify(geometry), site(A).plot.areaHa + site(forest).plot.areaHa, id]);
+        await app.call('POST', RUN, { key, body: { plot_ids: [id] } });
+        await waitUntilRead(em, workspaceId);
+        const r = await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key });
+        assert.equal(r.status, 200);
+        const e = r.body.evidence;
+        assert.deepEqual(e.parts.map((p: { verdict: string; reason: string }) => [p.verdict, p.reason]), [
+          [site(A).truth.verdict, site(A).truth.reason],
+          [site(forest).truth.verdict, site(forest).truth.reason],
+        ]);
+        for (const p of e.parts) assert.ok(p.pixels > 0 && p.tiles.radar !== null);
+        assert.notEqual(e.parts[0].tiles.radar, e.parts[1].tiles.radar);
+        assert.deepEqual([e.verdict, e.reason], [site(forest).truth.verdict, site(forest).truth.reason]);
+        const row = await plotRow(em, id);
+        assert.deepEqual([row.evidence_state, row.verdict, row.reason], ['done', e.verdict, e.reason]);
+        const pdf = await fetch(`${app.url}/api/v1/portal/plots/${id}/evidence.pdf`, { headers: { authorization: `Bearer ${key}` } });
+        assert.equal(pdf.status, 200);
+        const text = (await pdfText(Buffer.from(await pdf.arrayBuffer()))).text.replace(/\s+/g, ' ');
+        assert.ok(text.includes('The plot was uploaded in 2 parts.'));
       });
 
       test('a plot registered without a reference is read with an empty aoi_name, never its id', async () => {

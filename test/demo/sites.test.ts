@@ -20,6 +20,7 @@ function decisionFor(site: (typeof DEMO_SITES)[number], unreadable?: 'gfw_wood_f
   };
   return decide({
     plot_area_km2: site.plot.areaHa / 100,
+    area_known: true,
     cycle: i.cycle,
     shade: i.shade,
     radar: i.radar,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { historyNotRead, type HistoryNotRead } from '../../src/engine/context/history.ts';
 import { RULES, type ReasonCode } from '../../src/engine/decide.ts';
 import { canonicalJson, sealEvidence } from '../../src/engine/integrity.ts';
+import type { EvidenceObject, EvidencePart } from '../../src/engine/evidence-object.ts';
 import { evidencePdf, type EvidenceDocumentInput } from '../../src/documents/evidence-pdf.ts';
 import { VERDICT_MEANINGS } from '../../src/documents/meanings.ts';
 import { fixtureKey, fixtureMap, fixtureWrapper, type FixtureOptions } from '../fixtures/evidence-wrapper.ts';
@@ -191,6 +192,45 @@ test('a document renders when no context block could be read, and says so once p
   assert.ok(t.includes('This is not a plot without history.'));
   assert.ok(t.includes('No country of production was given.'));
   assert.ok((t.match(/Not read by this version of the service\./g) ?? []).length >= 7);
+});
+
+test('a plot in several parts shows each part\'s answer in a table; a plot in one part has no such table', async () => {
+  const part = (n: number, verdict: EvidenceObject['verdict'], reasons: ReasonCode[], read: boolean, finding: string): EvidencePart => ({
+    part: n, area_ha: 5.125, centroid: [99.13, 8.85], read, not_read: read ? null : 'no archive covers the plot', verdict, reason: reasons[0], reasons,
+    pixels: read ? 512 : 0, scenes_kept: read ? 40 : 0, seasons_observed: read ? 5 : 0, tiles: { radar: read ? 'N09E099' : null, height: read ? 'N06E099' : null }, protected_area_intersects: read ? false : null, finding,
+  });
+  const { pdf } = await render({
+    edit: (e) => {
+      e.parts = [
+        part(1, 'prior_management_evidenced', ['cycle_and_structure_agree'], true, 'Established plantation before the cutoff on part one.'),
+        part(2, 'insufficient_record', ['record_too_thin'], false, 'Nothing was read on this part: no archive covers the plot.'),
+      ];
+    },
+  });
+  const t = flat((await pdfText(pdf)).text);
+  assert.ok(t.includes('The plot was uploaded in 2 parts.'), t.slice(0, 400));
+  assert.ok(t.includes('Established plantation before the cutoff on part one.'));
+  assert.ok(t.includes('Nothing was read on this part: no archive covers the plot.'));
+  assert.ok(t.includes('512 px, 5 seasons'));
+  assert.ok(t.includes('not read'));
+  assert.equal((t.match(/5\.13 ha/g) ?? []).length, 2);
+  const single = flat((await pdfText((await render()).pdf)).text);
+  assert.ok(!single.includes('The plot was uploaded in'));
+});
+
+test('the floor row says when parts of a plot above the floor are under it, and when a point\'s area is not known to reach it', async () => {
+  const small = (n: number): EvidencePart => ({
+    part: n, area_ha: 0.46, centroid: [99.13, 8.85], read: true, not_read: null, verdict: 'prior_management_weak', reason: 'cycle_and_structure_agree',
+    reasons: ['cycle_and_structure_agree', 'plot_below_evidence_floor'], pixels: 46, scenes_kept: 40, seasons_observed: 5,
+    tiles: { radar: 'N09E099', height: 'N06E099' }, protected_area_intersects: false, finding: 'Withheld: this part is under the 4 ha evidence floor.',
+  });
+  const parts = flat((await pdfText((await render({ edit: (e) => { e.plot_area_km2 = 0.0414; e.parts = Array.from({ length: 9 }, (_, k) => small(k + 1)); } })).pdf)).text);
+  assert.ok(parts.includes('the plot is above it, but 9 of its 9 parts are under it, and the floor applies to each part'));
+  const point = flat((await pdfText((await render({
+    edit: (e) => { e.plot_area_km2 = 0.04; e.verdict = 'prior_management_weak'; e.reasons = ['cycle_and_structure_agree', 'plot_below_evidence_floor']; },
+  })).pdf)).text);
+  assert.ok(point.includes('the plot\'s own area is not known to reach it (a point with no declared area)'));
+  assert.ok(flat((await pdfText((await render()).pdf)).text).includes('this plot is above it'));
 });
 
 test('ground outside the Landsat record\'s tiles reads "Not covered", a tile that could not be read "Not read"', async () => {

@@ -69,6 +69,8 @@ interface Case {
   readonly height?: HeightAnswer;
   readonly terrain?: boolean | null;
   readonly area?: number;
+  /** False for a point read without a declared area. */
+  readonly areaKnown?: boolean;
   readonly context?: Partial<ContextFacts>;
   readonly coverage?: number | null;
   readonly verdict: Verdict;
@@ -78,6 +80,7 @@ interface Case {
 function inputOf(c: Omit<Case, 'name' | 'verdict' | 'reasons'>): DecisionInput {
   return {
     plot_area_km2: c.area ?? LARGE,
+    area_known: c.areaKnown ?? true,
     cycle: c.cycle ?? 'phase_locked',
     part_without_dip: c.partWithoutDip ?? false,
     shade: c.shade ?? CROP,
@@ -131,6 +134,11 @@ const CASES: Case[] = [
   { name: 'the floor rides beside no cycle and leaves its verdict', area: SMALL, cycle: 'no_cycle', shade: NONE, radar: NONE, height: NONE, verdict: 'no_prior_management_evidenced', reasons: ['no_canopy_cycle', 'plot_below_evidence_floor'] },
   { name: 'a refusal under the floor carries its own code alone', area: SMALL, cycle: 'too_thin', context: { inside_licensed_pulpwood_concession: true }, verdict: 'insufficient_record', reasons: ['record_too_thin'] },
   { name: 'exactly 4 ha is not under the floor', area: EVIDENCE_FLOOR_KM2, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  // A point with no declared area: the circle read is the service's, so the plot is not shown to reach the floor.
+  { name: 'a positive reading over a circle drawn for an unknown area is withheld at the floor', area: EVIDENCE_FLOOR_KM2, areaKnown: false, verdict: 'prior_management_weak', reasons: ['cycle_and_structure_agree', 'plot_below_evidence_floor'] },
+  { name: 'an unknown area withholds even when the circle drawn is larger than the floor', area: LARGE, areaKnown: false, verdict: 'prior_management_weak', reasons: ['cycle_and_structure_agree', 'plot_below_evidence_floor'] },
+  { name: 'an unknown area rides beside no cycle and leaves its verdict', areaKnown: false, cycle: 'no_cycle', shade: NONE, radar: NONE, height: NONE, verdict: 'no_prior_management_evidenced', reasons: ['no_canopy_cycle', 'plot_below_evidence_floor'] },
+  { name: 'a refusal over a circle drawn for an unknown area carries its own code alone', areaKnown: false, cycle: 'too_thin', verdict: 'insufficient_record', reasons: ['record_too_thin'] },
   // Context withholdings come before the instruments' reason (spec 2.8.7, 2.10).
   { name: 'inside a licensed pulpwood concession', context: { inside_licensed_pulpwood_concession: true }, verdict: 'prior_management_weak', reasons: ['inside_licensed_pulpwood_concession', 'cycle_and_structure_agree'] },
   { name: 'the concession layer could not be read', context: { concession_layer_unavailable: true }, verdict: 'prior_management_weak', reasons: ['concession_layer_unavailable', 'cycle_and_structure_agree'] },

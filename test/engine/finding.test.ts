@@ -32,6 +32,18 @@ test('a record too thin says how many seasons answered', () => {
   );
 });
 
+test('a point read without a declared area says its area is not known to reach the floor, not that it is under it', () => {
+  const positive = findingSentence({ verdict: 'prior_management_weak', reason: 'cycle_and_structure_agree', reasons: ['cycle_and_structure_agree', 'plot_below_evidence_floor'] }, { ...counts, floorOn: 'point_without_area' });
+  assert.match(positive, /^Withheld: no area was declared for the point, so the plot is not shown to reach the 4 ha evidence floor\. Read alone, the record shows an established plantation/);
+  const none = findingSentence({ verdict: 'no_prior_management_evidenced', reason: 'no_canopy_cycle', reasons: ['no_canopy_cycle', 'plot_below_evidence_floor'] }, { ...counts, floorOn: 'point_without_area' });
+  assert.match(none, /No area was declared for the point, so the plot is not shown to reach the 4 ha evidence floor, so this reading stands as supporting evidence only\.$/);
+});
+
+test('a part of a multi-part plot under the floor says the part is under it, not the plot', () => {
+  const s = findingSentence({ verdict: 'prior_management_weak', reason: 'cycle_and_structure_agree', reasons: ['cycle_and_structure_agree', 'plot_below_evidence_floor'] }, { ...counts, floorOn: 'part' });
+  assert.match(s, /^Withheld: this part is under the 4 ha evidence floor\. Read alone, the record shows an established plantation/);
+});
+
 test('a record covering part of the plot says what share lies outside the archive\'s data, withheld or not', () => {
   const withheld = findingSentence({
     verdict: 'prior_management_weak', reason: 'record_covers_part_of_plot', reasons: ['record_covers_part_of_plot', 'cycle_and_structure_agree'],

@@ -10,6 +10,7 @@ const silent = { forest_like: null, confident: false };
 const h = (a: typeof crop | typeof forest | typeof silent) => ({ ...a, between_lines: false });
 const input = (edit: Partial<DecisionInput> = {}): DecisionInput => ({
   plot_area_km2: 0.1,
+  area_known: true,
   cycle: 'phase_locked',
   shade: crop,
   radar: { ...crop, polarimetry_cultivated: null },
@@ -24,6 +25,7 @@ const TABLE: Array<[string, DecisionInput, ReasonBucket]> = [
   ['a positive finding is issued', input(), 'finding_issued'],
   ['a positive reading under 4 ha is counted under the floor', input({ plot_area_km2: 0.024 }), 'under_evidence_floor'],
   ['a reading without a finding under 4 ha is counted under the floor', input({ plot_area_km2: 0.024, cycle: 'not_consistent' }), 'under_evidence_floor'],
+  ['a positive reading of a point with no declared area is counted under the floor', input({ plot_area_km2: 0.04, area_known: false }), 'under_evidence_floor'],
   ['a finding withheld by a context block under 4 ha is counted under the floor',
     input({ plot_area_km2: 0.03, context: { ...NO_CONTEXT, eu_forest_maps_read_forest: true } }), 'under_evidence_floor'],
   ['a finding withheld by the Commission\'s 2020 maps', input({ context: { ...NO_CONTEXT, eu_forest_maps_read_forest: true } }), 'withheld_by_context'],

@@ -1,5 +1,6 @@
 /** The plot the evidence is about: who refers to it, where and how large it is, and its map. */
 import type { Content } from 'pdfmake/interfaces.js';
+import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
 import type { FootprintPicture } from '../footprint-map.ts';
 import { facts, fields, heading, NOT_READ, show } from '../layout.ts';
@@ -32,15 +33,24 @@ function mapBlock(picture: FootprintPicture | null): Content {
   };
 }
 
+/** Where the plot stands against the floor: a multi-part plot's parts are judged each on its own, a point with no declared area on an area not known. */
+function floorStanding(e: EvidenceObject, areaHa: number, floorHa: number): string {
+  if (areaHa < floorHa) return 'this plot is under it, so no positive finding is issued';
+  const partsUnder = e.parts?.filter((p) => p.area_ha < floorHa).length ?? 0;
+  if (e.parts !== undefined && partsUnder > 0) {
+    return `the plot is above it, but ${partsUnder} of its ${e.parts.length} parts are under it, and the floor applies to each part`;
+  }
+  if (e.reasons.includes('plot_below_evidence_floor')) return 'the plot\'s own area is not known to reach it (a point with no declared area), so no positive finding is issued';
+  return 'this plot is above it';
+}
+
 export function plotSection(wrapper: EvidenceWrapper, register: PlotRegisterFacts, picture: FootprintPicture | null): Content[] {
   const e = wrapper.evidence;
   const country = fields(fields(e.risk).country);
   const countryText = typeof country.country === 'string' ? `${show(country.country_name)} (${country.country})` : 'not given';
   const areaHa = e.plot_area_km2 * 100;
   const floorHa = e.evidence_floor_km2 * 100;
-  const floor = areaHa < floorHa
-    ? `${floorHa} ha (${e.evidence_floor_km2} km²): this plot is under it, so no positive finding is issued`
-    : `${floorHa} ha (${e.evidence_floor_km2} km²): this plot is above it`;
+  const floor = `${floorHa} ha (${e.evidence_floor_km2} km²): ${floorStanding(e, areaHa, floorHa)}`;
   return [
     heading('The plot'),
     {

@@ -105,6 +105,9 @@ export class ReadError extends Error {
   readonly code = 'read_failed';
 }
 
+/** No archive holds anything over the footprint: a part of a multi-part plot that raises it is stated as not read. */
+export class NothingToReadError extends ReadError {}
+
 /** A permanent absence (no such file, not a readable COG, not over the plot) is recorded; anything else fails the read. */
 const PERMANENT: readonly SourceErrorCode[] = ['not_found', 'invalid_tiff', 'unsupported_tiff', 'window_outside'];
 const permanent = (err: unknown): err is SourceError => isSourceError(err) && PERMANENT.includes(err.code);
@@ -114,11 +117,21 @@ const why = (err: unknown) => (err as Error).message;
 
 const haOf = (v: number) => `${v.toLocaleString('en', { maximumFractionDigits: 2 })} ha`;
 
+const splitInto = (maxAreaHa: number) => `split the plot into parts of at most ${haOf(maxAreaHa)}`;
+const footprintWhat = (footprint: PlotFootprint) => (footprint.drawn ? 'the circle drawn for the declared area' : 'the footprint');
+
+/** Refuses a footprint over the area a read may cover (a multi-part plot: its parts together, each read on its own). */
+export function checkReadArea(footprint: PlotFootprint, maxAreaHa: number = MAX_READ_AREA_HA): void {
+  if (!(footprint.areaHa <= maxAreaHa)) {
+    throw new ReadError(`${footprintWhat(footprint)} covers ${haOf(footprint.areaHa)}, over the ${haOf(maxAreaHa)} a read may cover: ${splitInto(maxAreaHa)}`);
+  }
+}
+
 /** Refuses a footprint whose windows would be beyond the bound, before anything is searched, fetched or allocated. */
 function checkReadBound(footprint: PlotFootprint, box: Bbox, maxAreaHa: number): void {
-  const split = `split the plot into parts of at most ${haOf(maxAreaHa)}`;
-  const what = footprint.drawn ? 'the circle drawn for the declared area' : 'the footprint';
-  if (!(footprint.areaHa <= maxAreaHa)) throw new ReadError(`${what} covers ${haOf(footprint.areaHa)}, over the ${haOf(maxAreaHa)} a read may cover: ${split}`);
+  const split = splitInto(maxAreaHa);
+  const what = footprintWhat(footprint);
+  checkReadArea(footprint, maxAreaHa);
   // Windows are longitude ranges: parts on either side of 180 degrees would span the world between them.
   if (box[2] - box[0] > 180) throw new ReadError(`${what} lies on both sides of the antimeridian, which a read does not cross: register each side as its own plot`);
   const m = metresPerDegree((box[1] + box[3]) / 2);
@@ -151,7 +164,7 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
     planContext(contextPlot, archive, signal, options),
   ]);
   if (s2Scenes.length + landsatScenes.length === 0 && radar.task === null && height.task === null && terrain.task === null) {
-    throw new ReadError(
+    throw new NothingToReadError(
       'no archive covers the plot: no Sentinel-2 or Landsat scene of the record period, and no radar, canopy-height or elevation tile lies over it (open ocean, or a pole); nothing was read',
     );
   }

@@ -95,7 +95,7 @@ test('the withholding facts reach decide() and place their codes before the inst
     const { result } = await read(plotOf(spec));
     const i = spec.intended;
     const input: DecisionInput = {
-      plot_area_km2: spec.plot.areaHa / 100, cycle: i.cycle, shade: i.shade, radar: i.radar, height: i.height, terrain_outside: i.terrain_outside, context: result.facts,
+      plot_area_km2: spec.plot.areaHa / 100, area_known: true, cycle: i.cycle, shade: i.shade, radar: i.radar, height: i.height, terrain_outside: i.terrain_outside, context: result.facts,
     };
     const d = decide(input);
     assert.deepEqual([d.verdict, d.reasons], [spec.truth.verdict, spec.truth.reasons], name);
@@ -259,7 +259,7 @@ test('risk and settlement never change a verdict: the same decision input with a
     assert.deepEqual(other.facts, result.facts, name);
     const i = spec.intended;
     const input = (context: ContextFacts): DecisionInput => ({
-      plot_area_km2: spec.plot.areaHa / 100, cycle: i.cycle, shade: i.shade, radar: i.radar, height: i.height, terrain_outside: i.terrain_outside, context,
+      plot_area_km2: spec.plot.areaHa / 100, area_known: true, cycle: i.cycle, shade: i.shade, radar: i.radar, height: i.height, terrain_outside: i.terrain_outside, context,
     });
     assert.deepEqual(decide(input(other.facts)), decide(input(result.facts)), name);
   }
