@@ -159,6 +159,10 @@ export const FINDING_RULES = {
     effect: 'reject',
     message: `The ref is longer than ${MAX_REF_CHARS} characters, the longest a ref may be; it was not kept. Give the plot a shorter ref.`,
   },
+  no_reference: {
+    effect: 'inform',
+    message: 'The plot has no reference (a "ref", the feature\'s "id", or a "plot_id", "plot_ref" or "id" property or column): a re-upload of the file cannot match it to this plot, and registers it again as a new one. Give each plot a reference.',
+  },
   duplicate_ref: {
     effect: 'reject',
     message: 'An earlier plot of this file has the same ref; a ref names one plot, so only the first is taken.',

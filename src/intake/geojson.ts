@@ -33,7 +33,7 @@ export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS)
   const plots: RawPlot[] = [];
   const rowErrors = rowErrorLog();
   let vertices = 0;
-  const add = (index: number, geometry: unknown, properties: unknown) => {
+  const add = (index: number, geometry: unknown, properties: unknown, featureId?: unknown) => {
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
     const coordinates = isObject(geometry) ? geometry.coordinates : undefined;
     vertices += countOf(coordinates, depthOf(coordinates)).vertices;
@@ -42,6 +42,7 @@ export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS)
       index,
       geometry: convert ? reprojectGeometry(geometry, convert) : geometry,
       properties: isObject(properties) ? properties : {},
+      featureId,
     });
   };
 
@@ -49,11 +50,11 @@ export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS)
   if (type === 'FeatureCollection') {
     if (!Array.isArray(root.features)) throw badGeoJson('the FeatureCollection has no "features" array.');
     root.features.forEach((feature: unknown, index: number) => {
-      if (isObject(feature) && feature.type === 'Feature') add(index, feature.geometry ?? null, feature.properties);
+      if (isObject(feature) && feature.type === 'Feature') add(index, feature.geometry ?? null, feature.properties, feature.id);
       else rowErrors.add({ index, code: 'not_a_feature', message: `Item ${index + 1} of "features" is not a GeoJSON Feature.` });
     });
   } else if (type === 'Feature') {
-    add(0, root.geometry ?? null, root.properties);
+    add(0, root.geometry ?? null, root.properties, root.id);
   } else if (typeof type === 'string' && GEOMETRY_TYPES.has(type)) {
     add(0, root, {});
   } else {

@@ -17,6 +17,8 @@ export interface RawPlot {
   /** The geometry as found: a GeoJSON-like object, possibly malformed, or null. */
   geometry: unknown;
   properties: Record<string, unknown>;
+  /** The GeoJSON Feature's own `id` member, a reference where the properties hold no `ref`. */
+  featureId?: unknown;
   /** Decimals written in the source text where the format keeps them (CSV); otherwise read from the numbers. */
   writtenDecimals?: number;
   /** True where the format fixes ring orientation itself (shapefile), so orientation is no finding. */

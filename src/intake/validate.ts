@@ -11,7 +11,7 @@ import {
 import { polygonsAreaHa } from './geodesic.ts';
 import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_REF_CHARS } from './limits.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
-import { numberFrom, plotProperties, textFrom } from './properties.ts';
+import { numberFrom, plotProperties, plotReference, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
 import { isStorableText } from './text.ts';
@@ -72,6 +72,8 @@ interface Context {
   uncheckedNoCountry: number;
   /** Countries given but outside the recognised list. */
   uncheckedCountries: Set<string>;
+  /** Plots whose reference was read from somewhere other than `ref`, by where. */
+  refsFrom: Map<string, number>;
 }
 
 /** Judges every plot of a parsed file as the EU information system would for a filing. Pure: stores nothing. */
@@ -93,6 +95,7 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
     caps: options.caps ?? DEFAULT_CAPS,
     uncheckedNoCountry: 0,
     uncheckedCountries: new Set(),
+    refsFrom: new Map(),
   };
   const refs = new Set<string>();
   for (const raw of file.plots) {
@@ -116,6 +119,9 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
       `Axis order and country were not checked for ${context.uncheckedNoCountry} plot(s): no country was given (the query's country or a feature's country).`,
     );
   }
+  for (const [from, count] of context.refsFrom) {
+    notes.push(`The reference of ${count} plot(s) without a "ref" was read from ${from}; a re-upload matches on it.`);
+  }
   for (const code of context.uncheckedCountries) {
     notes.push(`Axis order and country were not checked for plots in ${code}: the country is outside the recognised list.`);
   }
@@ -134,8 +140,12 @@ const tooLarge = (how: string, area: number, context: Context) =>
 
 function judgePlot(raw: RawPlot, context: Context): PlotReport {
   const found: Finding[] = [];
-  const props = plotProperties(storableProperties(raw.properties, found));
-  let ref = textFrom(props.ref);
+  const storable = storableProperties(raw.properties, found);
+  const props = plotProperties(storable);
+  const reference = plotReference(storable, raw.featureId);
+  let ref = textFrom(reference.value);
+  if (ref === null) found.push(finding('no_reference'));
+  else if (reference.from !== null) context.refsFrom.set(reference.from, (context.refsFrom.get(reference.from) ?? 0) + 1);
   if (ref !== null && [...ref].length > MAX_REF_CHARS) {
     found.push(finding('ref_too_long', `It has ${[...ref].length} characters.`));
     ref = null;

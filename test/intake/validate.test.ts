@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
+import { zipSync } from 'fflate';
 import { parseGeoJson } from '../../src/intake/geojson.ts';
+import { parseCsv } from '../../src/intake/csv.ts';
+import { parseShapefileZip } from '../../src/intake/shapefile.ts';
+import { writeShapefile } from '../fixtures/shapefile.ts';
 import { validatePlots, type PlotReport, type ValidateOptions } from '../../src/intake/validate.ts';
 import { FINDING_RULES, effectOf, type FindingCode } from '../../src/intake/findings.ts';
 import { checkTopology } from '../../src/intake/topology.ts';
@@ -18,7 +22,9 @@ const N = 6.701456;
 const SQUARE: Position[] = [[W, S], [E, S], [E, N], [W, N], [W, S]];
 const polygon = (...rings: Position[][]) => ({ type: 'Polygon', coordinates: rings });
 const point = (x = -1.600123, y = 6.700456) => ({ type: 'Point', coordinates: [x, y] });
-const feature = (geometry: unknown, properties: Record<string, unknown> = {}) => ({ type: 'Feature', properties, geometry });
+let refs = 0;
+/** A feature with a ref of its own unless the properties give one (a plot without one is reported, see no_reference). */
+const feature = (geometry: unknown, properties: Record<string, unknown> = {}) => ({ type: 'Feature', properties: { ref: `plot-${++refs}`, ...properties }, geometry });
 
 function judgeAll(features: unknown[], options: ValidateOptions = { country: 'GH' }) {
   return validatePlots(parseGeoJson(Buffer.from(JSON.stringify({ type: 'FeatureCollection', features }))), options);
@@ -286,6 +292,16 @@ cases.push(
     },
     also: (p) => assert.equal(p.validation_state, 'rejected'),
   },
+  {
+    code: 'no_reference',
+    name: 'a plot with no ref, no feature id and no reference-like property',
+    plot: () => judge({ type: 'Feature', properties: { commodity: 'cocoa' }, geometry: polygon(SQUARE) }),
+    also: (p) => {
+      assert.equal(p.ref, null);
+      assert.equal(p.validation_state, 'valid', 'it informs: the plot is taken');
+      assert.match(p.findings[0].message, /re-upload .* cannot match/);
+    },
+  },
 );
 
 const caps = (over: Partial<IntakeCaps>): IntakeCaps => ({ ...DEFAULT_CAPS, ...over });
@@ -393,6 +409,39 @@ test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash',
 test('every finding code has a fixture that triggers it', () => {
   const covered = new Set(cases.map((c) => c.code));
   assert.deepEqual(Object.keys(FINDING_RULES).filter((code) => !covered.has(code as FindingCode)), []);
+});
+
+test('a plot without a ref takes the feature\'s id, then plot_id, plotId, PlotID, plot_ref, id, and the notes say which', () => {
+  const bare = (properties: Record<string, unknown>, id?: unknown) => ({ type: 'Feature', id, properties, geometry: polygon(SQUARE) });
+  const report = judgeAll([
+    bare({ ref: 'R-1', plot_id: 'P-0' }, 'F-0'),
+    bare({ plot_id: 'P-1', id: 'I-1' }, 'F-1'),
+    bare({ id: 'I-2', plot_id: 'P-2', plot_ref: 'PR-2' }),
+    bare({ plotId: 'P-3', plot_ref: 'PR-3' }),
+    bare({ PlotID: 'P-4', id: 'I-4' }),
+    bare({ plot_ref: 'PR-5', id: 'I-5' }),
+    bare({ id: 6 }),
+  ]);
+  assert.deepEqual(report.plots.map((p) => p.ref), ['R-1', 'F-1', 'P-2', 'P-3', 'P-4', 'PR-5', '6']);
+  assert.ok(report.plots.every((p) => !codes(p).includes('no_reference')));
+  assert.deepEqual(report.notes, [
+    'The reference of 1 plot(s) without a "ref" was read from the feature\'s "id" member; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "plot_id"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "plotId"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "PlotID"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "plot_ref"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "id"; a re-upload matches on it.',
+  ]);
+});
+
+test('a CSV\'s plot_id column and a shapefile\'s id attribute are the plots\' references', async () => {
+  const csv = validatePlots(parseCsv(Buffer.from('plot_id,lon,lat,area_ha\nK-1,-1.600123,6.700456,1\n')), { country: 'GH' });
+  assert.equal(csv.plots[0].ref, 'K-1');
+  assert.match(csv.notes.join(' '), /read from "plot_id"/);
+  const { shp, shx, dbf } = writeShapefile([{ shape: { rings: [[...SQUARE].reverse()] }, properties: { id: 'S-9' } }]);
+  const shapefile = validatePlots(await parseShapefileZip(zipSync({ 'p.shp': shp, 'p.shx': shx, 'p.dbf': dbf })), { country: 'GH' });
+  assert.equal(shapefile.plots[0].ref, 'S-9');
+  assert.match(shapefile.notes.join(' '), /read from "id"/);
 });
 
 test('matches a producer ignoring case and spacing, attaching its id', () => {
