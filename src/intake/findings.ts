@@ -12,9 +12,10 @@
  *    from the measured one, a centroid outside the stated country, a producer not matched).
  *
  * Decisions taken where the sources leave room:
- *  - Holes: the File Description says holes "are not supported" and (error 15) that the system keeps
+ *  - Holes: the File Description (v1.3) says holes are ignored and (error 15) that the system keeps
  *    only the outer boundary. We keep the outer boundary, as the system would, and say how to exclude
- *    the hole instead (two polygons without holes).
+ *    the hole instead (polygons without holes). A hole as large as its outer ring or larger is refused:
+ *    the outer ring alone would be a plot the file does not draw.
  *  - 6 decimals: the system rounds to 6 decimals and refuses vertices that then coincide. Stored
  *    coordinates keep their full precision (a 6-decimal cut moves a vertex up to 5 cm, which would
  *    defeat the 1 cm re-upload rule); only the vertices that would collapse are merged.
@@ -110,7 +111,11 @@ export const FINDING_RULES = {
   overlapping_parts: { effect: 'repair', message: 'Parts of the MultiPolygon overlap or share edges; they were merged.' },
   polygon_with_holes: {
     effect: 'repair',
-    message: 'The polygon has holes, which a filing does not carry: the EU information system keeps only the outer boundary, and so does this register. To leave the hole out, upload the plot as two polygons without holes.',
+    message: 'The polygon has holes: the EU information system ignores holes (GeoJSON File Description v1.3) and files only the outer ring, and so does this register, so the holes were filled. To leave a hole out of the plot, upload the plot as polygons without holes around it.',
+  },
+  hole_covers_outer_ring: {
+    effect: 'reject',
+    message: 'A hole (an interior ring) is the polygon\'s outer ring again or larger than it and around it, so as drawn the polygon encloses nothing; the EU information system ignores holes (GeoJSON File Description v1.3) and would file the outer ring alone, which is not what the file draws. Put the plot\'s boundary first and only holes inside it after.',
   },
   degenerate_polygon: { effect: 'reject', message: 'The polygon encloses no area (under a square metre): its vertices lie on a line.' },
   unrepairable_geometry: { effect: 'reject', message: 'The boundary is invalid and could not be repaired.' },

@@ -163,7 +163,27 @@ const cases: { code: FindingCode; name: string; plot: () => PlotReport; also?: (
     also: (p) => {
       assert.equal(p.geometry?.type, 'Polygon');
       assert.equal((p.geometry?.coordinates as unknown[]).length, 1);
+      assert.match(p.repairs[0].message, /ignores holes \(GeoJSON File Description v1\.3\)/);
     },
+  },
+  {
+    code: 'hole_covers_outer_ring',
+    name: 'a hole equal to the outer ring is said so, not taken for vertices on a line',
+    plot: () => judge(feature(polygon(SQUARE, [...SQUARE].reverse()))),
+    also: (p) => {
+      assert.equal(p.validation_state, 'rejected');
+      assert.deepEqual(p.rejections.map((f) => f.code), ['hole_covers_outer_ring']);
+      assert.match(p.rejections[0].message, /ignores holes .*Hole 1 is equal to the outer ring\.$/);
+    },
+  },
+  {
+    code: 'hole_covers_outer_ring',
+    name: 'a hole larger than the outer ring (the rings given in the wrong order)',
+    plot: () => {
+      const inner: Position[] = [[W + 0.0004, S + 0.0004], [W + 0.0006, S + 0.0004], [W + 0.0006, S + 0.0006], [W + 0.0004, S + 0.0006], [W + 0.0004, S + 0.0004]];
+      return judge(feature(polygon(inner, SQUARE)));
+    },
+    also: (p) => assert.match(p.rejections[0].message, /Hole 1 is larger than and around the outer ring\.$/),
   },
   {
     code: 'degenerate_polygon',
