@@ -152,6 +152,15 @@ export function isRecognisedCountry(alpha2: string): boolean {
   return recognisedCodes.has(alpha2);
 }
 
+/**
+ * Whether a WGS84 position lies on land as the registry draws it: in some country's boundary. Its
+ * borders over water are generalised (a point near a coast counts as land), so a point it puts in
+ * the sea lies offshore.
+ */
+export function onLand(at: Position): boolean {
+  return iso1A2Code(at) !== null;
+}
+
 /** Whether a WGS84 position lies in the country's boundary, its overseas parts included (FR holds GF). */
 export function countryContains(alpha2: string, at: Position): boolean {
   return isIn(at, alpha2) === true;

@@ -83,7 +83,7 @@ export const FINDING_RULES = {
   },
   axis_order_swapped: {
     effect: 'repair',
-    message: 'Latitude and longitude were given in the wrong order: the plot falls in the stated country only with the two swapped, so they were swapped (GeoJSON is longitude first).',
+    message: 'Latitude and longitude were given in the wrong order, so they were swapped (GeoJSON is longitude first).',
   },
   unclosed_ring: { effect: 'repair', message: 'A ring did not end on its first vertex; it was closed.' },
   duplicate_vertices: { effect: 'repair', message: 'A ring repeated a vertex in a row; the repeats were removed.' },
@@ -144,6 +144,10 @@ export const FINDING_RULES = {
   low_precision: {
     effect: 'inform',
     message: 'Coordinates carry fewer than six decimals, the precision the Regulation asks for (about 10 cm).',
+  },
+  not_on_land: {
+    effect: 'inform',
+    message: 'The plot lies in the sea, with its coordinates as written and with latitude and longitude swapped: check them.',
   },
   outside_country: { effect: 'inform', message: 'The plot\'s centroid lies outside the stated country.' },
   unknown_country: {

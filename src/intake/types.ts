@@ -21,6 +21,8 @@ export interface RawPlot {
   featureId?: unknown;
   /** Decimals written in the source text where the format keeps them (CSV); otherwise read from the numbers. */
   writtenDecimals?: number;
+  /** Why the parser swapped the plot's coordinates back (a CSV's lat and lon columns exchanged), for its finding. */
+  axesSwapped?: string;
   /** True where the format fixes ring orientation itself (shapefile), so orientation is no finding. */
   orientationByFormat?: boolean;
 }

@@ -1,4 +1,4 @@
-import { ACCEPTED_COUNTRY_FORMS, countryContains, isRecognisedCountry, lookupCountry } from './countries.ts';
+import { ACCEPTED_COUNTRY_FORMS, countryContains, isRecognisedCountry, lookupCountry, onLand } from './countries.ts';
 import {
   AREA_TOLERANCE,
   MIN_POLYGON_M2,
@@ -116,14 +116,14 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
   const notes = [...file.notes];
   if (context.uncheckedNoCountry > 0) {
     notes.push(
-      `Axis order and country were not checked for ${context.uncheckedNoCountry} plot(s): no country was given (the query's country or a feature's country).`,
+      `The country was not checked for ${context.uncheckedNoCountry} plot(s), and their axis order only against land: no country was given (the query's country or a feature's country).`,
     );
   }
   for (const [from, count] of context.refsFrom) {
     notes.push(`The reference of ${count} plot(s) without a "ref" was read from ${from}; a re-upload matches on it.`);
   }
   for (const code of context.uncheckedCountries) {
-    notes.push(`Axis order and country were not checked for plots in ${code}: the country is outside the recognised list.`);
+    notes.push(`The country was not checked for plots in ${code}, and their axis order only against land: the country is outside the recognised list.`);
   }
   return { format: file.format, country: context.country, notes, row_errors: file.row_errors, row_errors_omitted: file.row_errors_omitted };
 }
@@ -211,6 +211,7 @@ function judgeGeometry(
   context: Context,
 ): { geometry: PlotGeometry | null; area: number | null } {
   const none = { geometry: null, area: null };
+  if (raw.axesSwapped) found.push(finding('axis_order_swapped', raw.axesSwapped));
   const reading = readShape(raw.geometry, context.caps);
   if (reading.rejection) {
     found.push(reading.rejection);
@@ -303,6 +304,7 @@ function repairPolygons(
 /**
  * Coordinates on the Earth, in the stated country. The axis order is decided with the country's real
  * boundary: a plot outside it whose swapped coordinates fall inside was written latitude first.
+ * Without a country it is decided with land: a plot in the sea whose swapped coordinates fall on land.
  */
 function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
   const checkable = country !== null && isRecognisedCountry(country);
@@ -310,14 +312,23 @@ function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, 
     if (country === null) context.uncheckedNoCountry++;
     else context.uncheckedCountries.add(country);
   }
+  const at = (px: number, py: number) => `${px.toFixed(6)}, ${py.toFixed(6)}`;
   const earthly = onEarth(shape);
+  const swapped = swapAxes(shape);
   if (checkable) {
     if (earthly && countryContains(country, [x, y])) return { shape, found: [] };
-    const swapped = swapAxes(shape);
-    if (onEarth(swapped) && countryContains(country, [y, x])) return { shape: swapped, found: [finding('axis_order_swapped')] };
-    if (earthly) {
-      return { shape, found: [finding('outside_country', `It lies at ${x.toFixed(6)}, ${y.toFixed(6)}; the stated country is ${country}.`)] };
+    if (onEarth(swapped) && countryContains(country, [y, x])) {
+      return { shape: swapped, found: [finding('axis_order_swapped', `Swapped, the plot falls in the stated country (${country}).`)] };
     }
+    if (earthly) {
+      return { shape, found: [finding('outside_country', `It lies at ${at(x, y)}; the stated country is ${country}.`)] };
+    }
+  } else if (earthly && !onLand([x, y])) {
+    if (onEarth(swapped) && onLand([y, x])) {
+      const how = `No country was given: as written the plot lies in the sea at ${at(x, y)}, swapped on land at ${at(y, x)}.`;
+      return { shape: swapped, found: [finding('axis_order_swapped', how)] };
+    }
+    return { shape, found: [finding('not_on_land', `It lies at ${at(x, y)}.`)] };
   }
   if (!earthly) return { shape: null, found: [finding('coordinates_not_on_earth')] };
   return { shape, found: [] };

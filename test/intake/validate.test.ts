@@ -88,6 +88,12 @@ const cases: { code: FindingCode; name: string; plot: () => PlotReport; also?: (
     },
   },
   {
+    code: 'not_on_land',
+    name: 'without a country, a square in the sea as written and swapped',
+    plot: () => judge(feature(polygon(SQUARE.map(([x, y]) => [x + 0.4, y - 3.7] as Position))), { country: null }),
+    also: (p) => assert.match(p.findings[0].message, /lies in the sea.* It lies at -1\.1996/),
+  },
+  {
     code: 'unclosed_ring',
     name: 'a ring not ending on its first vertex is closed',
     plot: () => judge(feature(polygon(SQUARE.slice(0, -1)))),
@@ -500,10 +506,34 @@ test('checks the axis order of the real Ghana file swapped, with country "Ghana"
   }
 });
 
-test('skips the axis-order check without a country and says so in notes', () => {
+test('without a country, a plot in the sea that falls on land swapped is swapped, and the notes say only land was checked', () => {
   const swapped = SQUARE.map(([x, y]) => [y, x] as Position);
   const report = judgeAll([feature(polygon(swapped))], { country: null });
-  assert.ok(!codes(report.plots[0]).includes('axis_order_swapped'));
+  const plot = report.plots[0];
+  assert.ok(codes(plot).includes('axis_order_swapped'));
+  assert.match(plot.repairs.find((f) => f.code === 'axis_order_swapped')!.message, /No country was given: as written the plot lies in the sea/);
+  assert.deepEqual(plot.geometry, { type: 'Polygon', coordinates: [SQUARE] });
   assert.equal(report.country, null);
-  assert.ok(report.notes.some((n) => /not checked for 1 plot/.test(n)));
+  assert.ok(report.notes.some((n) => /country was not checked for 1 plot\(s\), and their axis order only against land/.test(n)));
+});
+
+test('without a country, a plot in the sea either way is reported not on land; one on land either way is left as written', () => {
+  const sea = judge(feature(point(-1.200001, 3.000001), { area_ha: 1 }), { country: null }); // Gulf of Guinea; swapped, too
+  assert.deepEqual(sea.findings.map((f) => f.code), ['not_on_land']);
+  assert.equal(sea.validation_state, 'valid');
+  assert.deepEqual(sea.geometry, { type: 'Point', coordinates: [-1.200001, 3.000001] });
+  const land = judge(feature(point(10.000001, 20.000001), { area_ha: 1 }), { country: null }); // Niger; swapped, Chad
+  assert.deepEqual(codes(land), []);
+  assert.deepEqual(land.geometry, { type: 'Point', coordinates: [10.000001, 20.000001] });
+});
+
+test('a CSV whose lat column holds values beyond ±90 and lon column none is read as swapped columns', () => {
+  const file = parseCsv(Buffer.from('ref,lon,lat,area_ha\nM-1,3.100001,101.500001,1\nM-2,3.200001,101.600001,1\n'));
+  assert.match(file.notes.join(' '), /"lat" column holds values beyond ±90 \(101\.500001, for one\) and the "lon" column none/);
+  const report = validatePlots(file, { country: null });
+  for (const plot of report.plots) {
+    assert.deepEqual(plot.repairs.map((f) => f.code), ['axis_order_swapped']);
+    assert.ok(!codes(plot).includes('coordinates_not_on_earth'));
+  }
+  assert.deepEqual(report.plots.map((p) => p.geometry?.coordinates), [[101.500001, 3.100001], [101.600001, 3.200001]]);
 });
