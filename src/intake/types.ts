@@ -19,7 +19,7 @@ export interface RawPlot {
   properties: Record<string, unknown>;
   /** The GeoJSON Feature's own `id` member, a reference where the properties hold no `ref`. */
   featureId?: unknown;
-  /** Decimals written in the source text where the format keeps them (CSV); otherwise read from the numbers. */
+  /** Decimals written in the source text where the format keeps them (GeoJSON, CSV, KML); otherwise read from the numbers. */
   writtenDecimals?: number;
   /** Why the parser swapped the plot's coordinates back (a CSV's lat and lon columns exchanged), for its finding. */
   axesSwapped?: string;
