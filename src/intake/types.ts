@@ -8,7 +8,7 @@ export type PlotGeometry =
   | { type: 'Polygon'; coordinates: Position[][] }
   | { type: 'MultiPolygon'; coordinates: Position[][][] };
 
-export type SourceFormat = 'geojson' | 'shapefile' | 'csv';
+export type SourceFormat = 'geojson' | 'shapefile' | 'csv' | 'kml' | 'kmz';
 
 /** One record of the file as read, before any judgement. */
 export interface RawPlot {

@@ -30,7 +30,9 @@ test('refuses an empty upload with empty_file and foreign formats with unsupport
   const loose = await refusal(refdata('whisp/shapefile_example.shp'), 'shapefile_example.shp');
   assert.equal(loose.code, 'unsupported_format');
   assert.match(loose.message, /one \.zip/);
-  assert.equal((await refusal(Buffer.from('<kml></kml>'), 'plots.kml')).code, 'unsupported_format');
+  const gpx = await refusal(Buffer.from('<gpx></gpx>'), 'track.gpx');
+  assert.equal(gpx.code, 'unsupported_format');
+  assert.match(gpx.message, /Accepted are GeoJSON .*KML \(\.kml\) or KMZ \(\.kmz\)/);
 });
 
 
