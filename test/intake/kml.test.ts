@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { zipSync, strToU8 } from 'fflate';
 import { parseKml } from '../../src/intake/kml.ts';
+import { DEFAULT_CAPS } from '../../src/intake/limits.ts';
 import { readPlotFile } from '../../src/intake/plot-file.ts';
 import { validatePlots } from '../../src/intake/validate.ts';
+import { plotFileRefusal } from '../support/plot-files.ts';
 
 // Plots near Kumasi, Ghana, written as field apps and Google Earth write them: lon,lat,alt tuples.
 const ring = (w: number, s: number, size: number, alt = ',0') =>
@@ -98,14 +100,7 @@ test('tells KML by its content or its .kml name', async () => {
   assert.equal((await readPlotFile(Buffer.from(`\uFEFF${KML}`), 'plots.kml')).format, 'kml');
 });
 
-async function refusal(bytes: Uint8Array, name = 'plots.kml'): Promise<{ code: string; message: string }> {
-  try {
-    await readPlotFile(bytes, name);
-  } catch (error) {
-    return error as { code: string; message: string };
-  }
-  assert.fail('the file was read');
-}
+const refusal = (bytes: Uint8Array, name = 'plots.kml') => plotFileRefusal(bytes, name);
 
 test('refuses a truncated KML with bad_kml, naming the line where it stops and what is left open', async () => {
   const cut = KML.slice(0, KML.indexOf('</Placemark>'));
@@ -123,10 +118,6 @@ test('refuses XML that is not KML, a DOCTYPE, and a KMZ past the file\'s vertex 
   assert.equal((await refusal(Buffer.from('<?xml version="1.0"?><gpx><trk/></gpx>'), 'track.gpx')).code, 'unsupported_format');
   const entities = '<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY a "aaaaaaaaaa">]><kml><Document>&a;</Document></kml>';
   assert.equal((await refusal(Buffer.from(entities))).code, 'bad_kml');
-  try {
-    await readPlotFile(zipSync({ 'doc.kml': strToU8(KML) }), 'plots.kmz', { ...(await import('../../src/intake/limits.ts')).DEFAULT_CAPS, verticesPerFile: 10 });
-    assert.fail('the file was read');
-  } catch (error) {
-    assert.equal((error as { code: string }).code, 'too_many_vertices');
-  }
+  const overCap = await plotFileRefusal(zipSync({ 'doc.kml': strToU8(KML) }), 'plots.kmz', { ...DEFAULT_CAPS, verticesPerFile: 10 });
+  assert.equal(overCap.code, 'too_many_vertices');
 });
