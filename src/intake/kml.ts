@@ -62,25 +62,26 @@ export async function parseKmz(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAP
 export function parseKml(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): ParsedFile {
   const text = utf8Text(bytes).replace(/^\uFEFF/, '');
   if (text.trim() === '') throw emptyFile();
+  if (!/<([\w-]+:)?kml[\s>]/.test(text)) throw notKml();
   // KML declares no document type; one that does may define entities that expand without bound.
   if (/<!DOCTYPE/i.test(text)) throw badKml('it declares a DOCTYPE, which KML does not use.');
   const checked = XMLValidator.validate(text);
   if (checked !== true) throw badKml(malformed(text, checked.err));
   const root = (parser.parse(text) as Node[]).find((node) => tagOf(node) === 'kml');
-  if (!root) throw unsupportedFormat('The file is XML but not KML (its root element is not <kml>).');
+  if (!root) throw notKml();
 
   const plots: RawPlot[] = [];
-  let vertices = 0;
+  const read: Read = { decimals: 0, vertices: 0, caps };
   for (const placemark of placemarks(root)) {
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
-    const read = { decimals: 0, vertices: 0 };
+    read.decimals = 0;
     const geometry = geometryOf(placemark, read);
-    vertices += read.vertices;
-    if (vertices > caps.verticesPerFile) throw tooManyVertices(capText(caps, 'verticesPerFile'));
     plots.push({ index: plots.length, geometry, properties: propertiesOf(placemark), featureId: attribute(placemark, 'id'), writtenDecimals: read.decimals });
   }
   return { format: 'kml', plots, notes: [], row_errors: [], row_errors_omitted: 0 };
 }
+
+const notKml = () => unsupportedFormat('The file is XML (or HTML) but not KML: its root element is not <kml>.');
 
 /** The validator's complaint, with the line it names; a document that stops with elements still open is said to be truncated. */
 function malformed(text: string, err: { msg: string; line: number }): string {
@@ -128,7 +129,8 @@ function propertiesOf(placemark: Node): Record<string, unknown> {
   return properties;
 }
 
-type Read = { decimals: number; vertices: number };
+/** What reading coordinates has counted: the decimals written in this Placemark's, the vertices of the file so far. */
+type Read = { decimals: number; vertices: number; caps: IntakeCaps };
 
 /** The Placemark's geometry as GeoJSON-like data for readShape(): what it is not, it names. */
 function geometryOf(placemark: Node, read: Read): unknown {
@@ -178,9 +180,12 @@ function multiGeometryOf(multi: Node, read: Read): unknown {
 function positionsOf(geometry: Node, read: Read): number[][] {
   const text = textOf(child(geometry, 'coordinates'))?.trim().replace(/\s*,\s*/g, ',') ?? '';
   if (text === '') return [];
-  return text.split(/\s+/).map((tuple) => {
+  const tuples = text.split(/\s+/);
+  // Counted before a tuple is read, so a file over the cap costs no more than its text.
+  read.vertices += tuples.length;
+  if (read.vertices > read.caps.verticesPerFile) throw tooManyVertices(capText(read.caps, 'verticesPerFile'));
+  return tuples.map((tuple) => {
     const [lon = '', lat = ''] = tuple.split(',');
-    read.vertices++;
     read.decimals = Math.max(read.decimals, Math.min(writtenDecimals(lon), writtenDecimals(lat)));
     return [numberOf(lon), numberOf(lat)];
   });
