@@ -1,7 +1,7 @@
 import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import fr from 'i18n-iso-countries/langs/fr.json' with { type: 'json' };
-import { feature, isIn, iso1A2Code } from '@rapideditor/country-coder';
+import { feature, isIn } from '@rapideditor/country-coder';
 import { countryClassificationReference } from '../engine/context/country-classification.ts';
 import { unknownCountry } from './errors.ts';
 import type { Position } from './types.ts';
@@ -150,15 +150,6 @@ export function recognisedCountries(): RecognisedCountry[] {
 
 export function isRecognisedCountry(alpha2: string): boolean {
   return recognisedCodes.has(alpha2);
-}
-
-/**
- * Whether a WGS84 position lies on land as the registry draws it: in some country's boundary. Its
- * borders over water are generalised (a point near a coast counts as land), so a point it puts in
- * the sea lies offshore.
- */
-export function onLand(at: Position): boolean {
-  return iso1A2Code(at) !== null;
 }
 
 /** Whether a WGS84 position lies in the country's boundary, its overseas parts included (FR holds GF). */

@@ -26,9 +26,9 @@
  *  - Declared area: the system reads `Area` for points only, so a mismatch on a polygon informs.
  *  - Crossing boundaries are split at the crossings by the even-odd rule (the linework repair of
  *    GEOS/PostGIS ST_MakeValid) rather than buffered by zero, which would drop a figure eight's lobe.
- *  - A plot in the sea only informs (`not_on_land`): land is the registry's country boundaries,
- *    generalised at coasts, and the system does not test it; swapped coordinates that fall on land
- *    are repaired, as with a country.
+ *  - A plot in the sea only informs (`not_on_land`): land is Natural Earth's 1:50m coastline, drawn to
+ *    about a kilometre, and the system does not test it; swapped coordinates that fall on land are
+ *    repaired, as with a country.
  *  - A plot without a reference only informs (`no_reference`): the system needs none, but a re-upload
  *    cannot match the plot, so it would be registered again.
  *  - A ref repeated in one file rejects the later plots: the ref is the key a re-upload matches on,

@@ -1,4 +1,4 @@
-import { ACCEPTED_COUNTRY_FORMS, countryContains, isRecognisedCountry, lookupCountry, onLand } from './countries.ts';
+import { ACCEPTED_COUNTRY_FORMS, countryContains, isRecognisedCountry, lookupCountry } from './countries.ts';
 import {
   AREA_TOLERANCE,
   MIN_POLYGON_M2,
@@ -9,6 +9,7 @@ import {
   type Finding,
 } from './findings.ts';
 import { polygonsAreaHa } from './geodesic.ts';
+import { onLand } from './land.ts';
 import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_REF_CHARS } from './limits.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
 import { numberFrom, plotProperties, plotReference, textFrom } from './properties.ts';
@@ -304,7 +305,8 @@ function repairPolygons(
 /**
  * Coordinates on the Earth, in the stated country. The axis order is decided with the country's real
  * boundary: a plot outside it whose swapped coordinates fall inside was written latitude first.
- * Without a country it is decided with land: a plot in the sea whose swapped coordinates fall on land.
+ * Without a country it is decided with land (Natural Earth's): a plot in the sea whose swapped
+ * coordinates fall on land.
  */
 function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
   const checkable = country !== null && isRecognisedCountry(country);
