@@ -3,8 +3,7 @@
  * domain): whether a position lies on land, for the axis-order check of a plot without a country.
  * The coastline is drawn to about a kilometre, so the sea here is the sea beyond the coast's detail.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import land from 'world-atlas/land-50m.json' with { type: 'json' };
 import type { Position } from './types.ts';
 
 interface Topology {
@@ -37,8 +36,7 @@ function decodeArcs(topology: Topology): Position[][] {
 }
 
 function buildBands(): Float64Array[] {
-  const path = createRequire(import.meta.url).resolve('world-atlas/land-50m.json');
-  const topology = JSON.parse(readFileSync(path, 'utf8')) as Topology;
+  const topology = land as unknown as Topology;
   const arcs = decodeArcs(topology);
   const filed: number[][] = Array.from({ length: BANDS }, () => []);
   for (const geometry of topology.objects.land.geometries) {
