@@ -17,12 +17,8 @@ export type PlotProperty = keyof typeof NAMES;
 
 /** The value of each plot property; absent, null and blank values are undefined. */
 export function plotProperties(properties: Record<string, unknown>): Record<PlotProperty, unknown> {
-  const byName = new Map<string, unknown>();
-  for (const [name, value] of Object.entries(properties)) {
-    const key = name.trim().toLowerCase();
-    if (!isBlank(value) && !byName.has(key)) byName.set(key, value);
-  }
-  const pick = (aliases: readonly string[]) => aliases.map((a) => byName.get(a)).find((v) => v !== undefined);
+  const byName = valuedByName(properties);
+  const pick = (aliases: readonly string[]) => aliases.map((a) => byName.get(a)?.value).find((v) => v !== undefined);
   return {
     commodity: pick(NAMES.commodity),
     area_ha: pick(NAMES.area_ha),
@@ -39,25 +35,32 @@ export function plotProperties(properties: Record<string, unknown>): Record<Plot
  */
 const REF_FALLBACKS = ['plot_id', 'plotid', 'plot_ref', 'id'];
 
-const FEATURE_ID = 'the feature\'s "id" member';
+const FEATURE_ID = 'the feature\'s own "id"';
 
 /**
  * A plot's reference: `ref`, else the feature's own id, else the first of REF_FALLBACKS with a value;
  * `from` names where it was read, null for `ref` itself. Undefined value when none has one.
  */
 export function plotReference(properties: Record<string, unknown>, featureId: unknown): { value: unknown; from: string | null } {
-  const named = new Map<string, { value: unknown; from: string }>();
-  for (const [name, value] of Object.entries(properties)) {
-    const key = name.trim().toLowerCase();
-    if (!isBlank(value) && !named.has(key)) named.set(key, { value, from: `"${name}"` });
-  }
-  const ref = named.get('ref');
+  const byName = valuedByName(properties);
+  const ref = byName.get('ref');
   if (ref) return { value: ref.value, from: null };
   if (!isBlank(featureId)) return { value: featureId, from: FEATURE_ID };
-  return REF_FALLBACKS.map((name) => named.get(name)).find((v) => v !== undefined) ?? { value: undefined, from: null };
+  const fallback = REF_FALLBACKS.map((name) => byName.get(name)).find((v) => v !== undefined);
+  return fallback ? { value: fallback.value, from: `"${fallback.name}"` } : { value: undefined, from: null };
 }
 
 const isBlank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+
+/** The properties with a value, by name trimmed and lower-cased (the first of names that differ only so), with the name as written. */
+function valuedByName(properties: Record<string, unknown>): Map<string, { name: string; value: unknown }> {
+  const byName = new Map<string, { name: string; value: unknown }>();
+  for (const [name, value] of Object.entries(properties)) {
+    const key = name.trim().toLowerCase();
+    if (!isBlank(value) && !byName.has(key)) byName.set(key, { name, value });
+  }
+  return byName;
+}
 
 /** A number from a JSON number or from text with a decimal point or a decimal comma ("12,5"). */
 export function numberFrom(value: unknown): number | null {

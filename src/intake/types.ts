@@ -17,7 +17,7 @@ export interface RawPlot {
   /** The geometry as found: a GeoJSON-like object, possibly malformed, or null. */
   geometry: unknown;
   properties: Record<string, unknown>;
-  /** The GeoJSON Feature's own `id` member, a reference where the properties hold no `ref`. */
+  /** The record's own id (a GeoJSON Feature's `id` member, a KML Placemark's `id` attribute), a reference where the properties hold no `ref`. */
   featureId?: unknown;
   /** Decimals written in the source text where the format keeps them (GeoJSON, CSV, KML); otherwise read from the numbers. */
   writtenDecimals?: number;

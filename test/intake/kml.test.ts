@@ -83,7 +83,7 @@ test('judges KML plots like any other: the hole filled as the EU system ignores 
   assert.deepEqual(point.geometry, { type: 'Point', coordinates: [-1.62, 6.72] });
   assert.deepEqual(line.rejections.map((f) => f.code), ['unsupported_geometry_type']);
   assert.deepEqual(line.findings.map((f) => f.code), ['no_reference']);
-  assert.ok(report.notes.some((n) => /read from the feature's "id" member/.test(n)));
+  assert.ok(report.notes.some((n) => /read from the feature's own "id"/.test(n)));
 });
 
 test('reads a KMZ (doc.kml in a zip), told from a shapefile zip by its entries whatever its name', async () => {

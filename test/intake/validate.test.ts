@@ -451,7 +451,7 @@ test('a plot without a ref takes the feature\'s id, then plot_id, plotId, PlotID
   assert.deepEqual(report.plots.map((p) => p.ref), ['R-1', 'F-1', 'P-2', 'P-3', 'P-4', 'PR-5', '6']);
   assert.ok(report.plots.every((p) => !codes(p).includes('no_reference')));
   assert.deepEqual(report.notes, [
-    'The reference of 1 plot(s) without a "ref" was read from the feature\'s "id" member; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from the feature\'s own "id"; a re-upload matches on it.',
     'The reference of 1 plot(s) without a "ref" was read from "plot_id"; a re-upload matches on it.',
     'The reference of 1 plot(s) without a "ref" was read from "plotId"; a re-upload matches on it.',
     'The reference of 1 plot(s) without a "ref" was read from "PlotID"; a re-upload matches on it.',
