@@ -65,9 +65,7 @@ export function parseKml(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): Pa
   if (!/<([\w-]+:)?kml[\s>]/.test(text)) throw notKml();
   // KML declares no document type; one that does may define entities that expand without bound.
   if (/<!DOCTYPE/i.test(text)) throw badKml('it declares a DOCTYPE, which KML does not use.');
-  const checked = XMLValidator.validate(text);
-  if (checked !== true) throw badKml(malformed(text, checked.err));
-  const root = (parser.parse(text) as Node[]).find((node) => tagOf(node) === 'kml');
+  const root = parsed(text).find((node) => tagOf(node) === 'kml');
   if (!root) throw notKml();
 
   const plots: RawPlot[] = [];
@@ -79,6 +77,17 @@ export function parseKml(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): Pa
     plots.push({ index: plots.length, geometry, properties: propertiesOf(placemark), featureId: attribute(placemark, 'id'), writtenDecimals: read.decimals });
   }
   return { format: 'kml', plots, notes: [], row_errors: [], row_errors_omitted: 0 };
+}
+
+/** The document as the parser gives it; a malformed one refused naming its line, one past the parser's own bounds (nesting depth) as it says. */
+function parsed(text: string): Node[] {
+  const checked = XMLValidator.validate(text);
+  if (checked !== true) throw badKml(malformed(text, checked.err));
+  try {
+    return parser.parse(text) as Node[];
+  } catch (error) {
+    throw badKml(error instanceof Error ? `${error.message.slice(0, MAX_QUOTED_CHARS)}.` : String(error));
+  }
 }
 
 const notKml = () => unsupportedFormat('The file is XML (or HTML) but not KML: its root element is not <kml>.');

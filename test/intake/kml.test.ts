@@ -114,11 +114,14 @@ test('refuses a truncated KML with bad_kml, naming the line where it stops and w
   assert.equal(kmzCut.code, 'bad_kml');
 });
 
-test('refuses XML that is not KML, a DOCTYPE, and a KMZ past the file\'s vertex cap', async () => {
+test('refuses XML that is not KML, a DOCTYPE, nesting past the parser\'s bound, and a KMZ past the file\'s vertex cap', async () => {
   assert.equal((await refusal(Buffer.from('<?xml version="1.0"?><gpx><trk/></gpx>'), 'track.gpx')).code, 'unsupported_format');
   assert.equal((await refusal(Buffer.from('<!DOCTYPE html><html><body>Sign in</body></html>'), 'plots.kml')).code, 'unsupported_format');
   const entities = '<?xml version="1.0"?><!DOCTYPE kml [<!ENTITY a "aaaaaaaaaa">]><kml><Document>&a;</Document></kml>';
   assert.equal((await refusal(Buffer.from(entities))).code, 'bad_kml');
+  const deep = 100_000;
+  const nested = `<kml><Document>${'<Folder>'.repeat(deep)}<Placemark><Point><coordinates>-1.6,6.7</coordinates></Point></Placemark>${'</Folder>'.repeat(deep)}</Document></kml>`;
+  assert.equal((await refusal(Buffer.from(nested))).code, 'bad_kml', 'Folders nested 100,000 deep');
   const overCap = await plotFileRefusal(zipSync({ 'doc.kml': strToU8(KML) }), 'plots.kmz', { ...DEFAULT_CAPS, verticesPerFile: 10 });
   assert.equal(overCap.code, 'too_many_vertices');
 });
