@@ -243,7 +243,7 @@ const countryParameter = {
   required: false,
   schema: { type: 'string' },
   description:
-    'Alpha-2 or alpha-3 code or English or French name, case and accents ignored; stored as alpha-2 on every plot the file does not give its own `country`. Drives the axis-order check. A file naming no country leaves a stored country untouched.',
+    'Alpha-2 or alpha-3 code or English or French name (as ISO, the Regulation or common use writes it), case, accents and punctuation ignored; stored as alpha-2 on every plot the file does not give its own `country`. Drives the axis-order check. A file naming no country leaves a stored country untouched.',
 };
 
 const uploadRefusals = {
