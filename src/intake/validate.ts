@@ -325,12 +325,13 @@ function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, 
     if (earthly) {
       return { shape, found: [finding('outside_country', `It lies at ${at(x, y)}; the stated country is ${country}.`)] };
     }
-  } else if (earthly && !onLand([x, y])) {
+  } else if (!earthly || !onLand([x, y])) {
     if (onEarth(swapped) && onLand([y, x])) {
-      const how = `No country was given: as written the plot lies in the sea at ${at(x, y)}, swapped on land at ${at(y, x)}.`;
+      const asWritten = earthly ? `lies in the sea at ${at(x, y)}` : 'lies off the Earth';
+      const how = `No country was given: as written the plot ${asWritten}, swapped on land at ${at(y, x)}.`;
       return { shape: swapped, found: [finding('axis_order_swapped', how)] };
     }
-    return { shape, found: [finding('not_on_land', `It lies at ${at(x, y)}.`)] };
+    if (earthly) return { shape, found: [finding('not_on_land', `It lies at ${at(x, y)}.`)] };
   }
   if (!earthly) return { shape: null, found: [finding('coordinates_not_on_earth')] };
   return { shape, found: [] };

@@ -517,6 +517,15 @@ test('without a country, a plot in the sea that falls on land swapped is swapped
   assert.ok(report.notes.some((n) => /country was not checked for 1 plot\(s\), and their axis order only against land/.test(n)));
 });
 
+test('without a country, a point off the Earth as written and on land swapped is swapped', () => {
+  const p = judge(feature(point(3.100001, 101.500001), { area_ha: 1 }), { country: null }); // Kuala Lumpur, latitude first
+  assert.deepEqual(p.repairs.map((f) => f.code), ['axis_order_swapped']);
+  assert.match(p.repairs[0].message, /as written the plot lies off the Earth, swapped on land at 101\.500001, 3\.100001\.$/);
+  assert.deepEqual(p.geometry, { type: 'Point', coordinates: [101.500001, 3.100001] });
+  const nowhere = judge(feature(point(3.100001, 120.000001), { area_ha: 1 }), { country: null }); // swapped: the Celebes Sea
+  assert.deepEqual(nowhere.rejections.map((f) => f.code), ['coordinates_not_on_earth']);
+});
+
 test('without a country, a plot in the sea either way is reported not on land; one on land either way is left as written', () => {
   const sea = judge(feature(point(-1.200001, 3.000001), { area_ha: 1 }), { country: null }); // Gulf of Guinea; swapped, too
   assert.deepEqual(sea.findings.map((f) => f.code), ['not_on_land']);
