@@ -85,7 +85,8 @@ export function writtenCoordinateDecimals(text: string): Map<string, number> {
       let j = i + 1;
       while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c ? 2 : 1;
       if (expectKey) {
-        stack[stack.length - 1].key = JSON.parse(text.slice(i, j + 1)) as string;
+        // As written: a key spelled with escapes is no key looked for here, and its geometry is judged on its numbers.
+        stack[stack.length - 1].key = text.slice(i + 1, j);
         expectKey = false;
       } else valueStart();
       i = j;
