@@ -58,7 +58,7 @@ interface Frame {
  * that JSON.parse has accepted (so it is well formed): `features/<i>` for the i-th feature of a
  * FeatureCollection, `geometry` for a Feature's, `root` for a bare geometry's. Only a position's
  * longitude and latitude count, not its altitude. One pass over the text building no value (it costs
- * about half the parse): `7.203200` has six decimals, which the parsed 7.2032 has lost.
+ * no more than the parse itself): `7.203200` has six decimals, which the parsed 7.2032 has lost.
  */
 export function writtenCoordinateDecimals(text: string): Map<string, number> {
   const found = new Map<string, number>();
