@@ -55,6 +55,7 @@ export type IntakeCode =
   | 'bad_shapefile'
   | 'unsupported_crs'
   | 'bad_csv'
+  | 'bad_kml'
   | 'too_many_plots'
   | 'too_many_vertices'
   | 'geometry_too_complex'

@@ -48,6 +48,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   bad_shapefile: 422,
   unsupported_crs: 422,
   bad_csv: 422,
+  bad_kml: 422,
   too_many_plots: 422,
   too_many_vertices: 422,
   geometry_too_complex: 422,

@@ -2,6 +2,7 @@ import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import fr from 'i18n-iso-countries/langs/fr.json' with { type: 'json' };
 import { feature, isIn } from '@rapideditor/country-coder';
+import { countryClassificationReference } from '../engine/context/country-classification.ts';
 import { unknownCountry } from './errors.ts';
 import type { Position } from './types.ts';
 
@@ -9,7 +10,7 @@ countries.registerLocale(en);
 countries.registerLocale(fr);
 
 export const ACCEPTED_COUNTRY_FORMS =
-  'Give an ISO 3166-1 alpha-2 code (CI), an alpha-3 code (CIV), or the English or French name (Ivory Coast, Côte d\'Ivoire); case and accents do not matter. GET /portal/plots/countries lists the recognised countries.';
+  'Give an ISO 3166-1 alpha-2 code (CI), an alpha-3 code (CIV), or the English or French name as ISO, the Regulation or common use writes it (Côte d\'Ivoire, Ivory Coast, Viet Nam, Bolivia (Plurinational State of), États-Unis); case, accents and punctuation do not matter. GET /portal/plots/countries lists the recognised countries.';
 
 export interface RecognisedCountry {
   code: string;
@@ -18,14 +19,67 @@ export interface RecognisedCountry {
   name_fr: string;
 }
 
-/** Case, accents and punctuation do not matter: "COTE D IVOIRE" and "côte d'ivoire" are one key. */
+/**
+ * Case, accents and punctuation do not matter: "COTE D IVOIRE" and "côte d'ivoire" are one key; nor
+ * does the article ISO puts in brackets ("Gambia (the)", "The Gambia").
+ */
 const countryKey = (value: string) =>
   value
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
+    .replace(/\bthe\b/g, ' ')
+    .replace(/ +/g, ' ')
     .trim();
+
+/**
+ * Names people write that neither the service's country table nor the ISO names of
+ * i18n-iso-countries hold: ISO 3166 and UN short names, former and common names, French forms, and
+ * "Congo", which ISO gives to CG though both Congos are called so.
+ */
+const COMMON_NAMES: Record<string, string> = {
+  Congo: 'CG',
+  'Congo-Brazzaville': 'CG',
+  'Republic of Congo': 'CG',
+  'Congo (the Democratic Republic of the)': 'CD',
+  'Congo-Kinshasa': 'CD',
+  'DR Congo': 'CD',
+  DRC: 'CD',
+  RDC: 'CD',
+  'Cabo Verde': 'CV',
+  'Republic of Moldova': 'MD',
+  'Moldova (the Republic of)': 'MD',
+  Moldova: 'MD',
+  'Bolivia (Plurinational State of)': 'BO',
+  'Iran (Islamic Republic of)': 'IR',
+  'Venezuela (Bolivarian Republic of)': 'VE',
+  'Viet Nam': 'VN',
+  'Viêt Nam': 'VN',
+  'Tanzania, United Republic of': 'TZ',
+  "Korea (the Democratic People's Republic of)": 'KP',
+  "Democratic People's Republic of Korea": 'KP',
+  'Korea (the Republic of)': 'KR',
+  'South Korea': 'KR',
+  Syria: 'SY',
+  Brunei: 'BN',
+  Burma: 'MM',
+  Birmanie: 'MM',
+  'East Timor': 'TL',
+  'Timor oriental': 'TL',
+  Swaziland: 'SZ',
+  'United Kingdom of Great Britain and Northern Ireland': 'GB',
+  Britain: 'GB',
+  'États-Unis': 'US',
+  Holland: 'NL',
+  'Holy See': 'VA',
+  Vatican: 'VA',
+  'Vatican City': 'VA',
+  Macedonia: 'MK',
+  'Czech Republic': 'CZ',
+  Turkey: 'TR',
+  Micronesia: 'FM',
+};
 
 const byKey = buildIndex();
 
@@ -35,7 +89,12 @@ function buildIndex(): Map<string, string> {
     index.set(countryKey(alpha2), alpha2);
     index.set(countryKey(alpha3), alpha2);
   }
-  // Official names first; an alias shared by two countries ("Congo": CG and CD) names neither.
+  // The Regulation's own spellings, then the common names; then ISO's official names, and an alias
+  // only where one country has it ("Congo", which CG and CD share, is named by the common names).
+  for (const row of countryClassificationReference().countries) index.set(countryKey(row.country_name), row.country);
+  for (const [name, alpha2] of Object.entries(COMMON_NAMES)) {
+    if (!index.has(countryKey(name))) index.set(countryKey(name), alpha2);
+  }
   for (const lang of ['en', 'fr']) {
     for (const [alpha2, name] of Object.entries(countries.getNames(lang, { select: 'official' }))) {
       if (!index.has(countryKey(name))) index.set(countryKey(name), alpha2);

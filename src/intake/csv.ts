@@ -59,6 +59,9 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
   const rowErrors = rowErrorLog();
   const plots: RawPlot[] = [];
   let index = 0;
+  // A latitude column holding values beyond ±90 beside a longitude column that never leaves ±90: the columns are exchanged.
+  let latBeyond: number | null = null;
+  let lonBeyond = false;
   // Rows are handled as the parser meets them (on_record, on_skip), so plots and row errors keep the
   // file's order and no array of all records is held beside the plots.
   const take = (record: string[], line: number) => {
@@ -73,10 +76,11 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
     });
     const lonText = record[lonAt].trim();
     const latText = record[latAt].trim();
-    const geometry =
-      lonText === '' && latText === ''
-        ? null
-        : { type: 'Point', coordinates: [numberFrom(lonText) ?? Number.NaN, numberFrom(latText) ?? Number.NaN] };
+    const lon = numberFrom(lonText) ?? Number.NaN;
+    const lat = numberFrom(latText) ?? Number.NaN;
+    if (Math.abs(lat) > 90 && latBeyond === null) latBeyond = lat;
+    if (Math.abs(lon) > 90) lonBeyond = true;
+    const geometry = lonText === '' && latText === '' ? null : { type: 'Point', coordinates: [lon, lat] };
     plots.push({ index: index++, geometry, properties, writtenDecimals: Math.min(writtenDecimals(lonText), writtenDecimals(latText)) });
   };
   let erringLine: number | undefined;
@@ -104,5 +108,16 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
     if (error instanceof DomainError) throw error;
     throw badCsv(error instanceof Error ? error.message : String(error));
   }
-  return { format: 'csv', plots, notes: [], ...rowErrors.fields() };
+  const notes: string[] = [];
+  if (latBeyond !== null && !lonBeyond) {
+    const [lonName, latName] = [header[lonAt].trim(), header[latAt].trim()];
+    const why = `The "${latName}" column holds values beyond ±90 (${latBeyond}, for one) and the "${lonName}" column none: the two columns are exchanged.`;
+    notes.push(`${why} Every row was read with them swapped back.`);
+    for (const plot of plots) {
+      const point = plot.geometry as { coordinates: number[] } | null;
+      if (point) point.coordinates.reverse();
+      plot.axesSwapped = why;
+    }
+  }
+  return { format: 'csv', plots, notes, ...rowErrors.fields() };
 }

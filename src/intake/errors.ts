@@ -12,7 +12,7 @@ export const emptyFile = () => new DomainError('empty_file', 'The uploaded file 
 export const unsupportedFormat = (what: string) =>
   new DomainError(
     'unsupported_format',
-    `${what} Accepted are GeoJSON (.geojson, .json), a zipped shapefile (.zip holding .shp, .shx, .dbf and .prj) and CSV of points with lon and lat columns.`,
+    `${what} Accepted are GeoJSON (.geojson, .json), a zipped shapefile (.zip holding .shp, .shx, .dbf and .prj), KML (.kml) or KMZ (.kmz) and CSV of points with lon and lat columns.`,
   );
 
 export const badEncoding = (what: string) =>
@@ -34,6 +34,8 @@ export const badShapefile = (detail: string) => new DomainError('bad_shapefile',
 
 export const unsupportedCrs = (detail: string) =>
   new DomainError('unsupported_crs', `${detail} Convert the file to WGS84 longitude and latitude (EPSG:4326) and upload it again.`);
+
+export const badKml = (detail: string) => new DomainError('bad_kml', `The KML cannot be read: ${detail}`);
 
 export const badCsv = (detail: string) => new DomainError('bad_csv', `The CSV cannot be read: ${detail}`);
 

@@ -12,9 +12,10 @@
  *    from the measured one, a centroid outside the stated country, a producer not matched).
  *
  * Decisions taken where the sources leave room:
- *  - Holes: the File Description says holes "are not supported" and (error 15) that the system keeps
+ *  - Holes: the File Description (v1.3) says holes are ignored and (error 15) that the system keeps
  *    only the outer boundary. We keep the outer boundary, as the system would, and say how to exclude
- *    the hole instead (two polygons without holes).
+ *    the hole instead (polygons without holes). A hole as large as its outer ring or larger is refused:
+ *    the outer ring alone would be a plot the file does not draw.
  *  - 6 decimals: the system rounds to 6 decimals and refuses vertices that then coincide. Stored
  *    coordinates keep their full precision (a 6-decimal cut moves a vertex up to 5 cm, which would
  *    defeat the 1 cm re-upload rule); only the vertices that would collapse are merged.
@@ -25,6 +26,11 @@
  *  - Declared area: the system reads `Area` for points only, so a mismatch on a polygon informs.
  *  - Crossing boundaries are split at the crossings by the even-odd rule (the linework repair of
  *    GEOS/PostGIS ST_MakeValid) rather than buffered by zero, which would drop a figure eight's lobe.
+ *  - A plot in the sea only informs (`not_on_land`): land is Natural Earth's 1:50m coastline, drawn to
+ *    about a kilometre, and the system does not test it; swapped coordinates that fall on land are
+ *    repaired, as with a country.
+ *  - A plot without a reference only informs (`no_reference`): the system needs none, but a re-upload
+ *    cannot match the plot, so it would be registered again.
  *  - A ref repeated in one file rejects the later plots: the ref is the key a re-upload matches on,
  *    so it cannot name two plots.
  *  - Text that cannot be stored (a NUL, a lone surrogate) rejects the plot and is left out, as is a
@@ -82,7 +88,7 @@ export const FINDING_RULES = {
   },
   axis_order_swapped: {
     effect: 'repair',
-    message: 'Latitude and longitude were given in the wrong order: the plot falls in the stated country only with the two swapped, so they were swapped (GeoJSON is longitude first).',
+    message: 'Latitude and longitude were given in the wrong order, so they were swapped (GeoJSON is longitude first).',
   },
   unclosed_ring: { effect: 'repair', message: 'A ring did not end on its first vertex; it was closed.' },
   duplicate_vertices: { effect: 'repair', message: 'A ring repeated a vertex in a row; the repeats were removed.' },
@@ -110,7 +116,11 @@ export const FINDING_RULES = {
   overlapping_parts: { effect: 'repair', message: 'Parts of the MultiPolygon overlap or share edges; they were merged.' },
   polygon_with_holes: {
     effect: 'repair',
-    message: 'The polygon has holes, which a filing does not carry: the EU information system keeps only the outer boundary, and so does this register. To leave the hole out, upload the plot as two polygons without holes.',
+    message: 'The polygon has holes: the EU information system ignores holes (GeoJSON File Description v1.3) and files only the outer ring, and so does this register, so the holes were filled. To leave a hole out of the plot, upload the plot as polygons without holes around it.',
+  },
+  hole_covers_outer_ring: {
+    effect: 'reject',
+    message: 'A hole (an interior ring) is the polygon\'s outer ring again or larger than it and around it, so as drawn the polygon encloses nothing; the EU information system ignores holes (GeoJSON File Description v1.3) and would file the outer ring alone, which is not what the file draws. Put the plot\'s boundary first and only holes inside it after.',
   },
   degenerate_polygon: { effect: 'reject', message: 'The polygon encloses no area (under a square metre): its vertices lie on a line.' },
   unrepairable_geometry: { effect: 'reject', message: 'The boundary is invalid and could not be repaired.' },
@@ -140,6 +150,10 @@ export const FINDING_RULES = {
     effect: 'inform',
     message: 'Coordinates carry fewer than six decimals, the precision the Regulation asks for (about 10 cm).',
   },
+  not_on_land: {
+    effect: 'inform',
+    message: 'The plot lies in the sea, with its coordinates as written and with latitude and longitude swapped: check them.',
+  },
   outside_country: { effect: 'inform', message: 'The plot\'s centroid lies outside the stated country.' },
   unknown_country: {
     effect: 'reject',
@@ -158,6 +172,10 @@ export const FINDING_RULES = {
   ref_too_long: {
     effect: 'reject',
     message: `The ref is longer than ${MAX_REF_CHARS} characters, the longest a ref may be; it was not kept. Give the plot a shorter ref.`,
+  },
+  no_reference: {
+    effect: 'inform',
+    message: 'The plot has no reference (a "ref", the feature\'s "id", or a "plot_id", "plot_ref" or "id" property or column): a re-upload of the file cannot match it to this plot, and registers it again as a new one. Give each plot a reference.',
   },
   duplicate_ref: {
     effect: 'reject',

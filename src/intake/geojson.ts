@@ -1,3 +1,4 @@
+import { writtenCoordinateDecimals } from './decimals.ts';
 import { badGeoJson, badJson, emptyFile, tooManyPlots, tooManyVertices } from './errors.ts';
 import { capText, DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
@@ -30,10 +31,12 @@ export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS)
 
   const notes: string[] = [];
   const convert = crsConversion(root, notes);
+  // Precision is judged as written; coordinates converted from another system have no written degrees.
+  const written = convert ? null : writtenCoordinateDecimals(text);
   const plots: RawPlot[] = [];
   const rowErrors = rowErrorLog();
   let vertices = 0;
-  const add = (index: number, geometry: unknown, properties: unknown) => {
+  const add = (index: number, where: string, geometry: unknown, properties: unknown, featureId?: unknown) => {
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
     const coordinates = isObject(geometry) ? geometry.coordinates : undefined;
     vertices += countOf(coordinates, depthOf(coordinates)).vertices;
@@ -42,6 +45,8 @@ export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS)
       index,
       geometry: convert ? reprojectGeometry(geometry, convert) : geometry,
       properties: isObject(properties) ? properties : {},
+      featureId,
+      writtenDecimals: written?.get(where),
     });
   };
 
@@ -49,13 +54,13 @@ export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS)
   if (type === 'FeatureCollection') {
     if (!Array.isArray(root.features)) throw badGeoJson('the FeatureCollection has no "features" array.');
     root.features.forEach((feature: unknown, index: number) => {
-      if (isObject(feature) && feature.type === 'Feature') add(index, feature.geometry ?? null, feature.properties);
+      if (isObject(feature) && feature.type === 'Feature') add(index, `features/${index}`, feature.geometry ?? null, feature.properties, feature.id);
       else rowErrors.add({ index, code: 'not_a_feature', message: `Item ${index + 1} of "features" is not a GeoJSON Feature.` });
     });
   } else if (type === 'Feature') {
-    add(0, root.geometry ?? null, root.properties);
+    add(0, 'geometry', root.geometry ?? null, root.properties, root.id);
   } else if (typeof type === 'string' && GEOMETRY_TYPES.has(type)) {
-    add(0, root, {});
+    add(0, 'root', root, {});
   } else {
     throw badGeoJson(`"type" is ${JSON.stringify(type)}, not FeatureCollection, Feature or a geometry.`);
   }

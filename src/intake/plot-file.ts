@@ -2,20 +2,22 @@ import { parseCsv } from './csv.ts';
 import { detectFormat } from './format.ts';
 import { DEFAULT_CAPS, type IntakeCaps } from './limits.ts';
 import { parseGeoJson } from './geojson.ts';
+import { isKmz, parseKml, parseKmz } from './kml.ts';
 import type { ProducerRef } from './producers.ts';
 import { parseShapefileZip } from './shapefile.ts';
 import type { ParsedFile } from './types.ts';
 import { validatePlots, type IntakeReport } from './validate.ts';
 
 /**
- * Reads one uploaded plot file (GeoJSON, zipped shapefile or CSV of points), its format told by its
- * content and name. Throws a DomainError for a file that cannot be read at all; anything wrong with a
+ * Reads one uploaded plot file (GeoJSON, zipped shapefile, KML or KMZ, or CSV of points), its format
+ * told by its content and name. Throws a DomainError for a file that cannot be read at all; anything wrong with a
  * single plot is left for validatePlots().
  */
 export async function readPlotFile(bytes: Uint8Array, filename?: string, caps: IntakeCaps = DEFAULT_CAPS): Promise<ParsedFile> {
   const format = detectFormat(bytes, filename);
-  if (format === 'shapefile') return parseShapefileZip(bytes, caps);
+  if (format === 'zip') return (await isKmz(bytes)) ? parseKmz(bytes, caps) : parseShapefileZip(bytes, caps);
   if (format === 'geojson') return parseGeoJson(bytes, caps);
+  if (format === 'kml') return parseKml(bytes, caps);
   return parseCsv(bytes);
 }
 

@@ -1,11 +1,11 @@
 import { Buffer } from 'node:buffer';
 import { open as openShapefile } from 'shapefile';
-import yauzl from 'yauzl';
 import { DomainError } from '../errors.ts';
-import { badShapefile, badZip, shapefileRecordTooComplex, tooManyPlots, tooManyVertices, unsupportedFormat, zipTooLarge } from './errors.ts';
-import { capText, DEFAULT_CAPS, MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES, type IntakeCaps } from './limits.ts';
+import { badShapefile, shapefileRecordTooComplex, tooManyPlots, tooManyVertices } from './errors.ts';
+import { capText, DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
+import { messageOf, unzip, type Watch } from './zip.ts';
 
 const PARTS = new Set(['shp', 'shx', 'dbf', 'prj', 'cpg']);
 
@@ -17,7 +17,7 @@ type Layer = Partial<Record<'shp' | 'shx' | 'dbf' | 'prj' | 'cpg', Buffer>>;
  * inflated, and yauzl checks while inflating that no entry outgrows its declared size.
  */
 export async function parseShapefileZip(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): Promise<ParsedFile> {
-  const layers = await unzipLayers(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), caps);
+  const layers = await unzipLayers(bytes, caps);
   const notes: string[] = [];
   const plots: RawPlot[] = [];
   for (const [name, layer] of [...layers].sort(([a], [b]) => a.localeCompare(b))) {
@@ -26,79 +26,28 @@ export async function parseShapefileZip(bytes: Uint8Array, caps: IntakeCaps = DE
   return { format: 'shapefile', plots, notes, row_errors: [], row_errors_omitted: 0 };
 }
 
-async function unzipLayers(zip: Buffer, caps: IntakeCaps): Promise<Map<string, Layer>> {
-  let archive: yauzl.ZipFile;
-  try {
-    archive = await yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
-  } catch (error) {
-    throw badZip(messageOf(error));
+async function unzipLayers(zip: Uint8Array, caps: IntakeCaps): Promise<Map<string, Layer>> {
+  const vertices = { count: 0 };
+  const { seen, taken } = await unzip(zip, (path, declared) => {
+    const m = /^(.*)\.([^./]+)$/.exec(path);
+    const part = m?.[2].toLowerCase();
+    if (!m || !part || !PARTS.has(part)) return null;
+    checkDeclared(path, part as keyof Layer, declared);
+    const name = `${m[1].toLowerCase()}.${part}`;
+    return part === 'shp' ? watchShp(name, caps, vertices) : part === 'dbf' ? watchDbf(name, declared) : () => {};
+  });
+  const layers = new Map<string, Layer>();
+  for (const { path, bytes } of taken) {
+    const [, layer, part] = /^(.*)\.([^./]+)$/.exec(path)!;
+    const parts = layers.get(layer.toLowerCase()) ?? {};
+    parts[part.toLowerCase() as keyof Layer] = bytes;
+    layers.set(layer.toLowerCase(), parts);
   }
-  const wanted: { entry: yauzl.Entry; layer: string; part: keyof Layer }[] = [];
-  const seen: string[] = [];
-  let declared = 0;
-  try {
-    for await (const entry of archive.eachEntry()) {
-      const path = entry.fileName;
-      if (path.endsWith('/') || path.startsWith('__MACOSX/') || /(^|\/)\._/.test(path)) continue;
-      seen.push(path);
-      const m = /^(.*)\.([^./]+)$/.exec(path);
-      const part = m?.[2].toLowerCase();
-      if (!m || !part || !PARTS.has(part)) continue;
-      if (entry.isEncrypted()) throw badZip('it is password protected.');
-      declared += entry.uncompressedSize;
-      if (declared > MAX_ZIP_EXPANDED_BYTES) throw zipTooLarge(declared);
-      checkDeclared(path, part as keyof Layer, entry.uncompressedSize);
-      wanted.push({ entry, layer: m[1].toLowerCase(), part: part as keyof Layer });
-    }
-    if (seen.includes('[Content_Types].xml')) throw unsupportedFormat('The file is an Office document (a spreadsheet?); save the sheet as CSV.');
-    const layers = new Map<string, Layer>();
-    const vertices = { count: 0 };
-    for (const { entry, layer, part } of wanted) {
-      const name = `${layer}.${part}`;
-      const watch = part === 'shp' ? watchShp(name, caps, vertices) : part === 'dbf' ? watchDbf(name, entry.uncompressedSize) : () => {};
-      const parts = layers.get(layer) ?? {};
-      parts[part] = await inflate(await archive.openReadStreamPromise(entry), entry.uncompressedSize, watch);
-      layers.set(layer, parts);
-    }
-    const withShp = new Map([...layers].filter(([, l]) => l.shp));
-    if (withShp.size === 0) {
-      throw badShapefile(`the zip holds no .shp file (it holds: ${seen.slice(0, 20).join(', ') || 'nothing'}).`);
-    }
-    return withShp;
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    throw badZip(messageOf(error));
-  } finally {
-    archive.close();
+  const withShp = new Map([...layers].filter(([, l]) => l.shp));
+  if (withShp.size === 0) {
+    throw badShapefile(`the zip holds no .shp file, nor a .kml (it holds: ${seen.slice(0, 20).join(', ') || 'nothing'}).`);
   }
-}
-
-/** Sees the bytes inflated so far after each chunk and throws to stop the inflating. */
-type Watch = (inflated: Buffer) => void;
-
-/**
- * Inflates one entry into a buffer that grows as the bytes come (never to more than the entry's
- * declared size, which yauzl holds it to), showing `watch` the bytes so far after every chunk: a part
- * whose header already breaks a bound is refused after its first chunk, not after all of it.
- */
-async function inflate(stream: NodeJS.ReadableStream & { destroy(): void }, declared: number, watch: Watch): Promise<Buffer> {
-  let whole = Buffer.allocUnsafe(Math.min(declared, 64 * 1024));
-  let length = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (length + chunk.length > whole.length) {
-        const grown = Buffer.allocUnsafe(Math.min(Math.max(declared, length + chunk.length), Math.max(2 * whole.length, length + chunk.length)));
-        whole.copy(grown, 0, 0, length);
-        whole = grown;
-      }
-      chunk.copy(whole, length);
-      length += chunk.length;
-      watch(whole.subarray(0, length));
-    }
-  } finally {
-    stream.destroy();
-  }
-  return whole.subarray(0, length);
+  return withShp;
 }
 
 const POLY_TYPES = new Set([3, 13, 23, 5, 15, 25]);
@@ -325,5 +274,3 @@ function checkDbf(name: string, dbf: Buffer, shpRecords: number): void {
     throw badShapefile(`${name}.dbf: its header promises ${count} records of ${recordLength} bytes, more than the file holds: it is truncated.`);
   }
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

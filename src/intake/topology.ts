@@ -138,6 +138,8 @@ export function checkTopology(polygons: Position[][][], caps: IntakeCaps): Topol
     }
     let parts: JGeometry[] = [];
     for (const rings of polygons) {
+      const covering = holeCoveringShell(rings);
+      if (covering) return { rejection: covering };
       const polygon = toPolygon(rings);
       const op = new IsValidOp(polygon);
       if (op.isValid()) {
@@ -171,6 +173,21 @@ export function checkTopology(polygons: Position[][][], caps: IntakeCaps): Topol
   } catch (error) {
     return unrepairable(error);
   }
+}
+
+/**
+ * A hole that covers its outer ring (the same ring, or a larger one around it): the even-odd rebuild
+ * would leave nothing or the wrong ring's inside, and the EU system, ignoring holes, the outer ring alone.
+ */
+function holeCoveringShell(rings: Position[][]): Finding | null {
+  const shell = rings[0].map(([x, y]) => new Coordinate(x, y));
+  for (let h = 1; h < rings.length; h++) {
+    const hole = rings[h].map(([x, y]) => new Coordinate(x, y));
+    if (shell.some((c) => RayCrossingCounter.locatePointInRing(c, hole) === Location.EXTERIOR)) continue;
+    const how = Math.abs(signedArea2(rings[h])) <= Math.abs(signedArea2(rings[0])) * (1 + 1e-9) ? 'equal to' : 'larger than and around';
+    return finding('hole_covers_outer_ring', `Hole ${h} is ${how} the outer ring.`);
+  }
+  return null;
 }
 
 // JSTS throws TopologyException on input its noding cannot resolve (near-coincident edges).

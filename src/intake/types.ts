@@ -8,7 +8,7 @@ export type PlotGeometry =
   | { type: 'Polygon'; coordinates: Position[][] }
   | { type: 'MultiPolygon'; coordinates: Position[][][] };
 
-export type SourceFormat = 'geojson' | 'shapefile' | 'csv';
+export type SourceFormat = 'geojson' | 'shapefile' | 'csv' | 'kml' | 'kmz';
 
 /** One record of the file as read, before any judgement. */
 export interface RawPlot {
@@ -17,8 +17,12 @@ export interface RawPlot {
   /** The geometry as found: a GeoJSON-like object, possibly malformed, or null. */
   geometry: unknown;
   properties: Record<string, unknown>;
-  /** Decimals written in the source text where the format keeps them (CSV); otherwise read from the numbers. */
+  /** The record's own id (a GeoJSON Feature's `id` member, a KML Placemark's `id` attribute), a reference where the properties hold no `ref`. */
+  featureId?: unknown;
+  /** Decimals written in the source text where the format keeps them (GeoJSON, CSV, KML); otherwise read from the numbers. */
   writtenDecimals?: number;
+  /** Why the parser swapped the plot's coordinates back (a CSV's lat and lon columns exchanged), for its finding. */
+  axesSwapped?: string;
   /** True where the format fixes ring orientation itself (shapefile), so orientation is no finding. */
   orientationByFormat?: boolean;
 }

@@ -9,9 +9,10 @@ import {
   type Finding,
 } from './findings.ts';
 import { polygonsAreaHa } from './geodesic.ts';
+import { onLand } from './land.ts';
 import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_REF_CHARS } from './limits.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
-import { numberFrom, plotProperties, textFrom } from './properties.ts';
+import { numberFrom, plotProperties, plotReference, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from './shape.ts';
 import { isStorableText } from './text.ts';
@@ -72,6 +73,8 @@ interface Context {
   uncheckedNoCountry: number;
   /** Countries given but outside the recognised list. */
   uncheckedCountries: Set<string>;
+  /** Plots whose reference was read from somewhere other than `ref`, by where. */
+  refsFrom: Map<string, number>;
 }
 
 /** Judges every plot of a parsed file as the EU information system would for a filing. Pure: stores nothing. */
@@ -93,6 +96,7 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
     caps: options.caps ?? DEFAULT_CAPS,
     uncheckedNoCountry: 0,
     uncheckedCountries: new Set(),
+    refsFrom: new Map(),
   };
   const refs = new Set<string>();
   for (const raw of file.plots) {
@@ -113,11 +117,14 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
   const notes = [...file.notes];
   if (context.uncheckedNoCountry > 0) {
     notes.push(
-      `Axis order and country were not checked for ${context.uncheckedNoCountry} plot(s): no country was given (the query's country or a feature's country).`,
+      `The country was not checked for ${context.uncheckedNoCountry} plot(s), and their axis order only against land: no country was given (the query's country or a feature's country).`,
     );
   }
+  for (const [from, count] of context.refsFrom) {
+    notes.push(`The reference of ${count} plot(s) without a "ref" was read from ${from}; a re-upload matches on it.`);
+  }
   for (const code of context.uncheckedCountries) {
-    notes.push(`Axis order and country were not checked for plots in ${code}: the country is outside the recognised list.`);
+    notes.push(`The country was not checked for plots in ${code}, and their axis order only against land: the country is outside the recognised list.`);
   }
   return { format: file.format, country: context.country, notes, row_errors: file.row_errors, row_errors_omitted: file.row_errors_omitted };
 }
@@ -134,8 +141,12 @@ const tooLarge = (how: string, area: number, context: Context) =>
 
 function judgePlot(raw: RawPlot, context: Context): PlotReport {
   const found: Finding[] = [];
-  const props = plotProperties(storableProperties(raw.properties, found));
-  let ref = textFrom(props.ref);
+  const storable = storableProperties(raw.properties, found);
+  const props = plotProperties(storable);
+  const reference = plotReference(storable, raw.featureId);
+  let ref = textFrom(reference.value);
+  if (ref === null) found.push(finding('no_reference'));
+  else if (reference.from !== null) context.refsFrom.set(reference.from, (context.refsFrom.get(reference.from) ?? 0) + 1);
   if (ref !== null && [...ref].length > MAX_REF_CHARS) {
     found.push(finding('ref_too_long', `It has ${[...ref].length} characters.`));
     ref = null;
@@ -201,6 +212,7 @@ function judgeGeometry(
   context: Context,
 ): { geometry: PlotGeometry | null; area: number | null } {
   const none = { geometry: null, area: null };
+  if (raw.axesSwapped) found.push(finding('axis_order_swapped', raw.axesSwapped));
   const reading = readShape(raw.geometry, context.caps);
   if (reading.rejection) {
     found.push(reading.rejection);
@@ -293,6 +305,8 @@ function repairPolygons(
 /**
  * Coordinates on the Earth, in the stated country. The axis order is decided with the country's real
  * boundary: a plot outside it whose swapped coordinates fall inside was written latitude first.
+ * Without a country it is decided with land (Natural Earth's): a plot in the sea whose swapped
+ * coordinates fall on land.
  */
 function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, context: Context): { shape: Shape | null; found: Finding[] } {
   const checkable = country !== null && isRecognisedCountry(country);
@@ -300,14 +314,24 @@ function placeInCountry(shape: Shape, [x, y]: Position, country: string | null, 
     if (country === null) context.uncheckedNoCountry++;
     else context.uncheckedCountries.add(country);
   }
+  const at = (px: number, py: number) => `${px.toFixed(6)}, ${py.toFixed(6)}`;
   const earthly = onEarth(shape);
+  const swapped = swapAxes(shape);
   if (checkable) {
     if (earthly && countryContains(country, [x, y])) return { shape, found: [] };
-    const swapped = swapAxes(shape);
-    if (onEarth(swapped) && countryContains(country, [y, x])) return { shape: swapped, found: [finding('axis_order_swapped')] };
-    if (earthly) {
-      return { shape, found: [finding('outside_country', `It lies at ${x.toFixed(6)}, ${y.toFixed(6)}; the stated country is ${country}.`)] };
+    if (onEarth(swapped) && countryContains(country, [y, x])) {
+      return { shape: swapped, found: [finding('axis_order_swapped', `Swapped, the plot falls in the stated country (${country}).`)] };
     }
+    if (earthly) {
+      return { shape, found: [finding('outside_country', `It lies at ${at(x, y)}; the stated country is ${country}.`)] };
+    }
+  } else if (!earthly || !onLand([x, y])) {
+    if (onEarth(swapped) && onLand([y, x])) {
+      const asWritten = earthly ? `lies in the sea at ${at(x, y)}` : 'lies off the Earth';
+      const how = `No country was given: as written the plot ${asWritten}, swapped on land at ${at(y, x)}.`;
+      return { shape: swapped, found: [finding('axis_order_swapped', how)] };
+    }
+    if (earthly) return { shape, found: [finding('not_on_land', `It lies at ${at(x, y)}.`)] };
   }
   if (!earthly) return { shape: null, found: [finding('coordinates_not_on_earth')] };
   return { shape, found: [] };

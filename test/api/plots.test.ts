@@ -106,6 +106,23 @@ for (const backend of BACKENDS) {
       assert.equal((await app.call('GET', '/api/v1/portal/plots', { key })).body.total, before);
     });
 
+    test('validates a KML upload through the intake threads, and refuses a truncated one with 422 bad_kml naming the line', async () => {
+      const kml = `<?xml version="1.0" encoding="UTF-8"?>
+<kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+<Placemark id="K-1"><name>Plot K-1</name><ExtendedData><Data name="area_ha"><value>1</value></Data></ExtendedData>
+<Point><coordinates>-1.600123,6.700456,0</coordinates></Point></Placemark>
+</Document></kml>`;
+      const r = await upload('/api/v1/portal/plots/validate?country=Viet%20Nam', Buffer.from(kml), { filename: 'plots.kml' });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.country, 'VN');
+      assert.equal(r.body.plots[0].ref, 'K-1');
+      assert.deepEqual(r.body.plots[0].findings.map((f: { code: string }) => f.code), ['outside_country']);
+      const cut = await upload('/api/v1/portal/plots/validate', Buffer.from(kml.slice(0, kml.indexOf('</Placemark>'))), { filename: 'plots.kml' });
+      assert.equal(cut.status, 422);
+      assert.equal(cut.body.error.code, 'bad_kml');
+      assert.match(cut.body.error.message, /ends at line 4 with <Placemark>/);
+    });
+
     test('refuses an empty file with 422 empty_file, a missing field with file_required, an unknown country listing the forms', async () => {
       const empty = await upload('/api/v1/portal/plots/import', Buffer.alloc(0));
       assert.equal(empty.status, 422);

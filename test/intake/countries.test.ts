@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countryContains, isRecognisedCountry, lookupCountry, recognisedCountries, resolveCountry } from '../../src/intake/countries.ts';
+import { countryClassificationReference } from '../../src/engine/context/country-classification.ts';
 import { HTTP_STATUS } from '../../src/api/errors.ts';
 import { DomainError } from '../../src/errors.ts';
 
-test('resolves alpha-2, alpha-3, English and French names whatever the case and accents', () => {
+test('resolves codes, ISO short and official names, common and former names and French forms, whatever the case, accents and punctuation', () => {
   const forms: [string, string][] = [
     ['FR', 'FR'],
     ['fr', 'FR'],
@@ -16,21 +17,40 @@ test('resolves alpha-2, alpha-3, English and French names whatever the case and 
     ['Allemagne', 'DE'],
     ['  ghana ', 'GH'],
     ['Brésil', 'BR'],
+    ['Congo', 'CG'],
+    ['Republic of the Congo', 'CG'],
+    ['République démocratique du Congo', 'CD'],
+    ['Cabo Verde', 'CV'],
+    ['Republic of Moldova', 'MD'],
+    ['Bolivia (Plurinational State of)', 'BO'],
+    ['Iran (Islamic Republic of)', 'IR'],
+    ['Viet Nam', 'VN'],
+    ['Syria', 'SY'],
+    ['Brunei', 'BN'],
+    ['Burma', 'MM'],
+    ['East Timor', 'TL'],
+    ['Swaziland', 'SZ'],
+    ['États-Unis', 'US'],
+    ['ETATS UNIS', 'US'],
+    ['Birmanie', 'MM'],
+    ['Gambia (the)', 'GM'],
+    ['The Gambia', 'GM'],
+    ['viet-nam', 'VN'],
   ];
   for (const [input, code] of forms) assert.equal(resolveCountry(input), code, input);
 });
 
-test('refuses to guess between two countries sharing an alias ("Congo"), and reads their official names', () => {
-  assert.equal(lookupCountry('Congo'), null);
-  assert.equal(lookupCountry('Republic of the Congo'), 'CG');
-  assert.equal(lookupCountry('République démocratique du Congo'), 'CD');
+test('every country name of the service\'s own country table resolves to its own code', () => {
+  const rows = countryClassificationReference().countries;
+  assert.ok(rows.length >= 194);
+  for (const row of rows) assert.equal(lookupCountry(row.country_name), row.country, row.country_name);
 });
 
 test('refuses an unknown country with unknown_country, listing the accepted forms', () => {
   assert.throws(
     () => resolveCountry('Narnia'),
     (error: DomainError) =>
-      error instanceof DomainError && HTTP_STATUS[error.code] === 422 && error.code === 'unknown_country' && /alpha-2.*alpha-3.*English or French name/.test(error.message),
+      error instanceof DomainError && HTTP_STATUS[error.code] === 422 && error.code === 'unknown_country' && /alpha-2.*alpha-3.*English or French name.*Viet Nam.*États-Unis/.test(error.message),
   );
   assert.equal(lookupCountry('XX'), null);
 });

@@ -4,18 +4,12 @@ import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { readPlotFile } from '../../src/intake/plot-file.ts';
 import { validatePlots } from '../../src/intake/validate.ts';
+import { plotFileRefusal } from '../support/plot-files.ts';
 import { REAL_FILES } from '../support/refdata.ts';
 
 const refdata = (path: string) => readFileSync(`../shared/refdata/plots/${path}`);
 
-async function refusal(bytes: Uint8Array, name?: string): Promise<{ code: string; message: string }> {
-  try {
-    await readPlotFile(bytes, name);
-  } catch (error) {
-    return error as { code: string; message: string };
-  }
-  assert.fail('the file was read');
-}
+const refusal = plotFileRefusal;
 
 test('tells the format from the content before the name', async () => {
   const geojson = Buffer.from('{"type":"Point","coordinates":[-1.5,6.5]}');
@@ -30,7 +24,9 @@ test('refuses an empty upload with empty_file and foreign formats with unsupport
   const loose = await refusal(refdata('whisp/shapefile_example.shp'), 'shapefile_example.shp');
   assert.equal(loose.code, 'unsupported_format');
   assert.match(loose.message, /one \.zip/);
-  assert.equal((await refusal(Buffer.from('<kml></kml>'), 'plots.kml')).code, 'unsupported_format');
+  const gpx = await refusal(Buffer.from('<gpx></gpx>'), 'track.gpx');
+  assert.equal(gpx.code, 'unsupported_format');
+  assert.match(gpx.message, /Accepted are GeoJSON .*KML \(\.kml\) or KMZ \(\.kmz\)/);
 });
 
 

@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
+import { zipSync } from 'fflate';
 import { parseGeoJson } from '../../src/intake/geojson.ts';
+import { parseCsv } from '../../src/intake/csv.ts';
+import { parseShapefileZip } from '../../src/intake/shapefile.ts';
+import { writeShapefile } from '../fixtures/shapefile.ts';
 import { validatePlots, type PlotReport, type ValidateOptions } from '../../src/intake/validate.ts';
 import { FINDING_RULES, effectOf, type FindingCode } from '../../src/intake/findings.ts';
 import { checkTopology } from '../../src/intake/topology.ts';
@@ -18,7 +22,9 @@ const N = 6.701456;
 const SQUARE: Position[] = [[W, S], [E, S], [E, N], [W, N], [W, S]];
 const polygon = (...rings: Position[][]) => ({ type: 'Polygon', coordinates: rings });
 const point = (x = -1.600123, y = 6.700456) => ({ type: 'Point', coordinates: [x, y] });
-const feature = (geometry: unknown, properties: Record<string, unknown> = {}) => ({ type: 'Feature', properties, geometry });
+let refs = 0;
+/** A feature with a ref of its own unless the properties give one (a plot without one is reported, see no_reference). */
+const feature = (geometry: unknown, properties: Record<string, unknown> = {}) => ({ type: 'Feature', properties: { ref: `plot-${++refs}`, ...properties }, geometry });
 
 function judgeAll(features: unknown[], options: ValidateOptions = { country: 'GH' }) {
   return validatePlots(parseGeoJson(Buffer.from(JSON.stringify({ type: 'FeatureCollection', features }))), options);
@@ -80,6 +86,12 @@ const cases: { code: FindingCode; name: string; plot: () => PlotReport; also?: (
       assert.equal(p.country, 'GH');
       assert.deepEqual(p.geometry, { type: 'Point', coordinates: [W, S] });
     },
+  },
+  {
+    code: 'not_on_land',
+    name: 'without a country, a square in the sea as written and swapped',
+    plot: () => judge(feature(polygon(SQUARE.map(([x, y]) => [x + 0.4, y - 3.7] as Position))), { country: null }),
+    also: (p) => assert.match(p.findings[0].message, /lies in the sea.* It lies at -1\.1996/),
   },
   {
     code: 'unclosed_ring',
@@ -157,7 +169,27 @@ const cases: { code: FindingCode; name: string; plot: () => PlotReport; also?: (
     also: (p) => {
       assert.equal(p.geometry?.type, 'Polygon');
       assert.equal((p.geometry?.coordinates as unknown[]).length, 1);
+      assert.match(p.repairs[0].message, /ignores holes \(GeoJSON File Description v1\.3\)/);
     },
+  },
+  {
+    code: 'hole_covers_outer_ring',
+    name: 'a hole equal to the outer ring is said so, not taken for vertices on a line',
+    plot: () => judge(feature(polygon(SQUARE, [...SQUARE].reverse()))),
+    also: (p) => {
+      assert.equal(p.validation_state, 'rejected');
+      assert.deepEqual(p.rejections.map((f) => f.code), ['hole_covers_outer_ring']);
+      assert.match(p.rejections[0].message, /ignores holes .*Hole 1 is equal to the outer ring\.$/);
+    },
+  },
+  {
+    code: 'hole_covers_outer_ring',
+    name: 'a hole larger than the outer ring (the rings given in the wrong order)',
+    plot: () => {
+      const inner: Position[] = [[W + 0.0004, S + 0.0004], [W + 0.0006, S + 0.0004], [W + 0.0006, S + 0.0006], [W + 0.0004, S + 0.0006], [W + 0.0004, S + 0.0004]];
+      return judge(feature(polygon(inner, SQUARE)));
+    },
+    also: (p) => assert.match(p.rejections[0].message, /Hole 1 is larger than and around the outer ring\.$/),
   },
   {
     code: 'degenerate_polygon',
@@ -286,6 +318,16 @@ cases.push(
     },
     also: (p) => assert.equal(p.validation_state, 'rejected'),
   },
+  {
+    code: 'no_reference',
+    name: 'a plot with no ref, no feature id and no reference-like property',
+    plot: () => judge({ type: 'Feature', properties: { commodity: 'cocoa' }, geometry: polygon(SQUARE) }),
+    also: (p) => {
+      assert.equal(p.ref, null);
+      assert.equal(p.validation_state, 'valid', 'it informs: the plot is taken');
+      assert.match(p.findings[0].message, /re-upload .* cannot match/);
+    },
+  },
 );
 
 const caps = (over: Partial<IntakeCaps>): IntakeCaps => ({ ...DEFAULT_CAPS, ...over });
@@ -395,6 +437,39 @@ test('every finding code has a fixture that triggers it', () => {
   assert.deepEqual(Object.keys(FINDING_RULES).filter((code) => !covered.has(code as FindingCode)), []);
 });
 
+test('a plot without a ref takes the feature\'s id, then plot_id, plotId, PlotID, plot_ref, id, and the notes say which', () => {
+  const bare = (properties: Record<string, unknown>, id?: unknown) => ({ type: 'Feature', id, properties, geometry: polygon(SQUARE) });
+  const report = judgeAll([
+    bare({ ref: 'R-1', plot_id: 'P-0' }, 'F-0'),
+    bare({ plot_id: 'P-1', id: 'I-1' }, 'F-1'),
+    bare({ id: 'I-2', plot_id: 'P-2', plot_ref: 'PR-2' }),
+    bare({ plotId: 'P-3', plot_ref: 'PR-3' }),
+    bare({ PlotID: 'P-4', id: 'I-4' }),
+    bare({ plot_ref: 'PR-5', id: 'I-5' }),
+    bare({ id: 6 }),
+  ]);
+  assert.deepEqual(report.plots.map((p) => p.ref), ['R-1', 'F-1', 'P-2', 'P-3', 'P-4', 'PR-5', '6']);
+  assert.ok(report.plots.every((p) => !codes(p).includes('no_reference')));
+  assert.deepEqual(report.notes, [
+    'The reference of 1 plot(s) without a "ref" was read from the feature\'s own "id"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "plot_id"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "plotId"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "PlotID"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "plot_ref"; a re-upload matches on it.',
+    'The reference of 1 plot(s) without a "ref" was read from "id"; a re-upload matches on it.',
+  ]);
+});
+
+test('a CSV\'s plot_id column and a shapefile\'s id attribute are the plots\' references', async () => {
+  const csv = validatePlots(parseCsv(Buffer.from('plot_id,lon,lat,area_ha\nK-1,-1.600123,6.700456,1\n')), { country: 'GH' });
+  assert.equal(csv.plots[0].ref, 'K-1');
+  assert.match(csv.notes.join(' '), /read from "plot_id"/);
+  const { shp, shx, dbf } = writeShapefile([{ shape: { rings: [[...SQUARE].reverse()] }, properties: { id: 'S-9' } }]);
+  const shapefile = validatePlots(await parseShapefileZip(zipSync({ 'p.shp': shp, 'p.shx': shx, 'p.dbf': dbf })), { country: 'GH' });
+  assert.equal(shapefile.plots[0].ref, 'S-9');
+  assert.match(shapefile.notes.join(' '), /read from "id"/);
+});
+
 test('matches a producer ignoring case and spacing, attaching its id', () => {
   const p = judge(feature(polygon(SQUARE), { producer: '  coop   ALPHA ' }), { country: 'GH', producers });
   assert.equal(p.producer_id, 'p1');
@@ -431,10 +506,43 @@ test('checks the axis order of the real Ghana file swapped, with country "Ghana"
   }
 });
 
-test('skips the axis-order check without a country and says so in notes', () => {
+test('without a country, a plot in the sea that falls on land swapped is swapped, and the notes say only land was checked', () => {
   const swapped = SQUARE.map(([x, y]) => [y, x] as Position);
   const report = judgeAll([feature(polygon(swapped))], { country: null });
-  assert.ok(!codes(report.plots[0]).includes('axis_order_swapped'));
+  const plot = report.plots[0];
+  assert.ok(codes(plot).includes('axis_order_swapped'));
+  assert.match(plot.repairs.find((f) => f.code === 'axis_order_swapped')!.message, /No country was given: as written the plot lies in the sea/);
+  assert.deepEqual(plot.geometry, { type: 'Polygon', coordinates: [SQUARE] });
   assert.equal(report.country, null);
-  assert.ok(report.notes.some((n) => /not checked for 1 plot/.test(n)));
+  assert.ok(report.notes.some((n) => /country was not checked for 1 plot\(s\), and their axis order only against land/.test(n)));
+});
+
+test('without a country, a point off the Earth as written and on land swapped is swapped', () => {
+  const p = judge(feature(point(3.100001, 101.500001), { area_ha: 1 }), { country: null }); // Kuala Lumpur, latitude first
+  assert.deepEqual(p.repairs.map((f) => f.code), ['axis_order_swapped']);
+  assert.match(p.repairs[0].message, /as written the plot lies off the Earth, swapped on land at 101\.500001, 3\.100001\.$/);
+  assert.deepEqual(p.geometry, { type: 'Point', coordinates: [101.500001, 3.100001] });
+  const nowhere = judge(feature(point(3.100001, 120.000001), { area_ha: 1 }), { country: null }); // swapped: the Celebes Sea
+  assert.deepEqual(nowhere.rejections.map((f) => f.code), ['coordinates_not_on_earth']);
+});
+
+test('without a country, a plot in the sea either way is reported not on land; one on land either way is left as written', () => {
+  const sea = judge(feature(point(-1.200001, 3.000001), { area_ha: 1 }), { country: null }); // Gulf of Guinea; swapped, too
+  assert.deepEqual(sea.findings.map((f) => f.code), ['not_on_land']);
+  assert.equal(sea.validation_state, 'valid');
+  assert.deepEqual(sea.geometry, { type: 'Point', coordinates: [-1.200001, 3.000001] });
+  const land = judge(feature(point(10.000001, 20.000001), { area_ha: 1 }), { country: null }); // Niger; swapped, Chad
+  assert.deepEqual(codes(land), []);
+  assert.deepEqual(land.geometry, { type: 'Point', coordinates: [10.000001, 20.000001] });
+});
+
+test('a CSV whose lat column holds values beyond ±90 and lon column none is read as swapped columns', () => {
+  const file = parseCsv(Buffer.from('ref,lon,lat,area_ha\nM-1,3.100001,101.500001,1\nM-2,3.200001,101.600001,1\n'));
+  assert.match(file.notes.join(' '), /"lat" column holds values beyond ±90 \(101\.500001, for one\) and the "lon" column none/);
+  const report = validatePlots(file, { country: null });
+  for (const plot of report.plots) {
+    assert.deepEqual(plot.repairs.map((f) => f.code), ['axis_order_swapped']);
+    assert.ok(!codes(plot).includes('coordinates_not_on_earth'));
+  }
+  assert.deepEqual(report.plots.map((p) => p.geometry?.coordinates), [[101.500001, 3.100001], [101.600001, 3.200001]]);
 });

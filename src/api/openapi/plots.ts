@@ -118,7 +118,7 @@ export const plotSchemas: Record<string, Schema> = {
     required: ['index', 'ref', 'validation_state', 'area_ha', 'country', 'producer_id', 'findings', 'repairs', 'rejections'],
     additionalProperties: false,
     properties: {
-      index: { ...integer, description: '0-based position of the feature, shapefile record or CSV data row in the file.' },
+      index: { ...integer, description: '0-based position of the feature, shapefile record, KML Placemark or CSV data row in the file.' },
       ref: nullable({ type: 'string' }),
       validation_state: { enum: ['valid', 'repaired', 'rejected'] },
       area_ha: nullable({ type: 'number' }),
@@ -229,7 +229,7 @@ const uploadBody = {
           file: {
             type: 'string',
             contentMediaType: 'application/octet-stream',
-            description: 'GeoJSON (Polygon, MultiPolygon or Point features), a zipped shapefile (.shp, .shx, .dbf, .prj), or a CSV of points with lon and lat columns. At most 25 MB and 100,000 plots.',
+            description: 'GeoJSON (Polygon, MultiPolygon or Point features), a zipped shapefile (.shp, .shx, .dbf, .prj), KML (.kml) or KMZ (.kmz: a zip holding doc.kml) with Polygon, MultiGeometry or Point Placemarks, or a CSV of points with lon and lat columns. At most 25 MB and 100,000 plots.',
           },
         },
       },
@@ -243,7 +243,7 @@ const countryParameter = {
   required: false,
   schema: { type: 'string' },
   description:
-    'Alpha-2 or alpha-3 code or English or French name, case and accents ignored; stored as alpha-2 on every plot the file does not give its own `country`. Drives the axis-order check. A file naming no country leaves a stored country untouched.',
+    'Alpha-2 or alpha-3 code or English or French name (as ISO, the Regulation or common use writes it), case, accents and punctuation ignored; stored as alpha-2 on every plot the file does not give its own `country`. Drives the axis-order check. A file naming no country leaves a stored country untouched.',
 };
 
 const uploadRefusals = {
@@ -251,7 +251,7 @@ const uploadRefusals = {
   '413': refusal('The file is over 25 MB (refused while it streams in)', ['file_too_large']),
   '422': refusal('The file cannot be taken as a whole; nothing is stored', [
     'empty_file', 'file_required', 'unknown_country', 'unsupported_format', 'bad_encoding', 'bad_json', 'bad_geojson',
-    'bad_zip', 'zip_too_large', 'bad_shapefile', 'unsupported_crs', 'bad_csv', 'too_many_plots', 'too_many_vertices',
+    'bad_zip', 'zip_too_large', 'bad_shapefile', 'unsupported_crs', 'bad_csv', 'bad_kml', 'too_many_plots', 'too_many_vertices',
     'geometry_too_complex',
   ]),
   '408': refusal('The body did not arrive within UPLOAD_TIMEOUT_S; the connection is closed', ['upload_timeout']),
