@@ -39,8 +39,14 @@ interface Answer {
 
 let app: TestApp;
 const keys: string[] = [];
-/** Built before the app starts: deflating 250 MB holds this thread seconds, long enough for the server to drop idle connections. */
+/**
+ * Built before the app starts: deflating hundreds of megabytes holds this thread seconds, long
+ * enough for the server to drop the idle connection the next request would reuse.
+ */
 let bomb: HostileFile;
+let hugePolygon: HostileFile;
+let nullRecords: HostileFile;
+let nonFeatures: HostileFile;
 
 async function workspace(n: number): Promise<string> {
   const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: `Hostile ${n}`, plan: 'trial', email: `h${n}@hostile.test`, password: 'hostile pass' });
@@ -106,7 +112,7 @@ function assertPlotRejected(answer: Answer, names: RegExp): void {
 
 describe('hostile uploads', () => {
   before(async () => {
-    bomb = inflatingZip();
+    [bomb, hugePolygon, nullRecords, nonFeatures] = [inflatingZip(), hugePolygonShapefileZip(), nullRecordsShapefileZip(), nonFeatureGeoJson(NON_FEATURES)];
     app = await startTestApp('postgresql', { INTAKE_POOL_SIZE: '1', INTAKE_QUEUE: '1', UPLOADS_PER_WORKSPACE: '1', UPLOAD_TIMEOUT_S: '2' });
     for (let n = 0; n < 4; n++) keys.push(await workspace(n));
   });
@@ -117,7 +123,7 @@ describe('hostile uploads', () => {
   });
 
   test('a zipped shapefile declaring one polygon of 15 M vertices is refused from its record header', async () => {
-    const answer = await attack(hugePolygonShapefileZip());
+    const answer = await attack(hugePolygon);
     assertRefused(answer, 422, 'geometry_too_complex', /Record 1 of plots\.shp has 15,000,000 points.*100,000 \(MAX_VERTICES_PER_PLOT\)/);
   });
 
@@ -130,11 +136,11 @@ describe('hostile uploads', () => {
   });
 
   test('a shapefile declaring 20 M null shape records is refused after the first 100,000', async () => {
-    assertRefused(await attack(nullRecordsShapefileZip()), 422, 'too_many_plots', /100,000 plots/);
+    assertRefused(await attack(nullRecords), 422, 'too_many_plots', /100,000 plots/);
   });
 
   test('12 M non-feature items in a 24 MB GeoJSON are reported as 100 row errors and a count', async () => {
-    const answer = await attack(nonFeatureGeoJson(NON_FEATURES));
+    const answer = await attack(nonFeatures);
     assert.equal(answer.status, 200);
     assert.equal(answer.body.row_errors.length, 100);
     assert.equal(answer.body.row_errors_omitted, NON_FEATURES - 100);
