@@ -155,7 +155,7 @@ export async function startEvidenceWorker(
   const pool = createPool({ size: config.poolSize });
   const stopping = new AbortController();
   const handler = evidenceJobHandler({
-    archive, pool, tiles: new DecodedTiles(), signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
+    archive, pool, tiles: new DecodedTiles({ maxBytes: config.decodedTileCacheBytes }), signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
   }, stopping.signal);
   for (let i = 0; i < config.jobConcurrency; i++) await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
   return {
