@@ -1,6 +1,6 @@
 /**
  * The evidence job runner (design: "the path of one plot"). A job reads its plots one after
- * another in the order it was given, and keeps the fetching of the next plots (planning, scene
+ * another, neighbours together so the tiles they share are fetched and decoded once, and keeps the fetching of the next plots (planning, scene
  * search, tile bytes) running while the current one is computed, at most `lookahead` plots ahead,
  * so memory stays flat however long the job.
  *
@@ -16,13 +16,14 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { heldPlot, heldPlotIds } from '../store/register/plots.ts';
+import { heldPlot, heldPlotPlaces } from '../store/register/plots.ts';
 import { markRunning } from '../store/register/transitions.ts';
 import type { Archive } from './archive.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
 import { recordFailure, storeEvidence } from './evidence-store.ts';
 import { createPool, type EnginePool } from './worker/pool.ts';
 import { DecodedTiles } from './plan/raster-shipment.ts';
+import { spatialOrder } from './plan/plot-order.ts';
 import { type EngineDeps, finishPlot, type PreparedPlot, preparePlot } from './read-plot.ts';
 import type { PlotToRead } from './plan/read-plan.ts';
 import type { SigningKey } from './signing.ts';
@@ -43,10 +44,14 @@ export class JobReleasedError extends Error {
   readonly code = 'job_released';
 }
 
-/** The ids of the plots the job still holds, in its order (the rows themselves are loaded one at a time). */
+/**
+ * The ids of the plots the job still holds, neighbours after one another (the rows themselves are
+ * loaded one at a time). The order depends only on the plots and the job's list, so a resumed job
+ * reads what is left in the order it had.
+ */
 async function heldIds(deps: RunnerDeps, job: Job<EvidenceJobData>): Promise<string[]> {
-  const held = new Set(await heldPlotIds(deps.store.em(), job.data.workspaceId, job.id));
-  return job.data.plotIds.filter((id) => held.has(id));
+  const held = new Map((await heldPlotPlaces(deps.store.em(), job.data.workspaceId, job.id)).map((p) => [p.id, p]));
+  return spatialOrder(job.data.plotIds.flatMap((id) => held.get(id) ?? [])).map((p) => p.id);
 }
 
 async function plotToRead(deps: RunnerDeps, job: Job<EvidenceJobData>, id: string): Promise<PlotToRead | null> {
@@ -125,6 +130,8 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
 export interface EvidenceWorker {
   readonly archive: Archive;
   readonly pool: EnginePool;
+  /** The decoded-tile cache its jobs share. */
+  readonly tiles: DecodedTiles;
   /** Stop taking plots: the plot in hand finishes, then the job goes back to the queue. */
   stopTaking(): void;
   /** Closes the pool and the archive (after the queue has stopped). */
@@ -154,13 +161,15 @@ export async function startEvidenceWorker(
   const calibration = await loadCalibrationTable({ dataDir: config.dataDir, archive: config.archive });
   const pool = createPool({ size: config.poolSize });
   const stopping = new AbortController();
+  const tiles = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
   const handler = evidenceJobHandler({
-    archive, pool, tiles: new DecodedTiles({ maxBytes: config.decodedTileCacheBytes }), signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
+    archive, pool, tiles, signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
   }, stopping.signal);
   for (let i = 0; i < config.jobConcurrency; i++) await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
   return {
     archive,
     pool,
+    tiles,
     stopTaking() {
       stopping.abort(new Error('shutting down'));
     },
