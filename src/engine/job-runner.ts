@@ -1,14 +1,14 @@
 /**
- * The evidence job runner (design: "the path of one plot"). A job reads its plots one after
- * another, neighbours together so the tiles they share are fetched and decoded once, and keeps the fetching of the next plots (planning, scene
- * search, tile bytes) running while the current one is computed, at most `lookahead` plots ahead,
- * so memory stays flat however long the job.
+ * The evidence job runner (design: "the path of one plot"). A job reads its plots in an order that
+ * puts neighbours together, so the tiles they share are fetched and decoded once. It computes
+ * `plotsAtOnce` plots at a time (its share of the pool's threads) and keeps the fetching of the
+ * next plots (planning, scene search, tile bytes) running meanwhile, at most `lookahead` plots
+ * ahead of those, so memory stays flat however long the job.
  *
  * A job resumes rather than restarts: only plots still held by this job (queued or running under
  * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
  * left. A failed read records its reason, costs nothing, and the job goes on. When the process
- * shuts down, the plot in hand finishes and the job is released back to the queue.
- */
+ * shuts down, the plots in hand finish and the job is released back to the queue. */
 import { loadCalibrationTable } from './context/calibration.ts';
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'pg-boss';
@@ -37,6 +37,11 @@ export interface RunnerDeps extends EngineDeps {
   baseUrl: string;
   log: Logger;
   lookahead?: number;
+  /**
+   * Plots of one job computed at once (default 1). A job that sends one plot at a time keeps one
+   * pool thread busy whatever the pool's size; the worker sends as many as its share of the pool.
+   */
+  plotsAtOnce?: number;
 }
 
 /** Thrown to hand a job back to the queue (pg-boss retries it), with the plots it has not read. */
@@ -74,6 +79,7 @@ export function failureReason(err: unknown): string {
 /** The queue handler of evidence jobs. `stopping` aborts when the process shuts down. */
 export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
   const lookahead = deps.lookahead ?? DEFAULT_LOOKAHEAD;
+  const plotsAtOnce = deps.plotsAtOnce ?? 1;
   return async (job: Job<EvidenceJobData>): Promise<void> => {
     const { workspaceId } = job.data;
     const plots = await heldIds(deps, job);
@@ -89,37 +95,61 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
       p.catch(() => {});
       prepared.set(k, p);
     };
+    const readOne = async (k: number): Promise<void> => {
+      const plotId = plots[k];
+      const em = deps.store.em();
+      if (!(await markRunning(em, workspaceId, plotId, job.id))) {
+        prepared.delete(k);
+        return;
+      }
+      let reading;
+      try {
+        const ready = await prepared.get(k)!;
+        // Reset, or moved to another job, since the job began: nothing to read here.
+        if (ready === null) return;
+        reading = await finishPlot(ready, deps, signal);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const error = failureReason(err);
+        log.warn({ plot: plotId, err }, 'plot read failed');
+        await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() });
+        return;
+      } finally {
+        prepared.delete(k);
+      }
+      const outcome = await storeEvidence(em, {
+        readId: randomUUID(), workspaceId, plotId, jobId: job.id,
+        evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
+      }, { baseUrl: deps.baseUrl });
+      log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+    };
+    // Plots in hand: each finishes (or fails) before the job ends, however it ends.
+    const inHand = new Set<Promise<void>>();
+    // A plot whose read was called off (the job's signal): the job stops taking plots and ends with its error.
+    const calledOff: unknown[] = [];
+    const settleAll = () => Promise.allSettled([...inHand]);
     try {
       for (let k = 0; k < plots.length; k++) {
-        if (stopping.aborted) throw new JobReleasedError(`the worker is shutting down; ${plots.length - k} plots of the job go back to the queue`);
-        for (let j = k; j <= k + lookahead; j++) prepare(j);
-        const plotId = plots[k];
-        const em = deps.store.em();
-        if (!(await markRunning(em, workspaceId, plotId, job.id))) {
-          prepared.delete(k);
-          continue;
+        while (inHand.size >= plotsAtOnce && calledOff.length === 0) await Promise.race(inHand).catch(() => {});
+        if (calledOff.length > 0) break;
+        if (stopping.aborted) {
+          await settleAll();
+          throw new JobReleasedError(`the worker is shutting down; ${plots.length - k} plots of the job go back to the queue`);
         }
-        let reading;
-        try {
-          const ready = await prepared.get(k)!;
-          // Reset, or moved to another job, since the job began: nothing to read here.
-          if (ready === null) continue;
-          reading = await finishPlot(ready, deps, signal);
-        } catch (err) {
-          if (signal.aborted) throw err;
-          const error = failureReason(err);
-          log.warn({ plot: plotId, err }, 'plot read failed');
-          await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() });
-          continue;
-        } finally {
-          prepared.delete(k);
-        }
-        const outcome = await storeEvidence(em, {
-          readId: randomUUID(), workspaceId, plotId, jobId: job.id,
-          evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
-        }, { baseUrl: deps.baseUrl });
-        log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+        for (let j = k; j <= k + lookahead + plotsAtOnce - 1; j++) prepare(j);
+        const reading: Promise<void> = readOne(k).then(
+          () => void inHand.delete(reading),
+          (err: unknown) => {
+            inHand.delete(reading);
+            calledOff.push(err);
+            throw err;
+          },
+        );
+        reading.catch(() => {});
+        inHand.add(reading);
       }
+      await settleAll();
+      if (calledOff.length > 0) throw calledOff[0];
       log.info('evidence job finished');
     } finally {
       ahead.abort(new Error('the job ended'));
@@ -132,7 +162,7 @@ export interface EvidenceWorker {
   readonly pool: EnginePool;
   /** The decoded-tile cache its jobs share. */
   readonly tiles: DecodedTiles;
-  /** Stop taking plots: the plot in hand finishes, then the job goes back to the queue. */
+  /** Stop taking plots: the plots in hand finish, then the job goes back to the queue. */
   stopTaking(): void;
   /** Closes the pool and the archive (after the queue has stopped). */
   close(): Promise<void>;
@@ -164,6 +194,7 @@ export async function startEvidenceWorker(
   const tiles = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
   const handler = evidenceJobHandler({
     archive, pool, tiles, signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
+    plotsAtOnce: Math.max(1, Math.floor(config.poolSize / config.jobConcurrency)),
   }, stopping.signal);
   for (let i = 0; i < config.jobConcurrency; i++) await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
   return {

@@ -199,5 +199,61 @@ for (const backend of BACKENDS) {
         rmSync(dataDir, { recursive: true, force: true });
       }
     });
+
+    test('computes as many plots at once as it is told, and on shutdown finishes every plot in hand before going back', async () => {
+      const { root } = await demoWorld();
+      const dataDir = mkdtempSync(join(tmpdir(), 'pce-at-once-'));
+      const db = await testStore(backend);
+      const log = createLogger('silent');
+      const queue = await openQueue(db.store, { log, supervise: false });
+      const archive = await openDemoArchive({ dataDir, root });
+      const pool = createPool({ size: 2 });
+      try {
+        const { workspaceId } = await seedWorkspace(db.store);
+        const ids: string[] = [];
+        for (const name of ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm']) ids.push(await insertSitePlot(db.store.em(), workspaceId, name));
+        const answer = await runEvidence(db.store.em(), queue, { id: workspaceId, plan: 'trial' }, { all: true });
+        const stopping = new AbortController();
+        // The first plot task waits for a second to be sent (or 20 s, if none comes); the shutdown arrives meanwhile.
+        let computing = 0;
+        let mostAtOnce = 0;
+        let second: () => void = () => {};
+        const bothSent = new Promise<void>((resolve) => {
+          second = resolve;
+          setTimeout(resolve, 20_000).unref();
+        });
+        const watched: EnginePool = {
+          size: pool.size,
+          get queued() {
+            return pool.queued;
+          },
+          async run(task, params, opts) {
+            if (task !== 'plot') return pool.run(task, params, opts);
+            stopping.abort();
+            mostAtOnce = Math.max(mostAtOnce, ++computing);
+            if (computing === 2) second();
+            await bothSent;
+            try {
+              return await pool.run(task, params, opts);
+            } finally {
+              computing--;
+            }
+          },
+          close: () => pool.close(),
+        };
+        const deps = { archive, pool: watched, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir), store: db.store, baseUrl: 'http://localhost/api/v1', log, plotsAtOnce: 2 };
+        const job = { id: answer.job_id!, name: QUEUES.evidence.name, data: { workspaceId, plotIds: ids }, signal: new AbortController().signal, retryCount: 0, expireInSeconds: 3600, heartbeatSeconds: null } as Job<EvidenceJobData>;
+        await assert.rejects(evidenceJobHandler(deps, stopping.signal)(job), (err: unknown) => err instanceof JobReleasedError && /1 plots of the job go back/.test(err.message));
+        assert.equal(mostAtOnce, 2);
+        const states = await Promise.all(ids.map(async (id) => (await plotRow(db.store.em(), id)).evidence_state));
+        assert.deepEqual(states.sort(), ['done', 'done', 'queued']);
+      } finally {
+        await pool.close();
+        await archive.close();
+        await queue.stop(1000);
+        await db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
   });
 }
