@@ -26,7 +26,7 @@ import { loadConfig } from '../src/config.ts';
 import { openArchive } from '../src/engine/archive.ts';
 import { DEMO_GFW_API_KEY } from '../src/demo/api-transport.ts';
 import { openDemoArchive } from '../src/demo/open-archive.ts';
-import { serveDemoArchive } from '../test/support/archive-server.ts';
+import { serveArchiveProcess } from './archive-server-process.ts';
 import { runEvidence } from '../src/engine/evidence-runs.ts';
 import { startEvidenceWorker } from '../src/engine/job-runner.ts';
 import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
@@ -115,7 +115,8 @@ async function singlePlot(root: string, dataDir: string, poolSize: number) {
 
 async function hundredPlots(root: string, dataDir: string, plots: number, latencyMs: number, bandwidthMBps: number, poolSize: number) {
   const linkBytesPerSecond = bandwidthMBps * 1e6;
-  const server = await serveDemoArchive(root, { latencyMs, linkBytesPerSecond });
+  // In a process of its own: its file reads and answers would otherwise count as the worker's main-thread time.
+  const server = await serveArchiveProcess(root, { latencyMs, linkBytesPerSecond });
   const log = createLogger('silent');
   const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://' });
   await store.migrate();
@@ -131,7 +132,7 @@ async function hundredPlots(root: string, dataDir: string, plots: number, latenc
       [p.id, workspace.id, `${p.ref}-${p.id.slice(0, 8)}`, p.country, p.areaHa, JSON.stringify(p.geometry)],
     );
   }
-  server.clearRequests();
+  await server.clearRequests();
   const loop = perf.eventLoopUtilization();
   const t = performance.now();
   await runEvidence(store.em(), queue, { id: workspace.id, plan: 'enterprise' }, { all: true });
@@ -144,7 +145,7 @@ async function hundredPlots(root: string, dataDir: string, plots: number, latenc
   // The main thread's busy time (planning, shipping, deciding, signing, storing), against the pool's.
   const mainBusyMs = perf.eventLoopUtilization(loop).active;
   const states = await store.em().execute<{ s: string; n: string }[]>('select evidence_state as s, count(*) as n from plots group by 1');
-  const requests = server.requests();
+  const requests = await server.requests();
   // What the job had to fetch at least: every distinct range once (a range fetched again was evicted or raced).
   const unique = new Map(requests.map((r) => [`${r.method} ${r.path} ${r.range ?? ''}`, r.bytes]));
   const fetched = requests.reduce((sum, r) => sum + r.bytes, 0);
