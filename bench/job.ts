@@ -1,18 +1,21 @@
 /**
- * `npm run bench -- job [--pool 1,2,4,8,16] [--plots 100] [--latency 50]`
+ * `npm run bench -- job [--pool 1,2,4,8,16] [--plots 100] [--latency 50] [--bandwidth 50]`
  *
  * 1. One 10 ha plot read cold and warm from the local demo archive on disk: engine time (plan,
  *    scene search, tile fetch, the plot task, decision, evidence object, signature, chip), no
  *    database. Cold: a fresh archive and decoded-tile cache (the pool's threads already started).
  * 2. A job of 100 plots through the whole service path (run route's function, pg-boss on the
  *    embedded PGlite, the evidence worker) reading the demo world from the local archive server
- *    with 50 ms latency on every request. Plots per minute against the reference service's 3
- *    minutes a plot (target: at least 20 times faster).
+ *    with 50 ms latency on every request and its responses sharing a link of `--bandwidth` MB/s.
+ *    Plots per minute against the reference service's 3 minutes a plot (target: at least 20 times
+ *    faster); MB fetched and tiles decoded a plot, the two caches' hit rates, and the job's time
+ *    against the least the link allows (the distinct bytes it fetched over the link's rate).
  * 3. Pool scaling: the same plots' tasks (tiles fetched beforehand, decoded inside the tasks) on
  *    pools of 1 to `--pool` threads, plots per second, beside the machine's own scaling measured in
  *    the same run (plain arithmetic on as many worker threads).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { performance as perf } from 'node:perf_hooks';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -23,7 +26,7 @@ import { loadConfig } from '../src/config.ts';
 import { openArchive } from '../src/engine/archive.ts';
 import { DEMO_GFW_API_KEY } from '../src/demo/api-transport.ts';
 import { openDemoArchive } from '../src/demo/open-archive.ts';
-import { serveDemoArchive } from '../test/support/archive-server.ts';
+import { serveArchiveProcess } from './archive-server-process.ts';
 import { runEvidence } from '../src/engine/evidence-runs.ts';
 import { startEvidenceWorker } from '../src/engine/job-runner.ts';
 import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
@@ -110,14 +113,16 @@ async function singlePlot(root: string, dataDir: string, poolSize: number) {
   return { site: BENCH_SITE, area_ha: e.plot_area_km2 * 100, seasons: e.seasons.length, seasons_observed: e.seasons_observed, scenes_kept: e.read.scenes_kept, verdict: e.verdict, cold_ms: Math.round(cold), warm_ms: Math.round(median(warm)), warm_best_ms: Math.round(Math.min(...warm)), pool_size: poolSize };
 }
 
-async function hundredPlots(root: string, dataDir: string, plots: number, latencyMs: number, poolSize: number) {
-  const server = await serveDemoArchive(root, { latencyMs });
+async function hundredPlots(root: string, dataDir: string, plots: number, latencyMs: number, bandwidthMBps: number, poolSize: number) {
+  const linkBytesPerSecond = bandwidthMBps * 1e6;
+  // In a process of its own: its file reads and answers would otherwise count as the worker's main-thread time.
+  const server = await serveArchiveProcess(root, { latencyMs, linkBytesPerSecond });
   const log = createLogger('silent');
   const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://' });
   await store.migrate();
   const queue = await openQueue(store, { log, supervise: false });
   const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(poolSize), LOG_LEVEL: 'silent' });
-  const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archive: await openArchive({ kind: 'demo', dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY }) });
+  const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archive: await openArchive({ kind: 'demo', dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY, rangeCacheBytes: config.rangeCacheBytes }) });
   const { workspace } = await createWorkspace(store.em(), { name: 'Bench', plan: 'enterprise', email: 'bench@example.test', password: 'bench bench', role: 'portal' });
   const em = store.em();
   for (const p of book(plots)) {
@@ -127,7 +132,8 @@ async function hundredPlots(root: string, dataDir: string, plots: number, latenc
       [p.id, workspace.id, `${p.ref}-${p.id.slice(0, 8)}`, p.country, p.areaHa, JSON.stringify(p.geometry)],
     );
   }
-  server.clearRequests();
+  await server.clearRequests();
+  const loop = perf.eventLoopUtilization();
   const t = performance.now();
   await runEvidence(store.em(), queue, { id: workspace.id, plan: 'enterprise' }, { all: true });
   for (;;) {
@@ -136,22 +142,42 @@ async function hundredPlots(root: string, dataDir: string, plots: number, latenc
     await new Promise((r) => setTimeout(r, 100));
   }
   const seconds = (performance.now() - t) / 1000;
+  // The main thread's busy time (planning, shipping, deciding, signing, storing), against the pool's.
+  const mainBusyMs = perf.eventLoopUtilization(loop).active;
   const states = await store.em().execute<{ s: string; n: string }[]>('select evidence_state as s, count(*) as n from plots group by 1');
-  const requests = server.requests().length;
+  const requests = await server.requests();
+  // What the job had to fetch at least: every distinct range once (a range fetched again was evicted or raced).
+  const unique = new Map(requests.map((r) => [`${r.method} ${r.path} ${r.range ?? ''}`, r.bytes]));
+  const fetched = requests.reduce((sum, r) => sum + r.bytes, 0);
+  const uniqueBytes = [...unique.values()].reduce((sum, b) => sum + b, 0);
+  const tiles = worker.tiles.stats();
+  const range = worker.archive.cache.stats();
   worker.stopTaking();
   await queue.stop(5000);
   await worker.close();
   await store.close();
   await server.close();
   const perMinute = plots / (seconds / 60);
+  const limitSeconds = uniqueBytes / linkBytesPerSecond;
+  const share = (hits: number, all: number) => Number((all === 0 ? 0 : hits / all).toFixed(3));
   return {
     plots,
     latency_ms: latencyMs,
+    bandwidth_mb_s: bandwidthMBps,
     pool_size: poolSize,
     seconds: Number(seconds.toFixed(1)),
     plots_per_minute: Number(perMinute.toFixed(1)),
     seconds_per_plot: Number((seconds / plots).toFixed(2)),
-    requests_per_plot: Math.round(requests / plots),
+    requests_per_plot: Math.round(requests.length / plots),
+    main_thread_ms_per_plot: Math.round(mainBusyMs / plots),
+    mb_fetched_per_plot: Number((fetched / plots / 1e6).toFixed(3)),
+    unique_mb: Number((uniqueBytes / 1e6).toFixed(1)),
+    tiles_decoded_per_plot: Number((tiles.misses / plots).toFixed(1)),
+    decoded_tile_hit_rate: share(tiles.hits, tiles.hits + tiles.misses),
+    // A read that joined one already in flight fetched nothing, so it counts as a hit.
+    range_cache_hit_rate: share(range.hits + range.coalesced, range.hits + range.coalesced + range.misses),
+    bandwidth_limit_s: Number(limitSeconds.toFixed(2)),
+    time_over_bandwidth_limit: Number((seconds / limitSeconds).toFixed(1)),
     states: Object.fromEntries(states.map((r) => [r.s, Number(r.n)])),
     times_faster_than_reference: Number((perMinute * REFERENCE_MINUTES_PER_PLOT).toFixed(1)),
   };
@@ -179,7 +205,7 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
   // One plot per site: the tasks' inputs are fetched once, then each pool decodes and computes them.
   const plans: PlotPlan[] = [];
   for (const spec of DEMO_SITES) plans.push(await planRead(sitePlot(spec.name), archive));
-  const out: Array<{ size: number; plots_per_s: number; speedup: number; machine_speedup: number }> = [];
+  const out: Array<{ size: number; plots_per_s: number; speedup: number; machine_speedup: number; ratio: number; task_ms: number; threads_busy: number }> = [];
   let machineOne = 0;
   for (const size of sizes) {
     const tiles = new DecodedTiles();
@@ -190,9 +216,12 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
     const t = performance.now();
     // One task per thread in flight, as jobs running side by side would keep them.
     let next = 0;
+    let taskMs = 0;
     await Promise.all(Array.from({ length: size }, async () => {
       for (let i = next++; i < plans.length; i = next++) {
+        const started = performance.now();
         await pool.run('plot', { ...plans[i].task, shipment: { tiles: shipments[i].tiles, rasters: shipments[i].rasters } });
+        taskMs += performance.now() - started;
       }
     }));
     const seconds = (performance.now() - t) / 1000;
@@ -200,11 +229,17 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
     const rate = plans.length / seconds;
     const machine = await machineScaling(size);
     if (out.length === 0) machineOne = machine;
+    const speedup = rate / (out[0]?.plots_per_s ?? rate);
+    const machineSpeedup = machine / machineOne;
     out.push({
       size,
       plots_per_s: Number(rate.toFixed(2)),
-      speedup: Number((rate / (out[0]?.plots_per_s ?? rate)).toFixed(2)),
-      machine_speedup: Number((machine / machineOne).toFixed(2)),
+      speedup: Number(speedup.toFixed(2)),
+      machine_speedup: Number(machineSpeedup.toFixed(2)),
+      ratio: Number((speedup / machineSpeedup).toFixed(2)),
+      // A task's time as its caller sees it, and the share of the run each thread spent in one.
+      task_ms: Math.round(taskMs / plans.length),
+      threads_busy: Number((taskMs / (size * seconds * 1000)).toFixed(2)),
     });
   }
   await archive.close();
@@ -216,15 +251,17 @@ export default async function (args: string[]) {
   const sizes = arg(args, 'pool', [1, 2, 4, 8, 16].filter((n) => n <= cores).join(',')).split(',').map(Number);
   const plots = Number(arg(args, 'plots', '100'));
   const latency = Number(arg(args, 'latency', '50'));
+  const bandwidth = Number(arg(args, 'bandwidth', '50'));
   const dataDir = mkdtempSync(join(os.tmpdir(), 'bench-job-'));
   try {
     const root = await world();
     const single = await singlePlot(root, dataDir, Math.min(2, cores));
     console.log(`one ${single.area_ha} ha plot (${single.site}, ${single.seasons} seasons, ${single.scenes_kept} scenes kept), pool of ${single.pool_size}: cold ${single.cold_ms} ms, warm ${single.warm_ms} ms (best ${single.warm_best_ms} ms)`);
-    const job = await hundredPlots(root, dataDir, plots, latency, cores);
-    console.log(`job of ${job.plots} plots through the local archive server at ${job.latency_ms} ms latency, pool of ${job.pool_size}: ${job.seconds} s, ${job.plots_per_minute} plots/min (${job.seconds_per_plot} s a plot, ${job.requests_per_plot} requests a plot); ${job.times_faster_than_reference}x the reference's 3 min a plot`);
+    const job = await hundredPlots(root, dataDir, plots, latency, bandwidth, cores);
+    console.log(`job of ${job.plots} plots through the local archive server at ${job.latency_ms} ms latency and ${job.bandwidth_mb_s} MB/s, pool of ${job.pool_size}: ${job.seconds} s, ${job.plots_per_minute} plots/min (${job.seconds_per_plot} s a plot, ${job.requests_per_plot} requests a plot); ${job.times_faster_than_reference}x the reference's 3 min a plot`);
+    console.log(`  fetched ${job.mb_fetched_per_plot} MB a plot (${job.unique_mb} MB distinct in all: ${job.bandwidth_limit_s} s at the cap, the job took ${job.time_over_bandwidth_limit}x that); ${job.tiles_decoded_per_plot} tiles decoded a plot; hit rates: decoded tiles ${job.decoded_tile_hit_rate}, range cache ${job.range_cache_hit_rate}`);
     const pool = await poolScaling(root, dataDir, sizes);
-    for (const p of pool) console.log(`pool of ${p.size}: ${p.plots_per_s} plot tasks/s (${p.speedup}x one thread; plain arithmetic on as many threads: ${p.machine_speedup}x)`);
+    for (const p of pool) console.log(`pool of ${p.size}: ${p.plots_per_s} plot tasks/s (${p.speedup}x one thread; plain arithmetic on as many threads: ${p.machine_speedup}x; ratio ${p.ratio}); ${p.task_ms} ms a task, threads busy ${p.threads_busy}`);
     console.log(JSON.stringify({
       bench: 'job',
       plot_10ha: single,

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_DECODED_TILE_BYTES, DEFAULT_RANGE_CACHE_BYTES } from './engine/sources/range-cache.ts';
 import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps } from './intake/limits.ts';
 
 /** Environment → one typed, validated config object. A wrong value stops the start naming the variable. */
@@ -37,6 +38,10 @@ export interface Config {
   logLevel: LogLevel;
   /** Evidence jobs a worker process runs at once (each job reads its plots in sequence). */
   jobConcurrency: number;
+  /** Decoded tiles each worker process keeps for the plots that share them (DECODED_TILE_CACHE_MB), in bytes. */
+  decodedTileCacheBytes: number;
+  /** Compressed tile and header bytes each worker process keeps from the archive (RANGE_CACHE_MB), in bytes. */
+  rangeCacheBytes: number;
   shutdownTimeoutMs: number;
   archiveReview: ArchiveReviewConfig;
   /** GFW Data API key for the public alert and concession sources (ARCHIVE=public); null leaves them unread. */
@@ -158,6 +163,8 @@ function intakeCaps(env: Env): IntakeCaps {
   };
 }
 
+const MIB = 1024 * 1024;
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
@@ -183,6 +190,8 @@ export function loadConfig(env: Env = process.env): Config {
     signingKeyPem: signingKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 1, 64),
+    decodedTileCacheBytes: integer(env, 'DECODED_TILE_CACHE_MB', DEFAULT_DECODED_TILE_BYTES / MIB, 16, 1_048_576) * MIB,
+    rangeCacheBytes: integer(env, 'RANGE_CACHE_MB', DEFAULT_RANGE_CACHE_BYTES / MIB, 16, 1_048_576) * MIB,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30000, 0, 600000),
     archiveReview: archiveReview(env),
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',

@@ -44,10 +44,11 @@ export async function openConfiguredStore(config: Config): Promise<{ store: Stor
  */
 export async function openConfiguredArchive(config: Config, log: Logger): Promise<Archive> {
   const gfwApiKey = config.gfwApiKey ?? undefined;
-  if (config.archive === 'public') return openArchive({ kind: 'public', dataDir: config.dataDir, gfwApiKey });
+  const rangeCacheBytes = config.rangeCacheBytes;
+  if (config.archive === 'public') return openArchive({ kind: 'public', dataDir: config.dataDir, gfwApiKey, rangeCacheBytes });
   const made = await ensureDemoArchive(config.dataDir);
   if (made.generated) log.info({ version: made.version }, 'demo archive generated');
-  return openDemoArchive({ dataDir: config.dataDir, gfwApiKey });
+  return openDemoArchive({ dataDir: config.dataDir, gfwApiKey, rangeCacheBytes });
 }
 
 export async function startService(config: Config, log: Logger): Promise<RunningService> {

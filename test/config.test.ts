@@ -37,6 +37,19 @@ describe('config', () => {
     assert.equal(loadConfig({ GFW_API_KEY: 'k-123' }).gfwApiKey, 'k-123');
   });
 
+  test('the decoded-tile and range caches take 512 and 256 MiB unless DECODED_TILE_CACHE_MB and RANGE_CACHE_MB say', () => {
+    const c = loadConfig({});
+    assert.deepEqual([c.decodedTileCacheBytes, c.rangeCacheBytes], [512 * 1024 * 1024, 256 * 1024 * 1024]);
+    const told = loadConfig({ DECODED_TILE_CACHE_MB: '2048', RANGE_CACHE_MB: '64' });
+    assert.deepEqual([told.decodedTileCacheBytes, told.rangeCacheBytes], [2048 * 1024 * 1024, 64 * 1024 * 1024]);
+  });
+
+  test('a cache size that is not a whole number of MiB from 16 stops the start naming its variable', () => {
+    for (const [name, value] of [['DECODED_TILE_CACHE_MB', '0'], ['DECODED_TILE_CACHE_MB', '1.5'], ['RANGE_CACHE_MB', '8'], ['RANGE_CACHE_MB', '-64'], ['RANGE_CACHE_MB', '256MB']]) {
+      assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.variable === name && e.message.startsWith(`${name}: expected a whole number from 16`));
+    }
+  });
+
   test('no proxy is trusted unless TRUST_PROXY counts them', () => {
     assert.equal(loadConfig({}).trustProxy, 0);
     assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);

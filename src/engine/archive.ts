@@ -26,7 +26,7 @@ import type { S2Catalogue } from './sources/products/sentinel-2/codes.ts';
 import { createSentinel2Adapter, type Sentinel2Adapter } from './sources/products/sentinel-2/reader.ts';
 import { createTmfAdapter, type TmfAdapter } from './sources/products/tmf/reader.ts';
 import { createConcessionsAdapter, type ConcessionsAdapter } from './sources/products/wood-fibre-concessions/reader.ts';
-import { RangeCache } from './sources/range-cache.ts';
+import { DEFAULT_RANGE_CACHE_BYTES, RangeCache } from './sources/range-cache.ts';
 
 export interface ArchiveOptions {
   kind: ArchiveKind;
@@ -70,8 +70,6 @@ export interface Archive {
   readonly protectedAreas: ProtectedAreasAdapter;
   close(): Promise<void>;
 }
-
-export const DEFAULT_RANGE_CACHE_BYTES = 256 * 1024 * 1024;
 
 const asRoot = (root: string) => (/^(https?|file):/i.test(root) ? root : pathToFileURL(root).href);
 

@@ -1,14 +1,14 @@
 /**
- * The evidence job runner (design: "the path of one plot"). A job reads its plots one after
- * another in the order it was given, and keeps the fetching of the next plots (planning, scene
- * search, tile bytes) running while the current one is computed, at most `lookahead` plots ahead,
- * so memory stays flat however long the job.
+ * The evidence job runner (design: "the path of one plot"). A job reads its plots in an order that
+ * puts neighbours together, so the tiles they share are fetched and decoded once. It computes
+ * `plotsAtOnce` plots at a time (its share of the pool's threads) and keeps the fetching of the
+ * next plots (planning, scene search, tile bytes) running meanwhile, at most `lookahead` plots
+ * ahead of those, so memory stays flat however long the job.
  *
  * A job resumes rather than restarts: only plots still held by this job (queued or running under
  * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
  * left. A failed read records its reason, costs nothing, and the job goes on. When the process
- * shuts down, the plot in hand finishes and the job is released back to the queue.
- */
+ * shuts down, the plots in hand finish and the job is released back to the queue. */
 import { loadCalibrationTable } from './context/calibration.ts';
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'pg-boss';
@@ -16,13 +16,14 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { heldPlot, heldPlotIds } from '../store/register/plots.ts';
+import { heldPlot, heldPlotPlaces } from '../store/register/plots.ts';
 import { markRunning } from '../store/register/transitions.ts';
 import type { Archive } from './archive.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
 import { recordFailure, storeEvidence } from './evidence-store.ts';
 import { createPool, type EnginePool } from './worker/pool.ts';
 import { DecodedTiles } from './plan/raster-shipment.ts';
+import { spatialOrder } from './plan/plot-order.ts';
 import { type EngineDeps, finishPlot, type PreparedPlot, preparePlot } from './read-plot.ts';
 import type { PlotToRead } from './plan/read-plan.ts';
 import type { SigningKey } from './signing.ts';
@@ -36,6 +37,11 @@ export interface RunnerDeps extends EngineDeps {
   baseUrl: string;
   log: Logger;
   lookahead?: number;
+  /**
+   * Plots of one job computed at once (default 1). A job that sends one plot at a time keeps one
+   * pool thread busy whatever the pool's size; the worker sends as many as its share of the pool.
+   */
+  plotsAtOnce?: number;
 }
 
 /** Thrown to hand a job back to the queue (pg-boss retries it), with the plots it has not read. */
@@ -43,10 +49,14 @@ export class JobReleasedError extends Error {
   readonly code = 'job_released';
 }
 
-/** The ids of the plots the job still holds, in its order (the rows themselves are loaded one at a time). */
+/**
+ * The ids of the plots the job still holds, neighbours after one another (the rows themselves are
+ * loaded one at a time). The order depends only on the plots and the job's list, so a resumed job
+ * reads what is left in the order it had.
+ */
 async function heldIds(deps: RunnerDeps, job: Job<EvidenceJobData>): Promise<string[]> {
-  const held = new Set(await heldPlotIds(deps.store.em(), job.data.workspaceId, job.id));
-  return job.data.plotIds.filter((id) => held.has(id));
+  const held = new Map((await heldPlotPlaces(deps.store.em(), job.data.workspaceId, job.id)).map((p) => [p.id, p]));
+  return spatialOrder(job.data.plotIds.flatMap((id) => held.get(id) ?? [])).map((p) => p.id);
 }
 
 async function plotToRead(deps: RunnerDeps, job: Job<EvidenceJobData>, id: string): Promise<PlotToRead | null> {
@@ -69,6 +79,7 @@ export function failureReason(err: unknown): string {
 /** The queue handler of evidence jobs. `stopping` aborts when the process shuts down. */
 export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
   const lookahead = deps.lookahead ?? DEFAULT_LOOKAHEAD;
+  const plotsAtOnce = deps.plotsAtOnce ?? 1;
   return async (job: Job<EvidenceJobData>): Promise<void> => {
     const { workspaceId } = job.data;
     const plots = await heldIds(deps, job);
@@ -84,37 +95,61 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
       p.catch(() => {});
       prepared.set(k, p);
     };
+    const readOne = async (k: number): Promise<void> => {
+      const plotId = plots[k];
+      const em = deps.store.em();
+      if (!(await markRunning(em, workspaceId, plotId, job.id))) {
+        prepared.delete(k);
+        return;
+      }
+      let reading;
+      try {
+        const ready = await prepared.get(k)!;
+        // Reset, or moved to another job, since the job began: nothing to read here.
+        if (ready === null) return;
+        reading = await finishPlot(ready, deps, signal);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const error = failureReason(err);
+        log.warn({ plot: plotId, err }, 'plot read failed');
+        await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() });
+        return;
+      } finally {
+        prepared.delete(k);
+      }
+      const outcome = await storeEvidence(em, {
+        readId: randomUUID(), workspaceId, plotId, jobId: job.id,
+        evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
+      }, { baseUrl: deps.baseUrl });
+      log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+    };
+    // Plots in hand: each finishes (or fails) before the job ends, however it ends.
+    const inHand = new Set<Promise<void>>();
+    // A plot whose read was called off (the job's signal): the job stops taking plots and ends with its error.
+    const calledOff: unknown[] = [];
+    const settleAll = () => Promise.allSettled([...inHand]);
     try {
       for (let k = 0; k < plots.length; k++) {
-        if (stopping.aborted) throw new JobReleasedError(`the worker is shutting down; ${plots.length - k} plots of the job go back to the queue`);
-        for (let j = k; j <= k + lookahead; j++) prepare(j);
-        const plotId = plots[k];
-        const em = deps.store.em();
-        if (!(await markRunning(em, workspaceId, plotId, job.id))) {
-          prepared.delete(k);
-          continue;
+        while (inHand.size >= plotsAtOnce && calledOff.length === 0) await Promise.race(inHand).catch(() => {});
+        if (calledOff.length > 0) break;
+        if (stopping.aborted) {
+          await settleAll();
+          throw new JobReleasedError(`the worker is shutting down; ${plots.length - k} plots of the job go back to the queue`);
         }
-        let reading;
-        try {
-          const ready = await prepared.get(k)!;
-          // Reset, or moved to another job, since the job began: nothing to read here.
-          if (ready === null) continue;
-          reading = await finishPlot(ready, deps, signal);
-        } catch (err) {
-          if (signal.aborted) throw err;
-          const error = failureReason(err);
-          log.warn({ plot: plotId, err }, 'plot read failed');
-          await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() });
-          continue;
-        } finally {
-          prepared.delete(k);
-        }
-        const outcome = await storeEvidence(em, {
-          readId: randomUUID(), workspaceId, plotId, jobId: job.id,
-          evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
-        }, { baseUrl: deps.baseUrl });
-        log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+        for (let j = k; j <= k + lookahead + plotsAtOnce - 1; j++) prepare(j);
+        const reading: Promise<void> = readOne(k).then(
+          () => void inHand.delete(reading),
+          (err: unknown) => {
+            inHand.delete(reading);
+            calledOff.push(err);
+            throw err;
+          },
+        );
+        reading.catch(() => {});
+        inHand.add(reading);
       }
+      await settleAll();
+      if (calledOff.length > 0) throw calledOff[0];
       log.info('evidence job finished');
     } finally {
       ahead.abort(new Error('the job ended'));
@@ -125,7 +160,9 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
 export interface EvidenceWorker {
   readonly archive: Archive;
   readonly pool: EnginePool;
-  /** Stop taking plots: the plot in hand finishes, then the job goes back to the queue. */
+  /** The decoded-tile cache its jobs share. */
+  readonly tiles: DecodedTiles;
+  /** Stop taking plots: the plots in hand finish, then the job goes back to the queue. */
   stopTaking(): void;
   /** Closes the pool and the archive (after the queue has stopped). */
   close(): Promise<void>;
@@ -154,13 +191,16 @@ export async function startEvidenceWorker(
   const calibration = await loadCalibrationTable({ dataDir: config.dataDir, archive: config.archive });
   const pool = createPool({ size: config.poolSize });
   const stopping = new AbortController();
+  const tiles = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
   const handler = evidenceJobHandler({
-    archive, pool, tiles: new DecodedTiles(), signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
+    archive, pool, tiles, signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
+    plotsAtOnce: Math.max(1, Math.floor(config.poolSize / config.jobConcurrency)),
   }, stopping.signal);
   for (let i = 0; i < config.jobConcurrency; i++) await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
   return {
     archive,
     pool,
+    tiles,
     stopTaking() {
       stopping.abort(new Error('shutting down'));
     },

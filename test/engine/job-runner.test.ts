@@ -16,6 +16,7 @@ import { createPool, type EnginePool } from '../../src/engine/worker/pool.ts';
 import { DecodedTiles } from '../../src/engine/plan/raster-shipment.ts';
 import { createLogger } from '../../src/log.ts';
 import { openQueue, QUEUES } from '../../src/store/queue.ts';
+import type { Em } from '../../src/store/orm.ts';
 import { canonicalJson } from '../../src/engine/integrity.ts';
 import { WITHDRAWN_FIELDS } from '../../src/engine/evidence-object.ts';
 import { evidenceJobHandler, type EvidenceWorker, JobReleasedError, startEvidenceWorker } from '../../src/engine/job-runner.ts';
@@ -150,53 +151,104 @@ for (const backend of BACKENDS) {
   });
 }
 
+const THREE_SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm'];
+
+/** Three site plots queued in one job, with what a handler needs to read them; everything closed after `use`. */
+async function withQueuedJob(backend: (typeof BACKENDS)[number], use: (f: {
+  ids: string[];
+  workspaceId: string;
+  pool: EnginePool;
+  em: () => Em;
+  deps: Omit<Parameters<typeof evidenceJobHandler>[0], 'pool'>;
+  job: Job<EvidenceJobData>;
+}) => Promise<void>) {
+  const { root } = await demoWorld();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pce-release-'));
+  const db = await testStore(backend);
+  const log = createLogger('silent');
+  const queue = await openQueue(db.store, { log, supervise: false });
+  const archive = await openDemoArchive({ dataDir, root });
+  const pool = createPool({ size: 2 });
+  try {
+    const { workspaceId } = await seedWorkspace(db.store);
+    const ids: string[] = [];
+    for (const name of THREE_SITES) ids.push(await insertSitePlot(db.store.em(), workspaceId, name));
+    const answer = await runEvidence(db.store.em(), queue, { id: workspaceId, plan: 'trial' }, { all: true });
+    const deps = { archive, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir), store: db.store, baseUrl: 'http://localhost/api/v1', log };
+    const job = { id: answer.job_id!, name: QUEUES.evidence.name, data: { workspaceId, plotIds: ids }, signal: new AbortController().signal, retryCount: 0, expireInSeconds: 3600, heartbeatSeconds: null } as Job<EvidenceJobData>;
+    await use({ ids, workspaceId, pool, em: () => db.store.em(), deps, job });
+  } finally {
+    await pool.close();
+    await archive.close();
+    await queue.stop(1000);
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The pool as the handler sees it, `plot` tasks going through `plot` (the test's hook). */
+function watchedPool(pool: EnginePool, plot: EnginePool['run']): EnginePool {
+  return {
+    size: pool.size,
+    get queued() {
+      return pool.queued;
+    },
+    run(task, params, opts) {
+      return task === 'plot' ? plot(task, params, opts) : pool.run(task, params, opts);
+    },
+    close: () => pool.close(),
+  };
+}
+
 for (const backend of BACKENDS) {
   describe(`a job in hand when its worker stops (${backend})`, () => {
     test('finishes the plot in hand, goes back to the queue, and the next attempt reads only the plots left', async () => {
-      const { root } = await demoWorld();
-      const dataDir = mkdtempSync(join(tmpdir(), 'pce-release-'));
-      const db = await testStore(backend);
-      const log = createLogger('silent');
-      const queue = await openQueue(db.store, { log, supervise: false });
-      const archive = await openDemoArchive({ dataDir, root });
-      const pool = createPool({ size: 2 });
-      try {
-        const { workspaceId } = await seedWorkspace(db.store);
-        const names = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm'];
-        const ids: string[] = [];
-        for (const name of names) ids.push(await insertSitePlot(db.store.em(), workspaceId, name));
-        const answer = await runEvidence(db.store.em(), queue, { id: workspaceId, plan: 'trial' }, { all: true });
+      await withQueuedJob(backend, async ({ ids, workspaceId, pool, em, deps, job }) => {
         const stopping = new AbortController();
         // The shutdown arrives while the first plot is being computed.
-        const watched: EnginePool = {
-          size: pool.size,
-          get queued() {
-            return pool.queued;
-          },
-          run(task, params, opts) {
-            if (task === 'plot') stopping.abort();
-            return pool.run(task, params, opts);
-          },
-          close: () => pool.close(),
-        };
-        const deps = { archive, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir), store: db.store, baseUrl: 'http://localhost/api/v1', log };
-        const job = { id: answer.job_id!, name: QUEUES.evidence.name, data: { workspaceId, plotIds: ids }, signal: new AbortController().signal, retryCount: 0, expireInSeconds: 3600, heartbeatSeconds: null } as Job<EvidenceJobData>;
+        const watched = watchedPool(pool, (task, params, opts) => {
+          stopping.abort();
+          return pool.run(task, params, opts);
+        });
         await assert.rejects(evidenceJobHandler({ ...deps, pool: watched }, stopping.signal)(job), (err: unknown) => err instanceof JobReleasedError && /2 plots of the job go back/.test(err.message));
-        const em = db.store.em();
-        assert.deepEqual(await Promise.all(ids.map(async (id) => (await plotRow(em, id)).evidence_state)), ['done', 'queued', 'queued']);
+        // The job reads neighbours together, not necessarily the first named first: one plot read, two left.
+        assert.deepEqual((await Promise.all(ids.map(async (id) => (await plotRow(em(), id)).evidence_state))).sort(), ['done', 'queued', 'queued']);
         await evidenceJobHandler({ ...deps, pool }, new AbortController().signal)({ ...job, retryCount: 1 });
-        assert.deepEqual(await Promise.all(ids.map(async (id) => (await plotRow(em, id)).evidence_state)), ['done', 'done', 'done']);
-        const [{ n }] = await em.execute<{ n: string }[]>('select count(*) as n from evidence where workspace_id = ?', [workspaceId]);
-        assert.equal(Number(n), names.length);
-        const [{ u }] = await em.execute<{ u: string }[]>('select count(*) as u from evidence_units where workspace_id = ?', [workspaceId]);
-        assert.equal(Number(u), names.length);
-      } finally {
-        await pool.close();
-        await archive.close();
-        await queue.stop(1000);
-        await db.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      }
+        assert.deepEqual(await Promise.all(ids.map(async (id) => (await plotRow(em(), id)).evidence_state)), ['done', 'done', 'done']);
+        const [{ n }] = await em().execute<{ n: string }[]>('select count(*) as n from evidence where workspace_id = ?', [workspaceId]);
+        assert.equal(Number(n), THREE_SITES.length);
+        const [{ u }] = await em().execute<{ u: string }[]>('select count(*) as u from evidence_units where workspace_id = ?', [workspaceId]);
+        assert.equal(Number(u), THREE_SITES.length);
+      });
+    });
+
+    test('computes as many plots at once as it is told, and on shutdown finishes every plot in hand before going back', async () => {
+      await withQueuedJob(backend, async ({ ids, pool, em, deps, job }) => {
+        const stopping = new AbortController();
+        // The first plot task waits for a second to be sent (or 20 s, if none comes); the shutdown arrives meanwhile.
+        let computing = 0;
+        let mostAtOnce = 0;
+        let second: () => void = () => {};
+        const bothSent = new Promise<void>((resolve) => {
+          second = resolve;
+          setTimeout(resolve, 20_000).unref();
+        });
+        const watched = watchedPool(pool, async (task, params, opts) => {
+          stopping.abort();
+          mostAtOnce = Math.max(mostAtOnce, ++computing);
+          if (computing === 2) second();
+          await bothSent;
+          try {
+            return await pool.run(task, params, opts);
+          } finally {
+            computing--;
+          }
+        });
+        await assert.rejects(evidenceJobHandler({ ...deps, pool: watched, plotsAtOnce: 2 }, stopping.signal)(job), (err: unknown) => err instanceof JobReleasedError && /1 plots of the job go back/.test(err.message));
+        assert.equal(mostAtOnce, 2);
+        const states = await Promise.all(ids.map(async (id) => (await plotRow(em(), id)).evidence_state));
+        assert.deepEqual(states.sort(), ['done', 'done', 'queued']);
+      });
     });
   });
 }

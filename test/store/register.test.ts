@@ -9,6 +9,7 @@ import { createWorkspace } from '../../src/accounts/workspaces.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import { liveEvidence } from '../../src/store/register/evidence.ts';
 import { insertPlots, updatePlots, type PlotColumns } from '../../src/store/register/imports.ts';
+import { heldPlotPlaces } from '../../src/store/register/plots.ts';
 import { complete, fail, markRunning, queue, recover, type FinishedRead } from '../../src/store/register/transitions.ts';
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
@@ -92,6 +93,21 @@ for (const backend of BACKENDS) {
       const [copies] = await em().execute<{ evidence_at: unknown; post_cutoff_loss_share: unknown }[]>('select evidence_at, post_cutoff_loss_share from plots where id = ?', [id]);
       assert.deepEqual(copies, { evidence_at: null, post_cutoff_loss_share: null });
       assert.equal((await liveEvidence(em(), workspaceId, id))?.stored, null);
+    });
+
+    test('the plots a job holds come with a vertex of each, a point, polygon or multipolygon, for the order it reads them in', async () => {
+      const jobId = randomUUID();
+      const point = { ...plot('P-point'), geometry: { type: 'Point', coordinates: [101.25, 2.5] } as PlotColumns['geometry'] };
+      const polygon = plot('P-polygon', 99.4);
+      const multi = { ...plot('P-multi'), geometry: { type: 'MultiPolygon', coordinates: [square(-55.5, -10.25)!.coordinates as number[][][]] } as PlotColumns['geometry'] };
+      const [pointId, polygonId, multiId] = await queued(jobId, point, polygon, multi);
+      await queued(randomUUID(), plot('P-other-job'));
+      const places = await heldPlotPlaces(em(), workspaceId, jobId);
+      assert.deepEqual(places.sort((a, b) => a.lon - b.lon), [
+        { id: multiId, lon: -55.5, lat: -10.25 },
+        { id: polygonId, lon: 99.4, lat: 8.8 },
+        { id: pointId, lon: 101.25, lat: 2.5 },
+      ]);
     });
 
     test('markRunning moves a queued plot of its own job to running, and refuses a plot another job holds', async () => {

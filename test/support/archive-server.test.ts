@@ -104,3 +104,26 @@ test('extra route handlers answer before the files, and what they decline falls 
     await server.close();
   }
 });
+
+test('a link bandwidth is shared by every response at once: three bodies together take three times one', async () => {
+  using dir = tempDir();
+  const body = Buffer.alloc(200_000, 7);
+  writeFileSync(join(dir.path, 'tile.bin'), body);
+  const server = await startArchiveServer({ root: dir.path, linkBytesPerSecond: 1_000_000 });
+  const read = async () => Buffer.from(await (await fetch(`${server.url}/tile.bin`)).arrayBuffer());
+  try {
+    let t = performance.now();
+    assert.deepEqual(await read(), body);
+    const one = performance.now() - t;
+    t = performance.now();
+    const three = await Promise.all([read(), read(), read()]);
+    const together = performance.now() - t;
+    assert.ok(three.every((b) => b.equals(body)));
+    // 200 kB at 1 MB/s is 200 ms; 600 kB through the same link at least 600 ms.
+    assert.ok(one >= 180, `one body took ${one.toFixed(0)} ms`);
+    assert.ok(together >= 570, `three bodies at once took ${together.toFixed(0)} ms`);
+    assert.deepEqual(server.requests().map((r) => r.bytes), [200_000, 200_000, 200_000, 200_000]);
+  } finally {
+    await server.close();
+  }
+});

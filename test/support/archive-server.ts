@@ -1,6 +1,6 @@
 // A local archive server for tests and benchmarks: serves the files under `root` with Range,
 // answers STAC /search over the static catalogue below any path, hosts extra handlers, and
-// misbehaves on request: latency, limited bandwidth, error statuses, hung requests, cut bodies,
+// misbehaves on request: latency, limited bandwidth (per response or shared by all), error statuses, hung requests, cut bodies,
 // Range ignored, a mirror down.
 // Every request is logged, so a test can count what a client really asked for. The demo world's
 // in-process API answers can be put behind it (`answering`, `serveDemoArchive`) to read them over HTTP.
@@ -52,6 +52,8 @@ export interface ArchiveServerOptions {
   latencyMs?: number;
   /** Body bandwidth per response. */
   bytesPerSecond?: number;
+  /** Body bandwidth of the whole server, shared by every response at once (a link's capacity); off by default. */
+  linkBytesPerSecond?: number;
   faults?: FaultPlan;
   routes?: RouteHandler[];
   /** /search page size and the method its `next` links use (default: the request's own). */
@@ -98,17 +100,32 @@ export async function startArchiveServer(opts: ArchiveServerOptions): Promise<Ar
     return true;
   };
 
-  // Writes a body at the configured bandwidth, stopping after `limit` bytes.
+  // The shared link is a timeline: each piece of any body books the next free slot on it, so the
+  // bodies in flight together never pass the link's rate, however many there are.
+  const link = opts.linkBytesPerSecond;
+  let linkFreeAt = 0;
+  const bookLink = (bytes: number): number => {
+    if (link === undefined) return 0;
+    const now = performance.now();
+    linkFreeAt = Math.max(now, linkFreeAt) + (bytes / link) * 1000;
+    return linkFreeAt - now;
+  };
+
+  // Writes a body at the configured bandwidths, stopping after `limit` bytes.
   async function writeBody(res: http.ServerResponse, entry: RequestLog, chunks: AsyncIterable<Buffer>, limit: number): Promise<void> {
     const rate = opts.bytesPerSecond;
+    // Pieces of a twentieth of a second at the slower rate, so a cap is felt within a body.
+    const slowest = Math.min(rate ?? Infinity, link ?? Infinity);
+    const pieceBytes = Number.isFinite(slowest) ? Math.max(1, Math.floor(slowest / 20)) : Infinity;
     for await (const chunk of chunks) {
       let c = chunk.subarray(0, Math.max(0, limit - entry.bytes));
       while (c.length > 0) {
         if (res.destroyed) return;
-        const piece = rate === undefined ? c : c.subarray(0, Math.max(1, Math.floor(rate / 20)));
+        const piece = c.subarray(0, pieceBytes);
+        const wait = Math.max(bookLink(piece.length), rate === undefined ? 0 : (piece.length / rate) * 1000);
+        if (wait > 0) await delay(wait);
         entry.bytes += piece.length;
         if (!res.write(piece)) await drained(res);
-        if (rate !== undefined) await delay((piece.length / rate) * 1000);
         c = c.subarray(piece.length);
       }
       if (entry.bytes >= limit) return;

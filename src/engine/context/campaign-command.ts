@@ -58,7 +58,7 @@ export async function runCampaignCommand(config: Config, options: CampaignOption
   const archive = await options.openArchive();
   const pool = createPool({ size: config.poolSize });
   try {
-    const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles(), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir), whisp: config.whisp };
+    const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles({ maxBytes: config.decodedTileCacheBytes }), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir), whisp: config.whisp };
     const regions = await runCampaign(blocks, engineReader(deps));
     const file = options.out ?? campaignFilePath(config.dataDir);
     const measuredOn = options.measuredOn ?? new Date().toISOString().slice(0, 10);

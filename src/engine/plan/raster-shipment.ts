@@ -6,7 +6,7 @@
  * plot that needs it receives the decoded SharedArrayBuffer itself, which costs nothing to pass.
  */
 import { type ShippedRaster, type ShippedTile, type TileSlot, newTileSlot, slotIsReady } from '../worker/raster-window.ts';
-import { RangeCache } from '../sources/range-cache.ts';
+import { DEFAULT_DECODED_TILE_BYTES, RangeCache } from '../sources/range-cache.ts';
 import type { Cog, PixelWindow } from '../sources/cog.ts';
 import type { TileSpec } from '../worker/tile-decode.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
@@ -23,11 +23,11 @@ export interface DecodedTilesOptions {
   maxBytes?: number;
 }
 
-export const DEFAULT_DECODED_TILE_BYTES = 512 * 1024 * 1024;
-
 /** The decoded-tile cache: one per worker process, shared by every plot its jobs read. */
 export class DecodedTiles {
   readonly #slots: RangeCache<KeptSlot>;
+  #hits = 0;
+  #misses = 0;
 
   constructor(options: DecodedTilesOptions = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_DECODED_TILE_BYTES;
@@ -43,14 +43,21 @@ export class DecodedTiles {
     return this.#slots.maxBytes;
   }
 
+  /** Tiles asked for that were already held (decoded, or being decoded for another plot) and those that were not. */
+  stats(): { hits: number; misses: number } {
+    return { hits: this.#hits, misses: this.#misses };
+  }
+
   /** The slot of a tile, made (empty) on first use. */
   slot(key: string, make: () => TileSlot): TileSlot {
     const kept = this.#slots.peek(key);
     if (kept !== undefined) {
+      this.#hits++;
       // Touch it: a slot in use is the most recently used.
       this.#slots.set(key, kept);
       return kept.slot;
     }
+    this.#misses++;
     const slot = make();
     this.#slots.set(key, { slot, byteLength: slot.data.byteLength });
     return slot;

@@ -5,8 +5,9 @@
  * - `minThreads` (default: `size`): threads kept started. A thread loads the kernels, the decoder
  *   and proj4 when it starts (a few hundred milliseconds); a job's plots arrive back to back.
  * - `idleTimeoutMs` (default 60 s): how long a thread above `minThreads` waits for work.
- * - `maxQueue` (default 4 × size): tasks waiting beyond the running ones before `run` refuses. A
- *   job sends one plot at a time, so the queue holds at most one plot per job running in the process.
+ * - `maxQueue` (default 4 × size): tasks waiting beyond the running ones before `run` refuses. The
+ *   jobs of a process send at most `size` plots at once between them (each its share of the
+ *   threads), and each plot one chip task after its plot task, so the queue stays within it.
  *
  * Operating guidance: a task is one plot (decision 4: a dispatch costs tens of microseconds, a
  * tile hundreds), rasters travel as SharedArrayBuffers, and nothing but summaries comes back.

@@ -221,10 +221,24 @@ export interface HeldPlot {
 
 const HELD = `p.workspace_id = ? and p.evidence_job_id = ? and p.evidence_state in ('queued', 'running') and p.geometry is not null`;
 
-/** The ids of the plots a job still holds (queued or running under its id), in no particular order. */
-export async function heldPlotIds(em: Em, workspaceId: string, jobId: string): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(`select p.id from plots p where ${HELD}`, [workspaceId, jobId]);
-  return rows.map((r) => r.id);
+/** A plot a job still holds and one of its vertices (a point's own position), where the job's read order places it. */
+export interface HeldPlace {
+  id: string;
+  lon: number;
+  lat: number;
+}
+
+// The path of a geometry's first vertex below `coordinates`, by its GeoJSON type.
+const FIRST_VERTEX = `(case p.geometry->>'type' when 'Point' then '{coordinates}' when 'Polygon' then '{coordinates,0,0}' else '{coordinates,0,0,0}' end)::text[]`;
+
+/** The plots a job still holds (queued or running under its id), each with a vertex, in no particular order. */
+export async function heldPlotPlaces(em: Em, workspaceId: string, jobId: string): Promise<HeldPlace[]> {
+  const rows = await em.execute<{ id: string; lon: number | string; lat: number | string }[]>(
+    `select p.id, (p.geometry #>> (${FIRST_VERTEX} || '{0}'::text[]))::float8 as lon, (p.geometry #>> (${FIRST_VERTEX} || '{1}'::text[]))::float8 as lat
+       from plots p where ${HELD}`,
+    [workspaceId, jobId],
+  );
+  return rows.map((r) => ({ id: r.id, lon: Number(r.lon), lat: Number(r.lat) }));
 }
 
 /** One plot the job still holds; null once it does not. */

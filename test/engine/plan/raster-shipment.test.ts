@@ -58,6 +58,8 @@ test('a tile two windows touch travels once; once decoded, it travels as its slo
   assert.equal(again.tiles[0].bytes, null);
   assert.equal(again.tiles[0].slot, first.tiles[0].slot);
   assert.equal(f.reads(), 2);
+  // Two tiles made, then one asked for again: the cache counts one hit beside two misses.
+  assert.deepEqual(decoded.stats(), { hits: 1, misses: 2 });
 });
 
 test('the decoded tiles kept stay within their bound, the least recently used going first', async () => {
