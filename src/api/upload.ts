@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import type { Context, Next } from 'koa';
-import { invalid } from '../errors.ts';
+import { badRequest, invalid } from '../errors.ts';
 import { tooManyUploads, uploadTimeout } from '../intake/errors.ts';
 import { callerOf } from './auth.ts';
 
@@ -36,6 +36,11 @@ const fileRequired = (field: string, why: string) =>
  * connection and its buffer) is refused with 408, and the connection closed behind the answer.
  */
 export async function readUpload(ctx: Context, options: UploadOptions): Promise<Upload> {
+  // An upload is read as its bytes arrive, under its cap: an encoded body would outgrow the cap once inflated.
+  const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw badRequest('unsupported_content_encoding', `Content-Encoding ${encoding} is not accepted on an upload; send the form as it is (a shapefile or KML travels zipped as .zip or .kmz)`);
+  }
   const boundary = boundaryOf(ctx.get('Content-Type'));
   if (!boundary) throw fileRequired(options.field, 'The request is not multipart/form-data.');
   const cap = options.maxBytes + ENVELOPE_BYTES;

@@ -146,6 +146,18 @@ for (const backend of BACKENDS) {
       assertErrorShape(large, 'payload_too_large');
     });
 
+    test('refuses an upload sent with a Content-Encoding with 415 unsupported_content_encoding and registers nothing', async () => {
+      const form = new Response((() => { const f = new FormData(); f.append('file', new Blob([GEOJSON]), 'plots.geojson'); return f; })());
+      const type = form.headers.get('content-type')!;
+      const body = zlib.gzipSync(Buffer.from(await form.arrayBuffer()));
+      const answer = await send('POST', '/api/v1/portal/plots/import', { headers: { 'content-type': type, 'content-encoding': 'gzip' }, body });
+      assert.equal(answer.status, 415);
+      assertErrorShape(answer, 'unsupported_content_encoding');
+      assert.match(answer.body.error.message, /gzip is not accepted on an upload/);
+      const list = await fetch(`${app.url}/api/v1/portal/plots`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(((await list.json()) as { total: number }).total, 0);
+    });
+
     test('refuses two file parts in one upload with 400 one_file_per_upload and registers nothing', async () => {
       const form = new FormData();
       form.append('file', new Blob([GEOJSON]), 'first.geojson');

@@ -95,5 +95,6 @@ function withRefusals(op: Operation): Operation {
       ['unsupported_media_type', 'unsupported_content_encoding'],
     );
   }
+  if (upload) responses['415'] ??= refusal('The upload was sent with a Content-Encoding: a form is read as it arrives, under its cap, so send it unencoded (zip the file itself)', ['unsupported_content_encoding']);
   return { ...op, responses };
 }
