@@ -42,7 +42,8 @@ const rate = (k: number, n: number, interval: [number, number] | null) => (inter
 
 /** The campaign as a Markdown section: what ran, and one row per cover type. */
 export function hardCampaignTable(c: HardCampaign, command: string): string {
-  const rows = c.covers.map((t) => `| ${t.cover} | ${HARD_COVERS[t.cover as HardCover]?.truth ?? '?'} | ${rate(t.forest.positive, t.forest.read, t.forest.interval)} | ${rate(t.crop.filable, t.crop.read, t.crop.interval)} | ${t.failed} |`);
+  const reasons = (t: CoverTally) => t.reasons.map((r) => `${r.reason} ${r.blocks}`).join(', ');
+  const rows = c.covers.map((t) => `| ${t.cover} | ${HARD_COVERS[t.cover as HardCover]?.truth ?? '?'} | ${rate(t.forest.positive, t.forest.read, t.forest.interval)} | ${rate(t.crop.filable, t.crop.read, t.crop.interval)} | ${t.failed} | ${reasons(t)} |`);
   const mixed = c.mixedForestShare === null ? '' : ` Mixed blocks (plantation_edge, counted as forest) hold ${pct(c.mixedForestShare[0])} to ${pct(c.mixedForestShare[1])} forest at the cutoff by the modelled truth.`;
   return [
     '## Campaign on the hard world (synthetic demo, never a validation of any region)',
@@ -51,8 +52,8 @@ export function hardCampaignTable(c: HardCampaign, command: string): string {
     'Forest cleared: blocks that were forest at the end of 2020 reaching a positive finding. Filable: established-crop blocks reaching one.',
     `Intervals are exact (Clopper–Pearson) 95% intervals.${mixed}`,
     '',
-    '| cover type | truth | forest cleared | rate | 95% CI | crop filable | rate | 95% CI | not read |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| cover type | truth | forest cleared | rate | 95% CI | crop filable | rate | 95% CI | not read | first reasons (blocks) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n');

@@ -32,7 +32,7 @@ export function engineReader(deps: EngineDeps): ControlReader {
       deps,
       signal,
     );
-    return reading.decision.verdict;
+    return reading.decision;
   };
 }
 

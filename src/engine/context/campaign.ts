@@ -8,7 +8,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { z } from 'zod';
-import type { Verdict } from '../decide.ts';
+import type { Decision, Verdict } from '../decide.ts';
 import { CALIBRATION_DEFAULTS, type CalibrationTable, type CampaignFile, mergeCampaign, readCampaignFile } from './calibration.ts';
 
 export type CampaignErrorCode =
@@ -87,8 +87,8 @@ export function parseControls(raw: unknown): ControlBlock[] {
   });
 }
 
-/** Reads one block as the engine reads a plot and answers its verdict; a failed read throws. */
-export type ControlReader = (block: ControlBlock, signal?: AbortSignal) => Promise<Verdict>;
+/** Reads one block as the engine reads a plot and answers its verdict and first reason; a failed read throws. */
+export type ControlReader = (block: ControlBlock, signal?: AbortSignal) => Promise<Pick<Decision, 'verdict' | 'reason'>>;
 
 /** A finding that clears the block: the only verdict a filing can rest on. */
 const POSITIVE: Verdict = 'prior_management_evidenced';
@@ -103,14 +103,14 @@ export interface RegionTally {
 }
 
 /** A block's verdict, or why it could not be read. */
-export type BlockOutcome = { block: ControlBlock; verdict: Verdict } | { block: ControlBlock; failed: string };
+export type BlockOutcome = ({ block: ControlBlock } & Pick<Decision, 'verdict' | 'reason'>) | { block: ControlBlock; failed: string };
 
 /** Reads every block, one after another. A failed read is kept with its reason. */
 export async function readControls(blocks: readonly ControlBlock[], read: ControlReader, signal?: AbortSignal): Promise<BlockOutcome[]> {
   const outcomes: BlockOutcome[] = [];
   for (const block of blocks) {
     try {
-      outcomes.push({ block, verdict: await read(block, signal) });
+      outcomes.push({ block, ...(await read(block, signal)) });
     } catch (err) {
       if (signal?.aborted) throw err;
       outcomes.push({ block, failed: err instanceof Error ? err.message : String(err) });
@@ -151,6 +151,8 @@ export interface CoverTally {
   /** Established crop reaching a filable finding, with its interval. */
   crop: { filable: number; read: number; interval: [number, number] | null };
   failed: number;
+  /** The first reasons of the cover's blocks read, most frequent first. */
+  reasons: Array<{ reason: string; blocks: number }>;
 }
 
 /** Counts per cover type (blocks without one under `unlabelled`), in the order covers first appear. */
@@ -160,7 +162,14 @@ export function tallyCovers(outcomes: readonly BlockOutcome[]): CoverTally[] {
     forest: { ...t.forest, interval: t.forest.read === 0 ? null : clopperPearson(t.forest.positive, t.forest.read) },
     crop: { ...t.crop, interval: t.crop.read === 0 ? null : clopperPearson(t.crop.filable, t.crop.read) },
     failed: t.failed.length,
+    reasons: reasonsOf(outcomes.filter((o) => (o.block.cover ?? 'unlabelled') === cover)),
   }));
+}
+
+function reasonsOf(outcomes: readonly BlockOutcome[]): CoverTally['reasons'] {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) if (!('failed' in o)) counts.set(o.reason, (counts.get(o.reason) ?? 0) + 1);
+  return [...counts].map(([reason, blocks]) => ({ reason, blocks })).sort((a, b) => b.blocks - a.blocks || (a.reason < b.reason ? -1 : 1));
 }
 
 /** P(X ≤ k) for X ~ Binomial(n, p), summed in log space so large n stays exact enough. */

@@ -46,7 +46,7 @@ test('forest blocks count a positive finding, crop blocks a filable one; failed 
     [block('F1', 'forest'), block('F2', 'forest'), block('F3', 'forest'), block('F4', 'forest'), block('C1', 'established_crop'), block('C2', 'established_crop'), block('C3', 'established_crop'), block('S1', 'forest', 'south-asia')],
     async (b) => {
       if (b.ref === 'F4') throw new Error('archive down');
-      return verdicts[b.ref] ?? 'no_prior_management_evidenced';
+      return { verdict: verdicts[b.ref] ?? 'no_prior_management_evidenced', reason: 'no_canopy_cycle' };
     },
   );
   assert.deepEqual(tallies[0], { region: 'southeast-asia', forest: { positive: 1, read: 3 }, crop: { filable: 2, read: 3 }, failed: [{ ref: 'F4', why: 'archive down' }] });
@@ -69,7 +69,7 @@ test('the Clopper–Pearson interval matches published exact intervals', () => {
   assert.throws(() => clopperPearson(3, 2), RangeError);
 });
 
-test('a campaign counts per cover type with each rate\'s interval; a cover with no blocks of a kind has no interval', async () => {
+test('a campaign counts per cover type with each rate\'s interval and its blocks\' reasons; a cover with no blocks of a kind has no interval', async () => {
   const blocks = [
     block('F1', 'forest', 'southeast-asia', 'swamp_forest'), block('F2', 'forest', 'southeast-asia', 'swamp_forest'),
     block('C1', 'established_crop', 'west-africa', 'cocoa_shade'), block('C2', 'established_crop', 'west-africa', 'cocoa_shade'),
@@ -77,7 +77,7 @@ test('a campaign counts per cover type with each rate\'s interval; a cover with 
   ];
   const outcomes = await readControls(blocks, async (b) => {
     if (b.ref === 'X1') throw new Error('archive down');
-    return b.ref === 'F2' || b.ref === 'C1' ? 'prior_management_evidenced' : 'no_prior_management_evidenced';
+    return b.ref === 'F2' || b.ref === 'C1' ? { verdict: 'prior_management_evidenced', reason: 'cycle_and_structure_agree' } : { verdict: 'no_prior_management_evidenced', reason: 'no_canopy_cycle' };
   });
   const covers = tallyCovers(outcomes);
   assert.deepEqual(covers.map((c) => [c.cover, c.forest.positive, c.forest.read, c.crop.filable, c.crop.read, c.failed]), [
@@ -86,6 +86,8 @@ test('a campaign counts per cover type with each rate\'s interval; a cover with 
     ['unlabelled', 0, 0, 0, 0, 1],
   ]);
   assert.deepEqual(covers[0].forest.interval, clopperPearson(1, 2));
+  assert.deepEqual(covers[0].reasons, [{ reason: 'cycle_and_structure_agree', blocks: 1 }, { reason: 'no_canopy_cycle', blocks: 1 }]);
+  assert.deepEqual(covers[2].reasons, []);
   assert.equal(covers[0].crop.interval, null);
   assert.deepEqual(covers[1].crop.interval, clopperPearson(1, 2));
 });
