@@ -123,6 +123,14 @@ function wholeFlag(flags: Record<string, string | boolean>, name: string, fallba
   return n;
 }
 
+/** `--sky clear` draws the hard world under the demo sites' clear sky; its regions' cloud regimes by default. */
+function skyFlag(flags: Record<string, string | boolean>): 'regional' | 'clear' {
+  if (flags.sky === undefined || flags.sky === 'regional') return 'regional';
+  if (flags.sky === 'clear') return 'clear';
+  console.error('--sky takes regional or clear');
+  process.exit(2);
+}
+
 /**
  * `demo sites [--json]`: the demo world's sites and the verdict each is built to reach; `demo generate`: write it now;
  * `demo generate --world hard --seed N [--sites M]`: the hard world; `demo truth FILE --seed N`: the hard world's truth under each feature.
@@ -132,7 +140,7 @@ async function demo(config: Config, argv: string[]) {
   if ((words[0] === 'generate' && flags.world === 'hard') || words[0] === 'truth') {
     const { hardDemoCommand } = await import('./demo/hard-world/command.ts');
     try {
-      for (const line of await hardDemoCommand(config.dataDir, words, { seed: wholeFlag(flags, 'seed', 1), sites: wholeFlag(flags, 'sites', 140) })) console.log(line);
+      for (const line of await hardDemoCommand(config.dataDir, words, { seed: wholeFlag(flags, 'seed', 1), sites: wholeFlag(flags, 'sites', 140), sky: skyFlag(flags) })) console.log(line);
     } catch (err) {
       console.error((err as Error).message);
       process.exit(1);
@@ -159,7 +167,7 @@ async function campaign(config: Config, argv: string[]) {
     const seed = wholeFlag(flags, 'seed', 1);
     const sites = wholeFlag(flags, 'sites', 140);
     try {
-      for (const line of await hardCampaignCommand(config, { seed, sites, out: typeof flags.out === 'string' ? flags.out : undefined })) console.log(line);
+      for (const line of await hardCampaignCommand(config, { seed, sites, sky: skyFlag(flags), out: typeof flags.out === 'string' ? flags.out : undefined })) console.log(line);
     } catch (err) {
       console.error((err as Error).message);
       process.exit(1);

@@ -25,13 +25,13 @@ export interface WorldManifest {
   seed: string;
   sites: string[];
   /** Present on the hard world: its sites are drawn from cover types, not told as stories. */
-  world?: 'hard';
+  world?: Exclude<WorldKind, 'demo'>;
   sentinel2: S2SceneRecord[];
   landsatScenes: number;
 }
 
-/** The storied demo world, or the hard world of many small sites drawn from cover types. */
-export type WorldKind = 'demo' | 'hard';
+/** The storied demo world, or the hard world of many small sites drawn from cover types (under its regions' skies, or clear ones). */
+export type WorldKind = 'demo' | 'hard' | 'hard-clear-sky';
 
 export interface GenerateOptions {
   world?: WorldKind;
@@ -63,7 +63,7 @@ export function siteModels(seed: string, names?: string[]): Array<SiteModel<Demo
 export function worldModels(world: WorldKind, seed: string, names?: string[]): SiteModel[] {
   if (world === 'demo') return siteModels(seed, names);
   if (names === undefined) throw new Error('the hard world is generated for named sites');
-  return hardSiteModels(seed, names);
+  return hardSiteModels(seed, names, world === 'hard-clear-sky' ? 'clear' : 'regional');
 }
 
 /** Writes the whole demo world under `root` (the archive folder); returns its manifest. */
@@ -108,7 +108,7 @@ export async function generateDemoWorld(root: string, opts: GenerateOptions = {}
     version: DEMO_WORLD_VERSION,
     seed,
     sites: models.map((m) => m.spec.name),
-    ...(world === 'hard' ? { world } : {}),
+    ...(world !== 'demo' ? { world } : {}),
     sentinel2,
     landsatScenes,
   };

@@ -58,6 +58,17 @@ test('every cover type appears in a world of as many sites, each drawn inside it
   assert.ok(cleared.ground.changes!.every((c) => c.from > '2020-12-31'));
 });
 
+test('under a clear sky the same sites are drawn, only their clouds lighter', () => {
+  for (let i = 0; i < HARD_COVER_TYPES.length; i++) {
+    const regional = hardSite('sky', i);
+    const clear = hardSite('sky', i, 'clear');
+    assert.deepEqual({ ...clear.ground, sky: null }, { ...regional.ground, sky: null });
+    assert.ok(clear.ground.sky.overcast <= 0.15 && clear.ground.sky.overcastAtTrough <= 0.1, clear.ground.name);
+    // The haze over the hazy forest is the cover's own, not the region's cloud: it stays.
+    assert.equal(clear.ground.sky.dustAtTrough, regional.ground.sky.dustAtTrough);
+  }
+});
+
 test('the truth command prints, per feature, shares of each class that sum to 1; ground outside the world is said as not modelled', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'hard-truth-'));
   try {
@@ -69,7 +80,7 @@ test('the truth command prints, per feature, shares of each class that sum to 1;
     const far = { type: 'Feature', properties: { ref: 'far' }, geometry: { type: 'Polygon', coordinates: [[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]] } };
     const file = join(dataDir, 'blocks.geojson');
     await writeFile(file, JSON.stringify({ type: 'FeatureCollection', features: [...controls.features, far] }));
-    const lines = await hardDemoCommand(dataDir, ['truth', file], { seed: 5, sites: 14 });
+    const lines = await hardDemoCommand(dataDir, ['truth', file], { seed: 5, sites: 14, sky: 'regional' });
     assert.equal(lines.length, controls.features.length + 1);
     const shares = lines.map((l) => Object.fromEntries([...l.matchAll(/(\w+) (\d\.\d{3})/g)].map((m) => [m[1], Number(m[2])])));
     for (const s of shares) assert.ok(Math.abs(Object.values(s).reduce((a, b) => a + b, 0) - 1) < 0.005, JSON.stringify(s));

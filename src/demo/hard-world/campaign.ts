@@ -17,6 +17,7 @@ export interface HardCampaign {
   /** Mixed blocks (a plantation drawn loosely into forest): their modelled forest share, least and most. */
   mixedForestShare: [number, number] | null;
   seconds: number;
+  sky: string;
 }
 
 export async function runHardCampaign(config: Config, w: HardWorld): Promise<HardCampaign> {
@@ -34,6 +35,7 @@ export async function runHardCampaign(config: Config, w: HardWorld): Promise<Har
     covers: tallyCovers(outcomes).sort((a, b) => order(a.cover) - order(b.cover)),
     mixedForestShare: mixed.length === 0 ? null : [Math.min(...mixed), Math.max(...mixed)],
     seconds: Math.round((Date.now() - started) / 1000),
+    sky: w.sky,
   };
 }
 
@@ -48,7 +50,7 @@ export function hardCampaignTable(c: HardCampaign, command: string): string {
   return [
     '## Campaign on the hard world (synthetic demo, never a validation of any region)',
     '',
-    `Command: \`${command}\` (seed \`${c.seed}\`, ${c.sites} sites, ${c.blocks} blocks, ${c.seconds} s including generation).`,
+    `Command: \`${command}\` (seed \`${c.seed}\`, ${c.sites} sites, ${c.blocks} blocks, ${c.sky === 'clear' ? 'clear sky (the storied demo sites\' cloud cover, a control)' : 'the regions\' cloud regimes'}, ${c.seconds} s including generation).`,
     'Forest cleared: blocks that were forest at the end of 2020 reaching a positive finding. Filable: established-crop blocks reaching one.',
     `Intervals are exact (Clopper–Pearson) 95% intervals.${mixed}`,
     '',

@@ -110,6 +110,10 @@ export const CLOUD_REGIMES: Record<string, { overcast: Range; atTrough: Range }>
   [SAM]: { overcast: [0.15, 0.4], atTrough: [0, 0.2] },
 };
 
+/** The storied demo sites' sky (at most 0.15 of routine scenes lost): the control under which a
+ * campaign reads the decision rules rather than the record's cloud gate. */
+export const CLEAR_SKY_REGIME = { overcast: [0, 0.15], atTrough: [0, 0.1] } as const satisfies { overcast: Range; atTrough: Range };
+
 /** A spectrum of a plateau NDVI: red drawn over the range of dense canopies, near-infrared to match. */
 function spectrumOf(ndviValue: number, rnd: Random): Spectrum {
   const red = rnd.between(0.025, 0.045);

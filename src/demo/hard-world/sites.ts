@@ -6,7 +6,7 @@ import { localFrame, type Ring, toLonLat } from '../geometry.ts';
 import { randomFor } from '../random.ts';
 import { buildSiteModel, type SiteModel } from '../site-model.ts';
 import type { SiteGround, TmfHistory } from '../sites.ts';
-import { CLOUD_REGIMES, drawCover, HARD_COVER_TYPES, HARD_COVERS, type HardCover, type TruthClass } from './covers.ts';
+import { CLEAR_SKY_REGIME, CLOUD_REGIMES, drawCover, HARD_COVER_TYPES, HARD_COVERS, type HardCover, type Range, type TruthClass } from './covers.ts';
 
 /** Where each region's sites lie: the middle of a one-degree cell inland, so every site's tiles are the same cell's; its country and dry-season trough. */
 const ANCHORS: Record<string, { country: string; centre: [number, number]; troughDoy: number }> = {
@@ -19,6 +19,9 @@ const SPACING_M = 5200;
 const GRID = 16;
 /** As many sites as the grid holds. */
 export const MAX_HARD_SITES = GRID * GRID;
+
+/** The sky a hard world is drawn under: its regions' cloud regimes, or the demo sites' clear one. */
+export type HardSky = 'regional' | 'clear';
 
 export interface HardSite {
   ground: SiteGround;
@@ -39,7 +42,7 @@ export function hardSiteNames(count: number): string[] {
 }
 
 /** Site `index` of a seed. Cover types take turns, so every type appears once a world holds as many sites. */
-export function hardSite(seed: string, index: number): HardSite {
+export function hardSite(seed: string, index: number, sky: HardSky = 'regional'): HardSite {
   const name = hardSiteName(index);
   const cover = HARD_COVER_TYPES[index % HARD_COVER_TYPES.length];
   const type = HARD_COVERS[cover];
@@ -55,7 +58,7 @@ export function hardSite(seed: string, index: number): HardSite {
   const forestSurround = type.truth === 'forest' || cover === 'plantation_edge' || rnd.next() < 0.5;
   const surroundCover: Cover = type.base === 'deciduous_forest' ? 'deciduous_forest' : forestSurround ? 'forest' : 'farmland';
   const plantedYear = plot.ageYears === null ? null : 2020 - plot.ageYears;
-  const regime = CLOUD_REGIMES[region];
+  const regime: { overcast: Range; atTrough: Range } = sky === 'clear' ? CLEAR_SKY_REGIME : CLOUD_REGIMES[region];
   const changes = changesOf(cover, plantedYear, rnd.next());
   const ground: SiteGround = {
     name,
@@ -130,11 +133,11 @@ function euMapsOf(cover: HardCover, u: number): SiteGround['euMaps'] {
   return { forestShare: 0.2 * u, forestType: 'planted' };
 }
 
-export function hardSiteModels(seed: string, names: readonly string[]): SiteModel[] {
+export function hardSiteModels(seed: string, names: readonly string[], sky: HardSky): SiteModel[] {
   return names.map((n) => {
     const index = Number(/^hard-(\d+)-/.exec(n)?.[1] ?? NaN);
     if (!Number.isInteger(index) || hardSiteName(index) !== n) throw new Error(`not a hard-world site: ${n}`);
-    return buildSiteModel(hardSite(seed, index).ground, seed);
+    return buildSiteModel(hardSite(seed, index, sky).ground, seed);
   });
 }
 
