@@ -111,10 +111,41 @@ async function admin(config: Config, argv: string[]) {
   }
 }
 
-/** `demo sites [--json]`: the demo world's sites and the verdict each is built to reach; `demo generate`: write it now. */
+/** A whole-number flag, or the default when it is not given. */
+function wholeFlag(flags: Record<string, string | boolean>, name: string, fallback: number): number {
+  const v = flags[name];
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (typeof v !== 'string' || !Number.isInteger(n) || n < 0) {
+    console.error(`--${name} takes a whole number`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/** `--sky clear` draws the hard world under the demo sites' clear sky; its regions' cloud regimes by default. */
+function skyFlag(flags: Record<string, string | boolean>): 'regional' | 'clear' {
+  if (flags.sky === undefined || flags.sky === 'regional') return 'regional';
+  if (flags.sky === 'clear') return 'clear';
+  console.error('--sky takes regional or clear');
+  process.exit(2);
+}
+
+/**
+ * `demo sites [--json]`: the demo world's sites and the verdict each is built to reach; `demo generate`: write it now;
+ * `demo generate --world hard --seed N [--sites M]`: the hard world; `demo truth FILE --seed N`: the hard world's truth under each feature.
+ */
 async function demo(config: Config, argv: string[]) {
   const { words, flags } = parseArgs(argv);
-  if (words[0] === 'sites') {
+  if ((words[0] === 'generate' && flags.world === 'hard') || words[0] === 'truth') {
+    const { hardDemoCommand } = await import('./demo/hard-world/command.ts');
+    try {
+      for (const line of await hardDemoCommand(config.dataDir, words, { seed: wholeFlag(flags, 'seed', 1), sites: wholeFlag(flags, 'sites', 140), sky: skyFlag(flags) })) console.log(line);
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(1);
+    }
+  } else if (words[0] === 'sites') {
     const sites = demoSites().map((s) => ({ name: s.name, country: s.country, commodity: s.commodity, bounds: s.bounds, plot_ref: s.plot_ref, verdict: s.verdict, reason: s.reason, reasons: s.reasons, synthetic: true }));
     if (flags.json === true) process.stdout.write(`${JSON.stringify(sites)}\n`);
     else for (const s of sites) console.log(`${s.name.padEnd(28)} ${s.country} ${s.commodity.padEnd(10)} ${s.verdict} (${s.reasons.join(', ')})`);
@@ -122,7 +153,7 @@ async function demo(config: Config, argv: string[]) {
     const result = await ensureDemoArchive(config.dataDir);
     console.log(result.generated ? `generated the synthetic demo world ${result.version} under ${config.dataDir}` : `the demo world ${result.version} is already in place`);
   } else {
-    console.error('usage: npm run --silent demo -- sites [--json] | generate');
+    console.error('usage: npm run --silent demo -- sites [--json] | generate [--world hard --seed N --sites M] | truth FILE.geojson --seed N');
     process.exit(2);
   }
 }
@@ -131,6 +162,18 @@ async function demo(config: Config, argv: string[]) {
 async function campaign(config: Config, argv: string[]) {
   const { CAMPAIGN_USAGE, describeCampaign, runCampaignCommand } = await import('./engine/context/campaign-command.ts');
   const { words, flags } = parseArgs(argv);
+  if (words[0] === 'hard' && words.length === 1) {
+    const { hardCampaignCommand } = await import('./demo/hard-world/command.ts');
+    const seed = wholeFlag(flags, 'seed', 1);
+    const sites = wholeFlag(flags, 'sites', 140);
+    try {
+      for (const line of await hardCampaignCommand(config, { seed, sites, sky: skyFlag(flags), out: typeof flags.out === 'string' ? flags.out : undefined })) console.log(line);
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(1);
+    }
+    return;
+  }
   if (words.length !== 1) {
     console.error(CAMPAIGN_USAGE);
     process.exit(2);

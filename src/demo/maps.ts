@@ -10,7 +10,7 @@ import { hansenHref, hansenTile } from '../engine/sources/products/hansen/codes.
 import { DEAFRICA_MIRROR, PALSAR_MASK, PC_MIRROR, dnFromGamma0Db, palsarNodata, palsarTile1, type PalsarBand } from '../engine/sources/products/palsar/codes.ts';
 import { ANNUAL_CHANGE, MAIN_CLASSES, TMF_FIRST_YEAR, TMF_LAST_YEAR, annualChangeDataset, tmfHref, tmfTile, type TmfDataset } from '../engine/sources/products/tmf/codes.ts';
 import { type Grid, type GridWindow, pixelCentres, toLonLat, windowAround } from './geometry.ts';
-import { COVERS, type Cover } from './landscape.ts';
+import type { Cover } from './landscape.ts';
 import { geoFootprint, itemPath, SYNTHETIC_PROPERTIES, writeJson } from './optical.ts';
 import { randomFor, valueNoise } from './random.ts';
 import type { RasterFiles } from './raster-files.ts';
@@ -68,7 +68,7 @@ export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): voi
     const hv = new Uint16Array(s.x.length);
     const mask = new Uint8Array(s.x.length).fill(PALSAR_MASK.LAND);
     for (let i = 0; i < s.x.length; i++) {
-      const c = COVERS[s.inside[i] ? plotCover : s.surround[i]];
+      const c = m.cover(s.inside[i] ? plotCover : s.surround[i]);
       // Speckle of about 1 dB per 25 m pixel of a multi-looked mosaic.
       hv[i] = dnFromGamma0Db(c.hv + rnd.normal(0, 1.0));
       hh[i] = dnFromGamma0Db(c.hh + rnd.normal(0, 1.0));
@@ -129,7 +129,7 @@ export function writeCanopyHeight(m: SiteModel, seed: string, files: RasterFiles
   const sd = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {
     const inside = s.inside[i] === 1;
-    const h = inside && m.spec.plotHeight !== undefined ? m.spec.plotHeight : COVERS[inside ? plotCover : s.surround[i]].height;
+    const h = inside && m.spec.plotHeight !== undefined ? m.spec.plotHeight : m.cover(inside ? plotCover : s.surround[i]).height;
     if (h === null) {
       map[i] = CANOPY_HEIGHT_NODATA;
       sd[i] = CANOPY_HEIGHT_NODATA;
@@ -270,11 +270,11 @@ export function writeHansen(m: SiteModel, seed: string, files: RasterFiles): voi
   for (let i = 0; i < s.x.length; i++) {
     if (s.inside[i]) {
       const cleared = plotHistory.kind === 'deforested' && plotHistory.year > 2000 ? plotHistory.year : null;
-      tc[i] = Math.round(cleared !== null ? 92 + 6 * rnd.next() : COVERS[m.spec.plotCover].treecover2000 + rnd.normal(0, 5));
+      tc[i] = Math.round(cleared !== null ? 92 + 6 * rnd.next() : m.cover(m.spec.plotCover).treecover2000 + rnd.normal(0, 5));
       if (cleared !== null) loss[i] = cleared - 2000;
       continue;
     }
-    tc[i] = Math.max(0, Math.min(100, Math.round(COVERS[s.surround[i]].treecover2000 + rnd.normal(0, 6))));
+    tc[i] = Math.max(0, Math.min(100, Math.round(m.cover(s.surround[i]).treecover2000 + rnd.normal(0, 6))));
     const ring = m.spec.hansenRingLoss;
     if (ring && tc[i] >= 30 && lossPatches(s.x[i], s.y[i]) < ring.share * 1.8 && rnd.next() < 0.55) loss[i] = ring.year - 2000;
   }

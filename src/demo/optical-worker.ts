@@ -4,9 +4,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeLandsat, writeSentinel2, type S2SceneRecord } from './optical.ts';
 import { RasterFiles } from './raster-files.ts';
-import { siteModels } from './world.ts';
+import { type WorldKind, worldModels } from './world.ts';
 
 export interface OpticalJob {
+  world: WorldKind;
   seed: string;
   root: string;
   sites: string[];
@@ -20,7 +21,7 @@ export interface OpticalResult {
 const job = workerData as OpticalJob;
 const files = new RasterFiles();
 const result: OpticalResult = { sentinel2: [], landsatScenes: 0 };
-for (const m of siteModels(job.seed, job.sites)) {
+for (const m of worldModels(job.world, job.seed, job.sites)) {
   result.sentinel2.push(...writeSentinel2(m, job.seed, files, job.root));
   result.landsatScenes += writeLandsat(m, job.seed, files, job.root);
   files.writeAll(job.root);

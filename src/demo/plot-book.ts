@@ -2,6 +2,7 @@
 // properties an uploaded book carries (spec 2.2). It is the file a new user imports first.
 import { area as turfArea } from '@turf/turf';
 import type { SiteModel } from './site-model.ts';
+import type { DemoSiteSpec } from './sites.ts';
 
 export interface PlotBookFeature {
   type: 'Feature';
@@ -10,7 +11,7 @@ export interface PlotBookFeature {
 }
 
 /** Plot references: `DEMO-<country>-<site number>`; a declared point adds `-P`. */
-export function plotRef(m: SiteModel, index: number): string {
+export function plotRef(m: SiteModel<DemoSiteSpec>, index: number): string {
   return `DEMO-${m.spec.country}-${String(index + 1).padStart(2, '0')}`;
 }
 
@@ -18,7 +19,7 @@ export function plotRef(m: SiteModel, index: number): string {
 export const POINT_PLOT_SITE = 'ga-lope-evergreen-forest';
 const POINT_AREA_HA = 6;
 
-export function plotBook(models: SiteModel[]) {
+export function plotBook(models: Array<SiteModel<DemoSiteSpec>>) {
   const features: PlotBookFeature[] = [];
   models.forEach((m, i) => {
     const polygon = { type: 'Polygon' as const, coordinates: [m.lonLatRing] };

@@ -6,7 +6,7 @@
 import { daysFromTrough, seasonOf } from './landscape.ts';
 import { randomFor } from './random.ts';
 import { dayNumber } from './site-model.ts';
-import type { DemoSiteSpec } from './sites.ts';
+import type { SiteGround } from './sites.ts';
 
 export const FIRST_YEAR = 2016;
 export const LAST_YEAR = 2025;
@@ -30,13 +30,13 @@ const LANDSAT_DAYS = { before: 61, after: 182 };
 const LANDSAT_TROUGH_CLEARANCE = 40;
 const DUST_DAYS = 35;
 
-function aotFor(spec: DemoSiteSpec, day: number, r: () => number): number {
+function aotFor(spec: SiteGround, day: number, r: () => number): number {
   if (spec.sky.dustAtTrough && Math.abs(daysFromTrough(day, spec.trough.doy)) <= DUST_DAYS) return 0.8 + 0.25 * r();
   return 0.1 + 0.15 * r();
 }
 
 /** Sentinel-2 passes over a site, oldest first. */
-export function sentinel2Passes(spec: DemoSiteSpec, seed: string): Pass[] {
+export function sentinel2Passes(spec: SiteGround, seed: string): Pass[] {
   const rnd = randomFor(seed, spec.name, 's2-schedule');
   const first = dayNumber(`${FIRST_YEAR}-01-01`);
   const end = dayNumber(`${LAST_YEAR + 1}-01-01`);
@@ -56,7 +56,7 @@ export function sentinel2Passes(spec: DemoSiteSpec, seed: string): Pass[] {
 }
 
 /** Landsat 8/9 passes over a site, oldest first, kept away from the trough. */
-export function landsatPasses(spec: DemoSiteSpec, seed: string): Pass[] {
+export function landsatPasses(spec: SiteGround, seed: string): Pass[] {
   const rnd = randomFor(seed, spec.name, 'landsat-schedule');
   const days: Array<{ day: number; atTrough: boolean }> = [];
   let d = dayNumber(`${FIRST_YEAR}-01-01`) + Math.floor(rnd.next() * 30);
@@ -68,7 +68,7 @@ export function landsatPasses(spec: DemoSiteSpec, seed: string): Pass[] {
   return assignSky(spec, seed, 'landsat', days);
 }
 
-function assignSky(spec: DemoSiteSpec, seed: string, sensor: string, days: Array<{ day: number; atTrough: boolean }>): Pass[] {
+function assignSky(spec: SiteGround, seed: string, sensor: string, days: Array<{ day: number; atTrough: boolean }>): Pass[] {
   const rnd = randomFor(seed, spec.name, sensor, 'sky');
   const out: Pass[] = [];
   const clearInSeason = new Map<number, number>();

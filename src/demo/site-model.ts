@@ -1,12 +1,12 @@
 // One demo site made concrete: its plot polygon, the land cover at any point and date, and the
 // surface reflectance an optical sensor would see there. Pure functions of the world's seed.
-import { type Cover, COVERS, type Spectrum, daysFromTrough, mix, seasonOf, winteringIntensity } from './landscape.ts';
+import { type Cover, type CoverModel, COVERS, type Spectrum, daysFromTrough, mix, seasonOf, winteringIntensity } from './landscape.ts';
 import { type LocalFrame, type Ring, insideRing, localFrame, plotRing, toLonLat } from './geometry.ts';
 import { randomFor, valueNoise } from './random.ts';
-import type { DemoSiteSpec } from './sites.ts';
+import type { SiteGround } from './sites.ts';
 
-export interface SiteModel {
-  spec: DemoSiteSpec;
+export interface SiteModel<S extends SiteGround = SiteGround> {
+  spec: S;
   frame: LocalFrame;
   /** Plot outline in the local frame (m), counter-clockwise, open. */
   ring: Ring;
@@ -17,6 +17,8 @@ export interface SiteModel {
   across(x: number, y: number): number;
   surroundCover(x: number, y: number): Cover;
   coverAt(x: number, y: number, day: number): Cover;
+  /** What a cover looks like on this site: its own values where the site gives them. */
+  cover(c: Cover): CoverModel;
   /** Static texture of the ground (≈1 ± a few %): crowns, gaps and soil vary from pixel to pixel. */
   texture(x: number, y: number): number;
   /** The plot's cover on a date. */
@@ -40,7 +42,7 @@ export function isoDay(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function buildSiteModel(spec: DemoSiteSpec, seed: string): SiteModel {
+export function buildSiteModel<S extends SiteGround>(spec: S, seed: string): SiteModel<S> {
   const frame = localFrame(spec.centre[0], spec.centre[1]);
   const rnd = randomFor(seed, spec.name, 'plot-shape');
   const jitter = [0, 1, 2, 3].map(() => [rnd.between(-0.08, 0.08), rnd.between(-0.08, 0.08)] as [number, number]);
@@ -66,10 +68,11 @@ export function buildSiteModel(spec: DemoSiteSpec, seed: string): SiteModel {
     return cover;
   };
   const coverAt = (x: number, y: number, day: number): Cover => (inPlot(x, y) ? plotCoverOn(day) : surroundCover(x, y));
+  const cover = (c: Cover): CoverModel => spec.covers?.[c] ?? COVERS[c];
   const texture = (x: number, y: number) => 0.94 + 0.12 * grain(x, y);
   const dips = (day: number): boolean => spec.trough.dipSeasons !== 'even' || seasonOf(day, spec.trough.doy) % 2 === 0;
-  const baseSpectrum = (cover: Cover, inside: boolean, day: number): Spectrum => {
-    const model = COVERS[cover];
+  const baseSpectrum = (c: Cover, inside: boolean, day: number): Spectrum => {
+    const model = cover(c);
     if (model.trough) {
       const w = winteringIntensity(daysFromTrough(day, spec.trough.doy));
       const trough = inside && spec.trough.spectrum ? spec.trough.spectrum : model.trough;
@@ -91,6 +94,7 @@ export function buildSiteModel(spec: DemoSiteSpec, seed: string): SiteModel {
     },
     surroundCover,
     coverAt,
+    cover,
     texture,
     plotCoverOn,
     baseSpectrum,

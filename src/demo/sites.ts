@@ -4,7 +4,7 @@
 // The record that decides is read over 2016–2020, the five seasons before the cutoff.
 import { type ContextFacts, type InstrumentAnswer, NO_CONTEXT, type ReasonCode, type Verdict } from '../engine/decide.ts';
 import type { CycleClass } from '../engine/kernels/seasonal-troughs.ts';
-import type { Cover, Spectrum } from './landscape.ts';
+import type { Cover, CoverModel, Spectrum } from './landscape.ts';
 
 /** Land-cover history of a pixel on the Landsat moist-forest record (TMF). */
 export type TmfHistory =
@@ -61,17 +61,13 @@ export interface SiteTruth {
   variants?: Array<{ unreadable: 'gfw_wood_fiber' | 'tmf'; verdict: Verdict; reason: ReasonCode; reasons: ReasonCode[] }>;
 }
 
-export interface DemoSiteSpec {
+/** The ground of a site: everything the generator writes its files from. */
+export interface SiteGround {
   name: string;
-  title: string;
   country: string;
-  commodity: 'rubber' | 'oil_palm' | 'cocoa';
   /** Site centre, longitude and latitude. */
   centre: [number, number];
   plot: { areaHa: number; aspect: number; angleDeg: number };
-  producer: string | null;
-  plantedYear: number | null;
-  story: string;
   plotCover: Cover;
   /** Later covers of the plot, from a date on. */
   changes?: Array<{ from: string; cover: Cover }>;
@@ -88,6 +84,8 @@ export interface DemoSiteSpec {
     dustAtTrough?: boolean;
   };
   plotHeight?: { median: number; sd: number } | null;
+  /** This site's own values for some covers (a landscape's canopy, its radar), over the typical ones. */
+  covers?: Partial<Record<Cover, CoverModel>>;
   terrain: { elevation: number; slopeDeg: number; aspectDeg: number };
   tmf: { plot: TmfHistory; plotShare?: number; surround: TmfHistory };
   euMaps: { forestShare: number; forestType: 'primary' | 'naturally_regenerating' | 'planted' };
@@ -98,6 +96,15 @@ export interface DemoSiteSpec {
   alerts?: AlertEvent[];
   concession?: 'inside' | 'nearby';
   protectedAreas?: ProtectedAreaSpec[];
+}
+
+/** A demo site: its ground, the story it tells and the readings and verdict it is built to reach. */
+export interface DemoSiteSpec extends SiteGround {
+  title: string;
+  commodity: 'rubber' | 'oil_palm' | 'cocoa';
+  producer: string | null;
+  plantedYear: number | null;
+  story: string;
   intended: IntendedReadings;
   truth: SiteTruth;
 }

@@ -11,6 +11,7 @@ import type { OpticalJob, OpticalResult } from './optical-worker.ts';
 import { RasterFiles } from './raster-files.ts';
 import { buildSiteModel, type SiteModel } from './site-model.ts';
 import { DEMO_SITES, type DemoSiteSpec } from './sites.ts';
+import { hardSiteModels } from './hard-world/sites.ts';
 
 /** Bump when anything the generator writes changes: a different version regenerates the archive. */
 export const DEMO_WORLD_VERSION = '1.0.5';
@@ -23,13 +24,19 @@ export interface WorldManifest {
   version: string;
   seed: string;
   sites: string[];
+  /** Present on the hard world: its sites are drawn from cover types, not told as stories. */
+  world?: Exclude<WorldKind, 'demo'>;
   sentinel2: S2SceneRecord[];
   landsatScenes: number;
 }
 
+/** The storied demo world, or the hard world of many small sites drawn from cover types (under its regions' skies, or clear ones). */
+export type WorldKind = 'demo' | 'hard' | 'hard-clear-sky';
+
 export interface GenerateOptions {
+  world?: WorldKind;
   seed?: string;
-  /** Only these sites (by name); all by default. */
+  /** Only these sites (by name); all by default (the hard world has no default). */
   sites?: string[];
   /** Threads writing optical scenes (default: the machine's parallelism, at most one per site). */
   threads?: number;
@@ -46,20 +53,28 @@ function runOptical(job: OpticalJob): Promise<OpticalResult> {
 }
 
 
-export function siteModels(seed: string, names?: string[]): SiteModel[] {
+export function siteModels(seed: string, names?: string[]): Array<SiteModel<DemoSiteSpec>> {
   const specs: readonly DemoSiteSpec[] = names ? DEMO_SITES.filter((s) => names.includes(s.name)) : DEMO_SITES;
   if (names && specs.length !== names.length) throw new Error(`unknown demo sites among ${names.join(', ')}`);
   return specs.map((s) => buildSiteModel(s, seed));
 }
 
+/** The models of a world's sites by name (a thread writing optical scenes rebuilds its own so). */
+export function worldModels(world: WorldKind, seed: string, names?: string[]): SiteModel[] {
+  if (world === 'demo') return siteModels(seed, names);
+  if (names === undefined) throw new Error('the hard world is generated for named sites');
+  return hardSiteModels(seed, names, world === 'hard-clear-sky' ? 'clear' : 'regional');
+}
+
 /** Writes the whole demo world under `root` (the archive folder); returns its manifest. */
 export async function generateDemoWorld(root: string, opts: GenerateOptions = {}): Promise<WorldManifest> {
+  const world = opts.world ?? 'demo';
   const seed = opts.seed ?? DEMO_SEED;
-  const models = siteModels(seed, opts.sites);
+  const models = worldModels(world, seed, opts.sites);
   const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), models.length));
   const shares: string[][] = Array.from({ length: threads }, () => []);
   models.forEach((m, i) => shares[i % threads].push(m.spec.name));
-  const optical = Promise.all(shares.map((sites) => runOptical({ seed, root, sites })));
+  const optical = Promise.all(shares.map((sites) => runOptical({ world, seed, root, sites })));
   // Keep a rejected worker from going unhandled while this thread works.
   optical.catch(() => {});
   const files = new RasterFiles();
@@ -93,6 +108,7 @@ export async function generateDemoWorld(root: string, opts: GenerateOptions = {}
     version: DEMO_WORLD_VERSION,
     seed,
     sites: models.map((m) => m.spec.name),
+    ...(world !== 'demo' ? { world } : {}),
     sentinel2,
     landsatScenes,
   };

@@ -11,9 +11,9 @@ import { DecodedTiles } from '../plan/raster-shipment.ts';
 import { type EngineDeps, readPlot } from '../read-plot.ts';
 import { loadSigningKey } from '../signing.ts';
 import { campaignFilePath } from './calibration.ts';
-import { type ControlReader, parseControls, type RegionTally, runCampaign, writeCampaign } from './campaign.ts';
+import { type BlockOutcome, type ControlBlock, type ControlReader, parseControls, type RegionTally, readControls, runCampaign, writeCampaign } from './campaign.ts';
 
-export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--out <campaign.json>] [--json]';
+export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--out <campaign.json>] [--json] | hard --seed N [--sites M] [--out results.md]';
 
 /** A control block read as a plot without a job: nothing is stored, the verdict is all that is kept. */
 export function engineReader(deps: EngineDeps): ControlReader {
@@ -32,7 +32,7 @@ export function engineReader(deps: EngineDeps): ControlReader {
       deps,
       signal,
     );
-    return reading.decision.verdict;
+    return reading.decision;
   };
 }
 
@@ -53,21 +53,33 @@ export interface CampaignOptions {
   measuredOn?: string;
 }
 
-export async function runCampaignCommand(config: Config, options: CampaignOptions): Promise<CampaignRun> {
-  const blocks = parseControls(JSON.parse(await readFile(options.controlsFile, 'utf8')));
-  const archive = await options.openArchive();
+/** Runs `work` with a control reader over the engine on `archive`, then closes the pool and the archive. */
+async function withEngine<T>(config: Config, archive: Archive, work: (read: ControlReader) => Promise<T>): Promise<T> {
   const pool = createPool({ size: config.poolSize });
   try {
     const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles({ maxBytes: config.decodedTileCacheBytes }), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir), whisp: config.whisp };
-    const regions = await runCampaign(blocks, engineReader(deps));
-    const file = options.out ?? campaignFilePath(config.dataDir);
-    const measuredOn = options.measuredOn ?? new Date().toISOString().slice(0, 10);
-    await writeCampaign(file, regions, { archive: archive.kind, measuredOn });
-    return { regions, file, archive: archive.kind, measured_on: measuredOn };
+    return await work(engineReader(deps));
   } finally {
     await pool.close();
     await archive.close();
   }
+}
+
+/** Every block read by the engine on the archive opened, one outcome each; nothing is written. */
+export async function readControlsWithEngine(config: Config, blocks: readonly ControlBlock[], openArchive: () => Promise<Archive>): Promise<BlockOutcome[]> {
+  return withEngine(config, await openArchive(), (read) => readControls(blocks, read));
+}
+
+export async function runCampaignCommand(config: Config, options: CampaignOptions): Promise<CampaignRun> {
+  const blocks = parseControls(JSON.parse(await readFile(options.controlsFile, 'utf8')));
+  const archive = await options.openArchive();
+  return withEngine(config, archive, async (read) => {
+    const regions = await runCampaign(blocks, read);
+    const file = options.out ?? campaignFilePath(config.dataDir);
+    const measuredOn = options.measuredOn ?? new Date().toISOString().slice(0, 10);
+    await writeCampaign(file, regions, { archive: archive.kind, measuredOn });
+    return { regions, file, archive: archive.kind, measured_on: measuredOn };
+  });
 }
 
 /** What the command prints: one line per region, or one JSON object with `--json`. */

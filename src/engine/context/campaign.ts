@@ -8,7 +8,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { z } from 'zod';
-import type { Verdict } from '../decide.ts';
+import type { Decision, Verdict } from '../decide.ts';
 import { CALIBRATION_DEFAULTS, type CalibrationTable, type CampaignFile, mergeCampaign, readCampaignFile } from './calibration.ts';
 
 export type CampaignErrorCode =
@@ -37,6 +37,8 @@ export interface ControlBlock {
   geometry: Polygon | MultiPolygon;
   /** Country of the block's ground (alpha-2), when the file gives one. */
   country: string | null;
+  /** The block's cover type, when the file gives one: the campaign also counts per cover. */
+  cover: string | null;
 }
 
 const position = z.tuple([z.number(), z.number()]).rest(z.number());
@@ -59,6 +61,7 @@ const controlsSchema = z.object({
           region: z.string().optional(),
           ref: z.string().optional(),
           country: z.string().regex(/^[A-Za-z]{2}$/).optional(),
+          cover: z.string().min(1).optional(),
         }),
         geometry,
       }),
@@ -79,12 +82,13 @@ export function parseControls(raw: unknown): ControlBlock[] {
       region,
       geometry: f.geometry as Polygon | MultiPolygon,
       country: f.properties.country?.toUpperCase() ?? null,
+      cover: f.properties.cover ?? null,
     };
   });
 }
 
-/** Reads one block as the engine reads a plot and answers its verdict; a failed read throws. */
-export type ControlReader = (block: ControlBlock, signal?: AbortSignal) => Promise<Verdict>;
+/** Reads one block as the engine reads a plot and answers its verdict and first reason; a failed read throws. */
+export type ControlReader = (block: ControlBlock, signal?: AbortSignal) => Promise<Pick<Decision, 'verdict' | 'reason'>>;
 
 /** A finding that clears the block: the only verdict a filing can rest on. */
 const POSITIVE: Verdict = 'prior_management_evidenced';
@@ -98,32 +102,110 @@ export interface RegionTally {
   failed: Array<{ ref: string; why: string }>;
 }
 
-/** Reads every block, one after another, and counts per region. A failed read is reported and left out of the counts. */
-export async function runCampaign(blocks: readonly ControlBlock[], read: ControlReader, signal?: AbortSignal): Promise<RegionTally[]> {
-  const tallies = new Map<string, RegionTally>();
+/** A block's verdict, or why it could not be read. */
+export type BlockOutcome = ({ block: ControlBlock } & Pick<Decision, 'verdict' | 'reason'>) | { block: ControlBlock; failed: string };
+
+/** Reads every block, one after another. A failed read is kept with its reason. */
+export async function readControls(blocks: readonly ControlBlock[], read: ControlReader, signal?: AbortSignal): Promise<BlockOutcome[]> {
+  const outcomes: BlockOutcome[] = [];
   for (const block of blocks) {
-    let t = tallies.get(block.region);
-    if (t === undefined) {
-      t = { region: block.region, forest: { positive: 0, read: 0 }, crop: { filable: 0, read: 0 }, failed: [] };
-      tallies.set(block.region, t);
-    }
-    let verdict: Verdict;
     try {
-      verdict = await read(block, signal);
+      outcomes.push({ block, ...(await read(block, signal)) });
     } catch (err) {
       if (signal?.aborted) throw err;
-      t.failed.push({ ref: block.ref, why: err instanceof Error ? err.message : String(err) });
-      continue;
-    }
-    if (block.label === 'forest') {
-      t.forest.read++;
-      if (verdict === POSITIVE) t.forest.positive++;
-    } else {
-      t.crop.read++;
-      if (verdict === POSITIVE) t.crop.filable++;
+      outcomes.push({ block, failed: err instanceof Error ? err.message : String(err) });
     }
   }
-  return [...tallies.values()];
+  return outcomes;
+}
+
+/** Counts outcomes per group: forest blocks reaching a positive finding, crop blocks a filable one; failed reads left out of the counts. */
+function tally<K extends string>(outcomes: readonly BlockOutcome[], keyOf: (b: ControlBlock) => K): Map<K, Omit<RegionTally, 'region'>> {
+  const tallies = new Map<K, Omit<RegionTally, 'region'>>();
+  for (const o of outcomes) {
+    const key = keyOf(o.block);
+    let t = tallies.get(key);
+    if (t === undefined) tallies.set(key, (t = { forest: { positive: 0, read: 0 }, crop: { filable: 0, read: 0 }, failed: [] }));
+    if ('failed' in o) {
+      t.failed.push({ ref: o.block.ref, why: o.failed });
+    } else if (o.block.label === 'forest') {
+      t.forest.read++;
+      if (o.verdict === POSITIVE) t.forest.positive++;
+    } else {
+      t.crop.read++;
+      if (o.verdict === POSITIVE) t.crop.filable++;
+    }
+  }
+  return tallies;
+}
+
+/** Reads every block, one after another, and counts per region. A failed read is reported and left out of the counts. */
+export async function runCampaign(blocks: readonly ControlBlock[], read: ControlReader, signal?: AbortSignal): Promise<RegionTally[]> {
+  return [...tally(await readControls(blocks, read, signal), (b) => b.region)].map(([region, t]) => ({ region, ...t }));
+}
+
+export interface CoverTally {
+  cover: string;
+  /** Forest at the cutoff reaching a positive finding, with its 95% Clopper–Pearson interval. */
+  forest: { positive: number; read: number; interval: [number, number] | null };
+  /** Established crop reaching a filable finding, with its interval. */
+  crop: { filable: number; read: number; interval: [number, number] | null };
+  failed: number;
+  /** The first reasons of the cover's blocks read, most frequent first. */
+  reasons: Array<{ reason: string; blocks: number }>;
+}
+
+/** Counts per cover type (blocks without one under `unlabelled`), in the order covers first appear. */
+export function tallyCovers(outcomes: readonly BlockOutcome[]): CoverTally[] {
+  return [...tally(outcomes, (b) => b.cover ?? 'unlabelled')].map(([cover, t]) => ({
+    cover,
+    forest: { ...t.forest, interval: t.forest.read === 0 ? null : clopperPearson(t.forest.positive, t.forest.read) },
+    crop: { ...t.crop, interval: t.crop.read === 0 ? null : clopperPearson(t.crop.filable, t.crop.read) },
+    failed: t.failed.length,
+    reasons: reasonsOf(outcomes.filter((o) => (o.block.cover ?? 'unlabelled') === cover)),
+  }));
+}
+
+function reasonsOf(outcomes: readonly BlockOutcome[]): CoverTally['reasons'] {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) if (!('failed' in o)) counts.set(o.reason, (counts.get(o.reason) ?? 0) + 1);
+  return [...counts].map(([reason, blocks]) => ({ reason, blocks })).sort((a, b) => b.blocks - a.blocks || (a.reason < b.reason ? -1 : 1));
+}
+
+/** P(X ≤ k) for X ~ Binomial(n, p), summed in log space so large n stays exact enough. */
+function binomialCdf(k: number, n: number, p: number): number {
+  if (p <= 0) return 1;
+  if (p >= 1) return k >= n ? 1 : 0;
+  let logTerm = n * Math.log1p(-p);
+  let sum = Math.exp(logTerm);
+  for (let i = 1; i <= k; i++) {
+    logTerm += Math.log((n - i + 1) / i) + Math.log(p) - Math.log1p(-p);
+    sum += Math.exp(logTerm);
+  }
+  return Math.min(1, sum);
+}
+
+/**
+ * The exact (Clopper–Pearson) two-sided interval of a binomial proportion `k` of `n`: the p at which
+ * seeing `k` or more (lower) or `k` or fewer (upper) has probability (1 − confidence)/2. Found by
+ * bisection on the binomial distribution, which is monotone in p.
+ */
+export function clopperPearson(k: number, n: number, confidence = 0.95): [number, number] {
+  if (!Number.isInteger(k) || !Number.isInteger(n) || n < 1 || k < 0 || k > n) throw new RangeError(`clopperPearson needs 0 ≤ k ≤ n, n ≥ 1 (got ${k}/${n})`);
+  const tail = (1 - confidence) / 2;
+  // The p at which a binomial distribution function, falling as p grows, crosses `target`.
+  const solve = (f: (p: number) => number, target: number) => {
+    let [lo, hi] = [0, 1];
+    for (let i = 0; i < 60; i++) {
+      const mid = (lo + hi) / 2;
+      if (f(mid) > target) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  const lower = k === 0 ? 0 : solve((p) => binomialCdf(k - 1, n, p), 1 - tail);
+  const upper = k === n ? 1 : solve((p) => binomialCdf(k, n, p), tail);
+  return [lower, upper];
 }
 
 export interface CampaignWrite {

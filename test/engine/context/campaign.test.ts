@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { CALIBRATION_DEFAULTS, calibrationBlockFrom, mergeCampaign, parseCampaignFile } from '../../../src/engine/context/calibration.ts';
 import {
   applyCampaign,
+  clopperPearson,
   type ControlBlock,
   formatTable,
   parseControls,
+  readControls,
   runCampaign,
+  tallyCovers,
   writeCampaign,
 } from '../../../src/engine/context/campaign.ts';
 import type { Verdict } from '../../../src/engine/decide.ts';
@@ -32,7 +35,7 @@ test('a controls file: labelled blocks with their region, from the feature or th
   assert.throws(() => parseControls({ type: 'FeatureCollection', region: 'r', features: [feature('cocoa', 'F1')] }), { code: 'controls_invalid' });
 });
 
-const block = (ref: string, label: ControlBlock['label'], region = 'southeast-asia'): ControlBlock => ({ ref, label, region, geometry: square(100, 10), country: null });
+const block = (ref: string, label: ControlBlock['label'], region = 'southeast-asia', cover: string | null = null): ControlBlock => ({ ref, label, region, geometry: square(100, 10), country: null, cover });
 
 test('forest blocks count a positive finding, crop blocks a filable one; failed reads are left out and reported', async () => {
   const verdicts: Record<string, Verdict> = {
@@ -43,11 +46,50 @@ test('forest blocks count a positive finding, crop blocks a filable one; failed 
     [block('F1', 'forest'), block('F2', 'forest'), block('F3', 'forest'), block('F4', 'forest'), block('C1', 'established_crop'), block('C2', 'established_crop'), block('C3', 'established_crop'), block('S1', 'forest', 'south-asia')],
     async (b) => {
       if (b.ref === 'F4') throw new Error('archive down');
-      return verdicts[b.ref] ?? 'no_prior_management_evidenced';
+      return { verdict: verdicts[b.ref] ?? 'no_prior_management_evidenced', reason: 'no_canopy_cycle' };
     },
   );
   assert.deepEqual(tallies[0], { region: 'southeast-asia', forest: { positive: 1, read: 3 }, crop: { filable: 2, read: 3 }, failed: [{ ref: 'F4', why: 'archive down' }] });
   assert.deepEqual(tallies[1].forest, { positive: 0, read: 1 });
+});
+
+test('the Clopper–Pearson interval matches published exact intervals', () => {
+  // Values of the exact binomial interval as tabled by R's binom.test and Clopper and Pearson (1934).
+  const cases: Array<[number, number, number, number]> = [
+    [0, 30, 0, 0.1157],
+    [1, 10, 0.0025, 0.4450],
+    [5, 10, 0.1871, 0.8129],
+    [10, 10, 0.6915, 1],
+    [3, 100, 0.0062, 0.0852],
+  ];
+  for (const [k, n, lo, hi] of cases) {
+    const [l, h] = clopperPearson(k, n);
+    assert.ok(Math.abs(l - lo) < 5e-5 && Math.abs(h - hi) < 5e-5, `${k}/${n}: [${l}, ${h}]`);
+  }
+  assert.throws(() => clopperPearson(3, 2), RangeError);
+});
+
+test('a campaign counts per cover type with each rate\'s interval and its blocks\' reasons; a cover with no blocks of a kind has no interval', async () => {
+  const blocks = [
+    block('F1', 'forest', 'southeast-asia', 'swamp_forest'), block('F2', 'forest', 'southeast-asia', 'swamp_forest'),
+    block('C1', 'established_crop', 'west-africa', 'cocoa_shade'), block('C2', 'established_crop', 'west-africa', 'cocoa_shade'),
+    block('X1', 'forest'),
+  ];
+  const outcomes = await readControls(blocks, async (b) => {
+    if (b.ref === 'X1') throw new Error('archive down');
+    return b.ref === 'F2' || b.ref === 'C1' ? { verdict: 'prior_management_evidenced', reason: 'cycle_and_structure_agree' } : { verdict: 'no_prior_management_evidenced', reason: 'no_canopy_cycle' };
+  });
+  const covers = tallyCovers(outcomes);
+  assert.deepEqual(covers.map((c) => [c.cover, c.forest.positive, c.forest.read, c.crop.filable, c.crop.read, c.failed]), [
+    ['swamp_forest', 1, 2, 0, 0, 0],
+    ['cocoa_shade', 0, 0, 1, 2, 0],
+    ['unlabelled', 0, 0, 0, 0, 1],
+  ]);
+  assert.deepEqual(covers[0].forest.interval, clopperPearson(1, 2));
+  assert.deepEqual(covers[0].reasons, [{ reason: 'cycle_and_structure_agree', blocks: 1 }, { reason: 'no_canopy_cycle', blocks: 1 }]);
+  assert.deepEqual(covers[2].reasons, []);
+  assert.equal(covers[0].crop.interval, null);
+  assert.deepEqual(covers[1].crop.interval, clopperPearson(1, 2));
 });
 
 const REGIONS_FILE = new URL('../../../src/engine/context/calibration-regions.json', import.meta.url);

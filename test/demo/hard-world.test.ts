@@ -1,0 +1,118 @@
+// The hard world: small sites drawn from cited cover ranges, deterministic for a seed, with a
+// modelled truth beside the archive, and the campaign on it counted per cover type.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { HARD_COVER_TYPES, HARD_COVERS } from '../../src/demo/hard-world/covers.ts';
+import { hardCampaignTable, runHardCampaign } from '../../src/demo/hard-world/campaign.ts';
+import { hardDemoCommand } from '../../src/demo/hard-world/command.ts';
+import { hardSite, hardSiteNames } from '../../src/demo/hard-world/sites.ts';
+import { controlsPath, hardWorld, hardWorldFiles, truthPath } from '../../src/demo/hard-world/world.ts';
+import { generateDemoWorld } from '../../src/demo/world.ts';
+
+async function digest(root: string): Promise<string> {
+  const h = createHash('sha256');
+  for (const f of (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()) {
+    h.update(f.slice(root.length)).update(await readFile(f));
+  }
+  return h.digest('hex');
+}
+
+const inRange = (v: number, [lo, hi]: readonly [number, number]) => v >= lo && v <= hi;
+
+test('the hard world is the same for a seed whatever the threads, and another seed draws another world', async () => {
+  const dirs = await Promise.all([1, 2, 3].map(() => mkdtemp(join(tmpdir(), 'hard-world-'))));
+  try {
+    const names = hardSiteNames(3);
+    await generateDemoWorld(dirs[0], { world: 'hard', seed: 'seed a', sites: names, threads: 1 });
+    await generateDemoWorld(dirs[1], { world: 'hard', seed: 'seed a', sites: names, threads: 2 });
+    await generateDemoWorld(dirs[2], { world: 'hard', seed: 'seed b', sites: names, threads: 2 });
+    const [a, b, c] = await Promise.all(dirs.map(digest));
+    assert.equal(a, b);
+    assert.notEqual(a, c);
+    assert.deepEqual(hardWorldFiles(hardWorld(dirs[0], 1, 20)), hardWorldFiles(hardWorld(dirs[1], 1, 20)));
+    assert.notDeepEqual(hardWorldFiles(hardWorld(dirs[0], 1, 20)).truth, hardWorldFiles(hardWorld(dirs[0], 2, 20)).truth);
+  } finally {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  }
+});
+
+test('every cover type appears in a world of as many sites, each drawn inside its cited ranges', () => {
+  const sites = Array.from({ length: 3 * HARD_COVER_TYPES.length }, (_, i) => hardSite('ranges', i));
+  assert.deepEqual(new Set(sites.map((s) => s.cover)), new Set(HARD_COVER_TYPES));
+  for (const s of sites) {
+    const type = HARD_COVERS[s.cover];
+    const model = s.ground.covers![type.base]!;
+    assert.ok(inRange(model.height!.median, type.heightM), `${s.ground.name} height ${model.height!.median}`);
+    assert.ok(inRange(model.hv, type.hvDb) && inRange(model.hh, type.hhDb), `${s.ground.name} radar`);
+    assert.ok(type.regions.includes(s.region), `${s.ground.name} region ${s.region}`);
+    assert.equal(s.truth.plot, type.truth);
+  }
+  // Forest cleared after the cutoff was forest at the end of 2020, and its plot changes later.
+  const cleared = sites.find((s) => s.cover === 'cleared_after_cutoff')!;
+  assert.equal(cleared.truth.plot, 'forest');
+  assert.ok(cleared.ground.changes!.every((c) => c.from > '2020-12-31'));
+});
+
+test('under a clear sky the same sites are drawn, only their clouds lighter', () => {
+  for (let i = 0; i < HARD_COVER_TYPES.length; i++) {
+    const regional = hardSite('sky', i);
+    const clear = hardSite('sky', i, 'clear');
+    assert.deepEqual({ ...clear.ground, sky: null }, { ...regional.ground, sky: null });
+    assert.ok(clear.ground.sky.overcast <= 0.15 && clear.ground.sky.overcastAtTrough <= 0.1, clear.ground.name);
+    // The haze over the hazy forest is the cover's own, not the region's cloud: it stays.
+    assert.equal(clear.ground.sky.dustAtTrough, regional.ground.sky.dustAtTrough);
+  }
+});
+
+test('the truth command prints, per feature, shares of each class that sum to 1; ground outside the world is said as not modelled', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hard-truth-'));
+  try {
+    const w = hardWorld(dataDir, 5, 14);
+    const { controls, truth } = hardWorldFiles(w);
+    // The truth as the generator writes it beside the archive (the archive itself is not needed here).
+    await mkdir(w.dir, { recursive: true });
+    await writeFile(truthPath(w), JSON.stringify(truth));
+    const far = { type: 'Feature', properties: { ref: 'far' }, geometry: { type: 'Polygon', coordinates: [[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]] } };
+    const file = join(dataDir, 'blocks.geojson');
+    await writeFile(file, JSON.stringify({ type: 'FeatureCollection', features: [...controls.features, far] }));
+    const lines = await hardDemoCommand(dataDir, ['truth', file], { seed: 5, sites: 14, sky: 'regional' });
+    assert.equal(lines.length, controls.features.length + 1);
+    const shares = lines.map((l) => Object.fromEntries([...l.matchAll(/(\w+) (\d\.\d{3})/g)].map((m) => [m[1], Number(m[2])])));
+    for (const s of shares) assert.ok(Math.abs(Object.values(s).reduce((a, b) => a + b, 0) - 1) < 0.005, JSON.stringify(s));
+    controls.features.forEach((f, k) => {
+      const wanted = f.properties.block === 'forest' ? 'forest' : f.properties.block === 'crop' ? 'crop' : null;
+      if (wanted) assert.ok(shares[k][wanted] > 0.99, `${f.properties.ref}: ${lines[k]}`);
+      else assert.ok(shares[k].forest > 0.05 && shares[k].crop > 0.4, `${f.properties.ref}: ${lines[k]}`);
+    });
+    assert.equal(shares.at(-1)!.not_modelled, 1);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a tiny campaign on the hard world reads every block and reports a row per cover type with its interval', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hard-campaign-'));
+  try {
+    const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' });
+    const w = hardWorld(dataDir, 11, 4);
+    const run = await runHardCampaign(config, w);
+    const controls = JSON.parse(await readFile(controlsPath(w), 'utf8')) as { features: Array<{ properties: { cover: string; label: string } }> };
+    assert.equal(run.blocks, controls.features.length);
+    assert.deepEqual(run.covers.map((c) => c.cover), HARD_COVER_TYPES.slice(0, 4));
+    for (const c of run.covers) {
+      const forest = controls.features.filter((f) => f.properties.cover === c.cover && f.properties.label === 'forest').length;
+      assert.equal(c.forest.read + c.failed, forest);
+      if (c.forest.read > 0) assert.ok(c.forest.interval![1] > c.forest.positive / c.forest.read);
+    }
+    const table = hardCampaignTable(run, 'campaign hard');
+    for (const c of run.covers) assert.match(table, new RegExp(`\\| ${c.cover} \\|`));
+    assert.match(table, /never a validation/);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
