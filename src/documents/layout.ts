@@ -42,6 +42,16 @@ export function share(value: unknown): string {
   return typeof value === 'number' && Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : NOT_READ;
 }
 
+/**
+ * The share of the plot a read had data for, as a row of facts; none for objects issued before
+ * coverage was measured. Under 95% the read gave no answer, and the row says so.
+ */
+export function coverageRow(coverage: number | null | undefined): Array<[string, string]> {
+  if (coverage === undefined) return [];
+  const said = coverage !== null && coverage < 0.95 ? `${share(coverage)}: under 95%, so it gives no answer or share` : share(coverage);
+  return [['Share of the plot read', said]];
+}
+
 /** A number with its unit, or "not read". */
 export function measure(value: unknown, unit: string, digits = 2): string {
   return typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(digits)} ${unit}` : NOT_READ;

@@ -103,6 +103,22 @@ test('a withheld plot under the floor shows both reasons and the floor\'s next s
   assert.ok(t.includes('2.40 ha'));
 });
 
+test('says what share of the plot each read had data for, and that a read under 95% gave no answer', async () => {
+  const { pdf } = await render({
+    edit: (e) => {
+      e.read.coverage = 0.62;
+      e.radar.coverage = 0.6;
+      e.radar.forest_like = null;
+      e.height.coverage = 0.9978;
+    },
+  });
+  const t = flat((await pdfText(pdf)).text);
+  assert.ok(t.includes('Share of the plot read 62.0%: under 95%, so it gives no answer or share'), 'the optical record');
+  assert.ok(t.includes('Share of the plot read 60.0%: under 95%'), 'the radar');
+  assert.ok(t.includes('Share of the plot read 99.8%'), 'the canopy height');
+  assert.ok(!t.includes('99.8%: under 95%'));
+});
+
 test('the same stored object gives the same bytes; a changed one gives another document with its own digest', async () => {
   const a = await render();
   const b = await render();

@@ -5,7 +5,7 @@
  */
 import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
-import { facts, fields, grid, heading, NOT_READ, para, share, show, subheading } from '../layout.ts';
+import { coverageRow, facts, fields, grid, heading, NOT_READ, para, share, show, subheading } from '../layout.ts';
 
 type Row = [string, unknown];
 const known = (rows: Row[]): Array<[string, string]> =>
@@ -74,6 +74,7 @@ function historyBlock(e: EvidenceObject): Content[] {
     ['Last year of moist forest', `median ${show(last.median)}, latest ${show(last.max)}; still moist forest at the cutoff: ${share(last.share_at_cutoff)}`],
     ['Plantation in 2025', share(h.plantation_2025_share)],
     ['Tile / pixels', `${show(h.tile)} / ${show(h.pixels)}`],
+    ...coverageRow(typeof h.coverage === 'number' || h.coverage === null ? h.coverage : undefined),
     ['Definition', show(h.definition)],
   ]));
   out.push(provenance(h));

@@ -5,7 +5,7 @@
  */
 import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceBlocks, EvidenceObject } from '../../engine/evidence-object.ts';
-import { answer, facts, heading, measure, para, share, show, subheading } from '../layout.ts';
+import { answer, coverageRow, facts, heading, measure, para, share, show, subheading } from '../layout.ts';
 
 const refusalRow = (refusal: string | null | undefined): Array<[string, string]> => (refusal ? [['Could not answer because', refusal]] : []);
 
@@ -50,6 +50,7 @@ export function instrumentsSection(e: EvidenceObject): Content[] {
       ['Local forest baseline (HV)', measure(r.local_forest_baseline_db, 'dB')],
       ['Spread of the forest baseline (σ)', measure(r.sigma_db, 'dB')],
       ['HH over HV', measure(r.hh_hv_db, 'dB')],
+      ...coverageRow(r.coverage),
       ...blockRows(r.confident, r.blocks),
       ...refusalRow(r.refusal),
     ]),
@@ -61,6 +62,7 @@ export function instrumentsSection(e: EvidenceObject): Content[] {
       ['Median height', measure(h.median_m, 'm', 1)],
       ['10th / 90th percentile', `${measure(h.p10_m, 'm', 1)} / ${measure(h.p90_m, 'm', 1)}`],
       ['Pixels read', show(h.pixels)],
+      ...coverageRow(h.coverage),
       ...blockRows(h.confident, h.blocks),
       ...refusalRow(h.refusal),
     ]),
@@ -69,6 +71,7 @@ export function instrumentsSection(e: EvidenceObject): Content[] {
       ['Mean slope', measure(t.mean_slope_deg, '°', 1)],
       ['Outside the characterised range', terrainWords],
       ['Source', t.source],
+      ...coverageRow(t.coverage),
     ]),
   ];
 }

@@ -1,7 +1,7 @@
 /** The seasonal record: what was read, the chart of each season, and the same seasons as a table. */
 import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
-import { facts, grid, heading, measure, para, show, subheading } from '../layout.ts';
+import { coverageRow, facts, grid, heading, measure, para, show, subheading } from '../layout.ts';
 import { CHART, seasonChart } from '../season-chart.ts';
 
 /** Index values to three decimals, so the table's columns line up; a season without an answer has none. */
@@ -24,6 +24,7 @@ export function recordSection(e: EvidenceObject): Content[] {
       ['Scenes searched / kept', `${show(r.scenes_searched)} searched, ${show(r.scenes_kept)} kept (Landsat: ${show(r.landsat?.scenes_kept)} kept)`],
       ['A scene is kept when', `at least ${show(r.min_clear_fraction * 100)}% of the plot is clear and at least ${show(r.min_pixels)} clear pixels remain`],
       ['Plot pixels', `${show(r.pixels)} at ${show(r.pitch_m)} m`],
+      ...coverageRow(r.coverage),
       ['Seasons measured / with a dip', `${show(e.seasons_observed)} measured, ${show(e.seasons_with_dip)} with a dip`],
       ['Troughs in phase', e.phase_sd_days === null ? `${show(e.phase_locked)} (fewer than two troughs to compare)` : `${show(e.phase_locked)} (spread of trough dates ${measure(e.phase_sd_days, 'days', 1)})`],
       ['Mean depth of the dips', e.mean_depth === null ? 'no season measured' : show(e.mean_depth)],
