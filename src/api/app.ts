@@ -35,6 +35,17 @@ export function createApp(services: Services): Koa<AppState> {
   }
   app.use(api.routes());
   app.use(api.allowedMethods());
+  // A route with a parameter (GET /portal/plots/:id) matches a sibling's static path and declines it;
+  // the router then counts the method as allowed. The static path's own methods decide: 405.
+  app.use(async (ctx, next) => {
+    await next();
+    // A method no route takes at all is the router's 501.
+    if (ctx.status !== 404 || ctx.body !== undefined || !api.methods.includes(ctx.method)) return;
+    const methods = api.match(ctx.path, ctx.method).path.filter((layer) => layer.paramNames.length === 0).flatMap((layer) => layer.methods);
+    if (methods.length === 0) return;
+    ctx.status = 405;
+    ctx.set('Allow', [...new Set(methods)].join(', '));
+  });
   return app;
 }
 

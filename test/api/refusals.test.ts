@@ -74,6 +74,16 @@ for (const backend of BACKENDS) {
       assert.match(answer.body.error.message, /DELETE.*GET/);
     });
 
+    test('answers 405 on a path only another method takes, though a route with a parameter also matches it', async () => {
+      const answer = await send('GET', '/api/v1/portal/plots/evidence', { documented: false });
+      assert.equal(answer.status, 405);
+      assertErrorShape(answer, 'method_not_allowed');
+      assert.equal(answer.headers.get('allow'), 'POST');
+      const unknown = await send('GET', '/api/v1/portal/plots/no-such-segment', { documented: false });
+      assert.equal(unknown.status, 404);
+      assertErrorShape(unknown, 'not_found');
+    });
+
     test('answers a method no route takes 501 in the error shape', async () => {
       const answer = await send('PURGE', '/api/v1/health', { documented: false });
       assert.equal(answer.status, 501);
