@@ -3,6 +3,7 @@
  * value tables, data tables, and how a value is written when it is unknown, a boolean or a share.
  */
 import type { Content, ContentTable, StyleDictionary, TableCell } from 'pdfmake/interfaces.js';
+import { COVERAGE_NEEDED, coversPart } from '../engine/kernels/coverage.ts';
 
 export const PAGE = { size: 'A4', margins: [40, 64, 40, 48] as [number, number, number, number], width: 515 } as const;
 
@@ -48,7 +49,7 @@ export function share(value: unknown): string {
  */
 export function coverageRow(coverage: number | null | undefined): Array<[string, string]> {
   if (coverage === undefined) return [];
-  const said = coverage !== null && coverage < 0.95 ? `${share(coverage)}: under 95%, so it gives no answer or share` : share(coverage);
+  const said = coversPart(coverage) ? `${share(coverage)}: under ${COVERAGE_NEEDED * 100}%, so it gives no answer or share` : share(coverage);
   return [['Share of the plot read', said]];
 }
 

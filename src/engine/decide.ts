@@ -6,7 +6,7 @@
  * each placed before or after the instruments' reason as its row says. Decision lines never reach
  * this module: the kernels turn readings into categories with them.
  */
-import { covers } from './kernels/coverage.ts';
+import { coversPart } from './kernels/coverage.ts';
 import type { CycleClass } from './kernels/seasonal-troughs.ts';
 
 /** The evidence floor (spec 1): no positive finding is issued under it. */
@@ -227,7 +227,7 @@ export const RULES: readonly Rule[] = [
   // A record that read part of the plot says nothing of the rest (the instruments' own coverage
   // rule is theirs: one that read too little does not answer).
   { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive',
-    when: (f) => f.input.optical_coverage !== undefined && f.input.optical_coverage !== null && !covers(f.input.optical_coverage) },
+    when: (f) => coversPart(f.input.optical_coverage) },
 ];
 
 function factsOf(input: DecisionInput): Facts {

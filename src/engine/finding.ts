@@ -4,7 +4,7 @@
  * (spec 2.10); the counts of the record are filled in, never a decision line.
  */
 import { type Decision, instrumentsRule, type ReasonCode } from './decide.ts';
-import { covers } from './kernels/coverage.ts';
+import { coversPart } from './kernels/coverage.ts';
 
 export interface FindingCounts {
   /** Seasons that gave an answer. */
@@ -93,8 +93,7 @@ const outsideRecord = (c: FindingCounts): string =>
 export function findingSentence(decision: Decision, counts: FindingCounts, parts: readonly string[] = []): string {
   const sentence = readingSentence(decision, counts);
   // A reading that rests on part of the plot says so, whether or not the coverage withheld it.
-  const partial = counts.opticalCoverage !== undefined && counts.opticalCoverage !== null && !covers(counts.opticalCoverage);
-  const read = !partial || decision.reasons.includes('record_covers_part_of_plot') ? sentence : `${sentence} ${capital(outsideRecord(counts))} and was not read.`;
+  const read = !coversPart(counts.opticalCoverage) || decision.reasons.includes('record_covers_part_of_plot') ? sentence : `${sentence} ${capital(outsideRecord(counts))} and was not read.`;
   return parts.length === 0 ? read : `${read} ${capital(parts.join('; '))}.`;
 }
 

@@ -37,3 +37,8 @@ export function coverageShare(read: number, plotPixels: number): number {
 export function covers(share: number | null): boolean {
   return share !== null && share >= COVERAGE_NEEDED;
 }
+
+/** A read that had data for some of the plot, short of enough to answer; not read at all (null, or unmeasured) is not this. */
+export function coversPart(share: number | null | undefined): boolean {
+  return share !== undefined && share !== null && !covers(share);
+}
