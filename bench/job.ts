@@ -189,11 +189,16 @@ const SPIN = `const { parentPort, workerData } = require('node:worker_threads');
 let x = 0; for (let i = 0; i < workerData; i++) x += Math.sqrt(i) * Math.sin(i);
 parentPort.postMessage(x);`;
 
-async function machineScaling(size: number): Promise<number> {
-  const work = 30_000_000;
+// A second reference that moves memory as decoding does: fresh 4 MB buffers filled and copied,
+// so the allocator, page faults and memory bandwidth are shared between the threads as in a task.
+const CHURN = `const { parentPort, workerData } = require('node:worker_threads');
+let x = 0; for (let i = 0; i < workerData; i++) { const a = new Uint8Array(1 << 22); a.fill(i & 255); const b = a.slice(); x += b[i & 4095]; }
+parentPort.postMessage(x);`;
+
+async function machineScaling(size: number, source = SPIN, work = 30_000_000): Promise<number> {
   const t = performance.now();
   await Promise.all(Array.from({ length: size }, () => new Promise((resolve, reject) => {
-    const w = new Worker(SPIN, { eval: true, workerData: work });
+    const w = new Worker(source, { eval: true, workerData: work });
     w.once('message', resolve);
     w.once('error', reject);
   })));
@@ -205,30 +210,44 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
   // One plot per site: the tasks' inputs are fetched once, then each pool decodes and computes them.
   const plans: PlotPlan[] = [];
   for (const spec of DEMO_SITES) plans.push(await planRead(sitePlot(spec.name), archive));
-  const out: Array<{ size: number; plots_per_s: number; speedup: number; machine_speedup: number; ratio: number; task_ms: number; threads_busy: number }> = [];
+  const out: Array<{ size: number; plots_per_s: number; speedup: number; machine_speedup: number; ratio: number; memory_speedup: number; task_ms: number; threads_busy: number; main_busy: number; main_ms_per_task: number }> = [];
   let machineOne = 0;
+  let memoryOne = 0;
+  // Enough tasks that the last round's stragglers do not decide the rate: at least four per thread
+  // of the largest pool, each round of sites shipped into fresh slots so every task decodes cold.
+  const rounds = Math.ceil((4 * Math.max(...sizes)) / plans.length);
   for (const size of sizes) {
-    const tiles = new DecodedTiles();
-    const shipments: Shipment[] = [];
-    for (const plan of plans) shipments.push(await shipRasters(plan.requests, tiles));
+    const tasks: Array<{ plan: PlotPlan; shipment: Shipment }> = [];
+    for (let r = 0; r < rounds; r++) {
+      const tiles = new DecodedTiles();
+      for (const plan of plans) tasks.push({ plan, shipment: await shipRasters(plan.requests, tiles) });
+    }
     const pool = createPool({ size });
     await warmUp(pool, size);
     const t = performance.now();
+    const loop = perf.eventLoopUtilization();
     // One task per thread in flight, as jobs running side by side would keep them.
     let next = 0;
     let taskMs = 0;
     await Promise.all(Array.from({ length: size }, async () => {
-      for (let i = next++; i < plans.length; i = next++) {
+      for (let i = next++; i < tasks.length; i = next++) {
+        const { plan, shipment } = tasks[i];
         const started = performance.now();
-        await pool.run('plot', { ...plans[i].task, shipment: { tiles: shipments[i].tiles, rasters: shipments[i].rasters } });
+        await pool.run('plot', { ...plan.task, shipment: { tiles: shipment.tiles, rasters: shipment.rasters } });
         taskMs += performance.now() - started;
       }
     }));
     const seconds = (performance.now() - t) / 1000;
+    // The main thread's share of the run: sending each task and taking its answer back.
+    const mainBusy = perf.eventLoopUtilization(loop).utilization;
     await pool.close();
-    const rate = plans.length / seconds;
+    const rate = tasks.length / seconds;
     const machine = await machineScaling(size);
-    if (out.length === 0) machineOne = machine;
+    const memory = await machineScaling(size, CHURN, 400);
+    if (out.length === 0) {
+      machineOne = machine;
+      memoryOne = memory;
+    }
     const speedup = rate / (out[0]?.plots_per_s ?? rate);
     const machineSpeedup = machine / machineOne;
     out.push({
@@ -237,9 +256,12 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
       speedup: Number(speedup.toFixed(2)),
       machine_speedup: Number(machineSpeedup.toFixed(2)),
       ratio: Number((speedup / machineSpeedup).toFixed(2)),
+      memory_speedup: Number((memory / memoryOne).toFixed(2)),
       // A task's time as its caller sees it, and the share of the run each thread spent in one.
-      task_ms: Math.round(taskMs / plans.length),
+      task_ms: Math.round(taskMs / tasks.length),
       threads_busy: Number((taskMs / (size * seconds * 1000)).toFixed(2)),
+      main_busy: Number(mainBusy.toFixed(2)),
+      main_ms_per_task: Number(((mainBusy * seconds * 1000) / tasks.length).toFixed(1)),
     });
   }
   await archive.close();
@@ -255,18 +277,22 @@ export default async function (args: string[]) {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'bench-job-'));
   try {
     const root = await world();
-    const single = await singlePlot(root, dataDir, Math.min(2, cores));
-    console.log(`one ${single.area_ha} ha plot (${single.site}, ${single.seasons} seasons, ${single.scenes_kept} scenes kept), pool of ${single.pool_size}: cold ${single.cold_ms} ms, warm ${single.warm_ms} ms (best ${single.warm_best_ms} ms)`);
-    const job = await hundredPlots(root, dataDir, plots, latency, bandwidth, cores);
-    console.log(`job of ${job.plots} plots through the local archive server at ${job.latency_ms} ms latency and ${job.bandwidth_mb_s} MB/s, pool of ${job.pool_size}: ${job.seconds} s, ${job.plots_per_minute} plots/min (${job.seconds_per_plot} s a plot, ${job.requests_per_plot} requests a plot); ${job.times_faster_than_reference}x the reference's 3 min a plot`);
-    console.log(`  fetched ${job.mb_fetched_per_plot} MB a plot (${job.unique_mb} MB distinct in all: ${job.bandwidth_limit_s} s at the cap, the job took ${job.time_over_bandwidth_limit}x that); ${job.tiles_decoded_per_plot} tiles decoded a plot; hit rates: decoded tiles ${job.decoded_tile_hit_rate}, range cache ${job.range_cache_hit_rate}`);
+    // `--only pool` measures the pool's scaling alone (a quick run on a lent multicore host).
+    const poolOnly = arg(args, 'only', 'all') === 'pool';
+    const single = poolOnly ? undefined : await singlePlot(root, dataDir, Math.min(2, cores));
+    if (single) console.log(`one ${single.area_ha} ha plot (${single.site}, ${single.seasons} seasons, ${single.scenes_kept} scenes kept), pool of ${single.pool_size}: cold ${single.cold_ms} ms, warm ${single.warm_ms} ms (best ${single.warm_best_ms} ms)`);
+    const job = poolOnly ? undefined : await hundredPlots(root, dataDir, plots, latency, bandwidth, cores);
+    if (job) {
+      console.log(`job of ${job.plots} plots through the local archive server at ${job.latency_ms} ms latency and ${job.bandwidth_mb_s} MB/s, pool of ${job.pool_size}: ${job.seconds} s, ${job.plots_per_minute} plots/min (${job.seconds_per_plot} s a plot, ${job.requests_per_plot} requests a plot); ${job.times_faster_than_reference}x the reference's 3 min a plot`);
+      console.log(`  fetched ${job.mb_fetched_per_plot} MB a plot (${job.unique_mb} MB distinct in all: ${job.bandwidth_limit_s} s at the cap, the job took ${job.time_over_bandwidth_limit}x that); ${job.tiles_decoded_per_plot} tiles decoded a plot; hit rates: decoded tiles ${job.decoded_tile_hit_rate}, range cache ${job.range_cache_hit_rate}`);
+    }
     const pool = await poolScaling(root, dataDir, sizes);
-    for (const p of pool) console.log(`pool of ${p.size}: ${p.plots_per_s} plot tasks/s (${p.speedup}x one thread; plain arithmetic on as many threads: ${p.machine_speedup}x; ratio ${p.ratio}); ${p.task_ms} ms a task, threads busy ${p.threads_busy}`);
+    for (const p of pool) console.log(`pool of ${p.size}: ${p.plots_per_s} plot tasks/s (${p.speedup}x one thread; plain arithmetic on as many threads: ${p.machine_speedup}x, ratio ${p.ratio}; memory churn on as many threads: ${p.memory_speedup}x); ${p.task_ms} ms a task, threads busy ${p.threads_busy}, main thread busy ${p.main_busy} (${p.main_ms_per_task} ms a task)`);
     console.log(JSON.stringify({
       bench: 'job',
       plot_10ha: single,
       job,
-      plots_per_minute: job.plots_per_minute,
+      plots_per_minute: job?.plots_per_minute,
       pool,
       cores,
       node: process.version,
