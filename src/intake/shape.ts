@@ -126,17 +126,23 @@ export function centroidOf(shape: Shape): Position {
       east = Math.max(east, x);
     }
   }
-  if (east - west > 180) {
-    const [x, y] = centroidOf({ kind: 'polygons', polygons: shape.polygons.map((rings) => rings.map((r) => r.map(([px, py]): Position => [px < 0 ? px + 360 : px, py]))) });
+  // Only longitudes on Earth are carried: beyond ±180 (refused later, with a reason) one shift
+  // would not close the span, and the centroid is wanted for the refusal's message all the same.
+  if (east - west > 180 && west >= -180 && east <= 180) {
+    const [x, y] = areaCentroid(shape.polygons.map((rings) => rings.map((r) => r.map(([px, py]): Position => [px < 0 ? px + 360 : px, py]))));
     return [x >= 180 ? x - 360 : x, y];
   }
+  return areaCentroid(shape.polygons);
+}
+
+function areaCentroid(polygons: Position[][][]): Position {
   let a = 0;
   let cx = 0;
   let cy = 0;
   let sx = 0;
   let sy = 0;
   let n = 0;
-  for (const rings of shape.polygons) {
+  for (const rings of polygons) {
     const r = rings[0];
     // Relative to the first vertex, so large coordinates do not swamp plot-sized areas.
     const [x0, y0] = r[0];

@@ -43,7 +43,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pce-test-'));
   const db = await testStore(backend);
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...env });
-  const log = createLogger('silent');
+  const log = createLogger((process.env.TEST_LOG as 'error') ?? 'silent');
   const queue = await openQueue(db.store, { log, supervise: false });
   const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
   const server: Server = await serveApi(createApp(services), 0, '127.0.0.1');
