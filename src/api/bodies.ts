@@ -53,7 +53,11 @@ function requestBody<S extends z.ZodRawShape>(shape: S, refusals: RequestBody<S>
 
 /** The body of a JSON route, checked by its schema: no body is `{}`; a field that fails is refused with its own code. */
 export function readBody<S extends z.ZodRawShape>(ctx: Context, body: RequestBody<S>): z.infer<z.ZodObject<S>> {
-  const value = objectBody(ctx);
+  return checkBody(body, objectBody(ctx));
+}
+
+/** An object checked by a body's schema, refused as the route refuses it (the operator commands send their flags through it too). */
+export function checkBody<S extends z.ZodRawShape>(body: RequestBody<S>, value: Record<string, unknown>): z.infer<z.ZodObject<S>> {
   const result = body.schema.safeParse(value);
   if (result.success) return result.data;
   const field = result.error.issues[0].path[0] as keyof S;
