@@ -125,8 +125,11 @@ export const planTierRequired = (message: string) => new DomainError('plan_tier_
 export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);
 export const keyLimit = (message: string) => new DomainError('key_limit', message);
 export const noEvidence = (message: string) => new DomainError('no_evidence', message);
-/** An archive reading is refused: the plot carries a positive finding, already has a reading served, or the reading is withdrawn. */
-export const readingConflict = (code: 'finding_issued' | 'reading_on_record' | 'already_withdrawn', message: string) => new DomainError(code, message);
+/** An archive reading is refused on a plot that carries a positive finding. */
+export const findingIssued = (message: string) => new DomainError('finding_issued', message);
+/** Another archive reading is served with the plot's evidence; it is withdrawn first. */
+export const readingOnRecord = (message: string) => new DomainError('reading_on_record', message);
+export const alreadyWithdrawn = (message: string) => new DomainError('already_withdrawn', message);
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
 export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);
 export const crossSite = (message: string) => new DomainError('cross_site', message);

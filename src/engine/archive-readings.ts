@@ -7,7 +7,7 @@
  * operator), and stays on the plot's record.
  */
 import { randomUUID } from 'node:crypto';
-import { forbidden, invalid, notFound, readingConflict } from '../errors.ts';
+import { alreadyWithdrawn, findingIssued, forbidden, invalid, notFound, readingOnRecord } from '../errors.ts';
 import type { Em } from '../store/orm.ts';
 import { writeEvent } from '../store/outbox.ts';
 import { insertReading, markWithdrawn, readingForUpdate, readingRecords, type ReadingRecord } from '../store/register/archive-readings.ts';
@@ -51,10 +51,10 @@ export async function fileReading(
     await plotHold(tx, workspaceId, plotId, true);
     const { plot, stored } = await currentEvidence(tx, workspaceId, plotId);
     if (stored.object.verdict === 'prior_management_evidenced') {
-      throw readingConflict('finding_issued', `plot ${plotId} carries a positive finding; an archive reading is filed against a plot whose finding was withheld`);
+      throw findingIssued(`plot ${plotId} carries a positive finding; an archive reading is filed against a plot whose finding was withheld`);
     }
     if (stored.review !== null) {
-      throw readingConflict('reading_on_record', `plot ${plotId} already has archive reading ${stored.review.reading.id} on record; withdraw it (POST /portal/plots/${plotId}/archive-readings/${stored.review.reading.id}/withdraw) before filing another`);
+      throw readingOnRecord(`plot ${plotId} already has archive reading ${stored.review.reading.id} on record; withdraw it (POST /portal/plots/${plotId}/archive-readings/${stored.review.reading.id}/withdraw) before filing another`);
     }
     const at = new Date();
     const review = sealReading(input, { id: randomUUID(), plotId, evidenceDigest: stored.integrity.digest, at }, signing.key);
@@ -78,7 +78,7 @@ export async function withdrawReading(
     if ((await plotHold(tx, workspaceId, plotId, true)) === null) throw notFound(`no plot ${plotId} in this workspace`);
     const record = await readingForUpdate(tx, workspaceId, plotId, readingId);
     if (record === null) throw notFound(`no archive reading ${readingId} on plot ${plotId}`);
-    if (record.withdrawn !== null) throw readingConflict('already_withdrawn', `archive reading ${readingId} was withdrawn at ${record.withdrawn.at}`);
+    if (record.withdrawn !== null) throw alreadyWithdrawn(`archive reading ${readingId} was withdrawn at ${record.withdrawn.at}`);
     if (record.filed_by !== filer.id && filer.id !== OPERATOR.id) {
       throw forbidden(`archive reading ${readingId} is withdrawn only by the reviewer who filed it, with the same key or session`);
     }
