@@ -36,8 +36,9 @@ const reading = (edit: Record<string, unknown> = {}) => ({
 });
 
 /** Withheld by a structural reading; the maps and the record read no forest. */
-const withheld = (): EvidenceObject =>
+const withheld = (seed?: number): EvidenceObject =>
   fixtureEvidence({
+    seed,
     edit: (e) => {
       e.verdict = 'prior_management_weak';
       e.reason = 'structural_reading_says_forest';
@@ -199,6 +200,20 @@ for (const backend of BACKENDS) {
       assert.deepEqual(record[1].integrity, filed.integrity);
       assert.equal(record[1].withdrawn.by, record[1].filed_by);
       assert.equal((await filedEvents(workspaceId)).length, 2);
+    });
+
+    test('a plot read again is served without the reading filed with its earlier evidence, which stays on the record', async () => {
+      const { workspaceId, plotId, reviewer, portal } = await withheldPlot();
+      const filed = (await app.call('POST', readingsPath(plotId), { key: reviewer, body: reading() })).body;
+      await finishRead(workspaceId, plotId, withheld(8));
+      const detail = (await app.call('GET', plotPath(plotId), { key: portal })).body;
+      assert.deepEqual([detail.state.tone, detail.archive_review], ['record', null]);
+      assert.equal((await app.call('GET', `${plotPath(plotId)}/evidence`, { key: portal })).body.archive_review, null);
+      const [record] = (await app.call('GET', readingsPath(plotId), { key: portal })).body.readings;
+      assert.deepEqual([record.reading.id, record.served, record.withdrawn], [filed.reading.id, false, null]);
+      const again = await app.call('POST', readingsPath(plotId), { key: reviewer, body: reading() });
+      assert.equal(again.status, 201, 'filed against the new evidence');
+      assert.notEqual(again.body.reading.evidence_digest, filed.reading.evidence_digest);
     });
 
     test('refusals: no evidence yet, a positive finding, a plot outside the workspace, a malformed or future reading', async () => {
