@@ -40,6 +40,14 @@ export type InputCode =
   | 'bad_email'
   | 'weak_password'
   | 'name_required'
+  | 'bad_scene_id'
+  | 'bad_provider'
+  | 'bad_acquired_on'
+  | 'bad_observed'
+  | 'bad_plot_share'
+  | 'bad_reviewer'
+  | 'bad_statement'
+  | 'bad_reason'
   | 'one_file_per_upload';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
@@ -96,6 +104,9 @@ export type ErrorCode =
   | 'evidence_cap'
   | 'key_limit'
   | 'no_evidence'
+  | 'finding_issued'
+  | 'reading_on_record'
+  | 'already_withdrawn'
   | 'queue_unavailable'
   | 'too_many_attempts'
   | 'cross_site'
@@ -114,6 +125,11 @@ export const planTierRequired = (message: string) => new DomainError('plan_tier_
 export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);
 export const keyLimit = (message: string) => new DomainError('key_limit', message);
 export const noEvidence = (message: string) => new DomainError('no_evidence', message);
+/** An archive reading is refused on a plot that carries a positive finding. */
+export const findingIssued = (message: string) => new DomainError('finding_issued', message);
+/** Another archive reading is served with the plot's evidence; it is withdrawn first. */
+export const readingOnRecord = (message: string) => new DomainError('reading_on_record', message);
+export const alreadyWithdrawn = (message: string) => new DomainError('already_withdrawn', message);
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
 export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);
 export const crossSite = (message: string) => new DomainError('cross_site', message);

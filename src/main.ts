@@ -1,6 +1,7 @@
 import { parseArgs, runAdminCommand, USAGE } from './admin/commands.ts';
 import { sendToService } from './admin/control.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadSigningKey } from './engine/signing.ts';
 import { createLogger } from './log.ts';
 import { openConfiguredArchive, openConfiguredStore, startService } from './service.ts';
 import { demoSites, ensureDemoArchive } from './demo/archive.ts';
@@ -100,7 +101,7 @@ async function admin(config: Config, argv: string[]) {
     const { store, release } = await openConfiguredStore(config);
     try {
       await store.migrate();
-      print(await runAdminCommand(store, words, flags));
+      print(await runAdminCommand(store, words, flags, { key: loadSigningKey(config.signingKeyPem, config.dataDir), links: { baseUrl: config.baseUrl } }));
     } finally {
       await store.close();
       release();

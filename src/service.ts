@@ -69,7 +69,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     url = `http://${config.host}:${port}/api/v1`;
     log.info({ url, role: config.role, backend: store.backend, archive: config.archive }, 'listening');
   }
-  const closeControl = store.pglite ? await serveControlSocket(config.dataDir, store, log) : async () => {};
+  const closeControl = store.pglite ? await serveControlSocket(config.dataDir, store, { key: signingKey, links: { baseUrl: config.baseUrl } }, log) : async () => {};
   // Only a role that runs workers reads the archive, so only it makes the demo world: beside the
   // listening API, with evidence jobs waiting in the queue until it is there. Shutdown waits for
   // it, so no half-made world is left behind.

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
-import { runAdminCommand, type Flags } from './commands.ts';
+import { runAdminCommand, type AdminSigning, type Flags } from './commands.ts';
 
 /**
  * The embedded database admits one process, so a running service answers admin commands for it over a
@@ -19,7 +19,7 @@ export interface AdminReply {
   error?: { code: string; message: string };
 }
 
-export async function serveControlSocket(dataDir: string, store: Store, log: Logger): Promise<() => Promise<void>> {
+export async function serveControlSocket(dataDir: string, store: Store, signing: AdminSigning, log: Logger): Promise<() => Promise<void>> {
   const socket = controlSocketPath(dataDir);
   fs.rmSync(socket, { force: true });
   const server = http.createServer(async (req, res) => {
@@ -28,7 +28,7 @@ export async function serveControlSocket(dataDir: string, store: Store, log: Log
     let reply: AdminReply;
     try {
       const { words, flags } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { words: string[]; flags: Flags };
-      reply = { ok: true, result: await runAdminCommand(store, words, flags) };
+      reply = { ok: true, result: await runAdminCommand(store, words, flags, signing) };
       log.info({ command: words.join(' ') }, 'admin command run');
     } catch (err) {
       const e = err as { code?: string; message: string };

@@ -7,6 +7,7 @@
  */
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { ARCHIVE_OBSERVATIONS } from '../engine/archive-reading.ts';
 import { badRequest, invalid, type InputCode } from '../errors.ts';
 import { JSON_TYPES } from './middleware.ts';
 
@@ -52,7 +53,11 @@ function requestBody<S extends z.ZodRawShape>(shape: S, refusals: RequestBody<S>
 
 /** The body of a JSON route, checked by its schema: no body is `{}`; a field that fails is refused with its own code. */
 export function readBody<S extends z.ZodRawShape>(ctx: Context, body: RequestBody<S>): z.infer<z.ZodObject<S>> {
-  const value = objectBody(ctx);
+  return checkBody(body, objectBody(ctx));
+}
+
+/** An object checked by a body's schema, refused as the route refuses it (the operator commands send their flags through it too). */
+export function checkBody<S extends z.ZodRawShape>(body: RequestBody<S>, value: Record<string, unknown>): z.infer<z.ZodObject<S>> {
   const result = body.schema.safeParse(value);
   if (result.success) return result.data;
   const field = result.error.issues[0].path[0] as keyof S;
@@ -131,4 +136,41 @@ export const attachProducerBody = requestBody(
     },
   },
   'The producer to attach.',
+);
+
+export const READING_TEXT_MAX = { scene_id: 200, provider: 100, reviewer: 200, statement: 2000, reason: 500 } as const;
+const textOf = (max: number) => nonBlank.max(max);
+
+/** POST /portal/plots/{id}/archive-readings (spec 2.7 `archive_review`). */
+export const fileReadingBody = requestBody(
+  {
+    scene_id: textOf(READING_TEXT_MAX.scene_id).describe('The archive scene\'s identifier at its provider.'),
+    provider: textOf(READING_TEXT_MAX.provider).describe('Who holds the scene.'),
+    acquired_on: z.iso.date().describe('The scene\'s acquisition date, YYYY-MM-DD; not after today.'),
+    observed: z.enum(ARCHIVE_OBSERVATIONS).describe('What the scene shows on the plot.'),
+    plot_share: z.number().gt(0).max(1).describe('Share of the plot the scene covers, above 0 and at most 1 (the whole plot).'),
+    reviewer: textOf(READING_TEXT_MAX.reviewer).describe('The person who read the scene, as they sign.'),
+    statement: textOf(READING_TEXT_MAX.statement).describe('A short statement of what the scene shows.'),
+  },
+  {
+    scene_id: { wrong: { code: 'bad_scene_id', message: `scene_id is required: the scene's identifier, 1 to ${READING_TEXT_MAX.scene_id} characters` } },
+    provider: { wrong: { code: 'bad_provider', message: `provider is required: who holds the scene, 1 to ${READING_TEXT_MAX.provider} characters` } },
+    acquired_on: { wrong: { code: 'bad_acquired_on', message: 'acquired_on is required: the scene\'s acquisition date as YYYY-MM-DD' } },
+    observed: { wrong: { code: 'bad_observed', message: `observed is required: one of ${ARCHIVE_OBSERVATIONS.join(', ')}` } },
+    plot_share: { wrong: { code: 'bad_plot_share', message: 'plot_share is required: the share of the plot the scene covers, a number above 0 and at most 1' } },
+    reviewer: { wrong: { code: 'bad_reviewer', message: `reviewer is required: the name of the person who read the scene, 1 to ${READING_TEXT_MAX.reviewer} characters` } },
+    statement: { wrong: { code: 'bad_statement', message: `statement is required: what the scene shows, 1 to ${READING_TEXT_MAX.statement} characters` } },
+  },
+  'A dated reading of a sub-metre archive scene of the plot; never the imagery itself.',
+);
+
+/** POST /portal/plots/{id}/archive-readings/{reading_id}/withdraw. */
+export const withdrawReadingBody = requestBody(
+  {
+    reason: textOf(READING_TEXT_MAX.reason).nullable().optional().describe('Why the reading is withdrawn; kept on the record.'),
+  },
+  {
+    reason: { wrong: { code: 'bad_reason', message: `reason must be a string of 1 to ${READING_TEXT_MAX.reason} characters, or left out` } },
+  },
+  'Why the reading is withdrawn (optional).',
 );

@@ -6,6 +6,7 @@
  */
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { EvidenceWrapper } from '../engine/evidence-store.ts';
+import { archiveReviewSection } from './evidence/archive-review.ts';
 import { calibrationSection } from './evidence/calibration.ts';
 import { contextSection } from './evidence/context.ts';
 import { instrumentsSection } from './evidence/instruments.ts';
@@ -109,6 +110,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
       ...limitationsSection(e),
       ...integritySection(wrapper, options.baseUrl),
       ...scenesSection(e, picture),
+      ...archiveReviewSection(wrapper, options.baseUrl),
     ]),
   };
 }

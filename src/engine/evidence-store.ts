@@ -10,12 +10,13 @@ import type { EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { liveEvidence, type PlotHold, type StoredEvidence } from '../store/register/evidence.ts';
 import { complete, fail, type FailedRead, type FinishedRead, type WriteOutcome } from '../store/register/transitions.ts';
+import type { ArchiveReview } from './archive-reading.ts';
 import type { EvidenceObject } from './evidence-object.ts';
 import type { Integrity } from './integrity.ts';
 import { nextStep } from './next-step.ts';
 import { plotState } from './plot-state.ts';
 
-/** The wrapper of spec 2.6 with its integrity block (issue 5 item 4). */
+/** The wrapper of spec 2.6 with its integrity block (issue 5 item 4) and the archive reading filed with it. */
 export interface EvidenceWrapper {
   plot_id: string;
   external_ref: string | null;
@@ -23,6 +24,8 @@ export interface EvidenceWrapper {
   issued: string;
   evidence: EvidenceObject;
   integrity: Integrity;
+  /** Signed on its own: filing or withdrawing it changes neither `evidence` nor `integrity`. */
+  archive_review: ArchiveReview | null;
 }
 
 function missingEvidence(plot: PlotHold) {
@@ -36,7 +39,8 @@ function missingEvidence(plot: PlotHold) {
   return noEvidence(`plot ${plot.id} has no evidence: its evidence state is ${plot.evidence_state}, ${why[plot.evidence_state]}`);
 }
 
-async function currentEvidence(em: Em, workspaceId: string, plotId: string): Promise<{ plot: PlotHold; stored: StoredEvidence }> {
+/** The plot's live evidence; not_found outside the workspace, `no_evidence` naming the state when none is served. */
+export async function currentEvidence(em: Em, workspaceId: string, plotId: string): Promise<{ plot: PlotHold; stored: StoredEvidence }> {
   const live = await liveEvidence(em, workspaceId, plotId);
   if (live === null) throw notFound(`no plot ${plotId} in this workspace`);
   if (live.stored === null) throw missingEvidence(live.plot);
@@ -51,6 +55,7 @@ function wrapperOf(plot: PlotHold, stored: StoredEvidence): EvidenceWrapper {
     issued: stored.object.issued,
     evidence: stored.object,
     integrity: stored.integrity,
+    archive_review: stored.review,
   };
 }
 

@@ -27,8 +27,14 @@ export interface Integrity {
   key_id: string;
 }
 
-/** The wrapper's integrity block: SHA-256 of the canonical evidence object, and its Ed25519 signature. */
-export function sealEvidence(evidence: unknown, key: SigningKey): Integrity {
-  const digest = createHash('sha256').update(canonicalJson(evidence), 'utf8').digest('hex');
+/**
+ * The integrity block of a signed object: SHA-256 of its canonical JSON, and the Ed25519 signature
+ * of that digest. The evidence object and each archive reading are sealed alike, under the same key.
+ */
+export function seal(value: unknown, key: SigningKey): Integrity {
+  const digest = createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
   return { canonicalization: 'RFC8785', digest, signature: signDigest(key, digest), key_id: key.keyId };
 }
+
+/** The wrapper's integrity block over the evidence object. */
+export const sealEvidence = (evidence: unknown, key: SigningKey): Integrity => seal(evidence, key);

@@ -1,7 +1,9 @@
 /** The plot register (spec 2.1, 4.1): its rows as the API serves them, the list and the detail. */
+import type { ArchiveReview } from '../engine/archive-reading.ts';
 import { plotStateOfRow, type PlotState, type PlotTone } from '../engine/plot-state.ts';
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
+import { servedReading } from '../store/register/archive-readings.ts';
 import { plotWithBoundary, registerPage, registerRow, registerRows, stateColumns, type PlotRecord } from '../store/register/plots.ts';
 import type { ValidationReport } from '../store/register/stored-json.ts';
 import { notFound } from './errors.ts';
@@ -19,6 +21,8 @@ export interface PlotDetail extends RegisterRow {
   geometry: PlotGeometry | null;
   /** Findings, repairs and rejections of the last upload (an alert's plot adds its `alert` entry). */
   validation_report: ValidationReport;
+  /** The archive reading served with the plot's live evidence; null when none is. */
+  archive_review: ArchiveReview | null;
 }
 
 export const PLOT_TONES: readonly PlotTone[] = ['finding', 'record', 'forest_mapped'];
@@ -103,5 +107,5 @@ export async function plotRow(em: Em, workspaceId: string, plotId: string): Prom
 export async function plotDetail(em: Em, workspaceId: string, plotId: string): Promise<PlotDetail> {
   const r = await plotWithBoundary(em, workspaceId, plotId);
   if (r === null) throw notFound('plot', plotId);
-  return { ...rowOf(r), geometry: r.geometry, validation_report: r.validation_report };
+  return { ...rowOf(r), geometry: r.geometry, validation_report: r.validation_report, archive_review: await servedReading(em, workspaceId, plotId) };
 }

@@ -1,3 +1,4 @@
+import { SEAT_ROLES } from '../../store/entities/index.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 export const accountSchemas: Record<string, Schema> = {
@@ -28,7 +29,7 @@ export const accountSchemas: Record<string, Schema> = {
         items: {
           type: 'object',
           required: ['id', 'role'],
-          properties: { id: uuid, name: nullable({ type: 'string' }), plan: nullable({ type: 'string' }), role: { enum: ['member', 'portal'] } },
+          properties: { id: uuid, name: nullable({ type: 'string' }), plan: nullable({ type: 'string' }), role: { enum: [...SEAT_ROLES] } },
         },
       },
       expires_at: timestamp,
@@ -41,7 +42,7 @@ export const accountSchemas: Record<string, Schema> = {
     properties: {
       id: uuid,
       prefix: { type: 'string', description: 'The public start of the key, to tell keys apart.' },
-      role: { enum: ['member', 'portal'], description: '`portal`: reaches /portal, /eudr/alerts, /tiles, /change/tiles. `member`: a workspace member key, reaching every family.' },
+      role: { enum: [...SEAT_ROLES], description: '`portal`: reaches /portal, /eudr/alerts, /tiles, /change/tiles. `member`: a workspace member key, reaching every family. `reviewer`: a workspace member key that also files and withdraws archive review readings.' },
       label: nullable({ type: 'string' }),
       created_at: timestamp,
       last_used_at: nullable(timestamp),
@@ -56,7 +57,7 @@ export const accountSchemas: Record<string, Schema> = {
       id: uuid,
       key: { type: 'string', description: 'The whole key, `pce_<public>_<secret>`. Shown once; only its SHA-256 is stored. Keys do not expire; revoke them.' },
       prefix: { type: 'string' },
-      role: { enum: ['member', 'portal'] },
+      role: { enum: [...SEAT_ROLES] },
       label: nullable({ type: 'string' }),
       workspace_id: uuid,
       created_at: timestamp,
@@ -70,7 +71,7 @@ export const accountSchemas: Record<string, Schema> = {
       id: uuid,
       name: { type: 'string' },
       plan: { enum: ['standard', 'trial', 'professional', 'enterprise'] },
-      seat: { type: 'object', required: ['role', 'via'], properties: { role: { enum: ['member', 'portal'] }, via: { enum: ['key', 'session'] } } },
+      seat: { type: 'object', required: ['role', 'via'], properties: { role: { enum: [...SEAT_ROLES] }, via: { enum: ['key', 'session'] } } },
       allowance: {
         type: 'object',
         required: ['cap', 'used', 'window_days'],
@@ -146,7 +147,7 @@ export const accountPaths = {
   '/api-keys': {
     post: {
       operationId: 'mintWorkspaceKey',
-      summary: 'Mint a workspace-member key (studio), from a signed-in session',
+      summary: 'Mint a workspace-member key (studio), from a signed-in session; a reviewer seat mints a reviewer key',
       security: [{ session: [] }],
       requestBody: keyLabel,
       responses: { '201': json(ref('ApiKeyShownOnce'), 'The key, shown once'), ...sessionRefusals, '409': refusal('Five keys are already active', ['key_limit']) },

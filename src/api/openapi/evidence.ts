@@ -55,7 +55,7 @@ export const evidenceSchemas: Record<string, Schema> = {
   },
   EvidenceWrapper: {
     type: 'object',
-    required: ['plot_id', 'external_ref', 'state', 'issued', 'evidence', 'integrity'],
+    required: ['plot_id', 'external_ref', 'state', 'issued', 'evidence', 'integrity', 'archive_review'],
     additionalProperties: false,
     properties: {
       plot_id: uuid,
@@ -64,6 +64,10 @@ export const evidenceSchemas: Record<string, Schema> = {
       issued: timestamp,
       evidence: ref('EvidenceObject'),
       integrity: ref('Integrity'),
+      archive_review: nullable({
+        ...ref('ArchiveReview'),
+        description: 'The dated reading of a sub-metre archive scene filed with this evidence (spec 2.7), signed on its own; null when none is on record. Filing or withdrawing it changes neither `evidence` nor `integrity`.',
+      }),
     },
   },
 };

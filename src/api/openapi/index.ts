@@ -1,6 +1,8 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
+import { archiveReadingPaths, archiveReadingSchemas } from './archive-readings.ts';
+import { archiveReadingSchema, archiveReviewSchema } from '../../engine/archive-reading.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import { attachProducerBody, fileReadingBody, keyBody, producerBody, runEvidenceBody, signInBody, withdrawReadingBody } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
@@ -31,6 +33,7 @@ export function openApiDocument(baseUrl: string) {
         ...plotSchemas,
         ...documentSchemas,
         ...evidenceSchemas,
+        ...archiveReadingSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -38,11 +41,15 @@ export function openApiDocument(baseUrl: string) {
           ApiKeyRequest: keyBody.schema,
           ProducerRequest: producerBody.schema,
           AttachProducerRequest: attachProducerBody.schema,
+          FileArchiveReadingRequest: fileReadingBody.schema,
+          WithdrawArchiveReadingRequest: withdrawReadingBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
           NextStep: nextStepSchema,
           Integrity: integritySchema,
+          ArchiveReading: archiveReadingSchema,
+          ArchiveReview: archiveReviewSchema,
         }, 'output'),
       },
     },
@@ -50,6 +57,7 @@ export function openApiDocument(baseUrl: string) {
       ...accountPaths,
       ...referencePaths,
       ...evidencePaths,
+      ...archiveReadingPaths,
       ...documentPaths,
       ...plotPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },

@@ -84,8 +84,9 @@ export const plotSchemas: Record<string, Schema> = {
       ref('PlotRow'),
       {
         type: 'object',
-        required: ['geometry', 'validation_report'],
+        required: ['geometry', 'validation_report', 'archive_review'],
         properties: {
+          archive_review: nullable({ ...ref('ArchiveReview'), description: 'The archive reading served with the plot\'s live evidence, as the evidence route carries it; null when none is.' }),
           geometry: nullable({
             type: 'object',
             required: ['type', 'coordinates'],

@@ -25,22 +25,22 @@ export function keyRoutes(services: Services) {
   const router = new Router();
   const session = authenticate(services, { sessionOnly: true });
 
-  // A key carries its seat's access: studio minting gives a workspace member's key (the family gate
-  // refuses portal seats there); portal minting gives a portal key whatever the seat.
-  const mint = (role: SeatRole) => async (ctx: Context) => {
+  // A key carries its seat's access: studio minting gives the seat's own key, a workspace member's or
+  // a reviewer's (the family gate refuses portal seats there); portal minting gives a portal key whatever the seat.
+  const mint = (role: (seat: SeatRole) => SeatRole) => async (ctx: Context) => {
     const caller = callerOf(ctx);
     const label = readBody(ctx, keyBody).label ?? null;
     ctx.status = 201;
-    ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role, createdBy: caller.userId, label }));
+    ctx.body = shownOnce(await mintKey(services.store.em(), { workspaceId: caller.workspaceId, role: role(caller.role), createdBy: caller.userId, label }));
   };
-  router.post('/api-keys', session, mint('member'));
+  router.post('/api-keys', session, mint((seat) => seat));
 
   router.get('/portal/api-keys', session, async (ctx) => {
     const caller = callerOf(ctx);
     ctx.body = { keys: await listKeys(services.store.em(), caller.workspaceId), max_active: MAX_ACTIVE_KEYS };
   });
 
-  router.post('/portal/api-keys', session, mint('portal'));
+  router.post('/portal/api-keys', session, mint(() => 'portal'));
 
   router.delete('/portal/api-keys/:id', session, async (ctx) => {
     const caller = callerOf(ctx);

@@ -1,7 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/** `member`: a workspace member (studio and portal); `portal`: a portal member (portal families and alerts only). */
-export const SEAT_ROLES = ['member', 'portal'] as const;
+/**
+ * `member`: a workspace member (studio and portal); `reviewer`: a workspace member who also files and
+ * withdraws archive review readings; `portal`: a portal member (portal families and alerts only).
+ */
+export const SEAT_ROLES = ['member', 'reviewer', 'portal'] as const;
 export type SeatRole = (typeof SEAT_ROLES)[number];
 
 export const Member = defineEntity({

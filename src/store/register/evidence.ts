@@ -4,9 +4,11 @@
  */
 import type { Verdict } from '../../engine/decide.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
+import type { ArchiveReview } from '../../engine/archive-reading.ts';
 import type { Integrity } from '../../engine/integrity.ts';
 import { Evidence, type EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
+import { servedReading } from './archive-readings.ts';
 import { evidenceObject, integrity, storedMap, type StoredMap } from './stored-json.ts';
 
 /** A plot as the evidence transitions hold it. */
@@ -31,12 +33,18 @@ export async function plotHold(em: Em, workspaceId: string, plotId: string, lock
   return rows[0] ?? null;
 }
 
-/** A plot's live evidence as stored: the object, its integrity block and what its document's map needs. */
+/**
+ * A plot's live evidence as stored: the object, its integrity block, what its document's map needs
+ * and the archive reading served with it.
+ */
 export interface StoredEvidence {
+  /** The evidence row's id (the read id). */
+  id: string;
   object: EvidenceObject;
   integrity: Integrity;
   map: StoredMap;
   chipPng: Buffer | null;
+  review: ArchiveReview | null;
 }
 
 /**
@@ -52,10 +60,12 @@ export async function liveEvidence(em: Em, workspaceId: string, plotId: string):
   return {
     plot,
     stored: {
+      id: row.id,
       object: evidenceObject.parse(row.object),
       integrity: integrity.parse(row.integrity),
       map: storedMap.parse(row.map),
       chipPng: row.chipPng === null || row.chipPng === undefined ? null : Buffer.from(row.chipPng),
+      review: await servedReading(em, workspaceId, plotId),
     },
   };
 }

@@ -9,6 +9,7 @@
 import type { MultiPolygon, Polygon } from 'geojson';
 import { z } from 'zod';
 import type { EvidenceChip } from '../../documents/footprint-map.ts';
+import { archiveReviewSchema, type ArchiveReview } from '../../engine/archive-reading.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import { evidenceObjectSchema, integritySchema } from '../../engine/evidence-schema.ts';
 import type { EvidenceFacts, Landsat2020Class } from '../../engine/plot-state.ts';
@@ -26,6 +27,9 @@ export const evidenceObject = z.custom<EvidenceObject>((value) => evidenceObject
 
 /** The wrapper's integrity block as stored. */
 export const integrity = integritySchema;
+
+/** An archive reading and its integrity block as stored, passed on exactly as stored for the same reason as the evidence object. */
+export const archiveReview = z.custom<ArchiveReview>((value) => archiveReviewSchema.safeParse(value).success, 'not a stored archive reading');
 
 const position = z.tuple([z.number(), z.number()]).rest(z.number());
 const polygon = z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(position)) });
