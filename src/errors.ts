@@ -40,7 +40,19 @@ export type InputCode =
   | 'bad_email'
   | 'weak_password'
   | 'name_required'
-  | 'one_file_per_upload';
+  | 'one_file_per_upload'
+  | 'reference_required'
+  | 'reference_too_long'
+  | 'bad_hs_code'
+  | 'bad_quantity'
+  | 'bad_unit'
+  | 'bad_destination'
+  | 'bad_activity'
+  | 'bad_date'
+  | 'bad_species'
+  | 'species_scientific_name_required'
+  | 'bad_text'
+  | 'bad_refs';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =
@@ -96,6 +108,8 @@ export type ErrorCode =
   | 'evidence_cap'
   | 'key_limit'
   | 'no_evidence'
+  | 'duplicate_reference'
+  | 'not_ready'
   | 'queue_unavailable'
   | 'too_many_attempts'
   | 'cross_site'
