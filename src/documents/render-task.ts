@@ -6,6 +6,9 @@
 import { Buffer } from 'node:buffer';
 import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
 import { evidencePdf, type EvidenceDocumentInput, type EvidenceDocumentOptions } from './evidence-pdf.ts';
+import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
+
+export { statement } from '../statements/statement-task.ts';
 
 export interface EvidencePdfTask {
   input: EvidenceDocumentInput;
@@ -14,6 +17,7 @@ export interface EvidencePdfTask {
 
 export interface DocumentTasks {
   evidence: { params: EvidencePdfTask; result: Uint8Array };
+  statement: { params: StatementTask; result: StatementResult };
 }
 
 /** The evidence PDF of a stored wrapper; its bytes move back to the caller. */
