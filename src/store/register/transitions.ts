@@ -8,15 +8,16 @@
  * `complete` and `fail` write only while the plot is still held by the job that read it, so a
  * read is stored (and paid for) at most once; each writes its event in the same transaction.
  */
-import { randomUUID } from 'node:crypto';
 import { chargeRead } from '../../accounts/allowance.ts';
 import type { EvidenceMap } from '../../documents/footprint-map.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import type { Integrity } from '../../engine/integrity.ts';
 import type { EvidenceFacts } from '../../engine/plot-state.ts';
-import { Evidence, OutboxEvent } from '../entities/index.ts';
+import { Evidence } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHold, type PlotHold } from './evidence.ts';
+import { addEvent } from './outbox.ts';
+import { batchesCompletedBy, type CompletedBatch } from './shipments.ts';
 import type { StoredMap } from './stored-json.ts';
 
 /** Outcome of a write: `superseded` when the plot is no longer held by this job (read again, or reset), so nothing was written. */
@@ -28,8 +29,16 @@ export type EventData = (plot: PlotHold) => object;
 const held = (plot: PlotHold | null, jobId: string): plot is PlotHold =>
   plot !== null && (plot.evidence_state === 'queued' || plot.evidence_state === 'running') && plot.evidence_job_id === jobId;
 
-function addEvent(tx: Em, workspaceId: string, type: string, data: object, at: Date): void {
-  tx.create(OutboxEvent, { id: `evt_${randomUUID()}`, workspaceId, type, data, createdAt: at, dispatchedAt: null });
+/** The `data` of `batch.completed` (spec 6.2), built by the caller from the batch's counts. */
+export type BatchEventData = (batch: CompletedBatch) => object;
+
+/**
+ * `batch.completed` for every batch of the plot that its finished read leaves with no plot waiting for
+ * one. The engine always passes the event's builder; a write without one (a fixture storing evidence) reports no batch.
+ */
+async function completeBatches(tx: Em, workspaceId: string, plotId: string, at: Date, batchEvent: BatchEventData | undefined): Promise<void> {
+  if (batchEvent === undefined) return;
+  for (const batch of await batchesCompletedBy(tx, workspaceId, plotId)) addEvent(tx, workspaceId, 'batch.completed', batchEvent(batch), at);
 }
 
 /**
@@ -86,9 +95,10 @@ export interface FinishedRead extends JobRead {
 
 /**
  * Stores a finished read: the object (the plot's previous evidence stays, no longer current), the
- * register row moved to `done`, one allowance unit and the `plot.evidence.completed` event, all or nothing.
+ * register row moved to `done`, one allowance unit, the `plot.evidence.completed` event and
+ * `batch.completed` for each batch it completes, all or nothing.
  */
-export async function complete(em: Em, read: FinishedRead, completedEvent: EventData): Promise<WriteOutcome> {
+export async function complete(em: Em, read: FinishedRead, completedEvent: EventData, batchEvent?: BatchEventData): Promise<WriteOutcome> {
   return whileHeld(em, read, async (tx, plot) => {
     const e = read.evidence;
     const issued = new Date(e.issued);
@@ -116,6 +126,7 @@ export async function complete(em: Em, read: FinishedRead, completedEvent: Event
     });
     await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
     addEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
+    await completeBatches(tx, read.workspaceId, read.plotId, issued, batchEvent);
   });
 }
 
@@ -125,9 +136,15 @@ export interface FailedRead extends JobRead {
   at: Date;
 }
 
-/** Records a failed read on the plot (state `failed`, the reason in words) with the `plot.evidence.failed` event; nothing is charged. */
-export async function fail(em: Em, failure: FailedRead, failedEvent: EventData): Promise<WriteOutcome> {
-  return whileHeld(em, failure, (tx, plot) => failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent));
+/**
+ * Records a failed read on the plot (state `failed`, the reason in words) with the `plot.evidence.failed`
+ * event and `batch.completed` for each batch it completes (a failed read is a finished one); nothing is charged.
+ */
+export async function fail(em: Em, failure: FailedRead, failedEvent: EventData, batchEvent?: BatchEventData): Promise<WriteOutcome> {
+  return whileHeld(em, failure, async (tx, plot) => {
+    await failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent);
+    await completeBatches(tx, failure.workspaceId, failure.plotId, failure.at, batchEvent);
+  });
 }
 
 async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: string, at: Date, failedEvent: EventData): Promise<void> {
