@@ -15,28 +15,30 @@ export interface Problem {
   plot_ids?: string[];
 }
 
-export type ProblemCode =
-  | 'missing'
-  | 'activity_not_in_v3'
-  | 'hs_heading_too_long'
-  | 'internal_reference_too_long'
-  | 'description_too_long'
-  | 'net_mass_required'
-  | 'supplementary_unit_required'
-  | 'supplementary_unit_not_allowed'
-  | 'species_required'
-  | 'producer_country_required'
-  | 'plot_rejected'
-  | 'plot_without_geometry'
-  | 'polygon_with_hole'
-  | 'point_area_out_of_range'
-  | 'vertices_collapse'
-  | 'producer_without_plots'
-  | 'too_many_producers_per_commodity'
-  | 'too_many_producers'
-  | 'geolocation_too_large'
-  | 'schema_invalid'
-  | 'schema_unavailable';
+export const PROBLEM_CODES = [
+  'missing',
+  'activity_not_in_v3',
+  'hs_heading_too_long',
+  'internal_reference_too_long',
+  'description_too_long',
+  'net_mass_required',
+  'supplementary_unit_required',
+  'supplementary_unit_not_allowed',
+  'species_required',
+  'producer_country_required',
+  'plot_rejected',
+  'plot_without_geometry',
+  'polygon_with_hole',
+  'point_area_out_of_range',
+  'vertices_collapse',
+  'producer_without_plots',
+  'too_many_producers_per_commodity',
+  'too_many_producers',
+  'geolocation_too_large',
+  'schema_invalid',
+  'schema_unavailable',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 export const problem = (code: ProblemCode, field: string, message: string, eudrCode: string | null = null, plotIds?: string[]): Problem => ({
   code,

@@ -1,11 +1,14 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import {
+  addPlotsBody, attachProducerBody, keyBody, producerBody, removePlotsBody, runEvidenceBody, shipmentBody, shipmentChangeBody, signInBody, statementBody, statementChangeBody,
+} from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
+import { statementPaths, statementSchemas } from './statements.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
 export function openApiDocument(baseUrl: string) {
@@ -31,6 +34,7 @@ export function openApiDocument(baseUrl: string) {
         ...plotSchemas,
         ...documentSchemas,
         ...evidenceSchemas,
+        ...statementSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -38,6 +42,12 @@ export function openApiDocument(baseUrl: string) {
           ApiKeyRequest: keyBody.schema,
           ProducerRequest: producerBody.schema,
           AttachProducerRequest: attachProducerBody.schema,
+          ShipmentRequest: shipmentBody.schema,
+          ShipmentChangeRequest: shipmentChangeBody.schema,
+          AddPlotsRequest: addPlotsBody.schema,
+          RemovePlotsRequest: removePlotsBody.schema,
+          StatementRequest: statementBody.schema,
+          StatementChangeRequest: statementChangeBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
@@ -52,6 +62,7 @@ export function openApiDocument(baseUrl: string) {
       ...evidencePaths,
       ...documentPaths,
       ...plotPaths,
+      ...statementPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };
