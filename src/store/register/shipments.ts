@@ -171,8 +171,8 @@ export async function selectPlots(em: Em, workspaceId: string, selection: PlotSe
   const ids = selection.plotIds.filter(isUuid).map((id) => id.toLowerCase());
   const rows = await em.execute<{ id: string; external_ref: string | null }[]>(
     `select p.id, p.external_ref from plots p where p.workspace_id = ?
-      and (p.id = any(?::uuid[]) or p.external_ref = any(?::text[]) or (?::uuid is not null and p.producer_id = ?::uuid)) order by p.seq`,
-    [workspaceId, `{${ids.join(',')}}`, selection.refs, selection.producerId, selection.producerId],
+      and (p.id = any(?::uuid[]) or p.external_ref in (select jsonb_array_elements_text(?::jsonb)) or p.producer_id = ?::uuid) order by p.seq`,
+    [workspaceId, `{${ids.join(',')}}`, JSON.stringify(selection.refs), selection.producerId],
   );
   const foundIds = new Set(rows.map((r) => r.id));
   const foundRefs = new Set(rows.map((r) => r.external_ref));
