@@ -8,6 +8,7 @@ import { Buffer } from 'node:buffer';
 import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { busy } from '../errors.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
+import type { ShipmentReportInput } from './shipment-report.ts';
 import type { DocumentTasks } from './render-task.ts';
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
 
@@ -18,6 +19,7 @@ export interface DocumentPool {
   evidencePdf(input: EvidenceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
   /** A due diligence statement built and schema-checked (src/statements/statement-task.ts). */
   statement(task: StatementTask): Promise<StatementResult>;
+  shipmentReportPdf(input: ShipmentReportInput): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,10 @@ export function createDocumentPool(size: number): DocumentPool {
       return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
     },
     statement: (task) => pool.run('statement', task).catch(full),
+    async shipmentReportPdf(input) {
+      const pdf = await pool.run('shipmentReport', input).catch(full);
+      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    },
     close: () => pool.close(),
   };
 }

@@ -33,7 +33,7 @@ export interface StatementDeps {
 }
 
 /** The facts of a batch's statement under an internal reference and, when set, the statement's own species. */
-async function factsOf(em: Em, workspaceId: string, shipment: ShipmentRecord, internalReference: string, species: Species[] | null): Promise<StatementFacts> {
+export async function factsOf(em: Em, workspaceId: string, shipment: ShipmentRecord, internalReference: string, species: Species[] | null): Promise<StatementFacts> {
   const named = shipment.producer_ids.length === 0 ? [] : await batchProducers(em, workspaceId, shipment.id, shipment.producer_ids);
   return {
     internalReference,

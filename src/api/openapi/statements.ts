@@ -256,6 +256,21 @@ export const statementPaths = {
       responses: { '200': json(ref('RemovePlotsAnswer')), ...authRefusals, '404': refusal('No such shipment, or the plot is not on it', ['not_found']) },
     },
   },
+  '/portal/statements/shipments/{id}/report.pdf': {
+    get: {
+      operationId: 'getShipmentReportPdf',
+      summary: 'The shipment report (PDF)',
+      description:
+        'Every plot with its state, its finding or what withheld it, and its next step; the counts and shares of the batch with a finding, withheld (and why), not yet read and failed; open alert cases; sources; limitations; and a last page laying out the statement\'s fields in the order the information system asks for them, filled from the batch and the register, naming what is still missing. Rendered off the API\'s event loop.',
+      parameters: [shipmentId, workspaceQuery],
+      responses: {
+        '200': { description: 'The document', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },
+        ...authRefusals,
+        '404': shipmentNotFound,
+        '503': refusal('The documents threads are full; ask again shortly (Retry-After)', ['busy']),
+      },
+    },
+  },
   '/portal/statements/shipments/{id}/statement': {
     get: {
       operationId: 'getShipmentStatement',

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
 import { invalid } from '../../errors.ts';
 import { addPlots, changeShipment, createShipment, deleteShipment, listShipments, removePlot, removePlots, shipmentDetail, shipmentOf } from '../../statements/shipments.ts';
+import { shipmentReport } from '../../statements/report.ts';
 import { changeStatement, createStatement, listStatements, shipmentStatement, statementOf, storedStatement, type StatementDeps } from '../../statements/statements.ts';
 import { STATEMENT_FORMATS, type StatementFormat, type StatementResult } from '../../statements/statement-task.ts';
 import { authenticate, callerOf } from '../auth.ts';
@@ -24,6 +25,9 @@ const FILE_TYPES: Record<Exclude<StatementFormat, 'json'>, { type: string; exten
   geojson: { type: 'application/geo+json; charset=utf-8', extension: 'geojson' },
 };
 
+/** A file name that is safe in a header: the reference reduced to plain characters. */
+const fileStem = (reference: string) => reference.replace(/[^\w.-]+/g, '_').slice(0, 80);
+
 /** The check as JSON (spec 2.13), or the file under a name made of the reference. */
 function answerStatement(ctx: Context, result: StatementResult, format: StatementFormat, reference: string): void {
   if (format === 'json') {
@@ -32,7 +36,7 @@ function answerStatement(ctx: Context, result: StatementResult, format: Statemen
   }
   const file = FILE_TYPES[format];
   ctx.type = file.type;
-  ctx.set('Content-Disposition', `attachment; filename="statement-${reference.replace(/[^\w.-]+/g, '_').slice(0, 80)}.${file.extension}"`);
+  ctx.set('Content-Disposition', `attachment; filename="statement-${fileStem(reference)}.${file.extension}"`);
   ctx.body = result.file;
 }
 
@@ -82,6 +86,15 @@ export function statementRoutes(services: Services) {
   router.delete('/portal/statements/shipments/:id/plots/:plot_id', auth, async (ctx) => {
     const id = pathId(ctx, 'shipment');
     ctx.body = await removePlot(em(), workspaceOf(ctx), id, pathId(ctx, 'plot', 'plot_id'));
+  });
+
+  router.get('/portal/statements/shipments/:id/report.pdf', auth, async (ctx) => {
+    const id = pathId(ctx, 'shipment');
+    const shipment = await shipmentOf(em(), workspaceOf(ctx), id);
+    const pdf = await shipmentReport({ em: em(), documents: services.pools.documents, baseUrl: services.config.baseUrl }, workspaceOf(ctx), id);
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `inline; filename="shipment-${fileStem(shipment.reference)}.pdf"`);
+    ctx.body = pdf;
   });
 
   router.get('/portal/statements/shipments/:id/statement', auth, async (ctx) => {
