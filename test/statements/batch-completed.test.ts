@@ -7,10 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createWorkspace } from '../../src/accounts/workspaces.ts';
-import { recordFailure, storeEvidence } from '../../src/engine/evidence-store.ts';
+import { batchCompletedEvent, failedEvent, recordFailure, storeEvidence } from '../../src/engine/evidence-store.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
-import { queue } from '../../src/store/register/transitions.ts';
+import { queue, recover } from '../../src/store/register/transitions.ts';
 import { createShipment } from '../../src/statements/shipments.ts';
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
@@ -95,6 +95,20 @@ for (const backend of BACKENDS) {
       assert.equal((await batchEvents(one.id)).length, 1);
       assert.equal((await batchEvents(two.id)).length, 1);
       assert.equal((await batchEvents(other.id)).length, 0);
+    });
+
+    test('plots an interrupted job left in flight complete their batch once when they are recovered', async () => {
+      const [a, b] = [plot('D-1'), plot('D-2')];
+      await em().transactional((tx) => insertPlots(tx, workspaceId, [a, b]));
+      const s = await createShipment(em(), workspaceId, { reference: 'BATCH-D', plot_ids: [a.id, b.id] });
+      const dead = randomUUID();
+      await em().transactional((tx) => queue(tx, dead, [a.id, b.id]));
+      const at = new Date();
+      const moved = await recover(em(), workspaceId, [dead], 'interrupted', at, (p) => failedEvent(p, 'interrupted', at), (batch) => batchCompletedEvent(batch, LINKS));
+      assert.equal(moved, 2);
+      const events = await batchEvents(s.id);
+      assert.equal(events.length, 1);
+      assert.equal(events[0].failed, 2);
     });
   });
 }

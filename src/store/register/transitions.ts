@@ -154,16 +154,19 @@ async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: st
 
 /**
  * Plots in flight under one of `deadJobs`, or under no job, move to `failed` with `error` and the
- * failed event each, in register order: the read did not happen and cost nothing. Answers how many moved.
+ * failed event each (and `batch.completed` for a batch the last of them completes), in register order: the read did not happen and cost nothing. Answers how many moved.
  */
-export async function recover(em: Em, workspaceId: string, deadJobs: string[], error: string, at: Date, failedEvent: EventData): Promise<number> {
+export async function recover(em: Em, workspaceId: string, deadJobs: string[], error: string, at: Date, failedEvent: EventData, batchEvent?: BatchEventData): Promise<number> {
   return em.transactional(async (tx) => {
     const plots = await tx.execute<PlotHold[]>(
       `select ${HOLD_COLUMNS} from plots where workspace_id = ? and evidence_state in ('queued', 'running')
         and (evidence_job_id is null or evidence_job_id = any(?::uuid[])) order by seq for update`,
       [workspaceId, `{${deadJobs.join(',')}}`],
     );
-    for (const plot of plots) await failLocked(tx, plot, workspaceId, error, at, failedEvent);
+    for (const plot of plots) {
+      await failLocked(tx, plot, workspaceId, error, at, failedEvent);
+      await completeBatches(tx, workspaceId, plot.id, at, batchEvent);
+    }
     return plots.length;
   });
 }
