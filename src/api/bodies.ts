@@ -9,6 +9,11 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { badRequest, invalid, type InputCode } from '../errors.ts';
 import { JSON_TYPES } from './middleware.ts';
+import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../store/entities/index.ts';
+import { SPECIES_MAX, SPECIES_NAME_MAX } from '../statements/species.ts';
+import { REFERENCE_MAX } from '../statements/shipment-fields.ts';
+import { MAX_PLOTS_PER_ADD } from '../statements/shipments.ts';
+import { V3_LIMITS } from '../statements/payload.ts';
 
 /**
  * A route that reads a JSON object takes no body at all as `{}`; a body of another media type is
@@ -133,15 +138,19 @@ export const attachProducerBody = requestBody(
   'The producer to attach.',
 );
 
+const speciesName = z.string().max(SPECIES_NAME_MAX);
 const speciesEntry = z.union([
-  z.string().max(100).describe('A scientific name.'),
+  speciesName.describe('A scientific name.'),
   z.object({
-    scientific_name: z.string().max(100).nullable().optional().describe('Required: 1 to 100 characters.'),
-    common_name: z.string().max(100).nullable().optional().describe('1 to 100 characters.'),
+    scientific_name: speciesName.nullable().optional().describe(`Required: 1 to ${SPECIES_NAME_MAX} characters.`),
+    common_name: speciesName.nullable().optional().describe(`1 to ${SPECIES_NAME_MAX} characters.`),
   }),
 ]);
-const speciesList = z.array(speciesEntry).max(500).nullable().optional().describe('Spec 4.10: `{scientific_name, common_name}` objects or plain strings (the scientific name); at most 500 entries, names of 1 to 100 characters.');
-const speciesRefusal = { wrong: { code: 'bad_species', message: 'species must be a list of at most 500 {scientific_name, common_name} objects or scientific names, each name 1 to 100 characters' } } as const;
+const speciesList = z.array(speciesEntry).max(SPECIES_MAX).nullable().optional()
+  .describe(`Spec 4.10: \`{scientific_name, common_name}\` objects or plain strings (the scientific name); at most ${SPECIES_MAX} entries, names of 1 to ${SPECIES_NAME_MAX} characters.`);
+const speciesRefusal = {
+  wrong: { code: 'bad_species', message: `species must be a list of at most ${SPECIES_MAX} {scientific_name, common_name} objects or scientific names, each name 1 to ${SPECIES_NAME_MAX} characters` },
+} as const;
 
 /** Plots to put on a shipment (spec 4.9), in any combination. */
 const plotSelection = {
@@ -163,9 +172,9 @@ const shipmentFields = {
   description_of_goods: z.string().nullable().optional(),
   hs_code: z.string().nullable().optional().describe('2 to 8 digits; dots and spaces are dropped. V3 takes at most 6 digits: a longer code is reported among the statement\'s problems.'),
   quantity: z.number().positive().nullable().optional(),
-  unit: z.enum(['kg', 't', 'm3']).nullable().optional(),
+  unit: z.enum(SHIPMENT_UNITS).nullable().optional(),
   destination_country: z.string().nullable().optional().describe('The EU member state where the goods are placed on the market: alpha-2, alpha-3 or its name.'),
-  activity_type: z.enum(['IMPORT', 'EXPORT', 'DOMESTIC', 'TRADE']).optional().describe('Default IMPORT. V3 has no TRADE: a TRADE batch is reported among the statement\'s problems.'),
+  activity_type: z.enum(ACTIVITY_TYPES).optional().describe('Default IMPORT. V3 has no TRADE: a TRADE batch is reported among the statement\'s problems.'),
   shipped_on: z.iso.date().nullable().optional(),
   arrives_on: z.iso.date().nullable().optional(),
   producer_ids: z.array(z.string()).nullable().optional().describe('Producers named on the batch beside those of its plots.'),
@@ -177,9 +186,9 @@ const shipmentFieldRefusals = {
   description_of_goods: text('description_of_goods'),
   hs_code: { wrong: { code: 'bad_hs_code', message: 'hs_code must be a string of 2 to 8 digits (dots and spaces are dropped)' } },
   quantity: { wrong: { code: 'bad_quantity', message: 'quantity must be a number above zero' } },
-  unit: { wrong: { code: 'bad_unit', message: 'unit must be one of kg, t, m3' } },
+  unit: { wrong: { code: 'bad_unit', message: `unit must be one of ${SHIPMENT_UNITS.join(', ')}` } },
   destination_country: { wrong: { code: 'bad_destination', message: 'destination_country must be an EU member state: alpha-2, alpha-3 or its name' } },
-  activity_type: { wrong: { code: 'bad_activity', message: 'activity_type must be one of IMPORT, EXPORT, DOMESTIC, TRADE' } },
+  activity_type: { wrong: { code: 'bad_activity', message: `activity_type must be one of ${ACTIVITY_TYPES.join(', ')}` } },
   shipped_on: { wrong: { code: 'bad_date', message: 'shipped_on must be a date, YYYY-MM-DD' } },
   arrives_on: { wrong: { code: 'bad_date', message: 'arrives_on must be a date, YYYY-MM-DD' } },
   producer_ids: { wrong: { code: 'bad_producer_id', message: 'producer_ids must be an array of producer ids' } },
@@ -187,13 +196,13 @@ const shipmentFieldRefusals = {
   note: text('note'),
 } as const;
 
-const referenceField = z.string().max(50).describe('1 to 50 characters; unique in the workspace.');
-const referenceRefusal = { wrong: { code: 'reference_too_long', message: 'reference must be a string of 1 to 50 characters' } } as const;
+const referenceField = z.string().max(REFERENCE_MAX).describe(`1 to ${REFERENCE_MAX} characters; unique in the workspace.`);
+const referenceRefusal = { wrong: { code: 'reference_too_long', message: `reference must be a string of 1 to ${REFERENCE_MAX} characters` } } as const;
 
 /** POST /portal/statements/shipments (spec 4.9). */
 export const shipmentBody = requestBody(
   { reference: referenceField, ...shipmentFields, ...plotSelection },
-  { reference: { ...referenceRefusal, missing: { code: 'reference_required', message: 'reference is required: 1 to 50 characters, unique in the workspace' } }, ...shipmentFieldRefusals, ...plotSelectionRefusals },
+  { reference: { ...referenceRefusal, missing: { code: 'reference_required', message: `reference is required: 1 to ${REFERENCE_MAX} characters, unique in the workspace` } }, ...shipmentFieldRefusals, ...plotSelectionRefusals },
   'A shipment: nothing left out is defaulted except `activity_type`; plots in the shapes of the add route.',
 );
 
@@ -205,7 +214,7 @@ export const shipmentChangeBody = requestBody(
 );
 
 /** POST /portal/statements/shipments/{id}/plots. */
-export const addPlotsBody = requestBody(plotSelection, plotSelectionRefusals, 'Plots by id, by your reference and by producer, together if wished; at most 5,000 a call.');
+export const addPlotsBody = requestBody(plotSelection, plotSelectionRefusals, `Plots by id, by your reference and by producer, together if wished; at most ${MAX_PLOTS_PER_ADD} a call.`);
 
 /** POST /portal/statements/shipments/{id}/plots/remove. */
 export const removePlotsBody = requestBody(
@@ -214,8 +223,9 @@ export const removePlotsBody = requestBody(
   'The plots to take off the batch; they stay in the register.',
 );
 
-const internalReference = z.string().max(50).nullable().optional().describe('1 to 50 characters, unique in the workspace; the information system takes at most 35, a longer one is reported among the problems.');
-const internalReferenceRefusal = { wrong: { code: 'reference_too_long', message: 'internal_reference must be a string of 1 to 50 characters' } } as const;
+const internalReference = z.string().max(REFERENCE_MAX).nullable().optional()
+  .describe(`1 to ${REFERENCE_MAX} characters, unique in the workspace; the information system takes at most ${V3_LIMITS.internalReference}, a longer one is reported among the problems.`);
+const internalReferenceRefusal = { wrong: { code: 'reference_too_long', message: `internal_reference must be a string of 1 to ${REFERENCE_MAX} characters` } } as const;
 
 /** POST /portal/statements/from-shipment and POST /portal/statements. */
 export const statementBody = requestBody(

@@ -8,7 +8,7 @@ export const duplicateReference = (what: 'shipment' | 'statement', reference: st
 export const notReady = (problems: { message: string }[]) =>
   new DomainError('not_ready', `The statement cannot be built yet: ${problems.map((p) => p.message).join(' ')}`);
 
-export const referenceRequired = (field = 'reference') => invalid('reference_required', `${field} is required: 1 to 50 characters, unique in the workspace`);
+export const referenceRequired = (field: string, max: number) => invalid('reference_required', `${field} is required: 1 to ${max} characters, unique in the workspace`);
 
 export const badHsCode = (value: string) =>
   invalid('bad_hs_code', `hs_code ${JSON.stringify(value)} is not an HS code: give 2 to 8 digits (dots and spaces are dropped), for example 1801 or 4407.10`);

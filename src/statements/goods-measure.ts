@@ -1,7 +1,7 @@
 /**
  * The quantity of a batch as V3's `goodsMeasure`, per the units-of-measure guidance for economic
  * operators: net mass in kilograms (mandatory for IMPORT and EXPORT), and a supplementary unit only
- * where the HS heading's Appendix I entry asks for one (IMPORT, EXPORT) or from Appendix II's list
+ * where the HS heading's Appendix I entry asks for one (IMPORT, EXPORT), any of Appendix II's
  * (DOMESTIC). The batch's own unit is kept: a cubic metre batch gives a volume, never a guessed mass.
  */
 import type { ActivityType, ShipmentUnit } from '../store/entities/index.ts';
@@ -23,14 +23,14 @@ export const APPENDIX_I: Record<string, string> = {
   '4701': 'KSD', '4702': 'KSD', '4704': 'KSD', '4705': 'KSD',
 };
 
-/** Appendix II: the supplementary units DOMESTIC (and the former TRADE) may give. */
-export const APPENDIX_II = ['KSD', 'MTK', 'MTQ', 'MTR', 'NAR', 'NPR'] as const;
-
 export function appendixIUnit(hs: string): string | null {
   return APPENDIX_I[hs.slice(0, 6)] ?? APPENDIX_I[hs.slice(0, 4)] ?? null;
 }
 
-/** The supplementary unit code of a batch's own unit; kg and t are net mass. */
+/**
+ * The supplementary unit code of a batch's own unit; kg and t are net mass. MTQ is on Appendix II's
+ * list, which DOMESTIC takes whatever the heading.
+ */
 const SUPPLEMENTARY: Record<ShipmentUnit, string | null> = { kg: null, t: null, m3: 'MTQ' };
 const KG_PER: Record<ShipmentUnit, number | null> = { kg: 1, t: 1000, m3: null };
 

@@ -20,7 +20,7 @@ export const EU_MEMBER_STATES = [
 /** A shipment's or statement's reference, trimmed; blank is refused as missing. */
 export function shipmentReference(value: string, field = 'reference'): string {
   const reference = value.trim();
-  if (reference === '') throw referenceRequired(field);
+  if (reference === '') throw referenceRequired(field, REFERENCE_MAX);
   return reference;
 }
 

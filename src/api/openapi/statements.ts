@@ -1,3 +1,4 @@
+import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../../store/entities/index.ts';
 import { EU_MEMBER_STATES } from '../../statements/shipment-fields.ts';
 import { PROBLEM_CODES } from '../../statements/problems.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
@@ -57,9 +58,9 @@ export const statementSchemas: Record<string, Schema> = {
       description_of_goods: nullable({ type: 'string' }),
       hs_code: nullable({ type: 'string', pattern: '^[0-9]{2,8}$', description: 'Digits only.' }),
       quantity: nullable({ type: 'number' }),
-      unit: nullable({ enum: ['kg', 't', 'm3'] }),
+      unit: nullable({ enum: [...SHIPMENT_UNITS] }),
       destination_country: nullable({ enum: [...EU_MEMBER_STATES] }),
-      activity_type: { enum: ['IMPORT', 'EXPORT', 'DOMESTIC', 'TRADE'] },
+      activity_type: { enum: [...ACTIVITY_TYPES] },
       shipped_on: nullable(date),
       arrives_on: nullable(date),
       producer_ids: { type: 'array', items: uuid },
