@@ -275,7 +275,8 @@ export interface CompletedBatch {
 export async function batchesCompletedBy(tx: Em, workspaceId: string, plotId: string): Promise<CompletedBatch[]> {
   const rows = await tx.execute<(CountRow & { id: string; reference: string; commodity: string | null; waiting: number | string })[]>(
     `select s.id, s.reference, s.commodity, ${COUNT_COLUMNS},
-        count(p.id) filter (where p.evidence_state in ('none', 'queued', 'running') and ${READABLE.replace(/(validation_state|geometry)/g, 'p.$1')}) as waiting
+        -- READABLE's columns are the plots' own: no other table joined here has them.
+        count(p.id) filter (where p.evidence_state in ('none', 'queued', 'running') and ${READABLE}) as waiting
        from shipments s join shipment_plots sp on sp.shipment_id = s.id join plots p on p.id = sp.plot_id
       where s.workspace_id = ? and s.id in (select shipment_id from shipment_plots where plot_id = ?)
       group by s.id, s.reference, s.commodity order by s.seq`,
