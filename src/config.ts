@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_DECODED_TILE_BYTES, DEFAULT_RANGE_CACHE_BYTES } from './engine/sources/range-cache.ts';
 import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps } from './intake/limits.ts';
 
@@ -53,6 +54,12 @@ export interface Config {
    * 0 believes none, so a client cannot name its own address to the sign-in throttle.
    */
   trustProxy: number;
+  /**
+   * The folder holding the information system's V3 schemas as the Commission ships them
+   * (TRACES_SCHEMA_DIR; src/statements/schema-check.ts names the files): statements are checked
+   * against them, and say so (`schema_checked`) only when they were.
+   */
+  tracesSchemaDir: string;
 }
 
 /** The archive imagery review's price (spec 2.14 `archive_review_price`); every figure null until set. */
@@ -165,6 +172,9 @@ function intakeCaps(env: Env): IntakeCaps {
 
 const MIB = 1024 * 1024;
 
+/** The reference documents kept beside the project (refdata/README.md), where the Commission's V3 schemas lie. */
+const DEFAULT_TRACES_SCHEMA_DIR = fileURLToPath(new URL('../../shared/refdata/traces/mfrntic-eudr-api-client/docs/eudr_docs 8.2.1', import.meta.url));
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
@@ -197,5 +207,6 @@ export function loadConfig(env: Env = process.env): Config {
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 16),
     gfwApiKey: env.GFW_API_KEY && env.GFW_API_KEY !== '' ? env.GFW_API_KEY : null,
+    tracesSchemaDir: path.resolve(env.TRACES_SCHEMA_DIR && env.TRACES_SCHEMA_DIR !== '' ? env.TRACES_SCHEMA_DIR : DEFAULT_TRACES_SCHEMA_DIR),
   };
 }

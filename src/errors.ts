@@ -48,7 +48,19 @@ export type InputCode =
   | 'bad_reviewer'
   | 'bad_statement'
   | 'bad_reason'
-  | 'one_file_per_upload';
+  | 'one_file_per_upload'
+  | 'reference_required'
+  | 'reference_too_long'
+  | 'bad_hs_code'
+  | 'bad_quantity'
+  | 'bad_unit'
+  | 'bad_destination'
+  | 'bad_activity'
+  | 'bad_date'
+  | 'bad_species'
+  | 'species_scientific_name_required'
+  | 'bad_text'
+  | 'bad_refs';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =
@@ -107,6 +119,8 @@ export type ErrorCode =
   | 'finding_issued'
   | 'reading_on_record'
   | 'already_withdrawn'
+  | 'duplicate_reference'
+  | 'not_ready'
   | 'queue_unavailable'
   | 'too_many_attempts'
   | 'cross_site'

@@ -10,6 +10,11 @@ import { z } from 'zod';
 import { ARCHIVE_OBSERVATIONS } from '../engine/archive-reading.ts';
 import { badRequest, invalid, type InputCode } from '../errors.ts';
 import { JSON_TYPES } from './middleware.ts';
+import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../store/entities/index.ts';
+import { SPECIES_MAX, SPECIES_NAME_MAX } from '../statements/species.ts';
+import { REFERENCE_MAX } from '../statements/shipment-fields.ts';
+import { MAX_PLOTS_PER_ADD } from '../statements/shipments.ts';
+import { V3_LIMITS } from '../statements/payload.ts';
 
 /**
  * A route that reads a JSON object takes no body at all as `{}`; a body of another media type is
@@ -173,4 +178,115 @@ export const withdrawReadingBody = requestBody(
     reason: { wrong: { code: 'bad_reason', message: `reason must be a string of 1 to ${READING_TEXT_MAX.reason} characters, or left out` } },
   },
   'Why the reading is withdrawn (optional).',
+);
+
+const speciesName = z.string().max(SPECIES_NAME_MAX);
+const speciesEntry = z.union([
+  speciesName.describe('A scientific name.'),
+  z.object({
+    scientific_name: speciesName.nullable().optional().describe(`Required: 1 to ${SPECIES_NAME_MAX} characters.`),
+    common_name: speciesName.nullable().optional().describe(`1 to ${SPECIES_NAME_MAX} characters.`),
+  }),
+]);
+const speciesList = z.array(speciesEntry).max(SPECIES_MAX).nullable().optional()
+  .describe(`Spec 4.10: \`{scientific_name, common_name}\` objects or plain strings (the scientific name); at most ${SPECIES_MAX} entries, names of 1 to ${SPECIES_NAME_MAX} characters.`);
+const speciesRefusal = {
+  wrong: { code: 'bad_species', message: `species must be a list of at most ${SPECIES_MAX} {scientific_name, common_name} objects or scientific names, each name 1 to ${SPECIES_NAME_MAX} characters` },
+} as const;
+
+/** Plots to put on a shipment (spec 4.9), in any combination. */
+const plotSelection = {
+  plot_ids: z.array(z.string()).optional().describe('Plot ids of the workspace.'),
+  refs: z.array(z.string()).optional().describe('Your plot references (`ref` at upload).'),
+  producer_id: z.string().optional().describe('Every plot of this producer.'),
+};
+const plotSelectionRefusals = {
+  plot_ids: { wrong: { code: 'bad_plot_ids', message: 'plot_ids must be an array of plot ids' } },
+  refs: { wrong: { code: 'bad_refs', message: 'refs must be an array of your plot references' } },
+  producer_id: { wrong: { code: 'bad_producer_id', message: 'producer_id must be a producer id' } },
+} as const;
+
+const text = (what: string) => ({ wrong: { code: 'bad_text', message: `${what} must be a string` } }) as const;
+
+/** The fields of a shipment (spec 4.9); null clears a field on a change. */
+const shipmentFields = {
+  commodity: z.string().nullable().optional().describe('`wood` or `timber` make the batch wood (spec 4.10).'),
+  description_of_goods: z.string().nullable().optional(),
+  hs_code: z.string().nullable().optional().describe('2 to 8 digits; dots and spaces are dropped. V3 takes at most 6 digits: a longer code is reported among the statement\'s problems.'),
+  quantity: z.number().positive().nullable().optional(),
+  unit: z.enum(SHIPMENT_UNITS).nullable().optional(),
+  destination_country: z.string().nullable().optional().describe('The EU member state where the goods are placed on the market: alpha-2, alpha-3 or its name.'),
+  activity_type: z.enum(ACTIVITY_TYPES).optional().describe('Default IMPORT. V3 has no TRADE: a TRADE batch is reported among the statement\'s problems.'),
+  shipped_on: z.iso.date().nullable().optional(),
+  arrives_on: z.iso.date().nullable().optional(),
+  producer_ids: z.array(z.string()).nullable().optional().describe('Producers named on the batch beside those of its plots.'),
+  species: speciesList,
+  note: z.string().nullable().optional(),
+};
+const shipmentFieldRefusals = {
+  commodity: text('commodity'),
+  description_of_goods: text('description_of_goods'),
+  hs_code: { wrong: { code: 'bad_hs_code', message: 'hs_code must be a string of 2 to 8 digits (dots and spaces are dropped)' } },
+  quantity: { wrong: { code: 'bad_quantity', message: 'quantity must be a number above zero' } },
+  unit: { wrong: { code: 'bad_unit', message: `unit must be one of ${SHIPMENT_UNITS.join(', ')}` } },
+  destination_country: { wrong: { code: 'bad_destination', message: 'destination_country must be an EU member state: alpha-2, alpha-3 or its name' } },
+  activity_type: { wrong: { code: 'bad_activity', message: `activity_type must be one of ${ACTIVITY_TYPES.join(', ')}` } },
+  shipped_on: { wrong: { code: 'bad_date', message: 'shipped_on must be a date, YYYY-MM-DD' } },
+  arrives_on: { wrong: { code: 'bad_date', message: 'arrives_on must be a date, YYYY-MM-DD' } },
+  producer_ids: { wrong: { code: 'bad_producer_id', message: 'producer_ids must be an array of producer ids' } },
+  species: speciesRefusal,
+  note: text('note'),
+} as const;
+
+const referenceField = z.string().max(REFERENCE_MAX).describe(`1 to ${REFERENCE_MAX} characters; unique in the workspace.`);
+const referenceRefusal = { wrong: { code: 'reference_too_long', message: `reference must be a string of 1 to ${REFERENCE_MAX} characters` } } as const;
+
+/** POST /portal/statements/shipments (spec 4.9). */
+export const shipmentBody = requestBody(
+  { reference: referenceField, ...shipmentFields, ...plotSelection },
+  { reference: { ...referenceRefusal, missing: { code: 'reference_required', message: `reference is required: 1 to ${REFERENCE_MAX} characters, unique in the workspace` } }, ...shipmentFieldRefusals, ...plotSelectionRefusals },
+  'A shipment: nothing left out is defaulted except `activity_type`; plots in the shapes of the add route.',
+);
+
+/** PATCH /portal/statements/shipments/{id}. */
+export const shipmentChangeBody = requestBody(
+  { reference: referenceField.optional(), ...shipmentFields },
+  { reference: referenceRefusal, ...shipmentFieldRefusals },
+  'The fields to change; a field left out stays, null clears it.',
+);
+
+/** POST /portal/statements/shipments/{id}/plots. */
+export const addPlotsBody = requestBody(plotSelection, plotSelectionRefusals, `Plots by id, by your reference and by producer, together if wished; at most ${MAX_PLOTS_PER_ADD} a call.`);
+
+/** POST /portal/statements/shipments/{id}/plots/remove. */
+export const removePlotsBody = requestBody(
+  { plot_ids: z.array(z.string()).describe('Plots to take off the batch.') },
+  { plot_ids: { wrong: { code: 'bad_plot_ids', message: 'plot_ids must be an array of plot ids' }, missing: { code: 'no_plots', message: 'plot_ids is required: the plots to take off the batch' } } },
+  'The plots to take off the batch; they stay in the register.',
+);
+
+const internalReference = z.string().max(REFERENCE_MAX).nullable().optional()
+  .describe(`1 to ${REFERENCE_MAX} characters, unique in the workspace; the information system takes at most ${V3_LIMITS.internalReference}, a longer one is reported among the problems.`);
+const internalReferenceRefusal = { wrong: { code: 'reference_too_long', message: `internal_reference must be a string of 1 to ${REFERENCE_MAX} characters` } } as const;
+
+/** POST /portal/statements/from-shipment and POST /portal/statements. */
+export const statementBody = requestBody(
+  {
+    shipment_id: z.string().describe('The shipment the statement is built from.'),
+    internal_reference: internalReference.describe('Defaults to the shipment\'s reference.'),
+    species: speciesList.describe('The statement\'s own species; left out, the shipment\'s.'),
+  },
+  {
+    shipment_id: { wrong: { code: 'bad_shipment_id', message: 'shipment_id must be a shipment id' }, missing: { code: 'bad_shipment_id', message: 'shipment_id is required: the shipment the statement is built from' } },
+    internal_reference: internalReferenceRefusal,
+    species: speciesRefusal,
+  },
+  'A statement linked to a shipment.',
+);
+
+/** PATCH /portal/statements/{id}. */
+export const statementChangeBody = requestBody(
+  { internal_reference: internalReference, species: speciesList.describe('null: the shipment\'s species.') },
+  { internal_reference: internalReferenceRefusal, species: speciesRefusal },
+  'The fields to change; a field left out stays.',
 );

@@ -8,13 +8,18 @@ import { Buffer } from 'node:buffer';
 import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { busy } from '../errors.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
+import type { ShipmentReportInput } from './shipment-report.ts';
 import type { DocumentTasks } from './render-task.ts';
+import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
 
 /** A waiting render holds only its stored evidence (tens to hundreds of KB), so bursts of requests may queue deep. */
 const QUEUE_PER_THREAD = 64;
 
 export interface DocumentPool {
   evidencePdf(input: EvidenceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
+  /** A due diligence statement built and schema-checked (src/statements/statement-task.ts). */
+  statement(task: StatementTask): Promise<StatementResult>;
+  shipmentReportPdf(input: ShipmentReportInput): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -26,12 +31,18 @@ export function createDocumentPool(size: number): DocumentPool {
     filename: new URL('./render-task.ts', import.meta.url),
     name: 'documents',
   });
+  const full = (error: unknown): never => {
+    if (error instanceof PoolError && error.code === 'pool_full') throw busy('As many documents as the service renders at once are waiting; ask again shortly.', 5);
+    throw error;
+  };
   return {
     async evidencePdf(input, options) {
-      const pdf = await pool.run('evidence', { input, options }).catch((error: unknown) => {
-        if (error instanceof PoolError && error.code === 'pool_full') throw busy('As many documents as the service renders at once are waiting; ask again shortly.', 5);
-        throw error;
-      });
+      const pdf = await pool.run('evidence', { input, options }).catch(full);
+      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    },
+    statement: (task) => pool.run('statement', task).catch(full),
+    async shipmentReportPdf(input) {
+      const pdf = await pool.run('shipmentReport', input).catch(full);
       return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
     },
     close: () => pool.close(),

@@ -6,6 +6,10 @@
 import { Buffer } from 'node:buffer';
 import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
 import { evidencePdf, type EvidenceDocumentInput, type EvidenceDocumentOptions } from './evidence-pdf.ts';
+import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
+import { shipmentReportPdf, type ShipmentReportInput } from './shipment-report.ts';
+
+export { statement } from '../statements/statement-task.ts';
 
 export interface EvidencePdfTask {
   input: EvidenceDocumentInput;
@@ -14,6 +18,8 @@ export interface EvidencePdfTask {
 
 export interface DocumentTasks {
   evidence: { params: EvidencePdfTask; result: Uint8Array };
+  statement: { params: StatementTask; result: StatementResult };
+  shipmentReport: { params: ShipmentReportInput; result: Uint8Array };
 }
 
 /** The evidence PDF of a stored wrapper; its bytes move back to the caller. */
@@ -21,5 +27,11 @@ export async function evidence({ input, options }: EvidencePdfTask): Promise<Uin
   // A Buffer arrives as a plain Uint8Array; the chip is read as the Buffer it was sent as.
   const map = input.map && { ...input.map, chip: input.map.chip && { ...input.map.chip, png: Buffer.from(input.map.chip.png) } };
   const pdf = ownBuffer(await evidencePdf({ ...input, map }, options));
+  return answerMoving(pdf, [pdf]);
+}
+
+/** The shipment report of a batch as gathered on the main thread; its bytes move back to the caller. */
+export async function shipmentReport(input: ShipmentReportInput): Promise<Uint8Array> {
+  const pdf = ownBuffer(await shipmentReportPdf(input));
   return answerMoving(pdf, [pdf]);
 }

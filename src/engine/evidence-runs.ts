@@ -14,7 +14,7 @@ import { evidenceStateCounts, finishedCounts, jobsHoldingPlots, readablePlotsToR
 import { lockRegister } from '../store/register/lock.ts';
 import { queue as queuePlots, recover } from '../store/register/transitions.ts';
 import type { Verdict } from './decide.ts';
-import { failedEvent } from './evidence-store.ts';
+import { batchCompletedEvent, failedEvent, type EventLinks } from './evidence-store.ts';
 import { REASON_BUCKETS, reasonBucket, type ReasonBucket } from './reason-buckets.ts';
 
 /** What an evidence job carries: its plots, in the order they are read. */
@@ -115,7 +115,7 @@ export const INTERRUPTED =
  * completed without them, or is gone) move to `failed`, with the failed event: the read did not
  * happen and cost nothing, and the next run with `all: true` retries them. Answers how many moved.
  */
-export async function recoverStranded(em: Em, queue: Queue, workspaceId: string): Promise<number> {
+export async function recoverStranded(em: Em, queue: Queue, workspaceId: string, links: EventLinks): Promise<number> {
   const dead: string[] = [];
   let orphaned = false;
   for (const jobId of await jobsHoldingPlots(em, workspaceId)) {
@@ -128,11 +128,11 @@ export async function recoverStranded(em: Em, queue: Queue, workspaceId: string)
   }
   if (dead.length === 0 && !orphaned) return 0;
   const at = new Date();
-  return recover(em, workspaceId, dead, INTERRUPTED, at, (plot) => failedEvent(plot, INTERRUPTED, at));
+  return recover(em, workspaceId, dead, INTERRUPTED, at, (plot) => failedEvent(plot, INTERRUPTED, at), (batch) => batchCompletedEvent(batch, links));
 }
 
-export async function evidenceSummary(em: Em, queue: Queue | null, workspace: Workspace): Promise<EvidenceSummary> {
-  const recovered = queue === null ? 0 : await recoverStranded(em, queue, workspace.id);
+export async function evidenceSummary(em: Em, queue: Queue | null, workspace: Workspace, links: EventLinks): Promise<EvidenceSummary> {
+  const recovered = queue === null ? 0 : await recoverStranded(em, queue, workspace.id, links);
   const states = Object.fromEntries(EVIDENCE_STATES.map((s) => [s, 0])) as Record<EvidenceState, number>;
   for (const r of await evidenceStateCounts(em, workspace.id)) states[r.state] = r.plots;
   const verdicts: Record<Verdict, number> = { prior_management_evidenced: 0, prior_management_weak: 0, no_prior_management_evidenced: 0, insufficient_record: 0 };

@@ -9,6 +9,7 @@ import { noEvidence, notFound } from '../errors.ts';
 import type { EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { liveEvidence, type PlotHold, type StoredEvidence } from '../store/register/evidence.ts';
+import type { CompletedBatch } from '../store/register/shipments.ts';
 import { complete, fail, type FailedRead, type FinishedRead, type WriteOutcome } from '../store/register/transitions.ts';
 import type { ArchiveReview } from './archive-reading.ts';
 import type { EvidenceObject } from './evidence-object.ts';
@@ -105,12 +106,29 @@ export async function storeEvidence(em: Em, read: FinishedRead, links: EventLink
     issued_at: e.issued,
     evidence_url: evidenceUrl,
     document_url: `${evidenceUrl}.pdf`,
-  }));
+  }), (batch) => batchCompletedEvent(batch, links));
 }
 
 /** Records a failed read (state `failed`, the reason in words) with the failed event; nothing is charged. */
-export async function recordFailure(em: Em, failure: FailedRead): Promise<WriteOutcome> {
-  return fail(em, failure, (plot) => failedEvent(plot, failure.error, failure.at));
+export async function recordFailure(em: Em, failure: FailedRead, links: EventLinks): Promise<WriteOutcome> {
+  return fail(em, failure, (plot) => failedEvent(plot, failure.error, failure.at), (batch) => batchCompletedEvent(batch, links));
+}
+
+/** The `data` of `batch.completed` (spec 6.2). */
+export function batchCompletedEvent(batch: CompletedBatch, links: EventLinks): object {
+  const shipmentUrl = `${links.baseUrl}/portal/statements/shipments/${batch.id}`;
+  return {
+    shipment_id: batch.id,
+    reference: batch.reference,
+    commodity: batch.commodity,
+    plots: batch.counts.plots,
+    read: batch.counts.read,
+    failed: batch.counts.failed,
+    findings: batch.counts.with_finding,
+    without_finding: batch.counts.withheld,
+    shipment_url: shipmentUrl,
+    report_url: `${shipmentUrl}/report.pdf`,
+  };
 }
 
 /** The `data` of `plot.evidence.failed` (spec 6.2). */

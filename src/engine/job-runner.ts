@@ -112,7 +112,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
         if (signal.aborted) throw err;
         const error = failureReason(err);
         log.warn({ plot: plotId, err }, 'plot read failed');
-        await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() });
+        await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() }, { baseUrl: deps.baseUrl });
         return;
       } finally {
         prepared.delete(k);

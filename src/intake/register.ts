@@ -5,6 +5,7 @@ import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts'
 import type { Em } from '../store/orm.ts';
 import { servedReading } from '../store/register/archive-readings.ts';
 import { plotWithBoundary, registerPage, registerRow, registerRows, stateColumns, type PlotRecord } from '../store/register/plots.ts';
+import { shipmentRecord } from '../store/register/shipments.ts';
 import type { ValidationReport } from '../store/register/stored-json.ts';
 import { notFound } from './errors.ts';
 import type { PlotGeometry } from './types.ts';
@@ -51,7 +52,7 @@ export interface PlotPage {
   rows: RegisterRow[];
 }
 
-function rowOf(r: PlotRecord): RegisterRow {
+export function rowOf(r: PlotRecord): RegisterRow {
   return {
     id: r.id,
     external_ref: r.external_ref,
@@ -80,10 +81,10 @@ function rowOf(r: PlotRecord): RegisterRow {
  * file order within an import), with the total that matches the filters.
  */
 export async function listPlots(em: Em, workspaceId: string, query: ListQuery): Promise<PlotPage> {
-  // No shipment exists until shipments are built, so every shipment id is unknown in the workspace.
-  if (query.shipmentId) throw notFound('shipment', query.shipmentId);
+  const shipmentId = query.shipmentId ? query.shipmentId.toLowerCase() : null;
+  if (shipmentId !== null && (await shipmentRecord(em, workspaceId, shipmentId)) === null) throw notFound('shipment', shipmentId);
   const state = query.state ?? null;
-  const filter = { q: query.q, evidenceState: state && 'evidence_state' in state ? state.evidence_state : null };
+  const filter = { q: query.q, evidenceState: state && 'evidence_state' in state ? state.evidence_state : null, shipmentId };
   if (state && 'tone' in state) {
     // The tone is plotStateOfRow()'s answer, which SQL does not restate: the filter runs on the few
     // columns it reads, and only the page's rows are fetched whole.

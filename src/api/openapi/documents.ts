@@ -36,7 +36,7 @@ export const documentSchemas: Record<string, Schema> = {
 };
 
 const plotId = { name: 'id', in: 'path', required: true, schema: uuid };
-const workspaceQuery = {
+export const workspaceQuery = {
   name: 'workspace',
   in: 'query',
   required: false,

@@ -2,12 +2,16 @@ import { accountPaths, accountSchemas } from './accounts.ts';
 import { archiveReadingPaths, archiveReadingSchemas } from './archive-readings.ts';
 import { archiveReadingSchema, archiveReviewSchema } from '../../engine/archive-reading.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { attachProducerBody, fileReadingBody, keyBody, producerBody, runEvidenceBody, signInBody, withdrawReadingBody } from '../bodies.ts';
+import {
+  addPlotsBody, attachProducerBody, fileReadingBody, keyBody, producerBody, removePlotsBody, runEvidenceBody, shipmentBody, shipmentChangeBody, signInBody, statementBody, statementChangeBody,
+  withdrawReadingBody,
+} from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
+import { statementPaths, statementSchemas } from './statements.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
 export function openApiDocument(baseUrl: string) {
@@ -34,6 +38,7 @@ export function openApiDocument(baseUrl: string) {
         ...documentSchemas,
         ...evidenceSchemas,
         ...archiveReadingSchemas,
+        ...statementSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -43,6 +48,12 @@ export function openApiDocument(baseUrl: string) {
           AttachProducerRequest: attachProducerBody.schema,
           FileArchiveReadingRequest: fileReadingBody.schema,
           WithdrawArchiveReadingRequest: withdrawReadingBody.schema,
+          ShipmentRequest: shipmentBody.schema,
+          ShipmentChangeRequest: shipmentChangeBody.schema,
+          AddPlotsRequest: addPlotsBody.schema,
+          RemovePlotsRequest: removePlotsBody.schema,
+          StatementRequest: statementBody.schema,
+          StatementChangeRequest: statementChangeBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
@@ -60,6 +71,7 @@ export function openApiDocument(baseUrl: string) {
       ...archiveReadingPaths,
       ...documentPaths,
       ...plotPaths,
+      ...statementPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };

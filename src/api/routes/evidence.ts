@@ -38,7 +38,7 @@ export function evidenceRoutes(services: Services) {
   });
 
   router.get('/portal/plots/evidence/summary', auth, async (ctx) => {
-    ctx.body = await evidenceSummary(em(), services.queue, workspace(ctx));
+    ctx.body = await evidenceSummary(em(), services.queue, workspace(ctx), { baseUrl: services.config.baseUrl });
   });
 
   router.get('/portal/plots/:id/evidence', auth, async (ctx) => {

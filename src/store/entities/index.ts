@@ -7,12 +7,15 @@ import { OutboxEvent } from './outbox.ts';
 import { Plot } from './plot.ts';
 import { Producer } from './producer.ts';
 import { Session } from './session.ts';
+import { Shipment, ShipmentPlot } from './shipment.ts';
 import { SignInFailure } from './sign-in-failure.ts';
+import { Statement } from './statement.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
-export { ApiKey, ArchiveReading, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, User, Workspace };
+export { ApiKey, ArchiveReading, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, User, Workspace };
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
+export { ACTIVITY_TYPES, SHIPMENT_UNITS, type ActivityType, type ShipmentUnit } from './shipment.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement];

@@ -4,6 +4,7 @@ import { Migration20261122042615_plots_and_producers } from './Migration20261122
 import { Migration20261122044737_evidence_and_outbox } from './Migration20261122044737_evidence_and_outbox.ts';
 import { Migration20261124013915_sign_in_failures } from './Migration20261124013915_sign_in_failures.ts';
 import { Migration20261124060134_archive_readings } from './Migration20261124060134_archive_readings.ts';
+import { Migration20261124060147_shipments_and_statements } from './Migration20261124060147_shipments_and_statements.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: 'Migration20261122044737_evidence_and_outbox', class: Migration20261122044737_evidence_and_outbox },
   { name: 'Migration20261124013915_sign_in_failures', class: Migration20261124013915_sign_in_failures },
   { name: 'Migration20261124060134_archive_readings', class: Migration20261124060134_archive_readings },
+  { name: 'Migration20261124060147_shipments_and_statements', class: Migration20261124060147_shipments_and_statements },
 ];

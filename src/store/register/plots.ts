@@ -10,6 +10,7 @@ import type { PlotGeometry } from '../../intake/types.ts';
 import { Plot, type EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { READABLE } from './evidence.ts';
+import { ON_SHIPMENT } from './shipments.ts';
 import { evidenceFacts, plotGeometry, validationReport, type ValidationReport } from './stored-json.ts';
 
 /** A register row with its producer's name. */
@@ -68,6 +69,8 @@ function recordOf(r: DbRecord): PlotRecord {
 export interface PlotFilter {
   q?: string | null;
   evidenceState?: EvidenceState | null;
+  /** One shipment's plots. */
+  shipmentId?: string | null;
 }
 
 /** `%` and `_` in a fragment are literal. */
@@ -83,6 +86,10 @@ function whereOf(workspaceId: string, filter: PlotFilter): { sql: string; params
   if (filter.evidenceState) {
     where.push('p.evidence_state = ?');
     params.push(filter.evidenceState);
+  }
+  if (filter.shipmentId) {
+    where.push(ON_SHIPMENT);
+    params.push(filter.shipmentId);
   }
   return { sql: where.join(' and '), params };
 }

@@ -17,6 +17,7 @@ import { Evidence } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { writeEvent } from '../outbox.ts';
 import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHold, type PlotHold } from './evidence.ts';
+import { batchesCompletedBy, type CompletedBatch } from './shipments.ts';
 import type { StoredMap } from './stored-json.ts';
 
 /** Outcome of a write: `superseded` when the plot is no longer held by this job (read again, or reset), so nothing was written. */
@@ -27,6 +28,18 @@ export type EventData = (plot: PlotHold) => object;
 
 const held = (plot: PlotHold | null, jobId: string): plot is PlotHold =>
   plot !== null && (plot.evidence_state === 'queued' || plot.evidence_state === 'running') && plot.evidence_job_id === jobId;
+
+/** The `data` of `batch.completed` (spec 6.2), built by the caller from the batch's counts. */
+export type BatchEventData = (batch: CompletedBatch) => object;
+
+/**
+ * `batch.completed` for every batch of the plot that its finished read leaves with no plot waiting for
+ * one. The engine always passes the event's builder; a write without one (a fixture storing evidence) reports no batch.
+ */
+async function completeBatches(tx: Em, workspaceId: string, plotId: string, at: Date, batchEvent: BatchEventData | undefined): Promise<void> {
+  if (batchEvent === undefined) return;
+  for (const batch of await batchesCompletedBy(tx, workspaceId, plotId)) writeEvent(tx, workspaceId, 'batch.completed', batchEvent(batch), at);
+}
 
 /**
  * Queues the plots under `jobId`, clearing a failed read's reason and, on a rerun, the register's
@@ -82,9 +95,10 @@ export interface FinishedRead extends JobRead {
 
 /**
  * Stores a finished read: the object (the plot's previous evidence stays, no longer current), the
- * register row moved to `done`, one allowance unit and the `plot.evidence.completed` event, all or nothing.
+ * register row moved to `done`, one allowance unit, the `plot.evidence.completed` event and
+ * `batch.completed` for each batch it completes, all or nothing.
  */
-export async function complete(em: Em, read: FinishedRead, completedEvent: EventData): Promise<WriteOutcome> {
+export async function complete(em: Em, read: FinishedRead, completedEvent: EventData, batchEvent?: BatchEventData): Promise<WriteOutcome> {
   return whileHeld(em, read, async (tx, plot) => {
     const e = read.evidence;
     const issued = new Date(e.issued);
@@ -112,6 +126,7 @@ export async function complete(em: Em, read: FinishedRead, completedEvent: Event
     });
     await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
     writeEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
+    await completeBatches(tx, read.workspaceId, read.plotId, issued, batchEvent);
   });
 }
 
@@ -121,9 +136,15 @@ export interface FailedRead extends JobRead {
   at: Date;
 }
 
-/** Records a failed read on the plot (state `failed`, the reason in words) with the `plot.evidence.failed` event; nothing is charged. */
-export async function fail(em: Em, failure: FailedRead, failedEvent: EventData): Promise<WriteOutcome> {
-  return whileHeld(em, failure, (tx, plot) => failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent));
+/**
+ * Records a failed read on the plot (state `failed`, the reason in words) with the `plot.evidence.failed`
+ * event and `batch.completed` for each batch it completes (a failed read is a finished one); nothing is charged.
+ */
+export async function fail(em: Em, failure: FailedRead, failedEvent: EventData, batchEvent?: BatchEventData): Promise<WriteOutcome> {
+  return whileHeld(em, failure, async (tx, plot) => {
+    await failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent);
+    await completeBatches(tx, failure.workspaceId, failure.plotId, failure.at, batchEvent);
+  });
 }
 
 async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: string, at: Date, failedEvent: EventData): Promise<void> {
@@ -133,16 +154,19 @@ async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: st
 
 /**
  * Plots in flight under one of `deadJobs`, or under no job, move to `failed` with `error` and the
- * failed event each, in register order: the read did not happen and cost nothing. Answers how many moved.
+ * failed event each (and `batch.completed` for a batch the last of them completes), in register order: the read did not happen and cost nothing. Answers how many moved.
  */
-export async function recover(em: Em, workspaceId: string, deadJobs: string[], error: string, at: Date, failedEvent: EventData): Promise<number> {
+export async function recover(em: Em, workspaceId: string, deadJobs: string[], error: string, at: Date, failedEvent: EventData, batchEvent?: BatchEventData): Promise<number> {
   return em.transactional(async (tx) => {
     const plots = await tx.execute<PlotHold[]>(
       `select ${HOLD_COLUMNS} from plots where workspace_id = ? and evidence_state in ('queued', 'running')
         and (evidence_job_id is null or evidence_job_id = any(?::uuid[])) order by seq for update`,
       [workspaceId, `{${deadJobs.join(',')}}`],
     );
-    for (const plot of plots) await failLocked(tx, plot, workspaceId, error, at, failedEvent);
+    for (const plot of plots) {
+      await failLocked(tx, plot, workspaceId, error, at, failedEvent);
+      await completeBatches(tx, workspaceId, plot.id, at, batchEvent);
+    }
     return plots.length;
   });
 }

@@ -1,0 +1,196 @@
+/**
+ * The shipment report (spec 4.9): every plot of a batch with what the record shows on it, its finding
+ * or what withheld one, and its next step; the batch's counts and shares; open alert cases; sources;
+ * limitations; and a last page laying out the due diligence statement's fields in the order the
+ * information system asks for them, filled from the batch and the register, naming what is missing.
+ * Rendered on a documents thread; the statement's fields come from the same builder the statement
+ * routes use, so the page and the statement cannot disagree.
+ */
+import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { ReasonCode, Verdict } from '../engine/decide.ts';
+import type { NextStep } from '../engine/next-step.ts';
+import type { PlotState } from '../engine/plot-state.ts';
+import type { BatchCounts } from '../store/register/shipments.ts';
+import { buildStatement, type StatementFacts } from '../statements/payload.ts';
+import { grid, facts, heading, keepHeadingsWithNext, para, PAGE, show, STYLES, subheading } from './layout.ts';
+import { LIMITATIONS } from './evidence/limitations.ts';
+import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
+import { renderPdf } from './pdf.ts';
+
+/** A plot of the batch as the report lists it. */
+export interface ReportPlot {
+  id: string;
+  external_ref: string | null;
+  area_ha: number | null;
+  producer_name: string | null;
+  evidence_state: string;
+  verdict: Verdict | null;
+  reason: ReasonCode | null;
+  state: PlotState;
+  next_step: NextStep | null;
+}
+
+export interface ShipmentReportInput {
+  shipment: {
+    id: string;
+    reference: string;
+    shipped_on: string | null;
+    arrives_on: string | null;
+    note: string | null;
+  };
+  counts: BatchCounts;
+  plots: ReportPlot[];
+  /** The statement's facts under the shipment's reference. */
+  statement: StatementFacts;
+  /** When the report was made (its dates). */
+  generatedAt: string;
+  /** The service's base URL (ending /api/v1), for the evidence documents' addresses. */
+  baseUrl: string;
+}
+
+const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+const shareOf = (n: number, of: number) => (of === 0 ? '0%' : `${((n / of) * 100).toFixed(1)}%`);
+
+function countsSection(input: ShipmentReportInput): Content[] {
+  const c = input.counts;
+  const withheldBy = new Map<string, number>();
+  for (const p of input.plots) {
+    if (p.evidence_state === 'done' && p.verdict !== 'prior_management_evidenced') {
+      const why = p.reason ?? p.verdict ?? 'unknown';
+      withheldBy.set(why, (withheldBy.get(why) ?? 0) + 1);
+    }
+  }
+  return [
+    heading('The batch in numbers'),
+    grid(['', 'plots', 'share of the batch'], [
+      ['With a finding', c.with_finding, shareOf(c.with_finding, c.plots)],
+      ['Withheld (read, no positive finding)', c.withheld, shareOf(c.withheld, c.plots)],
+      ['Not yet read (not run, queued or reading)', c.not_read, shareOf(c.not_read, c.plots)],
+      ['Could not be read', c.failed, shareOf(c.failed, c.plots)],
+      ['All plots', c.plots, '100%'],
+    ], [220, 80, '*']),
+    ...(withheldBy.size === 0 ? [] : [
+      subheading('Why plots were withheld'),
+      grid(['reason', 'plots', 'what it means'], [...withheldBy].map(([code, n]) => [
+        { text: code, style: 'code' }, n, REASON_MEANINGS[code as ReasonCode] ?? VERDICT_MEANINGS[code as Verdict]?.meaning ?? code,
+      ]), [150, 40, '*']),
+    ]),
+  ];
+}
+
+function plotsSection(input: ShipmentReportInput): Content[] {
+  const steps = new Map<string, string>();
+  for (const p of input.plots) if (p.next_step !== null) steps.set(p.next_step.code, p.next_step.note);
+  return [
+    heading('Every plot'),
+    para('What the record shows on each plot (its state), the finding or what withheld it, and the next step. A plot read without a positive finding is withheld; the reason code is explained above, the next steps below.'),
+    grid(['plot', 'ha', 'producer', 'state', 'finding or withheld because', 'next step'], input.plots.map((p) => [
+      p.external_ref ?? p.id,
+      p.area_ha === null ? 'not read' : Number(p.area_ha.toFixed(2)),
+      p.producer_name ?? 'none',
+      p.state.label,
+      p.evidence_state !== 'done' ? 'not read yet' : p.verdict === 'prior_management_evidenced' ? `finding: ${p.reason ?? ''}` : `withheld: ${p.reason ?? p.verdict ?? ''}`,
+      p.next_step === null ? 'none: a finding' : p.next_step.code,
+    ]), [62, 26, 62, 80, '*', 112]),
+    ...(steps.size === 0 ? [] : [subheading('Next steps on this batch'), facts([...steps].map(([code, note]) => [code, note]), 130)]),
+  ];
+}
+
+function casesSection(): Content[] {
+  return [
+    heading('Open alert cases'),
+    para('This workspace keeps no case register of alerts on these plots, so no open case is listed. Alerts on a plot after the cutoff are not part of this report.'),
+  ];
+}
+
+function sourcesSection(input: ShipmentReportInput): Content[] {
+  return [
+    heading('Sources'),
+    { ul: [
+      `Each plot's evidence document names the archive scenes, products and versions it was read from, and carries the evidence object's digest and signature: ${input.baseUrl}/portal/plots/{plot id}/evidence.pdf.`,
+      'The plot register: boundaries, areas, producers and countries as uploaded and validated.',
+      'The EU information system (TRACES) V3 due diligence schemas (xsd4-due-diligence-statement-v3, xsd2-eudr-common-v3), its validation rules v1.3, the EUDR GeoJSON file description v1.3 and the units-of-measure guidance for economic operators.',
+    ].map((text) => ({ text, style: 'body', margin: [0, 0, 0, 2] })) },
+  ];
+}
+
+function limitationsSection(): Content[] {
+  return [
+    heading('Limitations'),
+    { ul: [
+      ...LIMITATIONS,
+      'The counts are those of the register when this report was made; plots read later change them.',
+      'Species are the caller\'s declaration; the service does not check them.',
+    ].map((text) => ({ text, style: 'body', margin: [0, 0, 0, 2] })) },
+  ];
+}
+
+/** The statement's fields in the order of V3's SubmitDdsRequest, as filled, and what is missing. */
+function statementPage(input: ShipmentReportInput): Content[] {
+  const built = buildStatement(input.statement);
+  const s = built.payload.statement;
+  const commodity = s.commodities[0];
+  const m = commodity.descriptors.goodsMeasure;
+  const missing = '(missing)';
+  const countries = [...new Set(commodity.producers.map((p) => p.country ?? missing))];
+  const rows: Array<[string, string]> = [
+    ['operatorRole', built.payload.operatorRole],
+    ['internalReferenceNumber', s.internalReferenceNumber],
+    ['activityType', s.activityType],
+    ['countryOfActivity', s.countryOfActivity ?? missing],
+    ['commodities.descriptors.descriptionOfGoods', commodity.descriptors.descriptionOfGoods ?? missing],
+    ['commodities.descriptors.goodsMeasure.netWeight', m.netWeight === undefined ? missing : `${m.netWeight} kg`],
+    ['commodities.descriptors.goodsMeasure.supplementaryUnit', m.supplementaryUnit === undefined ? 'none given' : `${m.supplementaryUnit} ${m.supplementaryUnitQualifier}`],
+    ['commodities.hsHeading', commodity.hsHeading ?? missing],
+    ...(commodity.speciesInfo === undefined ? [] : [[
+      'commodities.speciesInfo',
+      commodity.speciesInfo.length === 0 ? missing : commodity.speciesInfo.map((x) => `${x.scientificName}${x.commonName ? ` (${x.commonName})` : ''}`).join('; '),
+    ] as [string, string]]),
+    ['commodities.producers', `${counted(commodity.producers.length, 'producer')}, ${counted(input.statement.plots.length, 'plot')}`],
+    [commodity.speciesInfo === undefined ? 'commodities.producers.country' : 'commodities.producers.country (country of harvest)', countries.length === 0 ? missing : countries.join(', ')],
+    ['geoLocationConfidential', show(s.geoLocationConfidential)],
+  ];
+  return [
+    { text: 'The due diligence statement', style: 'h1', pageBreak: 'before' },
+    para('The fields of the statement in the order the EU information system (V3 API) asks for them, filled from this batch and the plot register. The service files nothing: you file the statement from your own account.'),
+    facts(rows, 250),
+    subheading('Still missing or refused'),
+    built.problems.length === 0
+      ? para('Nothing: the statement can be built from this batch.')
+      : { ul: built.problems.map((p) => ({ text: `${p.field}: ${p.message}${p.eudr_code ? ` (${p.eudr_code})` : ''}`, style: 'body', margin: [0, 0, 0, 2] })) },
+  ];
+}
+
+export function shipmentReportDocument(input: ShipmentReportInput): TDocumentDefinitions {
+  const at = new Date(input.generatedAt);
+  const ref = input.shipment.reference;
+  return {
+    pageSize: PAGE.size,
+    pageMargins: PAGE.margins,
+    info: { title: `Shipment report: ${ref}`, author: 'Pre-cutoff land-use evidence service', creator: 'Pre-cutoff land-use evidence service', creationDate: at, modDate: at },
+    header: () => ({ margin: [PAGE.margins[0], 16, PAGE.margins[2], 0], text: `Shipment report · ${ref}`, style: 'small' }),
+    footer: (page: number, pages: number) => ({ margin: [PAGE.margins[0], 14, PAGE.margins[2], 0], text: `page ${page} of ${pages}`, style: 'small', alignment: 'right' }),
+    defaultStyle: { font: 'Roboto', fontSize: 8.5 },
+    styles: STYLES,
+    content: keepHeadingsWithNext([
+      { text: `Shipment ${ref}`, style: 'title' },
+      { text: `Evidence of land use before the EUDR cutoff for every plot of the batch, as the register held it on ${input.generatedAt}.`, style: 'subtitle' },
+      facts([
+        ['Shipment', input.shipment.id],
+        ['Shipped on', input.shipment.shipped_on ?? 'not given'],
+        ['Arrives on', input.shipment.arrives_on ?? 'not given'],
+        ['Note', input.shipment.note ?? 'none'],
+      ]),
+      ...countsSection(input),
+      ...plotsSection(input),
+      ...casesSection(),
+      ...sourcesSection(input),
+      ...limitationsSection(),
+      ...statementPage(input),
+    ]),
+  };
+}
+
+export function shipmentReportPdf(input: ShipmentReportInput): Promise<Buffer> {
+  return renderPdf(shipmentReportDocument(input));
+}

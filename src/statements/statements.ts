@@ -1,0 +1,130 @@
+/**
+ * Due diligence statements (spec 4.9): the check of a shipment's statement, stored statements linked
+ * to a batch, and their files. The statement is built and schema-checked on a documents thread;
+ * this module gathers its facts from the batch and the register, and stores nothing for a check.
+ */
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { DocumentPool } from '../documents/pool.ts';
+import { notFound } from '../intake/errors.ts';
+import { isUuid } from '../store/ids.ts';
+import type { Em } from '../store/orm.ts';
+import {
+  batchProducers,
+  filingPlots,
+  insertStatement,
+  statementRecord,
+  statementRecords,
+  updateStatement,
+  type ShipmentRecord,
+  type StatementRecord,
+} from '../store/register/shipments.ts';
+import { duplicateReference, notReady } from './errors.ts';
+import type { StatementFacts } from './payload.ts';
+import { shipmentReference } from './shipment-fields.ts';
+import { shipmentOf } from './shipments.ts';
+import { parseSpecies, type Species, type SpeciesEntry } from './species.ts';
+import type { StatementFormat, StatementResult } from './statement-task.ts';
+
+export interface StatementDeps {
+  em: Em;
+  documents: DocumentPool;
+  /** TRACES_SCHEMA_DIR. */
+  schemaDir: string;
+}
+
+/** The facts of a batch's statement under an internal reference and, when set, the statement's own species. */
+export async function factsOf(em: Em, workspaceId: string, shipment: ShipmentRecord, internalReference: string, species: Species[] | null): Promise<StatementFacts> {
+  const named = shipment.producer_ids.length === 0 ? [] : await batchProducers(em, workspaceId, shipment.id, shipment.producer_ids);
+  return {
+    internalReference,
+    commodity: shipment.commodity,
+    descriptionOfGoods: shipment.description_of_goods,
+    hsCode: shipment.hs_code,
+    quantity: shipment.quantity,
+    unit: shipment.unit,
+    destinationCountry: shipment.destination_country,
+    activityType: shipment.activity_type,
+    species: species ?? (shipment.species as Species[] | null),
+    plots: await filingPlots(em, shipment.id),
+    namedProducers: named.filter((p) => shipment.producer_ids.includes(p.id)),
+  };
+}
+
+/** Answers a check (`json`), or the file with the problems refused as not_ready. */
+function fileOrRefusal(result: StatementResult, format: StatementFormat): StatementResult {
+  if (format !== 'json' && !result.ready) throw notReady(result.problems);
+  return result;
+}
+
+/** The statement of a shipment under its own reference (spec 4.9 statement route). */
+export async function shipmentStatement(deps: StatementDeps, workspaceId: string, shipmentId: string, format: StatementFormat): Promise<StatementResult> {
+  const shipment = await shipmentOf(deps.em, workspaceId, shipmentId);
+  const facts = await factsOf(deps.em, workspaceId, shipment, shipment.reference, null);
+  return fileOrRefusal(await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
+}
+
+/** A stored statement as the API serves it. */
+export interface StatementAnswer extends Omit<StatementRecord, 'species' | 'created_at' | 'updated_at'> {
+  species: Species[] | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const answerOf = (r: StatementRecord): StatementAnswer => ({
+  ...r,
+  species: r.species as Species[] | null,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+async function uniquely<T>(reference: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException && reference !== undefined) throw duplicateReference('statement', reference);
+    throw error;
+  }
+}
+
+export interface NewStatement {
+  shipment_id: string;
+  internal_reference?: string | null;
+  species?: SpeciesEntry[] | null;
+}
+
+/** Stores a statement linked to a batch; its reference defaults to the shipment's. */
+export async function createStatement(em: Em, workspaceId: string, input: NewStatement): Promise<StatementAnswer> {
+  const shipment = await shipmentOf(em, workspaceId, input.shipment_id);
+  const reference = input.internal_reference === undefined || input.internal_reference === null ? shipment.reference : shipmentReference(input.internal_reference, 'internal_reference');
+  const species = input.species === undefined || input.species === null ? null : parseSpecies(input.species);
+  return answerOf(await uniquely(reference, () => insertStatement(em, workspaceId, { shipment_id: shipment.id, internal_reference: reference, species })));
+}
+
+export async function statementOf(em: Em, workspaceId: string, id: string): Promise<StatementAnswer> {
+  const record = isUuid(id) ? await statementRecord(em, workspaceId, id.toLowerCase()) : null;
+  if (record === null) throw notFound('statement', id);
+  return answerOf(record);
+}
+
+export async function listStatements(em: Em, workspaceId: string): Promise<StatementAnswer[]> {
+  return (await statementRecords(em, workspaceId)).map(answerOf);
+}
+
+export async function changeStatement(em: Em, workspaceId: string, id: string, input: { internal_reference?: string | null; species?: SpeciesEntry[] | null }): Promise<StatementAnswer> {
+  const current = await statementOf(em, workspaceId, id);
+  const reference = input.internal_reference === undefined || input.internal_reference === null ? undefined : shipmentReference(input.internal_reference, 'internal_reference');
+  const species = input.species === undefined ? undefined : input.species === null ? null : parseSpecies(input.species);
+  await uniquely(reference, () => updateStatement(em, workspaceId, current.id, { internal_reference: reference, species }));
+  return statementOf(em, workspaceId, current.id);
+}
+
+/** A stored statement's check or file, built from its batch as it stands now. */
+export async function storedStatement(deps: StatementDeps, workspaceId: string, id: string, format: StatementFormat): Promise<StatementResult> {
+  const stored = await statementOf(deps.em, workspaceId, id);
+  if (stored.shipment_id === null) {
+    throw notReady([{ message: `The shipment of statement ${stored.internal_reference} was deleted; store a new statement from a shipment.` }]);
+  }
+  const shipment = await shipmentOf(deps.em, workspaceId, stored.shipment_id);
+  const facts = await factsOf(deps.em, workspaceId, shipment, stored.internal_reference, stored.species);
+  return fileOrRefusal(await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
+}

@@ -1,0 +1,6 @@
+/** The form of every id the service issues (UUIDs): text that is not one names nothing of ours. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

@@ -1,0 +1,83 @@
+/**
+ * The shipment report PDF (spec 4.9), on both backends: its text carries every plot, the batch's
+ * counts, and a last page with the statement's fields in V3 order naming what is still missing.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Buffer } from 'node:buffer';
+import { runAdminCommand } from '../../src/admin/commands.ts';
+import { storeEvidence } from '../../src/engine/evidence-store.ts';
+import { sealEvidence } from '../../src/engine/integrity.ts';
+import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
+import { queue } from '../../src/store/register/transitions.ts';
+import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
+import { BACKENDS } from '../support/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { square } from '../statements/facts.ts';
+import { pdfText } from './pdf-text.ts';
+
+function plot(ref: string, i: number, over: Partial<PlotColumns> = {}): PlotColumns {
+  return {
+    id: randomUUID(), external_ref: ref, commodity: 'wood', country: 'HR', area_ha: 14, declared_area_ha: null, geometry: square(15.9 + i * 0.02, 45.8),
+    validation_state: 'valid', validation_report: { findings: [], repairs: [], rejections: [] }, planted_year: null, producer_id: null, ...over,
+  };
+}
+
+for (const backend of BACKENDS) {
+  describe(`shipment report (${backend})`, () => {
+    let app: TestApp;
+    let key: string;
+    let workspaceId: string;
+
+    before(async () => {
+      app = await startTestApp(backend);
+      const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Wood Co', plan: 'trial', email: 'w@wood.test', password: 'wood pass' });
+      key = created.api_key as string;
+      workspaceId = created.workspace_id as string;
+    });
+    after(() => app.close());
+
+    test('carries every plot with its state and next step, the counts, and the statement page naming what is missing', async () => {
+      const plots = [plot('HR-READ', 0), plot('HR-NEW', 1), plot('HR-REJECTED', 2, { validation_state: 'rejected', geometry: null })];
+      const em = () => app.services.store.em();
+      await em().transactional((tx) => insertPlots(tx, workspaceId, plots));
+      const jobId = randomUUID();
+      await em().transactional((tx) => queue(tx, jobId, [plots[0].id]));
+      const evidence = fixtureEvidence();
+      await storeEvidence(em(), {
+        readId: randomUUID(), workspaceId, plotId: plots[0].id, jobId, evidence, integrity: sealEvidence(evidence, fixtureKey()), map: await fixtureMap(false),
+        facts: { seasons_measured: 4, landsat_2020: 'outside_moist_forest' },
+      }, { baseUrl: app.services.config.baseUrl });
+
+      const s = await app.call('POST', '/api/v1/portal/statements/shipments', {
+        key, body: { reference: 'OAK-7', commodity: 'wood', quantity: 30, unit: 't', shipped_on: '2026-04-01', refs: plots.map((p) => p.external_ref) },
+      });
+      assert.equal(s.status, 201);
+      const res = await fetch(`${app.url}/api/v1/portal/statements/shipments/${s.body.id}/report.pdf`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/pdf');
+      const read = await pdfText(Buffer.from(await res.arrayBuffer()));
+      // Table cells wrap: words are compared with the lines joined.
+      const text = read.text.replace(/\s+/g, ' ');
+      const last = read.pages[read.pages.length - 1].replace(/\s+/g, ' ');
+      for (const p of plots) assert.ok(text.includes(p.external_ref!), p.external_ref!);
+      for (const words of ['Established before the cutoff', 'Not read yet', 'run_evidence', 'correct_and_upload_again', 'With a finding', 'Not yet read', 'Open alert cases', 'Sources', 'Limitations']) {
+        assert.ok(text.includes(words), words);
+      }
+      const order = ['operatorRole', 'internalReferenceNumber', 'activityType', 'countryOfActivity', 'descriptionOfGoods', 'netWeight', 'hsHeading', 'speciesInfo', 'producers', 'geoLocationConfidential'];
+      const at = order.map((field) => last.indexOf(field));
+      assert.ok(at.every((i) => i >= 0), `${order.filter((_, i) => at[i] < 0)} missing from the statement page`);
+      assert.deepEqual([...at].sort((a, b) => a - b), at, 'the fields in V3 order');
+      assert.ok(last.includes('country of harvest'));
+      // What the batch does not give, named.
+      for (const missing of ['destination_country', 'description_of_goods', 'hs_code', 'species', 'rejected at upload']) assert.ok(last.includes(missing), missing);
+    });
+
+    test('404 for a shipment not in the workspace', async () => {
+      const r = await app.call('GET', `/api/v1/portal/statements/shipments/${randomUUID()}/report.pdf`, { key });
+      assert.equal(r.status, 404);
+      assert.equal(r.body.error.code, 'not_found');
+    });
+  });
+}
