@@ -1,4 +1,5 @@
 import { ApiKey } from './api-key.ts';
+import { BoundaryAnalysis } from './boundary-analysis.ts';
 import { Evidence } from './evidence.ts';
 import { EvidenceUnit } from './evidence-unit.ts';
 import { Member } from './member.ts';
@@ -7,11 +8,13 @@ import { Plot } from './plot.ts';
 import { Producer } from './producer.ts';
 import { Session } from './session.ts';
 import { SignInFailure } from './sign-in-failure.ts';
+import { StudioBoundary } from './studio-boundary.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
-export { ApiKey, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, User, Workspace };
+export { ApiKey, BoundaryAnalysis, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, StudioBoundary, User, Workspace };
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
+export { ANALYSIS_HALVES, ANALYSIS_STATES, type AnalysisHalf, type AnalysisState } from './boundary-analysis.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, StudioBoundary, BoundaryAnalysis];
