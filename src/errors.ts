@@ -40,7 +40,11 @@ export type InputCode =
   | 'bad_email'
   | 'weak_password'
   | 'name_required'
-  | 'one_file_per_upload';
+  | 'one_file_per_upload'
+  | 'bad_geometry'
+  | 'aoi_id_required'
+  | 'bad_layer'
+  | 'bad_cover_field';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =
