@@ -7,6 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { busy } from '../errors.ts';
+import type { ComplianceDocumentInput } from './compliance-pdf.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
 import type { DocumentTasks } from './render-task.ts';
 
@@ -15,6 +16,7 @@ const QUEUE_PER_THREAD = 64;
 
 export interface DocumentPool {
   evidencePdf(input: EvidenceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
+  compliancePdf(input: ComplianceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -26,14 +28,16 @@ export function createDocumentPool(size: number): DocumentPool {
     filename: new URL('./render-task.ts', import.meta.url),
     name: 'documents',
   });
+  const render = async <T extends 'evidence' | 'compliance'>(task: T, params: DocumentTasks[T]['params']): Promise<Buffer> => {
+    const pdf = await pool.run(task, params).catch((error: unknown) => {
+      if (error instanceof PoolError && error.code === 'pool_full') throw busy('As many documents as the service renders at once are waiting; ask again shortly.', 5);
+      throw error;
+    });
+    return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  };
   return {
-    async evidencePdf(input, options) {
-      const pdf = await pool.run('evidence', { input, options }).catch((error: unknown) => {
-        if (error instanceof PoolError && error.code === 'pool_full') throw busy('As many documents as the service renders at once are waiting; ask again shortly.', 5);
-        throw error;
-      });
-      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-    },
+    evidencePdf: (input, options) => render('evidence', { input, options }),
+    compliancePdf: (input, options) => render('compliance', { input, options }),
     close: () => pool.close(),
   };
 }

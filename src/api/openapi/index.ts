@@ -1,11 +1,12 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import { attachProducerBody, boundaryBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
+import { exonerationObjectSchema, studioPaths, studioSchemas } from './studio.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
 export function openApiDocument(baseUrl: string) {
@@ -31,6 +32,7 @@ export function openApiDocument(baseUrl: string) {
         ...plotSchemas,
         ...documentSchemas,
         ...evidenceSchemas,
+        ...studioSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -38,11 +40,13 @@ export function openApiDocument(baseUrl: string) {
           ApiKeyRequest: keyBody.schema,
           ProducerRequest: producerBody.schema,
           AttachProducerRequest: attachProducerBody.schema,
+          StudioBoundaryRequest: boundaryBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
           NextStep: nextStepSchema,
           Integrity: integritySchema,
+          ExonerationObject: exonerationObjectSchema,
         }, 'output'),
       },
     },
@@ -52,6 +56,7 @@ export function openApiDocument(baseUrl: string) {
       ...evidencePaths,
       ...documentPaths,
       ...plotPaths,
+      ...studioPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };
