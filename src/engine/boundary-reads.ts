@@ -9,8 +9,8 @@ import { DomainError, queueUnavailable } from '../errors.ts';
 import type { AnalysisHalf } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisRunning } from '../store/register/studio.ts';
-import type { EvidenceJobData } from './evidence-runs.ts';
+import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisRunning } from '../store/register/studio.ts';
+import { type EvidenceJobData, LIVE_JOB_STATES } from './evidence-runs.ts';
 import type { HeldReads } from './job-runner.ts';
 import type { OpticalSensor } from './plan/read-plan.ts';
 
@@ -48,11 +48,12 @@ export async function prepareHalfQueue(queue: Queue | null): Promise<Queue> {
 }
 
 /**
- * Queues a half of a boundary's read in `tx` unless it was queued before: answers whether this call
- * queued it. The half's row is claimed before the job is sent, so of concurrent calls one sends.
+ * Queues a half of a boundary's read in `tx` unless it was queued before (with `again`, unless it
+ * was queued before and has not failed): answers whether this call queued it. The half's row is
+ * claimed before the job is sent, so of concurrent calls one sends.
  */
-export async function queueHalf(tx: Em, queue: Queue, workspaceId: string, boundaryId: string, half: AnalysisHalf): Promise<boolean> {
-  const id = await claimHalf(tx, workspaceId, boundaryId, half, randomUUID());
+export async function queueHalf(tx: Em, queue: Queue, workspaceId: string, boundaryId: string, half: AnalysisHalf, again = false): Promise<boolean> {
+  const id = await claimHalf(tx, workspaceId, boundaryId, half, randomUUID(), again);
   if (id === null) return false;
   let jobId: string;
   try {
@@ -62,6 +63,24 @@ export async function queueHalf(tx: Em, queue: Queue, workspaceId: string, bound
   }
   await holdHalf(tx, id, jobId);
   return true;
+}
+
+export const INTERRUPTED = 'The read was interrupted: the job holding it stopped before it finished. Read the boundary again with POST /studio/boundaries/{id}/read.';
+
+/**
+ * Halves queued or running under a job the queue no longer holds (it failed past its retries, or is
+ * gone) are marked failed, so no answer waits on a read that will not come. Answers how many moved.
+ */
+export async function failStranded(em: Em, queue: Queue | null, workspaceId: string, halves: readonly (AnalysisRecord | undefined)[]): Promise<number> {
+  if (queue === null) return 0;
+  let moved = 0;
+  for (const a of halves) {
+    if (a === undefined || (a.state !== 'queued' && a.state !== 'running') || a.job_id === null) continue;
+    const state = await queue.jobState(QUEUES.studio, a.job_id);
+    if (state !== null && LIVE_JOB_STATES.has(state)) continue;
+    if ((await failAnalysis(em, { workspaceId, analysisId: a.id, jobId: a.job_id, error: INTERRUPTED })) === 'stored') moved++;
+  }
+  return moved;
 }
 
 function unavailable(err: unknown): DomainError {

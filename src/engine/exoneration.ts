@@ -10,7 +10,7 @@ import type { AnalysisHalf, AnalysisState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import type { Queue } from '../store/queue.ts';
 import { type AnalysisRecord, boundaryAnalyses, boundaryRow } from '../store/register/studio.ts';
-import { prepareHalfQueue, queueHalf } from './boundary-reads.ts';
+import { failStranded, prepareHalfQueue, queueHalf } from './boundary-reads.ts';
 import type { EvidenceObject } from './evidence-object.ts';
 import type { Integrity } from './integrity.ts';
 
@@ -85,6 +85,7 @@ export async function exoneration(em: Em, queue: Queue | null, workspaceId: stri
   const boundary = await boundaryRow(em, workspaceId, boundaryId);
   if (boundary === null) throw notFound(`no studio boundary ${boundaryId} in this workspace`);
   let analyses = await boundaryAnalyses(em, workspaceId, boundaryId);
+  if ((await failStranded(em, queue, workspaceId, [analyses.optical, analyses.merged])) > 0) analyses = await boundaryAnalyses(em, workspaceId, boundaryId);
   if (analyses.merged === undefined) {
     const ready = await prepareHalfQueue(queue);
     await em.transactional((tx) => queueHalf(tx, ready, workspaceId, boundaryId, 'merged'));

@@ -10,11 +10,11 @@ import { invalid, notFound } from '../errors.ts';
 import { polygonsAreaHa } from '../intake/geodesic.ts';
 import { resolveCountry } from '../intake/countries.ts';
 import type { Position } from '../intake/types.ts';
-import type { AnalysisState } from '../store/entities/index.ts';
+import { ANALYSIS_HALVES, type AnalysisState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import type { Queue } from '../store/queue.ts';
-import { boundaryList, boundaryRow, type BoundaryRecord, deleteBoundary, insertBoundary } from '../store/register/studio.ts';
-import { prepareHalfQueue, queueHalf } from './boundary-reads.ts';
+import { boundaryAnalyses, boundaryList, boundaryRow, type BoundaryRecord, deleteBoundary, insertBoundary } from '../store/register/studio.ts';
+import { failStranded, prepareHalfQueue, queueHalf } from './boundary-reads.ts';
 
 export interface BoundaryRequest {
   name: string;
@@ -88,6 +88,24 @@ export async function getBoundary(em: Em, workspaceId: string, id: string): Prom
   const b = await boundaryRow(em, workspaceId, id);
   if (b === null) throw notFound(`no studio boundary ${id} in this workspace`);
   return { ...viewOf(b), geometry: b.geometry };
+}
+
+/**
+ * Reads again the halves of a boundary whose read failed (or was interrupted); a half published,
+ * queued or under way is left as it is, and a Landsat half never queued waits for the first
+ * exoneration call as before.
+ */
+export async function readBoundaryAgain(em: Em, queue: Queue | null, workspaceId: string, id: string): Promise<BoundaryView> {
+  if ((await boundaryRow(em, workspaceId, id)) === null) throw notFound(`no studio boundary ${id} in this workspace`);
+  const analyses = await boundaryAnalyses(em, workspaceId, id);
+  await failStranded(em, queue, workspaceId, [analyses.optical, analyses.merged]);
+  const ready = await prepareHalfQueue(queue);
+  await em.transactional(async (tx) => {
+    for (const half of ANALYSIS_HALVES) {
+      if (analyses[half] !== undefined) await queueHalf(tx, ready, workspaceId, id, half, true);
+    }
+  });
+  return viewOf((await boundaryRow(em, workspaceId, id))!);
 }
 
 /** Deletes a boundary with its analyses; a read in flight finds nothing to write. */

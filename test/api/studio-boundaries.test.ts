@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
-import { completeAnalysis } from '../../src/store/register/studio.ts';
+import { completeAnalysis, failAnalysis } from '../../src/store/register/studio.ts';
+import { INTERRUPTED } from '../../src/engine/boundary-reads.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -124,6 +125,7 @@ for (const backend of BACKENDS) {
         ['GET', `${EXONERATION}?aoi_id=${id}`],
         ...(['pdf', 'compliance', 'csv', 'json'].map((f) => ['GET', `${EXONERATION}/export?aoi_id=${id}&format=${f}`] as [string, string])),
       ];
+      routes.push(['POST', `${BOUNDARIES}/${id}/read`]);
       for (const [method, path, body] of routes) {
         const r = await app.call(method, path, { key: portalKey, body });
         assert.equal(r.status, 403, `${method} ${path}`);
@@ -204,6 +206,36 @@ for (const backend of BACKENDS) {
       assert.equal(optical.body.landsat.state, 'queued');
       const long = await app.call('GET', `${EXONERATION}/export?aoi_id=${id}&format=compliance&operator=${'x'.repeat(201)}`, { key });
       assert.equal(long.body.error.code, 'bad_cover_field');
+    });
+
+    test('a half whose job stopped is marked failed; a failed Landsat half is reported and read again on request, once', async () => {
+      const id = (await save(boundary('Stranded'))).body.id as string;
+      const [optical] = await analyses(app, id);
+      await app.services.queue!.boss.cancel(QUEUES.studio.name, optical.job_id!);
+      const stranded = await app.call('GET', `${EXONERATION}?aoi_id=${id}`, { key });
+      assert.equal(stranded.status, 409);
+      assert.ok(stranded.body.error.message.includes(INTERRUPTED), stranded.body.error.message);
+      assert.deepEqual((await analyses(app, id)).map((a) => [a.half, a.state]), [['merged', 'queued'], ['optical', 'failed']]);
+
+      const again = await app.call('POST', `${BOUNDARIES}/${id}/read`, { key });
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body.analyses, { optical: 'queued', merged: 'queued' });
+      assert.equal(await studioJobs(app, id), 3);
+      await Promise.all([1, 2, 3].map(() => app.call('POST', `${BOUNDARIES}/${id}/read`, { key })));
+      assert.equal(await studioJobs(app, id), 3, 'a half queued is not queued again');
+
+      await publishOptical(app, workspaceId, id);
+      const merged = (await analyses(app, id)).find((a) => a.half === 'merged')!;
+      await failAnalysis(app.services.store.em(), { workspaceId, analysisId: merged.id, jobId: merged.job_id!, error: 'The archive could not be read (timeout): no answer in 30 s' });
+      const failed = await app.call('GET', `${EXONERATION}?aoi_id=${id}`, { key });
+      assert.equal(failed.status, 200);
+      assert.deepEqual([failed.body.landsat.state, failed.body.landsat.error], ['failed', 'The archive could not be read (timeout): no answer in 30 s']);
+      assert.equal(failed.body.verdict, fixtureEvidence().verdict);
+      assert.equal(await studioJobs(app, id), 3, 'a failed half is not queued again by a read of the evidence');
+      assert.deepEqual((await app.call('POST', `${BOUNDARIES}/${id}/read`, { key })).body.analyses, { optical: 'done', merged: 'queued' });
+      assert.equal(await studioJobs(app, id), 4);
+      const requeued = await app.call('GET', `${EXONERATION}?aoi_id=${id}`, { key });
+      assert.deepEqual([requeued.body.landsat.state, requeued.body.landsat.error], ['queued', null]);
     });
 
     test('a deleted boundary\'s read in flight writes nothing', async () => {

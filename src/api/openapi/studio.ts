@@ -14,7 +14,7 @@ import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schem
 export const exonerationObjectSchema = (evidenceObjectSchema as unknown as z.ZodObject<z.ZodRawShape>).extend({
   sensors: z.array(z.string()).describe('The optical sensors behind this answer (as `read.sensors`): Sentinel-2 alone until the Landsat half is merged.'),
   landsat: z.object({
-    state: z.enum(LANDSAT_STATES).describe('`queued`: the Landsat half waits for a worker and the answer is the optical half\'s; `reading`: it is being read, the answer still the optical half\'s; `merged`: the answer is read from Sentinel-2 and Landsat together; `failed`: its read failed (`error` says why) and the answer stays the optical half\'s.'),
+    state: z.enum(LANDSAT_STATES).describe('`queued`: the Landsat half waits for a worker and the answer is the optical half\'s; `reading`: it is being read, the answer still the optical half\'s; `merged`: the answer is read from Sentinel-2 and Landsat together; `failed`: its read failed or was interrupted (`error` says why; POST /studio/boundaries/{id}/read reads it again) and the answer stays the optical half\'s.'),
     queued_at: z.string().describe('When the first exoneration call over the boundary queued it (ISO 8601).'),
     error: z.string().nullable().describe('Why the Landsat half failed, in words; null unless `state` is `failed`.'),
   }).describe('The state of the Landsat half of the read (spec 2.6).'),
@@ -84,6 +84,15 @@ export const studioPaths = {
       operationId: 'listStudioBoundaries',
       summary: 'The workspace\'s studio boundaries, newest first, with the state of each half of their read',
       responses: { '200': json(ref('StudioBoundaryList')), ...studioAuth },
+    },
+  },
+  '/studio/boundaries/{id}/read': {
+    post: {
+      operationId: 'readStudioBoundaryAgain',
+      summary: 'Read again the halves of a boundary whose read failed or was interrupted',
+      description: 'A half published, queued or under way is left as it is; a Landsat half never queued still waits for the first `GET /eudr/exoneration`. Answers the boundary with the state of each half.',
+      parameters: [boundaryId],
+      responses: { '200': json(ref('StudioBoundary')), ...studioAuth, '404': notFound, '503': queueDown },
     },
   },
   '/studio/boundaries/{id}': {

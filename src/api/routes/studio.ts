@@ -4,7 +4,7 @@ import type { ComplianceCover } from '../../documents/compliance-pdf.ts';
 import { seasonCsv } from '../../documents/season-csv.ts';
 import { exoneration, type Exoneration, layerOf } from '../../engine/exoneration.ts';
 import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
-import { getBoundary, listBoundaries, removeBoundary, saveBoundary } from '../../engine/studio-boundaries.ts';
+import { getBoundary, listBoundaries, readBoundaryAgain, removeBoundary, saveBoundary } from '../../engine/studio-boundaries.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import { BOUNDARY_MAX_VERTICES, boundaryBody, readBody } from '../bodies.ts';
@@ -85,6 +85,10 @@ export function studioRoutes(services: Services) {
     ctx.body = await getBoundary(em(), callerOf(ctx).workspaceId, pathId(ctx, 'studio boundary'));
   });
 
+  router.post('/studio/boundaries/:id/read', auth, async (ctx) => {
+    ctx.body = await readBoundaryAgain(em(), services.queue, callerOf(ctx).workspaceId, pathId(ctx, 'studio boundary'));
+  });
+
   router.delete('/studio/boundaries/:id', auth, async (ctx) => {
     await removeBoundary(em(), callerOf(ctx).workspaceId, pathId(ctx, 'studio boundary'));
     ctx.status = 204;
@@ -99,7 +103,8 @@ export function studioRoutes(services: Services) {
     const aoiId = aoiIdOf(ctx);
     const format = formatOf(ctx);
     const layer = layerOf(queryValue(ctx, 'layer', () => invalid('bad_layer', 'give layer once')) ?? undefined);
-    const cover = format === 'compliance' ? coverOf(ctx) : null;
+    // Checked before the answer is fetched, so a bad field queues nothing.
+    const cover = coverOf(ctx);
     const answer = await exoneration(em(), services.queue, callerOf(ctx).workspaceId, aoiId, layer);
     const stem = `exoneration-${fileStem(answer)}-${answer.layer}`;
     const options = { baseUrl: services.config.baseUrl };
@@ -118,7 +123,7 @@ export function studioRoutes(services: Services) {
       const read = { sensors: answer.object.sensors, landsat: answer.object.landsat.state };
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="${stem}-compliance.pdf"`);
-      ctx.body = await services.pools.documents.compliancePdf({ ...documentInput(answer), cover: cover!, read }, options);
+      ctx.body = await services.pools.documents.compliancePdf({ ...documentInput(answer), cover, read }, options);
     }
   });
   return router;

@@ -78,14 +78,18 @@ export async function deleteBoundary(em: Em, workspaceId: string, id: string): P
 }
 
 /**
- * Takes the half's one row for a new read: answers its id when this call created it, null when it
- * already existed. The row is unique per boundary and half, so of calls racing to queue a half the
- * database lets exactly one insert; the others wait for it and find it there.
+ * Takes the half's one row for a new read: answers its id when this call created it (or, `again`,
+ * took back a failed one), null when it already existed. The row is unique per boundary and half,
+ * so of calls racing to queue a half the database lets exactly one insert; the others wait for it
+ * and find it there.
  */
-export async function claimHalf(tx: Em, workspaceId: string, boundaryId: string, half: AnalysisHalf, id: string): Promise<string | null> {
+export async function claimHalf(tx: Em, workspaceId: string, boundaryId: string, half: AnalysisHalf, id: string, again = false): Promise<string | null> {
+  const conflict = again
+    ? `do update set state = 'queued', error = null, job_id = null, updated_at = now() where boundary_analyses.state = 'failed'`
+    : 'do nothing';
   const rows = await tx.execute<{ id: string }[]>(
     `insert into boundary_analyses (id, workspace_id, boundary_id, half, state, created_at, updated_at)
-      values (?, ?, ?, ?, 'queued', now(), now()) on conflict (boundary_id, half) do nothing returning id`,
+      values (?, ?, ?, ?, 'queued', now(), now()) on conflict (boundary_id, half) ${conflict} returning id`,
     [id, workspaceId, boundaryId, half],
   );
   return rows[0]?.id ?? null;
@@ -101,6 +105,8 @@ export interface AnalysisRecord {
   id: string;
   half: AnalysisHalf;
   state: AnalysisState;
+  /** The job holding the read while queued or running. */
+  job_id: string | null;
   error: string | null;
   created_at: Date;
   /** Set once done. */
@@ -109,8 +115,8 @@ export interface AnalysisRecord {
 
 /** The halves of a boundary's read, by half. */
 export async function boundaryAnalyses(em: Em, workspaceId: string, boundaryId: string): Promise<Partial<Record<AnalysisHalf, AnalysisRecord>>> {
-  const rows = await em.execute<{ id: string; half: AnalysisHalf; state: AnalysisState; error: string | null; created_at: Stamp; object: unknown; integrity: unknown; map: unknown; chip_png: Uint8Array | null }[]>(
-    `select id, half, state, error, created_at, object, integrity, map, chip_png from boundary_analyses where boundary_id = ? and workspace_id = ?`,
+  const rows = await em.execute<{ id: string; half: AnalysisHalf; state: AnalysisState; job_id: string | null; error: string | null; created_at: Stamp; object: unknown; integrity: unknown; map: unknown; chip_png: Uint8Array | null }[]>(
+    `select id, half, state, job_id, error, created_at, object, integrity, map, chip_png from boundary_analyses where boundary_id = ? and workspace_id = ?`,
     [boundaryId, workspaceId],
   );
   const out: Partial<Record<AnalysisHalf, AnalysisRecord>> = {};
@@ -120,6 +126,7 @@ export async function boundaryAnalyses(em: Em, workspaceId: string, boundaryId: 
       id: r.id,
       half: r.half,
       state: r.state,
+      job_id: r.job_id,
       error: r.error,
       created_at: new Date(r.created_at),
       stored: done
