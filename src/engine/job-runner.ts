@@ -8,7 +8,10 @@
  * A job resumes rather than restarts: only plots still held by this job (queued or running under
  * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
  * left. A failed read records its reason, costs nothing, and the job goes on. When the process
- * shuts down, the plots in hand finish and the job is released back to the queue. */
+ * shuts down, the plots in hand finish and the job is released back to the queue.
+ *
+ * What a job holds is read through a port (HeldReads): the register's plots, or the analyses of
+ * studio boundaries, which the same runner reads on a queue of their own. */
 import { loadCalibrationTable } from './context/calibration.ts';
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'pg-boss';

@@ -11,7 +11,7 @@ import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import type { Integrity } from '../../engine/integrity.ts';
 import type { AnalysisHalf, AnalysisState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
-import { evidenceObject, integrity, storedMap, type StoredMap } from './stored-json.ts';
+import { boundaryGeometry, evidenceObject, integrity, storedMap, type StoredMap } from './stored-json.ts';
 import type { WriteOutcome } from './transitions.ts';
 
 export interface BoundaryInput {
@@ -61,11 +61,11 @@ export async function boundaryList(em: Em, workspaceId: string): Promise<Boundar
 
 /** One boundary with its geometry; null outside the workspace. */
 export async function boundaryRow(em: Em, workspaceId: string, id: string): Promise<(BoundaryRecord & { geometry: Polygon | MultiPolygon }) | null> {
-  const [r] = await em.execute<(Omit<BoundaryRecord, 'created_at'> & { created_at: Stamp; geometry: Polygon | MultiPolygon })[]>(
+  const [r] = await em.execute<(Omit<BoundaryRecord, 'created_at'> & { created_at: Stamp; geometry: unknown })[]>(
     `select ${BOUNDARY_COLUMNS}, b.geometry from studio_boundaries b where b.id = ? and b.workspace_id = ?`,
     [id, workspaceId],
   );
-  return r === undefined ? null : { ...boundaryOf(r), geometry: typeof r.geometry === 'string' ? JSON.parse(r.geometry) : r.geometry };
+  return r === undefined ? null : { ...boundaryOf(r), geometry: boundaryGeometry.parse(r.geometry) };
 }
 
 /** Deletes a boundary and its analyses; false when the workspace has no such boundary. */
@@ -170,9 +170,7 @@ export async function heldAnalysis(em: Em, workspaceId: string, jobId: string, i
        from boundary_analyses a join studio_boundaries b on b.id = a.boundary_id where a.id = ? and ${HELD}`,
     [id, workspaceId, jobId],
   );
-  if (r === undefined) return null;
-  const geometry = (typeof r.geometry === 'string' ? JSON.parse(r.geometry) : r.geometry) as Polygon | MultiPolygon;
-  return { ...r, area_ha: Number(r.area_ha), geometry };
+  return r === undefined ? null : { ...r, area_ha: Number(r.area_ha), geometry: boundaryGeometry.parse(r.geometry) };
 }
 
 const changed = (result: unknown) => Number((result as { affectedRows?: number }).affectedRows ?? 0) > 0;
