@@ -49,8 +49,8 @@ function coverOf(ctx: Context): ComplianceCover {
   return { operator: field('operator'), plot_ref: field('plot_ref'), commodity: field('commodity') };
 }
 
-/** The served half as the evidence documents take it: the signed object, its integrity block and map. */
-function documentInput(answer: Exoneration) {
+/** The served half as the evidence documents take it: the signed object, its integrity block and map, and the commodity the caller names. */
+function documentInput(answer: Exoneration, commodity: string | null = null) {
   const wrapper: EvidenceWrapper = {
     plot_id: answer.boundary.id,
     external_ref: answer.boundary.name,
@@ -59,7 +59,7 @@ function documentInput(answer: Exoneration) {
     evidence: answer.signed.evidence,
     integrity: answer.signed.integrity,
   };
-  return { wrapper, register: { commodity: null }, map: answer.signed.map };
+  return { wrapper, register: { commodity }, map: answer.signed.map };
 }
 
 /** A file name that is safe in a header: the boundary's name reduced to plain characters. */
@@ -123,7 +123,7 @@ export function studioRoutes(services: Services) {
       const read = { sensors: answer.object.sensors, landsat: answer.object.landsat.state };
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="${stem}-compliance.pdf"`);
-      ctx.body = await services.pools.documents.compliancePdf({ ...documentInput(answer), cover, read }, options);
+      ctx.body = await services.pools.documents.compliancePdf({ ...documentInput(answer, cover.commodity), cover, read }, options);
     }
   });
   return router;
