@@ -154,6 +154,11 @@ for (const backend of BACKENDS) {
       assert.match(text, /Surat Thani garden/);
       assert.match(text, new RegExp(served.verdict));
       assert.match(text, /SYNTHETIC DEMO DATA/);
+      assert.match(text, new RegExp(`studio boundary ${id}`));
+      // Its integrity steps fetch the object it was rendered from, not a register plot's (the address itself: test/documents/compliance-pdf.test.ts).
+      const flat = text.replace(/\s+/g, '');
+      assert.ok(flat.includes('withoutitsmembers"sensors"and"landsat"'), 'the integrity steps say to remove the two added keys');
+      assert.ok(!flat.includes(`/portal/plots/${id}`));
     });
 
     test('format=compliance carries the operator, plot reference and commodity on its cover, then the evidence', async () => {

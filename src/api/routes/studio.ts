@@ -59,7 +59,9 @@ function documentInput(answer: Exoneration, commodity: string | null = null) {
     evidence: answer.signed.evidence,
     integrity: answer.signed.integrity,
   };
-  return { wrapper, register: { commodity }, map: answer.signed.map };
+  // The export's JSON of the same half is the object signed, once the two keys the route adds are removed.
+  const subject = { noun: 'studio boundary', path: `/eudr/exoneration/export?aoi_id=${answer.boundary.id}&format=json&layer=${answer.layer}`, addedKeys: ['sensors', 'landsat'] };
+  return { subject, wrapper, register: { commodity }, map: answer.signed.map };
 }
 
 /** A file name that is safe in a header: the boundary's name reduced to plain characters. */
