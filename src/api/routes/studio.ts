@@ -106,26 +106,26 @@ export function studioRoutes(services: Services) {
     const format = formatOf(ctx);
     const layer = layerOf(queryValue(ctx, 'layer', () => invalid('bad_layer', 'give layer once')) ?? undefined);
     // Checked before the answer is fetched, so a bad field queues nothing.
-    const cover = coverOf(ctx);
+    const cover = format === 'compliance' ? coverOf(ctx) : null;
     const answer = await exoneration(em(), services.queue, callerOf(ctx).workspaceId, aoiId, layer);
     const stem = `exoneration-${fileStem(answer)}-${answer.layer}`;
     const options = { baseUrl: services.config.baseUrl };
-    if (format === 'json') {
+    if (cover !== null) {
+      const read = { sensors: answer.object.sensors, landsat: answer.object.landsat.state };
+      ctx.type = 'application/pdf';
+      ctx.set('Content-Disposition', `inline; filename="${stem}-compliance.pdf"`);
+      ctx.body = await services.pools.documents.compliancePdf({ ...documentInput(answer, cover.commodity), cover, read }, options);
+    } else if (format === 'json') {
       ctx.set('Content-Disposition', `attachment; filename="${stem}.json"`);
       ctx.body = answer.object;
     } else if (format === 'csv') {
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="${stem}.csv"`);
       ctx.body = seasonCsv(answer.object);
-    } else if (format === 'pdf') {
+    } else {
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="${stem}.pdf"`);
       ctx.body = await services.pools.documents.evidencePdf(documentInput(answer), options);
-    } else {
-      const read = { sensors: answer.object.sensors, landsat: answer.object.landsat.state };
-      ctx.type = 'application/pdf';
-      ctx.set('Content-Disposition', `inline; filename="${stem}-compliance.pdf"`);
-      ctx.body = await services.pools.documents.compliancePdf({ ...documentInput(answer, cover.commodity), cover, read }, options);
     }
   });
   return router;
