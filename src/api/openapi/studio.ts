@@ -149,7 +149,10 @@ export const studioPaths = {
         '404': notFound,
         '409': noEvidence,
         '422': refusal('An unknown `format`; a `layer` that is unknown or has no trajectory yet (its half is not published); no `aoi_id`; a cover field over 200 characters', ['bad_format', 'bad_layer', 'aoi_id_required', 'bad_cover_field']),
-        '503': queueDown,
+        '503': {
+          ...refusal('The queue could not take the Landsat half (repeat shortly; nothing was written), or as many documents as the service renders at once are waiting (`Retry-After` says when to ask again)', ['queue_unavailable', 'busy']),
+          headers: { 'Retry-After': { description: 'Seconds to wait, on `busy`', schema: { type: 'integer' } } },
+        },
       },
     },
   },
