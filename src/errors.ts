@@ -60,7 +60,11 @@ export type InputCode =
   | 'bad_species'
   | 'species_scientific_name_required'
   | 'bad_text'
-  | 'bad_refs';
+  | 'bad_refs'
+  | 'bad_geometry'
+  | 'aoi_id_required'
+  | 'bad_layer'
+  | 'bad_cover_field';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { AppState, Services } from './context.ts';
+import { gateRouteFamilies } from './auth.ts';
 import { answerClientError, refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { archiveReadingRoutes } from './routes/archive-readings.ts';
@@ -13,6 +14,7 @@ import { plotRoutes } from './routes/plots.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { statementRoutes } from './routes/statements.ts';
+import { studioRoutes } from './routes/studio.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -25,6 +27,8 @@ export function createApp(services: Services): Koa<AppState> {
   app.silent = true;
   app.use(requestLifecycle(services.log));
   app.use(refuseCrossSiteWrites(services.config.baseUrl));
+  // Before routing: a portal seat is refused on every family it may not reach, whether or not a route exists there.
+  app.use(gateRouteFamilies(services));
   // Bodies are parsed by the routes that take one, after authentication (src/api/auth.ts): an anonymous or unrouted request costs no parsing.
 
   const api = new Router({ prefix: API_PREFIX });
@@ -32,7 +36,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services), studioRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

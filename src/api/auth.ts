@@ -3,31 +3,67 @@ import { authenticateKey } from '../accounts/keys.ts';
 import { resolveSession, seatOf, SESSION_COOKIE } from '../accounts/sessions.ts';
 import { Workspace } from '../store/entities/index.ts';
 import type { Caller, Services } from './context.ts';
-import { forbidden, sessionRequired, unauthorized, workspaceRequired } from '../errors.ts';
+import { DomainError, forbidden, sessionRequired, unauthorized, workspaceRequired } from '../errors.ts';
 import { jsonBody } from './middleware.ts';
 import { isUuid } from './parse.ts';
 
-/** Route families a portal-role seat reaches (spec 5.5); every other authenticated family is the studio's. */
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** Route families a portal-role seat reaches (spec 5.5); every other authenticated family is the studio's. */
 const PORTAL_FAMILIES = ['/portal', '/eudr/alerts', '/tiles', '/change/tiles'];
+/** Paths open without a seat: they take no credentials, or sign a person in and out. */
+const OPEN_FAMILIES = ['/health', '/openapi.json', '/auth', '/evidence/public-key', '/reference'];
+
+const inFamily = (families: string[], path: string) => families.some((f) => path === f || path.startsWith(`${f}/`));
 
 export function isPortalFamily(path: string): boolean {
-  return PORTAL_FAMILIES.some((f) => path === f || path.startsWith(`${f}/`));
+  return inFamily(PORTAL_FAMILIES, path);
+}
+
+/** The path below /api/v1; null outside the API. */
+const routePathOf = (ctx: Context): string | null => (/^\/api\/v1(\/|$)/.test(ctx.path) ? ctx.path.slice('/api/v1'.length) : null);
+
+/** Spec 5.5: a portal seat on a family it may not reach. */
+function refusePortalSeat(caller: Caller, routePath: string): void {
+  if (caller.role === 'portal' && !isPortalFamily(routePath)) {
+    throw forbidden('portal members use the portal endpoints: this route family is for workspace members; use the routes under /portal (and /eudr/alerts) with a portal key');
+  }
+}
+
+/**
+ * The family gate, before routing: a portal seat on any family it may not reach is refused 403
+ * forbidden whether or not a route exists there, so a portal key learns nothing of the studio's
+ * routes. Credentials that do not resolve pass on, to be answered by the route (or its absence).
+ * The caller resolved here is the one `authenticate` uses.
+ */
+export function gateRouteFamilies(services: Services) {
+  return async (ctx: Context, next: Next) => {
+    const routePath = routePathOf(ctx);
+    const credentials = ctx.get('Authorization') !== '' || ctx.cookies.get(SESSION_COOKIE) !== undefined;
+    if (routePath === null || !credentials || isPortalFamily(routePath) || inFamily(OPEN_FAMILIES, routePath)) return next();
+    let caller: Caller;
+    try {
+      caller = await resolveCaller(services, ctx);
+    } catch (err) {
+      if (err instanceof DomainError) return next();
+      throw err;
+    }
+    refusePortalSeat(caller, routePath);
+    ctx.state.caller = caller;
+    return next();
+  };
 }
 
 /**
  * Resolves the caller from `Authorization: Bearer <key>` or the session cookie (+ X-Workspace-Id, or
- * ?workspace= on a GET download), then applies the family gate: a portal seat on a studio family is
- * refused with 403 forbidden. Only then is a JSON body read. `routePath` is the path below /api/v1.
+ * ?workspace= on a GET download), unless the family gate already did, then applies the family gate:
+ * a portal seat on a studio family is refused with 403 forbidden. Only then is a JSON body read.
  */
 export function authenticate(services: Services, opts: { sessionOnly?: boolean } = {}) {
   return async (ctx: Context, next: Next) => {
-    const caller = await resolveCaller(services, ctx, opts.sessionOnly ?? false);
-    const routePath = ctx.path.replace(/^\/api\/v1/, '');
-    if (caller.role === 'portal' && !isPortalFamily(routePath)) {
-      throw forbidden('portal members use the portal endpoints: this route family is for workspace members; use the routes under /portal (and /eudr/alerts) with a portal key');
-    }
+    const caller = (ctx.state.caller as Caller | undefined) ?? (await resolveCaller(services, ctx));
+    if (opts.sessionOnly && caller.via === 'key') throw sessionRequired('API keys are minted and revoked from a signed-in session, not with an API key');
+    refusePortalSeat(caller, routePathOf(ctx) ?? ctx.path);
     ctx.state.caller = caller;
     await jsonBody(ctx, next);
   };
@@ -46,7 +82,7 @@ export async function hasCredentials(services: Services, ctx: Context): Promise<
   }
 }
 
-async function resolveCaller(services: Services, ctx: Context, sessionOnly: boolean): Promise<Caller> {
+async function resolveCaller(services: Services, ctx: Context): Promise<Caller> {
   const em = services.store.em();
   const header = ctx.get('Authorization');
   if (header) {
@@ -54,7 +90,6 @@ async function resolveCaller(services: Services, ctx: Context, sessionOnly: bool
     if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"');
     const key = await authenticateKey(em, match[1]);
     if (!key) throw unauthorized('the API key is not recognised or has been revoked');
-    if (sessionOnly) throw sessionRequired('API keys are minted and revoked from a signed-in session, not with an API key');
     const workspace = await em.findOne(Workspace, { id: key.workspaceId });
     if (!workspace) throw unauthorized('the API key\'s workspace no longer exists');
     return { workspaceId: workspace.id, plan: workspace.plan, role: key.role, via: 'key', userId: null, keyId: key.keyId };

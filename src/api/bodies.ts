@@ -290,3 +290,29 @@ export const statementChangeBody = requestBody(
   { internal_reference: internalReferenceRefusal, species: speciesRefusal },
   'The fields to change; a field left out stays.',
 );
+
+/** The longest studio boundary name, and the most vertices one boundary may have (a bound on what it costs the API to measure). */
+export const BOUNDARY_NAME_MAX = 200;
+export const BOUNDARY_MAX_VERTICES = 10_000;
+
+const position = z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)]).describe('[longitude, latitude] in WGS 84 degrees.');
+const ring = z.array(position).min(4).describe('A closed ring: its last position repeats its first.');
+const polygon = z.object({ type: z.literal('Polygon'), coordinates: z.array(ring).min(1) });
+const multiPolygon = z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(ring).min(1)).min(1) });
+
+/** POST /studio/boundaries: a boundary saved in the studio. */
+export const boundaryBody = requestBody(
+  {
+    name: z.string().regex(/\S/).max(BOUNDARY_NAME_MAX).describe('Your name for the boundary; the evidence carries it as `aoi_name`.'),
+    geometry: z.union([polygon, multiPolygon]).describe(`A GeoJSON Polygon or MultiPolygon (longitude, latitude), at most ${BOUNDARY_MAX_VERTICES.toLocaleString('en')} positions.`),
+    country: z.string().nullable().optional().describe('Country of production in any accepted form (see /portal/plots/countries), stored as alpha-2: it names the calibration campaign and the country classification.'),
+  },
+  {
+    name: { wrong: { code: 'name_required', message: `name is required: a name for the boundary of 1 to ${BOUNDARY_NAME_MAX} characters` } },
+    geometry: {
+      wrong: { code: 'bad_geometry', message: 'geometry must be a GeoJSON Polygon or MultiPolygon of [longitude, latitude] positions in WGS 84, each ring closed with at least four positions' },
+    },
+    country: { wrong: { code: 'bad_country', message: 'country must be a string: an alpha-2 or alpha-3 code or an English or French name' } },
+  },
+  'A studio boundary to save; its optical half is read at once.',
+);

@@ -23,7 +23,20 @@ import { renderPdf } from './pdf.ts';
 
 export type { PlotRegisterFacts } from './evidence/plot.ts';
 
+/**
+ * What the evidence is about when it is not a register plot (a studio boundary): the noun the
+ * document names it by, and where its signed object is fetched (a path below the base URL, and the
+ * members to remove from that answer to get the object that was signed).
+ */
+export interface EvidenceSubject {
+  noun: string;
+  path: string;
+  addedKeys: string[];
+}
+
 export interface EvidenceDocumentInput {
+  /** A register plot unless given. */
+  subject?: EvidenceSubject;
   wrapper: EvidenceWrapper;
   register: PlotRegisterFacts;
   /** Stored beside the evidence; null when nothing was stored. */
@@ -42,7 +55,7 @@ export function syntheticLabel(wrapper: EvidenceWrapper): string | null {
   return `SYNTHETIC DEMO DATA: ${e.synthetic_note ?? 'read from the generated demo archive, not from observations.'}`;
 }
 
-function header(wrapper: EvidenceWrapper) {
+function header(wrapper: EvidenceWrapper, noun: string) {
   const synthetic = syntheticLabel(wrapper);
   const ref = referenceText(wrapper);
   return (): Content => ({
@@ -51,7 +64,7 @@ function header(wrapper: EvidenceWrapper) {
       {
         columns: [
           { text: `Evidence of land use before the EUDR cutoff · ${ref}`, style: 'small' },
-          { text: `plot ${wrapper.plot_id}`, style: 'small', alignment: 'right', width: 'auto' },
+          { text: `${noun} ${wrapper.plot_id}`, style: 'small', alignment: 'right', width: 'auto' },
         ],
       },
       synthetic === null
@@ -79,18 +92,19 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
   const { wrapper } = input;
   const e = wrapper.evidence;
   const issued = new Date(e.issued);
+  const noun = input.subject?.noun ?? 'plot';
   return {
     pageSize: PAGE.size,
     pageMargins: PAGE.margins,
     info: {
       title: `Evidence of land use before the EUDR cutoff: ${referenceText(wrapper)}`,
-      subject: `Plot ${wrapper.plot_id}; verdict ${e.verdict}; SHA-256 ${wrapper.integrity.digest}`,
+      subject: `${noun[0].toUpperCase()}${noun.slice(1)} ${wrapper.plot_id}; verdict ${e.verdict}; SHA-256 ${wrapper.integrity.digest}`,
       author: 'Pre-cutoff land-use evidence service',
       creator: 'Pre-cutoff land-use evidence service',
       creationDate: issued,
       modDate: issued,
     },
-    header: header(wrapper),
+    header: header(wrapper, noun),
     footer: footer(wrapper),
     defaultStyle: { font: 'Roboto', fontSize: 8.5 },
     styles: STYLES,
@@ -100,7 +114,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
         text: `Cutoff 31 December 2020 (Regulation (EU) 2023/1115). Rendered from the stored evidence object whose digest and signature close this document; the JSON evidence and this document cannot disagree.`,
         style: 'subtitle',
       },
-      ...plotSection(wrapper, input.register, picture),
+      ...plotSection(wrapper, input.register, picture, noun),
       ...verdictSection(e),
       ...partsSection(e),
       ...recordSection(e),
@@ -108,7 +122,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
       ...contextSection(e),
       ...calibrationSection(e),
       ...limitationsSection(e),
-      ...integritySection(wrapper, options.baseUrl),
+      ...integritySection(wrapper, options.baseUrl, input.subject),
       ...scenesSection(e, picture),
       ...archiveReviewSection(wrapper, options.baseUrl),
     ]),

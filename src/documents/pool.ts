@@ -7,6 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { busy } from '../errors.ts';
+import type { ComplianceDocumentInput } from './compliance-pdf.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
 import type { ShipmentReportInput } from './shipment-report.ts';
 import type { DocumentTasks } from './render-task.ts';
@@ -17,6 +18,7 @@ const QUEUE_PER_THREAD = 64;
 
 export interface DocumentPool {
   evidencePdf(input: EvidenceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
+  compliancePdf(input: ComplianceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
   /** A due diligence statement built and schema-checked (src/statements/statement-task.ts). */
   statement(task: StatementTask): Promise<StatementResult>;
   shipmentReportPdf(input: ShipmentReportInput): Promise<Buffer>;
@@ -35,16 +37,15 @@ export function createDocumentPool(size: number): DocumentPool {
     if (error instanceof PoolError && error.code === 'pool_full') throw busy('As many documents as the service renders at once are waiting; ask again shortly.', 5);
     throw error;
   };
+  const render = async <T extends 'evidence' | 'compliance' | 'shipmentReport'>(task: T, params: DocumentTasks[T]['params']): Promise<Buffer> => {
+    const pdf = await pool.run(task, params).catch(full);
+    return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  };
   return {
-    async evidencePdf(input, options) {
-      const pdf = await pool.run('evidence', { input, options }).catch(full);
-      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-    },
+    evidencePdf: (input, options) => render('evidence', { input, options }),
+    compliancePdf: (input, options) => render('compliance', { input, options }),
     statement: (task) => pool.run('statement', task).catch(full),
-    async shipmentReportPdf(input) {
-      const pdf = await pool.run('shipmentReport', input).catch(full);
-      return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-    },
+    shipmentReportPdf: (input) => render('shipmentReport', input),
     close: () => pool.close(),
   };
 }

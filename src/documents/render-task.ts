@@ -5,6 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
+import { compliancePdf, type ComplianceDocumentInput } from './compliance-pdf.ts';
 import { evidencePdf, type EvidenceDocumentInput, type EvidenceDocumentOptions } from './evidence-pdf.ts';
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
 import { shipmentReportPdf, type ShipmentReportInput } from './shipment-report.ts';
@@ -16,17 +17,33 @@ export interface EvidencePdfTask {
   options: EvidenceDocumentOptions;
 }
 
+export interface CompliancePdfTask {
+  input: ComplianceDocumentInput;
+  options: EvidenceDocumentOptions;
+}
+
 export interface DocumentTasks {
   evidence: { params: EvidencePdfTask; result: Uint8Array };
   statement: { params: StatementTask; result: StatementResult };
   shipmentReport: { params: ShipmentReportInput; result: Uint8Array };
+  compliance: { params: CompliancePdfTask; result: Uint8Array };
+}
+
+/** A Buffer arrives as a plain Uint8Array; the chip is read as the Buffer it was sent as. */
+function withChipBuffer<I extends EvidenceDocumentInput>(input: I): I {
+  const map = input.map && { ...input.map, chip: input.map.chip && { ...input.map.chip, png: Buffer.from(input.map.chip.png) } };
+  return { ...input, map };
 }
 
 /** The evidence PDF of a stored wrapper; its bytes move back to the caller. */
 export async function evidence({ input, options }: EvidencePdfTask): Promise<Uint8Array> {
-  // A Buffer arrives as a plain Uint8Array; the chip is read as the Buffer it was sent as.
-  const map = input.map && { ...input.map, chip: input.map.chip && { ...input.map.chip, png: Buffer.from(input.map.chip.png) } };
-  const pdf = ownBuffer(await evidencePdf({ ...input, map }, options));
+  const pdf = ownBuffer(await evidencePdf(withChipBuffer(input), options));
+  return answerMoving(pdf, [pdf]);
+}
+
+/** The compliance document of a studio boundary (cover, then the evidence document). */
+export async function compliance({ input, options }: CompliancePdfTask): Promise<Uint8Array> {
+  const pdf = ownBuffer(await compliancePdf(withChipBuffer(input), options));
   return answerMoving(pdf, [pdf]);
 }
 

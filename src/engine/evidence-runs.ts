@@ -17,7 +17,7 @@ import type { Verdict } from './decide.ts';
 import { batchCompletedEvent, failedEvent, type EventLinks } from './evidence-store.ts';
 import { REASON_BUCKETS, reasonBucket, type ReasonBucket } from './reason-buckets.ts';
 
-/** What an evidence job carries: its plots, in the order they are read. */
+/** What an evidence job carries: its plots, in the order they are read (on the studio queue, a boundary's analyses). */
 export interface EvidenceJobData {
   workspaceId: string;
   plotIds: string[];
@@ -105,7 +105,7 @@ export interface EvidenceSummary {
 }
 
 /** pg-boss states in which a job may still read its plots. */
-const LIVE_JOB_STATES = new Set(['created', 'retry', 'active']);
+export const LIVE_JOB_STATES = new Set(['created', 'retry', 'active']);
 
 export const INTERRUPTED =
   'The read was interrupted: the job holding the plot stopped before reading it. It cost nothing; run evidence for the plot again.';

@@ -8,23 +8,27 @@
  * A job resumes rather than restarts: only plots still held by this job (queued or running under
  * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
  * left. A failed read records its reason, costs nothing, and the job goes on. When the process
- * shuts down, the plots in hand finish and the job is released back to the queue. */
+ * shuts down, the plots in hand finish and the job is released back to the queue.
+ *
+ * What a job holds is read through a port (HeldReads): the register's plots, or the analyses of
+ * studio boundaries, which the same runner reads on a queue of their own. */
 import { loadCalibrationTable } from './context/calibration.ts';
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
-import type { Store } from '../store/orm.ts';
+import type { Em, Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { heldPlot, heldPlotPlaces } from '../store/register/plots.ts';
-import { markRunning } from '../store/register/transitions.ts';
+import { markRunning, type WriteOutcome } from '../store/register/transitions.ts';
 import type { Archive } from './archive.ts';
+import { boundaryReads } from './boundary-reads.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
 import { recordFailure, storeEvidence } from './evidence-store.ts';
 import { createPool, type EnginePool } from './worker/pool.ts';
 import { DecodedTiles } from './plan/raster-shipment.ts';
 import { spatialOrder } from './plan/plot-order.ts';
-import { type EngineDeps, finishPlot, type PreparedPlot, preparePlot } from './read-plot.ts';
+import { type EngineDeps, finishPlot, type PlotReading, type PreparedPlot, preparePlot } from './read-plot.ts';
 import type { PlotToRead } from './plan/read-plan.ts';
 import type { SigningKey } from './signing.ts';
 
@@ -49,23 +53,55 @@ export class JobReleasedError extends Error {
   readonly code = 'job_released';
 }
 
-/**
- * The ids of the plots the job still holds, neighbours after one another (the rows themselves are
- * loaded one at a time). The order depends only on the plots and the job's list, so a resumed job
- * reads what is left in the order it had.
- */
-async function heldIds(deps: RunnerDeps, job: Job<EvidenceJobData>): Promise<string[]> {
-  const held = new Map((await heldPlotPlaces(deps.store.em(), job.data.workspaceId, job.id)).map((p) => [p.id, p]));
-  return spatialOrder(job.data.plotIds.flatMap((id) => held.get(id) ?? [])).map((p) => p.id);
+/** A read a job holds, as the job reports its outcome. */
+export interface HeldRead {
+  workspaceId: string;
+  id: string;
+  jobId: string;
 }
 
-async function plotToRead(deps: RunnerDeps, job: Job<EvidenceJobData>, id: string): Promise<PlotToRead | null> {
-  const r = await heldPlot(deps.store.em(), job.data.workspaceId, job.id, id);
-  if (r === null) return null;
-  return {
-    id: r.id, workspaceId: job.data.workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha,
-    declaredAreaHa: r.declared_area_ha, country: r.country, producerCountry: r.producer_country,
-  };
+/**
+ * What a job reads and where it writes: the register's plots (`plotReads`), or the analyses of
+ * studio boundaries (engine/boundary-reads.ts). The runner itself is the same for both.
+ */
+export interface HeldReads {
+  /** What the job still holds (queued or running under its id), each with a vertex for the read order. */
+  places(em: Em, workspaceId: string, jobId: string): Promise<{ id: string; lon: number; lat: number }[]>;
+  /** One held read as the engine takes it; null once the job no longer holds it. */
+  toRead(em: Em, workspaceId: string, jobId: string, id: string): Promise<PlotToRead | null>;
+  /** Queued → running; false when the job no longer holds it. */
+  markRunning(em: Em, read: HeldRead): Promise<boolean>;
+  store(em: Em, read: HeldRead, reading: PlotReading, links: { baseUrl: string }): Promise<WriteOutcome>;
+  fail(em: Em, read: HeldRead, error: string, at: Date, links: { baseUrl: string }): Promise<WriteOutcome>;
+}
+
+/** The register's plots (spec 3.1): a finished read charges the allowance and writes its event. */
+export const plotReads: HeldReads = {
+  places: heldPlotPlaces,
+  async toRead(em, workspaceId, jobId, id) {
+    const r = await heldPlot(em, workspaceId, jobId, id);
+    if (r === null) return null;
+    return {
+      id: r.id, workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha,
+      declaredAreaHa: r.declared_area_ha, country: r.country, producerCountry: r.producer_country,
+    };
+  },
+  markRunning: (em, read) => markRunning(em, read.workspaceId, read.id, read.jobId),
+  store: (em, read, reading, links) => storeEvidence(em, {
+    readId: randomUUID(), workspaceId: read.workspaceId, plotId: read.id, jobId: read.jobId,
+    evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
+  }, links),
+  fail: (em, read, error, at, links) => recordFailure(em, { workspaceId: read.workspaceId, plotId: read.id, jobId: read.jobId, error, at }, links),
+};
+
+/**
+ * The ids of what the job still holds, neighbours after one another (the rows themselves are
+ * loaded one at a time). The order depends only on the reads and the job's list, so a resumed job
+ * reads what is left in the order it had.
+ */
+async function heldIds(deps: RunnerDeps, reads: HeldReads, job: Job<EvidenceJobData>): Promise<string[]> {
+  const held = new Map((await reads.places(deps.store.em(), job.data.workspaceId, job.id)).map((p) => [p.id, p]));
+  return spatialOrder(job.data.plotIds.flatMap((id) => held.get(id) ?? [])).map((p) => p.id);
 }
 
 /** A failed read's reason, in words a person can act on. */
@@ -76,13 +112,13 @@ export function failureReason(err: unknown): string {
   return `The read could not be completed: ${message}`;
 }
 
-/** The queue handler of evidence jobs. `stopping` aborts when the process shuts down. */
-export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
+/** The queue handler of evidence jobs over `reads` (the register's plots by default). `stopping` aborts when the process shuts down. */
+export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, reads: HeldReads = plotReads) {
   const lookahead = deps.lookahead ?? DEFAULT_LOOKAHEAD;
   const plotsAtOnce = deps.plotsAtOnce ?? 1;
   return async (job: Job<EvidenceJobData>): Promise<void> => {
     const { workspaceId } = job.data;
-    const plots = await heldIds(deps, job);
+    const plots = await heldIds(deps, reads, job);
     const log = deps.log.child({ job: job.id, workspace: workspaceId });
     log.info({ plots: plots.length, of: job.data.plotIds.length, attempt: job.retryCount }, 'evidence job started');
     // Fetches ahead are called off when the job ends however it ends.
@@ -91,14 +127,15 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
     const prepared = new Map<number, Promise<PreparedPlot | null>>();
     const prepare = (k: number) => {
       if (k >= plots.length || prepared.has(k)) return;
-      const p = plotToRead(deps, job, plots[k]).then((plot) => (plot === null ? null : preparePlot(plot, deps, signal)));
+      const p = reads.toRead(deps.store.em(), workspaceId, job.id, plots[k]).then((plot) => (plot === null ? null : preparePlot(plot, deps, signal)));
       p.catch(() => {});
       prepared.set(k, p);
     };
     const readOne = async (k: number): Promise<void> => {
       const plotId = plots[k];
+      const held: HeldRead = { workspaceId, id: plotId, jobId: job.id };
       const em = deps.store.em();
-      if (!(await markRunning(em, workspaceId, plotId, job.id))) {
+      if (!(await reads.markRunning(em, held))) {
         prepared.delete(k);
         return;
       }
@@ -112,15 +149,12 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal) {
         if (signal.aborted) throw err;
         const error = failureReason(err);
         log.warn({ plot: plotId, err }, 'plot read failed');
-        await recordFailure(em, { workspaceId, plotId, jobId: job.id, error, at: new Date() }, { baseUrl: deps.baseUrl });
+        await reads.fail(em, held, error, new Date(), { baseUrl: deps.baseUrl });
         return;
       } finally {
         prepared.delete(k);
       }
-      const outcome = await storeEvidence(em, {
-        readId: randomUUID(), workspaceId, plotId, jobId: job.id,
-        evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
-      }, { baseUrl: deps.baseUrl });
+      const outcome = await reads.store(em, held, reading, { baseUrl: deps.baseUrl });
       log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
     };
     // Plots in hand: each finishes (or fails) before the job ends, however it ends.
@@ -192,11 +226,16 @@ export async function startEvidenceWorker(
   const pool = createPool({ size: config.poolSize });
   const stopping = new AbortController();
   const tiles = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
-  const handler = evidenceJobHandler({
+  const runner: RunnerDeps = {
     archive, pool, tiles, signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
     plotsAtOnce: Math.max(1, Math.floor(config.poolSize / config.jobConcurrency)),
-  }, stopping.signal);
-  for (let i = 0; i < config.jobConcurrency; i++) await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
+  };
+  const handler = evidenceJobHandler(runner, stopping.signal);
+  const boundaries = evidenceJobHandler({ ...runner, log: log.child({ concern: 'studio' }) }, stopping.signal, boundaryReads);
+  for (let i = 0; i < config.jobConcurrency; i++) {
+    await queue.work<EvidenceJobData>(QUEUES.evidence, handler);
+    await queue.work<EvidenceJobData>(QUEUES.studio, boundaries);
+  }
   return {
     archive,
     pool,

@@ -3,8 +3,8 @@ import { archiveReadingPaths, archiveReadingSchemas } from './archive-readings.t
 import { archiveReadingSchema, archiveReviewSchema } from '../../engine/archive-reading.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
 import {
-  addPlotsBody, attachProducerBody, fileReadingBody, keyBody, producerBody, removePlotsBody, runEvidenceBody, shipmentBody, shipmentChangeBody, signInBody, statementBody, statementChangeBody,
-  withdrawReadingBody,
+  addPlotsBody, attachProducerBody, boundaryBody, fileReadingBody, keyBody, producerBody, removePlotsBody, runEvidenceBody, shipmentBody, shipmentChangeBody, signInBody, statementBody,
+  statementChangeBody, withdrawReadingBody,
 } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
@@ -12,6 +12,7 @@ import { evidencePaths, evidenceSchemas } from './evidence.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
 import { statementPaths, statementSchemas } from './statements.ts';
+import { exonerationObjectSchema, studioPaths, studioSchemas } from './studio.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
 export function openApiDocument(baseUrl: string) {
@@ -39,6 +40,7 @@ export function openApiDocument(baseUrl: string) {
         ...evidenceSchemas,
         ...archiveReadingSchemas,
         ...statementSchemas,
+        ...studioSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -54,6 +56,7 @@ export function openApiDocument(baseUrl: string) {
           RemovePlotsRequest: removePlotsBody.schema,
           StatementRequest: statementBody.schema,
           StatementChangeRequest: statementChangeBody.schema,
+          StudioBoundaryRequest: boundaryBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
@@ -61,6 +64,7 @@ export function openApiDocument(baseUrl: string) {
           Integrity: integritySchema,
           ArchiveReading: archiveReadingSchema,
           ArchiveReview: archiveReviewSchema,
+          ExonerationObject: exonerationObjectSchema,
         }, 'output'),
       },
     },
@@ -72,6 +76,7 @@ export function openApiDocument(baseUrl: string) {
       ...documentPaths,
       ...plotPaths,
       ...statementPaths,
+      ...studioPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };

@@ -1,14 +1,20 @@
 /** The content digest and signature of the stored evidence, and how anyone checks them without this service's help. */
 import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
+import type { EvidenceSubject } from '../evidence-pdf.ts';
 import { code, facts, heading, para } from '../layout.ts';
 
-export function integritySection(wrapper: EvidenceWrapper, baseUrl: string): Content[] {
+/** Where the signed object is fetched: a register plot's wrapper, or another subject's answer less the members it adds. */
+function objectSource(wrapper: EvidenceWrapper, baseUrl: string, subject: EvidenceSubject | undefined): string {
+  if (subject === undefined) return `the "evidence" member of GET ${baseUrl}/portal/plots/${wrapper.plot_id}/evidence`;
+  return `GET ${baseUrl}${subject.path} without its members ${subject.addedKeys.map((k) => `"${k}"`).join(' and ')}`;
+}
+
+export function integritySection(wrapper: EvidenceWrapper, baseUrl: string, subject?: EvidenceSubject): Content[] {
   const i = wrapper.integrity;
-  const evidenceUrl = `${baseUrl}/portal/plots/${wrapper.plot_id}/evidence`;
   const keyUrl = `${baseUrl}/evidence/public-key`;
   const steps = [
-    `Take the evidence object: the "evidence" member of GET ${evidenceUrl} (this document is rendered from that same stored object).`,
+    `Take the evidence object: ${objectSource(wrapper, baseUrl, subject)} (this document is rendered from that same stored object).`,
     'Canonicalise it with RFC 8785 (JSON Canonicalization Scheme) and compute the SHA-256 of the UTF-8 bytes. Its lower-case hex must equal the digest above.',
     `Fetch the public key from GET ${keyUrl} (no key needed) and check that its key_id is the one above.`,
     'Verify the Ed25519 signature (base64 above) over the 32 bytes of the digest (the hex decoded to bytes, not the hex text).',

@@ -44,7 +44,7 @@ function floorStanding(e: EvidenceObject, areaHa: number, floorHa: number): stri
   return 'this plot is above it';
 }
 
-export function plotSection(wrapper: EvidenceWrapper, register: PlotRegisterFacts, picture: FootprintPicture | null): Content[] {
+export function plotSection(wrapper: EvidenceWrapper, register: PlotRegisterFacts, picture: FootprintPicture | null, noun = 'plot'): Content[] {
   const e = wrapper.evidence;
   const country = fields(fields(e.risk).country);
   const countryText = typeof country.country === 'string' ? `${show(country.country_name)} (${country.country})` : 'not given';
@@ -61,7 +61,7 @@ export function plotSection(wrapper: EvidenceWrapper, register: PlotRegisterFact
             facts(
               [
                 ['Reference', referenceText(wrapper)],
-                ['Plot id', { text: wrapper.plot_id, style: 'code' }],
+                [`${noun[0].toUpperCase()}${noun.slice(1)} id`, { text: wrapper.plot_id, style: 'code' }],
                 ['Commodity (as registered)', register.commodity ?? NOT_READ],
                 ['Country of production', countryText],
                 ['Area', `${areaHa.toFixed(2)} ha (${e.plot_area_km2.toFixed(4)} km²)`],

@@ -36,6 +36,8 @@ export interface PlotToRead {
   declaredAreaHa: number | null;
   country: string | null;
   producerCountry: string | null;
+  /** The optical sensors whose record is read; both when not given (a studio boundary's first half reads Sentinel-2 alone). */
+  sensors?: readonly OpticalSensor[];
 }
 
 /** The record that decides: the five seasons before the cutoff (spec 2.7 `read.start`, `read.end`). */
@@ -50,6 +52,7 @@ export const RADAR_YEARS = [2019, 2020] as const;
 export const MAX_SCENE_CLOUD_COVER = 80;
 
 export const SENSORS = { 'sentinel-2': 'Sentinel-2 MSI L2A', landsat: 'Landsat 8-9 OLI Collection 2 L2' } as const;
+export type OpticalSensor = keyof typeof SENSORS;
 export const RADAR_INSTRUMENT = 'ALOS-2 PALSAR-2 yearly mosaic (L-band HH/HV, 25 m)';
 export const HEIGHT_INSTRUMENT = 'ETH Global Canopy Height 2020 (10 m)';
 export const TERRAIN_SOURCE = 'Copernicus DEM GLO-30';
@@ -155,9 +158,10 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
   const requests: RasterRequest[] = [];
   const skipped: SkippedScene[] = [];
   const search = { bbox: box, start: RECORD_PERIOD.start, end: RECORD_PERIOD.end, maxCloudCover: MAX_SCENE_CLOUD_COVER };
+  const reads = (sensor: OpticalSensor) => plot.sensors?.includes(sensor) ?? true;
   const [s2Scenes, landsatScenes, radar, height, terrain, context] = await Promise.all([
-    archive.sentinel2.search(search, signal),
-    archive.landsat.search(search, signal),
+    reads('sentinel-2') ? archive.sentinel2.search(search, signal) : [],
+    reads('landsat') ? archive.landsat.search(search, signal) : [],
     planRadar(archive, footprint, requests, signal),
     planHeight(archive, fp, requests, signal),
     planTerrain(archive, fp, requests, signal),

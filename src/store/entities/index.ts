@@ -1,5 +1,6 @@
 import { ApiKey } from './api-key.ts';
 import { ArchiveReading } from './archive-reading.ts';
+import { BoundaryAnalysis } from './boundary-analysis.ts';
 import { Evidence } from './evidence.ts';
 import { EvidenceUnit } from './evidence-unit.ts';
 import { Member } from './member.ts';
@@ -10,12 +11,14 @@ import { Session } from './session.ts';
 import { Shipment, ShipmentPlot } from './shipment.ts';
 import { SignInFailure } from './sign-in-failure.ts';
 import { Statement } from './statement.ts';
+import { StudioBoundary } from './studio-boundary.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
-export { ApiKey, ArchiveReading, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, User, Workspace };
+export { ApiKey, ArchiveReading, BoundaryAnalysis, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, StudioBoundary, User, Workspace };
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
 export { ACTIVITY_TYPES, SHIPMENT_UNITS, type ActivityType, type ShipmentUnit } from './shipment.ts';
+export { ANALYSIS_HALVES, ANALYSIS_STATES, type AnalysisHalf, type AnalysisState } from './boundary-analysis.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis];

@@ -5,6 +5,7 @@ import { Migration20261122044737_evidence_and_outbox } from './Migration20261122
 import { Migration20261124013915_sign_in_failures } from './Migration20261124013915_sign_in_failures.ts';
 import { Migration20261124060134_archive_readings } from './Migration20261124060134_archive_readings.ts';
 import { Migration20261124060147_shipments_and_statements } from './Migration20261124060147_shipments_and_statements.ts';
+import { Migration20261124060147_studio_boundaries } from './Migration20261124060147_studio_boundaries.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: 'Migration20261124013915_sign_in_failures', class: Migration20261124013915_sign_in_failures },
   { name: 'Migration20261124060134_archive_readings', class: Migration20261124060134_archive_readings },
   { name: 'Migration20261124060147_shipments_and_statements', class: Migration20261124060147_shipments_and_statements },
+  { name: 'Migration20261124060147_studio_boundaries', class: Migration20261124060147_studio_boundaries },
 ];

@@ -35,6 +35,9 @@ const position = z.tuple([z.number(), z.number()]).rest(z.number());
 const polygon = z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(position)) });
 const multiPolygon = z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(position))) });
 
+/** A studio boundary as saved: a Polygon or MultiPolygon. */
+export const boundaryGeometry: z.ZodType<Polygon | MultiPolygon> = z.union([polygon, multiPolygon]);
+
 /** What the row beside the object keeps for the document's map (the chip's PNG is stored apart). */
 export interface StoredMap {
   footprint: Polygon | MultiPolygon;
