@@ -130,10 +130,11 @@ async function bookSummary(plots: number) {
     const { workspaceId, key, seedMs } = await seed(db.url, plots);
     const store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url });
-    // No tile is drawn here: the map tiles' archive is never opened.
+    // No tile is drawn and no coverage asked here: the archive is never opened.
     const engine = openEngine(config, false);
-    const mapTiles = configuredMapTiles(config, () => Promise.reject(new Error('the documents bench draws no map tiles')), engine);
-    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), mapTiles };
+    const archive = () => Promise.reject(new Error('the documents bench reads no archive'));
+    const mapTiles = configuredMapTiles(config, archive, engine);
+    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles };
     const server = createApp(services).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/portal/plots/summary`;

@@ -40,7 +40,13 @@ export type InputCode =
   | 'bad_email'
   | 'weak_password'
   | 'name_required'
-  | 'one_file_per_upload';
+  | 'one_file_per_upload'
+  | 'bad_layer'
+  | 'bad_zoom'
+  | 'bad_tile'
+  | 'bad_scene'
+  | 'bad_season'
+  | 'bad_place';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =

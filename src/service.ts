@@ -64,7 +64,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   let archive: Promise<Archive> | null = null;
   const openedArchive = () => (archive ??= openConfiguredArchive(config, log));
   const mapTiles = configuredMapTiles(config, openedArchive, engine);
-  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config), mapTiles };
+  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config), archive: openedArchive, mapTiles };
 
   let server: Server | null = null;
   let url: string | null = null;

@@ -52,8 +52,9 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   const log = createLogger('silent');
   const queue = await openQueue(db.store, { log, supervise: false });
   const engine = openEngine(config, false);
-  const mapTiles = configuredMapTiles(config, opts.archive ?? (() => openConfiguredArchive(config, log)), engine);
-  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), mapTiles };
+  const archive = opts.archive ?? (() => openConfiguredArchive(config, log));
+  const mapTiles = configuredMapTiles(config, archive, engine);
+  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles };
   const server: Server = await serveApi(createApp(services), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

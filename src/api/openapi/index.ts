@@ -4,6 +4,7 @@ import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody 
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
+import { mapPaths, mapSchemas } from './map.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
 
@@ -31,6 +32,7 @@ export function openApiDocument(baseUrl: string) {
         ...plotSchemas,
         ...documentSchemas,
         ...evidenceSchemas,
+        ...mapSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -52,6 +54,7 @@ export function openApiDocument(baseUrl: string) {
       ...evidencePaths,
       ...documentPaths,
       ...plotPaths,
+      ...mapPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };
