@@ -59,14 +59,16 @@ export function mapTileRoutes(services: Services) {
 
   const answer = async (ctx: Context, req: TileRequest) => {
     const tag = await services.mapTiles.tag(req);
+    const current = ctx.get('If-None-Match').split(/\s*,\s*/).includes(tag.etag);
+    const png = current ? null : await services.mapTiles.render(req);
+    // Set once the tile is in hand, so a refusal is never kept as a tile.
     ctx.set('ETag', tag.etag);
     ctx.set('Cache-Control', `private, max-age=${tag.maxAgeS}`);
-    if (ctx.get('If-None-Match').split(/\s*,\s*/).includes(tag.etag)) {
-      ctx.status = 304;
-      return;
+    if (png === null) ctx.status = 304;
+    else {
+      ctx.type = 'image/png';
+      ctx.body = png;
     }
-    ctx.type = 'image/png';
-    ctx.body = await services.mapTiles.render(req);
   };
 
   router.get('/tiles/:layer/:z/:x/:y.png', auth, async (ctx) => {

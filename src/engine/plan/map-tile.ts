@@ -107,11 +107,16 @@ export async function planImageryTile(archive: Archive, layer: ImageryLayer, t: 
   const kept = onePerAcquisition(found.map((s) => sentinel2Publication(s, box))).kept
     .sort((a, b) => (a.scene.cloudCover ?? 100) - (b.scene.cloudCover ?? 100) || (a.id < b.id ? -1 : 1))
     .slice(0, SEASON_SCENES);
-  const reads = await Promise.all(kept.map((p) => sentinel2Scene(archive, p.scene, box, layer, true, signal).catch((err: unknown) => {
-    if (permanent(err)) return null;
-    throw err;
-  })));
-  const read = reads.filter((r) => r !== null);
+  // One scene at a time: opening a file parses its header on this thread, and a dozen scenes' files
+  // opened at once would parse in one turn of the event loop.
+  const read: Array<{ tile: TileScene; requests: RasterRequest[] }> = [];
+  for (const p of kept) {
+    try {
+      read.push(await sentinel2Scene(archive, p.scene, box, layer, true, signal));
+    } catch (err) {
+      if (!permanent(err)) throw err;
+    }
+  }
   return { requests: read.flatMap((r) => r.requests), draw: { kind: 'imagery', layer, scenes: read.map((r) => r.tile) } };
 }
 

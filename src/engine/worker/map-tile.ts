@@ -13,7 +13,7 @@ import { operatingPoints as op } from '../operating-points.ts';
 import { transformer } from '../sources/reproject.ts';
 import { assembleRasters, type WorkerRaster } from './raster-window.ts';
 import type { RasterShipment } from './tasks.ts';
-import { answerMoving, ownBuffer } from './transfer.ts';
+import { answerMoving } from './transfer.ts';
 
 /** One scene of an imagery tile: its band windows in the layer's order (true colour: red, green, blue; NDVI: red, near-infrared). */
 export interface TileScene {
@@ -122,6 +122,7 @@ export function mapTilePixels(p: MapTileTaskParams): Uint8Array {
 export async function renderMapTile(p: MapTileTaskParams): Promise<Uint8Array> {
   const rgba = mapTilePixels(p);
   const png = await sharp(rgba, { raw: { width: TILE_SIZE, height: TILE_SIZE, channels: 4 } }).png().toBuffer();
-  const own = ownBuffer(png);
+  // sharp's buffer is memory it allocated outside the JavaScript heap, which cannot be moved: copied once onto one of our own.
+  const own = new Uint8Array(png);
   return answerMoving(own, [own]);
 }
