@@ -70,17 +70,38 @@ async function landsatScene(archive: Archive, scene: LandsatScene, box: Bbox, la
   return { tile, requests: bands.map((a) => layers[a].request) };
 }
 
-/** One scene by its identifier, searched over the tile on the day it names; null when it does not lie under the tile. */
-async function findScene(archive: Archive, id: string, box: Bbox, signal?: AbortSignal): Promise<{ s2: S2Scene } | { landsat: LandsatScene } | null> {
+type FoundScene = { s2: S2Scene } | { landsat: LandsatScene };
+
+/** Scenes found by identifier, per archive: a map's tiles of one scene search the catalogue once. */
+const FOUND = new WeakMap<Archive, Map<string, FoundScene>>();
+const FOUND_KEPT = 512;
+
+/**
+ * One scene by its identifier, searched over the tile on the day it names; null when it does not
+ * lie under the tile. A scene once found is kept: under a tile it does not reach its windows are
+ * refused as outside (a permanent absence, so the tile is transparent).
+ */
+async function findScene(archive: Archive, id: string, box: Bbox, signal?: AbortSignal): Promise<FoundScene | null> {
+  let found = FOUND.get(archive);
+  if (found === undefined) FOUND.set(archive, (found = new Map()));
+  const kept = found.get(id);
+  if (kept !== undefined) return kept;
   const day = sceneDate(id);
   if (day === null) return null;
   const q = { bbox: box, start: day, end: day };
+  let scene: FoundScene | null = null;
   if (sceneSensor(id) === 'sentinel-2') {
     const s2 = (await archive.sentinel2.search(q, signal)).find((s) => s.id === id);
-    return s2 === undefined ? null : { s2 };
+    scene = s2 === undefined ? null : { s2 };
+  } else {
+    const landsat = (await archive.landsat.search(q, signal)).find((s) => s.id === id);
+    scene = landsat === undefined ? null : { landsat };
   }
-  const landsat = (await archive.landsat.search(q, signal)).find((s) => s.id === id);
-  return landsat === undefined ? null : { landsat };
+  if (scene !== null) {
+    if (found.size >= FOUND_KEPT) found.delete(found.keys().next().value!);
+    found.set(id, scene);
+  }
+  return scene;
 }
 
 /**
