@@ -1,10 +1,11 @@
 /**
  * Rendered map tiles kept on disk, bounded in bytes: one file per tile under its key's digest,
  * the least recently used removed first once the bound is passed. The index is held in memory
- * and rebuilt from the folder when the process starts, so a restart keeps what was rendered.
+ * and rebuilt from the folder, in the order of the files' times, when the process starts, so a
+ * restart keeps what was rendered.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export class TileFileCache {
@@ -65,8 +66,12 @@ export class TileFileCache {
     const size = this.#files.get(name);
     if (size === undefined) return null;
     try {
-      const bytes = await readFile(join(this.#dir, name));
+      const path = join(this.#dir, name);
+      const bytes = await readFile(path);
       this.#add(name, size);
+      // The file's time is its place in the order when the index is rebuilt at the next start.
+      const now = new Date();
+      await utimes(path, now, now).catch(() => {});
       return bytes;
     } catch {
       // Removed behind the index's back: no longer held.
