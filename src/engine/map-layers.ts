@@ -4,10 +4,9 @@
  * blocks read. Each layer's zoom range, colours and legend live here once; the API checks requests
  * against them, the pool colours pixels with them, and the legend route serves them.
  */
-import { HANSEN_VERSION } from './sources/products/hansen/codes.ts';
+import { HANSEN_VERSION, hansenProvenance } from './sources/products/hansen/codes.ts';
 import { ALERT_PRODUCTS } from './sources/products/gfw-alerts/codes.ts';
-import { TMF_VERSION } from './sources/products/tmf/codes.ts';
-import { S2_CITATION, S2_LICENCE } from './sources/products/sentinel-2/codes.ts';
+import { TMF_FIRST_YEAR, TMF_LAST_YEAR, tmfProvenance } from './sources/products/tmf/codes.ts';
 
 export const IMAGERY_LAYERS = ['true_colour', 'ndvi'] as const;
 export type ImageryLayer = (typeof IMAGERY_LAYERS)[number];
@@ -86,27 +85,25 @@ export const ALERT_CONFIDENCE_CODE = { nominal: 2, high: 3, highest: 4 } as cons
 export const ALERTS_FROM = '2021-01-01';
 
 const integrated = ALERT_PRODUCTS.integrated;
+// The products' own terms, as the evidence cites them (no tile named: a legend is of the whole layer).
+const tmf = tmfProvenance('DeforestationYear', '', {});
+const hansen = hansenProvenance('lossyear', '', {});
+const termsOf = (p: typeof tmf) => ({ source: { dataset: p.dataset, version: p.version }, licence: p.licence, attribution: p.attribution, citation: p.citation });
 
 export const CHANGE_LEGENDS: Record<ChangeLayer, ChangeLegend> = {
   tmf_loss: {
     layer: 'tmf_loss',
     title: 'Moist-forest loss by year (deforestation)',
     value: 'the calendar year of the first deforestation event (TMF DeforestationYear); 0 is none',
-    classes: yearClasses(0, 1990, 2025),
-    source: { dataset: 'JRC Tropical Moist Forest DeforestationYear', version: TMF_VERSION },
-    licence: 'Free of charge, no restriction of use (European Commission JRC)',
-    attribution: 'Source: EC JRC',
-    citation: 'Vancutsem, C. et al. (2021) Long-term (1990–2019) monitoring of forest cover changes in the humid tropics. Science Advances 7:eabe1603',
+    classes: yearClasses(0, TMF_FIRST_YEAR, TMF_LAST_YEAR),
+    ...termsOf(tmf),
   },
   hansen_loss: {
     layer: 'hansen_loss',
     title: 'Tree-cover loss by year',
     value: 'lossyear: n for loss in 2000 + n; 0 is none',
     classes: yearClasses(2000, 2001, HANSEN_VERSION.lastYear),
-    source: { dataset: 'Hansen/UMD Global Forest Change lossyear', version: HANSEN_VERSION.release },
-    licence: 'CC BY 4.0',
-    attribution: 'Hansen/UMD/Google/USGS/NASA',
-    citation: 'Hansen, M. C. et al. (2013) High-Resolution Global Maps of 21st-Century Forest Cover Change. Science 342:850–853',
+    ...termsOf(hansen),
   },
   alerts: {
     layer: 'alerts',
@@ -123,9 +120,6 @@ export const CHANGE_LEGENDS: Record<ChangeLayer, ChangeLegend> = {
     citation: integrated.citation,
   },
 };
-
-/** The imagery's terms, as the coverage route and the tiles' attribution name them. */
-export const IMAGERY_SOURCE = { licence: S2_LICENCE, citation: S2_CITATION } as const;
 
 export const isImageryLayer = (v: string): v is ImageryLayer => (IMAGERY_LAYERS as readonly string[]).includes(v);
 export const isChangeLayer = (v: string): v is ChangeLayer => (CHANGE_LAYERS as readonly string[]).includes(v);
