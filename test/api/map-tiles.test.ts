@@ -8,6 +8,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { fromFile } from 'geotiff';
 import proj4 from 'proj4';
 import sharp from 'sharp';
@@ -57,6 +59,10 @@ async function rgbaOf(png: Buffer): Promise<Buffer> {
   assert.deepEqual([info.width, info.height, info.channels], [256, 256, 4]);
   return data;
 }
+
+/** A full collection, so heap figures are of what is held rather than what awaits collection. */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 const tilePath = (layer: string, t: { z: number; x: number; y: number }, query = '') => `/api/v1/tiles/${layer}/${t.z}/${t.x}/${t.y}.png${query}`;
 
@@ -288,7 +294,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test(`200 tile requests at once keep the event loop free (no stall over ${MAX_STALL_MS} ms) and the heap flat`, async () => {
+    test(`200 tile requests at once keep the event loop free (no stall over ${MAX_STALL_MS} ms) and the heap flat, keeping nothing`, async () => {
       const id = evidence.scenes.find((s) => s.startsWith('S2'))!;
       const z = 17;
       const c = tileOf(centre.lon, centre.lat, z);
@@ -297,6 +303,7 @@ for (const backend of BACKENDS) {
       for (const year of [2019, 2020, 2021, 2022]) paths.push(tilePath('true_colour', { z, ...c }, `?season=${year}`));
       // A map is opened once before: the archive's catalogue is read and the scene's files opened (a one-off on this thread).
       for (const p of [tilePath('true_colour', { z: 15, ...tileOf(centre.lon, centre.lat, 15) }, `?scene=${id}`)]) assert.equal((await png(app, p, key)).status, 200);
+      collectGarbage();
       const before = process.memoryUsage();
       let peak = before.heapUsed;
       const sampler = setInterval(() => {
@@ -313,9 +320,13 @@ for (const backend of BACKENDS) {
       // The embedded PGlite runs every query on this thread, 200 keys checked one after another in one
       // turn; the bound is of the tiles' work, so it holds where the database runs elsewhere.
       if (backend === 'postgresql') assert.ok(delay.max_busy_ms < MAX_STALL_MS, `the loop was held ${delay.max_busy_ms} ms at once (longest delay ${delay.max_ms} ms)`);
-      // The tiles' pixels live in the pool's threads and shared buffers, not on this thread's heap.
-      const grown = (peak - before.heapUsed) / 2 ** 20;
-      assert.ok(grown < 64, `the heap grew ${grown.toFixed(1)} MiB while 200 tiles rendered`);
+      // The tiles' pixels live in the pool's threads and shared buffers, not on this thread's heap:
+      // 200 tiles' RGBA alone would be 52 MiB, the source windows under them several times that.
+      const peakGrowth = (peak - before.heapUsed) / 2 ** 20;
+      assert.ok(peakGrowth < 96, `the heap grew ${peakGrowth.toFixed(1)} MiB at its peak while 200 tiles rendered`);
+      collectGarbage();
+      const kept = (process.memoryUsage().heapUsed - before.heapUsed) / 2 ** 20;
+      assert.ok(kept < 16, `the heap kept ${kept.toFixed(1)} MiB after 200 tiles`);
     });
   });
 }
