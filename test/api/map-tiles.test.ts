@@ -22,7 +22,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { demoWorld, mirrored } from '../support/demo-world.ts';
 import { loopDelayDuring } from '../support/event-loop.ts';
 import { runFixture } from '../support/processes.ts';
-import { insertSitePlot, waitUntilRead } from '../engine/evidence-helpers.ts';
+import { insertSitePlot, site, waitUntilRead } from '../engine/evidence-helpers.ts';
+import { hansenHref, hansenTile } from '../../src/engine/sources/products/hansen/codes.ts';
 
 const SITE = 'th-surat-thani-rubber';
 /**
@@ -231,21 +232,46 @@ for (const backend of BACKENDS) {
     });
 
     test('a change layer\'s legend names its classes, source, licence and attribution; the tile draws its classes', async () => {
-      const legend = await app.call('GET', '/api/v1/change/tiles/hansen_loss/legend', { key });
-      assert.equal(legend.status, 200);
-      assert.ok(legend.body.classes.some((c: { label: string }) => c.label === 'lost in 2021'));
-      assert.equal(legend.body.licence, 'CC BY 4.0');
       for (const layer of ['tmf_loss', 'alerts']) assert.equal((await app.call('GET', `/api/v1/change/tiles/${layer}/legend`, { key })).status, 200);
       const t = { z: 13, ...tileOf(centre.lon, centre.lat, 13) };
-      for (const layer of ['hansen_loss', 'tmf_loss', 'alerts']) {
-        const r = await png(app, `/api/v1/change/tiles/${layer}/${t.z}/${t.x}/${t.y}.png`, key);
-        assert.equal(r.status, 200, layer);
-        const rgba = await rgbaOf(r.bytes);
-        const colours = new Set(legend.body.classes.map((c: { rgba: number[] }) => c.rgba.join()));
-        if (layer !== 'hansen_loss') continue;
-        // Every drawn pixel has a class colour of the legend.
-        for (let k = 0; k < rgba.length; k += 4) if (rgba[k + 3] !== 0) assert.ok(colours.has([...rgba.subarray(k, k + 4)].join()));
+      for (const layer of ['tmf_loss', 'alerts']) assert.equal((await png(app, `/api/v1/change/tiles/${layer}/${t.z}/${t.x}/${t.y}.png`, key)).status, 200, layer);
+    });
+
+    test('a loss tile\'s pixels are the loss map\'s years under them, in the legend\'s colours', async () => {
+      const legend = await app.call('GET', '/api/v1/change/tiles/hansen_loss/legend', { key });
+      assert.equal(legend.status, 200);
+      assert.equal(legend.body.licence, 'CC BY 4.0');
+      const classes = legend.body.classes as Array<{ label: string; from: number; to: number; rgba: number[] }>;
+      // A demo site cleared in 2022.
+      const [lon, lat] = site('ci-tai-cleared-2022').centre;
+      const z = 14;
+      const t = { z, ...tileOf(lon, lat, z) };
+      const r = await png(app, `/api/v1/change/tiles/hansen_loss/${z}/${t.x}/${t.y}.png`, key);
+      assert.equal(r.status, 200);
+      const rgba = await rgbaOf(r.bytes);
+      const tiff = await fromFile(mirrored(root, hansenHref('lossyear', hansenTile(lon, lat))));
+      const image = await tiff.getImage();
+      const [ox, oy] = image.getOrigin();
+      const [rx, ry] = image.getResolution();
+      const [values] = (await image.readRasters()) as unknown as ArrayLike<number>[];
+      let compared = 0;
+      let lost2022 = 0;
+      for (let j = 2; j < 256; j += 4) {
+        for (let i = 2; i < 256; i += 4) {
+          const col = (lonOf(t.x + (i + 0.5) / 256, z) - ox) / rx;
+          const row = (latOf(t.y + (j + 0.5) / 256, z) - oy) / ry;
+          const near = (v: number) => Math.abs(v - Math.round(v)) < 0.02;
+          if (col < 0 || row < 0 || col >= image.getWidth() || row >= image.getHeight() || near(col) || near(row)) continue;
+          const v = values[Math.floor(row) * image.getWidth() + Math.floor(col)];
+          const cls = classes.find((c) => v >= c.from && v <= c.to);
+          const k = (j * 256 + i) * 4;
+          assert.deepEqual([...rgba.subarray(k, k + 4)], cls?.rgba ?? [0, 0, 0, 0], `tile pixel ${i},${j} over lossyear ${v}`);
+          if (cls?.label === 'lost in 2022') lost2022++;
+          compared++;
+        }
       }
+      assert.ok(compared > 1000, `${compared} pixels compared`);
+      assert.ok(lost2022 > 0, 'the clearing of 2022 is drawn');
     });
 
     test('archive coverage names the products over a plot and a point, with the review price', async () => {
