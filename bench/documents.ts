@@ -28,6 +28,7 @@ import { loadSigningKey } from '../src/engine/signing.ts';
 import { createLogger } from '../src/log.ts';
 import { runAdminCommand } from '../src/admin/commands.ts';
 import { openStore } from '../src/store/orm.ts';
+import { configuredMapTiles, openEngine } from '../src/engine/map-tiles.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { fixtureEvidence, fixtureMap, fixtureWrapper } from '../test/fixtures/evidence-wrapper.ts';
 
@@ -129,7 +130,11 @@ async function bookSummary(plots: number) {
     const { workspaceId, key, seedMs } = await seed(db.url, plots);
     const store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url });
-    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
+    // No tile is drawn and no coverage asked here: the archive is never opened.
+    const engine = openEngine(config, false);
+    const archive = () => Promise.reject(new Error('the documents bench reads no archive'));
+    const mapTiles = configuredMapTiles(config, archive, engine);
+    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles };
     const server = createApp(services).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/portal/plots/summary`;
@@ -190,6 +195,7 @@ async function bookSummary(plots: number) {
     const jsonMs = performance.now() - t;
     server.close();
     await services.pools.close();
+    await engine.pool.close();
     await store.close();
     const result = {
       plots,

@@ -43,6 +43,8 @@ export interface Config {
   decodedTileCacheBytes: number;
   /** Compressed tile and header bytes each worker process keeps from the archive (RANGE_CACHE_MB), in bytes. */
   rangeCacheBytes: number;
+  /** Rendered map tiles the API keeps on disk under the data directory (MAP_TILE_CACHE_MB), in bytes. */
+  mapTileCacheBytes: number;
   shutdownTimeoutMs: number;
   archiveReview: ArchiveReviewConfig;
   /** GFW Data API key for the public alert and concession sources (ARCHIVE=public); null leaves them unread. */
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 1, 64),
     decodedTileCacheBytes: integer(env, 'DECODED_TILE_CACHE_MB', DEFAULT_DECODED_TILE_BYTES / MIB, 16, 1_048_576) * MIB,
     rangeCacheBytes: integer(env, 'RANGE_CACHE_MB', DEFAULT_RANGE_CACHE_BYTES / MIB, 16, 1_048_576) * MIB,
+    mapTileCacheBytes: integer(env, 'MAP_TILE_CACHE_MB', 256, 0, 1_048_576) * MIB,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30000, 0, 600000),
     archiveReview: archiveReview(env),
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',

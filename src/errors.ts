@@ -64,7 +64,12 @@ export type InputCode =
   | 'bad_geometry'
   | 'aoi_id_required'
   | 'bad_layer'
-  | 'bad_cover_field';
+  | 'bad_cover_field'
+  | 'bad_zoom'
+  | 'bad_tile'
+  | 'bad_scene'
+  | 'bad_season'
+  | 'bad_place';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =

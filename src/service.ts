@@ -9,6 +9,7 @@ import { ensureDemoArchive } from './demo/archive.ts';
 import { openDemoArchive } from './demo/open-archive.ts';
 import { type Archive, openArchive } from './engine/archive.ts';
 import { type EvidenceWorker, startEvidenceWorker } from './engine/job-runner.ts';
+import { configuredMapTiles, openEngine } from './engine/map-tiles.ts';
 import { loadSigningKey } from './engine/signing.ts';
 import type { Logger } from './log.ts';
 import { acquireLock } from './store/pglite-lock.ts';
@@ -58,7 +59,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const signingKey = loadSigningKey(config.signingKeyPem, config.dataDir);
   const runsWorkers = config.role !== 'api';
   const queue: Queue = await openQueue(store, { log, supervise: runsWorkers });
-  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config) };
+  // One engine pool and one archive a process: evidence jobs and map tiles share them.
+  const engine = openEngine(config, runsWorkers);
+  let archive: Promise<Archive> | null = null;
+  const openedArchive = () => (archive ??= openConfiguredArchive(config, log));
+  const mapTiles = configuredMapTiles(config, openedArchive, engine);
+  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config), archive: openedArchive, mapTiles };
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -74,8 +80,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   // listening API, with evidence jobs waiting in the queue until it is there. Shutdown waits for
   // it, so no half-made world is left behind.
   const evidenceWorker: Promise<EvidenceWorker | null> = runsWorkers
-    ? openConfiguredArchive(config, log).then(async (archive) => {
-        const worker = await startEvidenceWorker({ config, store, queue, log, signingKey }, { archive });
+    ? openedArchive().then(async (opened) => {
+        const worker = await startEvidenceWorker({ config, store, queue, log, signingKey }, { archive: opened, engine });
         log.info({ poolSize: config.poolSize, jobConcurrency: config.jobConcurrency }, 'worker ready');
         return worker;
       })
@@ -103,6 +109,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
         worker?.stopTaking();
         await queue.stop(config.shutdownTimeoutMs);
         await worker?.close();
+        // The worker closes the archive it read; an API alone closes the one it opened for tiles.
+        if (worker === null && archive !== null) await (await archive.catch(() => null))?.close();
+        await engine.pool.close();
         await store.close();
         release();
         log.info('stopped');

@@ -9,7 +9,9 @@ import { archiveReadingRoutes } from './routes/archive-readings.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
 import { healthRoutes } from './routes/health.ts';
+import { imageryRoutes } from './routes/imagery.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { mapTileRoutes } from './routes/map-tiles.ts';
 import { plotRoutes } from './routes/plots.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -36,7 +38,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services), studioRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services), studioRoutes(services), imageryRoutes(services), mapTileRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

@@ -1,6 +1,8 @@
 import type { Config } from '../config.ts';
 import type { SigningKey } from '../engine/signing.ts';
 import type { Logger } from '../log.ts';
+import type { Archive } from '../engine/archive.ts';
+import type { MapTiles } from '../engine/map-tiles.ts';
 import type { RequestPools } from './pools.ts';
 import type { Store } from '../store/orm.ts';
 import type { Queue } from '../store/queue.ts';
@@ -16,6 +18,10 @@ export interface Services {
   signingKey: SigningKey;
   /** Threads for PDF rendering and upload validation, so no request's CPU work holds the event loop. */
   pools: RequestPools;
+  /** The process's archive, opened on first use (an API that draws no map and answers no coverage never opens it). */
+  archive: () => Promise<Archive>;
+  /** Map tiles, drawn in the engine's pool from that archive. */
+  mapTiles: MapTiles;
 }
 
 export interface Caller {

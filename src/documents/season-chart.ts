@@ -2,10 +2,11 @@
  * The seasonal record as an SVG chart: time across the period read, the vegetation index up. Each
  * season is drawn from what the evidence stores for it (spec 2.8.5): its plateau across its
  * window, its trough at the trough date, and the depth between them; the dates of the kept scenes
- * run along the foot and every skipped scene is marked. Per-scene index values are not part of
- * the evidence object, so the chart draws no line it could not justify from it.
+ * run along the foot and every skipped scene is marked. Where the evidence stores its `series`,
+ * every kept scene's index value is a dot, so a reader sees the points each plateau and trough
+ * was read from; the dots are not joined, as nothing is known between two scenes.
  */
-import type { EvidenceSeason } from '../engine/evidence-object.ts';
+import type { EvidenceSeason, SeriesPoint } from '../engine/evidence-object.ts';
 import { sceneDate } from './scene-date.ts';
 
 /** What the chart draws of each season of the evidence object. */
@@ -15,6 +16,8 @@ export interface SeasonChartInput {
   seasons: readonly ChartSeason[];
   scenes: readonly string[];
   skipped: readonly { scene: string; at: string; why: string }[];
+  /** Each kept scene's index value; absent on evidence read before it was stored. */
+  series?: readonly SeriesPoint[];
   /** The period read, YYYY-MM-DD. */
   start: string;
   end: string;
@@ -22,7 +25,7 @@ export interface SeasonChartInput {
 
 export const CHART = { width: 515, height: 230 } as const;
 const PLOT = { left: 40, right: 8, top: 22, bottom: 58 } as const;
-const COLOURS = { plateau: '#2e7d32', trough: '#c62828', depth: '#6d4c41', kept: '#1565c0', skipped: '#e65100', grid: '#d0d0d0', noAnswer: '#9e9e9e' };
+const COLOURS = { plateau: '#2e7d32', trough: '#c62828', depth: '#6d4c41', kept: '#1565c0', scene: '#90a4ae', skipped: '#e65100', grid: '#d0d0d0', noAnswer: '#9e9e9e' };
 
 const DAY_MS = 86_400_000;
 const dayOf = (iso: string): number => Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / DAY_MS;
@@ -38,8 +41,8 @@ function windowOf(label: string): [number, number] | null {
   return [from, to];
 }
 
-function indexRange(seasons: readonly ChartSeason[]): [number, number] {
-  const values = seasons.flatMap((s) => [s.plateau, s.trough]).filter((v): v is number => v !== null && Number.isFinite(v));
+function indexRange(seasons: readonly ChartSeason[], series: readonly SeriesPoint[]): [number, number] {
+  const values = [...seasons.flatMap((s) => [s.plateau, s.trough]), ...series.map((p) => p.index)].filter((v): v is number => v !== null && Number.isFinite(v));
   if (values.length === 0) return [0, 1];
   const lo = Math.max(-1, Math.floor((Math.min(...values) - 0.05) * 10) / 10);
   const hi = Math.min(1, Math.ceil((Math.max(...values) + 0.05) * 10) / 10);
@@ -50,7 +53,8 @@ export function seasonChart(input: SeasonChartInput): string {
   const { width, height } = CHART;
   const x0 = PLOT.left, x1 = width - PLOT.right, y0 = PLOT.top, y1 = height - PLOT.bottom;
   const t0 = dayOf(input.start), t1 = dayOf(input.end) + 1;
-  const [v0, v1] = indexRange(input.seasons);
+  const series = input.series ?? [];
+  const [v0, v1] = indexRange(input.seasons, series);
   const x = (day: number) => x0 + ((Math.min(Math.max(day, t0), t1) - t0) / (t1 - t0)) * (x1 - x0);
   const y = (v: number) => y1 - ((v - v0) / (v1 - v0)) * (y1 - y0);
   const out: string[] = [];
@@ -84,6 +88,12 @@ export function seasonChart(input: SeasonChartInput): string {
     out.push(`<text x="${fmt(x(day))}" y="${y1 + 10}" text-anchor="middle" fill="#333">${year}</text>`);
   }
   out.push(`<rect x="${x0}" y="${y0}" width="${x1 - x0}" height="${y1 - y0}" fill="none" stroke="#777" stroke-width="0.6"/>`);
+
+  // Every kept scene's value, beneath the seasons' marks.
+  for (const p of series) {
+    if (p.index === null) continue;
+    out.push(`<circle cx="${fmt(x(dayOf(p.at)))}" cy="${fmt(y(p.index))}" r="1.3" fill="${COLOURS.scene}"/>`);
+  }
 
   // Each season: plateau across its window, trough at its date, depth between.
   for (const s of input.seasons) {
@@ -119,6 +129,7 @@ export function seasonChart(input: SeasonChartInput): string {
   // Legend.
   const ly = height - 8;
   const legend: Array<[string, string]> = [
+    ...(series.length > 0 ? [[`<circle cx="6" cy="0" r="1.3" fill="${COLOURS.scene}"/>`, 'one scene'] as [string, string]] : []),
     [`<line x1="0" x2="12" y1="0" y2="0" stroke="${COLOURS.plateau}" stroke-width="1.4"/>`, 'plateau (green level of the season)'],
     [`<circle cx="6" cy="0" r="2.2" fill="${COLOURS.trough}"/>`, 'trough'],
     [`<line x1="6" x2="6" y1="-4" y2="4" stroke="${COLOURS.depth}" stroke-width="1.2"/>`, 'depth'],

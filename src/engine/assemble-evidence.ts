@@ -7,7 +7,7 @@
 import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
-import type { EvidenceBlocks, EvidenceObject, EvidencePart, EvidenceSeason, SkippedScene } from './evidence-object.ts';
+import type { EvidenceBlocks, EvidenceObject, EvidencePart, EvidenceSeason, SeriesPoint, SkippedScene } from './evidence-object.ts';
 import { type FloorJudgedOn, findingSentence, forestPartClause, mapShareClause, noDipClause, whereInPlot } from './finding.ts';
 import type { PlotFootprint } from './footprint.ts';
 import type { BlockSummary } from './kernels/block-index.ts';
@@ -122,6 +122,16 @@ export function readFinding(result: PlotTaskResult, decision: Decision, plotHa: 
   return findingSentence(decision, counts, partsOf(result, instrumentBlocksOf(result, plotHa)));
 }
 
+/** Each kept scene's index and clear share over the plot, in the order of `scenes`. */
+function seriesOf(plan: PlotPlan, result: PlotTaskResult): SeriesPoint[] {
+  const out: SeriesPoint[] = [];
+  plan.scenes.forEach((s, k) => {
+    const r = result.scenes[k];
+    if (r.usable) out.push({ scene: s.id, at: s.date, index: round(r.ndvi, 3), clear_share: round(r.clear_fraction, 3) });
+  });
+  return out;
+}
+
 export function assembleEvidence(input: AssembleInput): EvidenceObject {
   const { plan, result, decision } = input;
   const t = result.troughs;
@@ -232,6 +242,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     },
     scenes: kept.map((s) => s.id),
     skipped: skippedScenes(plan, result),
+    series: seriesOf(plan, result),
     posture: POSTURE,
     baseline_note: BASELINE_NOTE,
     next_step: nextStep({ evidence_state: 'done', verdict: decision.verdict, reasons: decision.reasons, area_ha: footprint.areaHa }),

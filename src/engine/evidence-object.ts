@@ -118,6 +118,17 @@ export interface EvidenceTerrain {
   coverage: number | null;
 }
 
+/** One kept scene's reading over the plot, the point the record's seasons were read from. */
+export interface SeriesPoint {
+  scene: string;
+  /** Acquisition date. */
+  at: string;
+  /** The median vegetation index (NDVI) of the plot's clear pixels; null when none was clear. */
+  index: number | null;
+  /** Share of the plot's pixels clear in the scene (0..1). */
+  clear_share: number | null;
+}
+
 export interface SkippedScene {
   scene: string;
   /** Acquisition date. */
@@ -193,6 +204,8 @@ export interface EvidenceObject {
   terrain: EvidenceTerrain;
   scenes: string[];
   skipped: SkippedScene[];
+  /** One point per kept scene, in `scenes` order; absent on evidence read before it was stored. */
+  series?: SeriesPoint[];
   posture: string;
   baseline_note: string;
   next_step: NextStep | null;

@@ -434,6 +434,12 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
     at: date,
     why: text,
   })).describe('Scenes found but not read, each with why: not clear enough, seen through thick haze, files unreadable, or another publication of an acquisition already read (a neighbouring MGRS tile or WRS-2 row, a reprocessing).'),
+  series: z.array(z.object({
+    scene: text,
+    at: date,
+    index: reading.describe('The median vegetation index (NDVI) of the plot\'s clear pixels in the scene; null when none was clear.'),
+    clear_share: share.describe('Share of the plot\'s pixels clear in the scene (0..1).'),
+  })).optional().describe('Each kept scene\'s reading over the plot, one per entry of `scenes` and in its order: the points the seasons\' plateaus and troughs were read from. Absent on evidence read before the series was stored.'),
   posture: text,
   baseline_note: text,
   next_step: nextStepSchema.nullable(),

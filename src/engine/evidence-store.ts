@@ -83,6 +83,12 @@ export async function getEvidenceDocument(em: Em, workspaceId: string, plotId: s
   };
 }
 
+/** The live evidence with the footprint it was read over, under the same refusals. */
+export async function getEvidenceFootprint(em: Em, workspaceId: string, plotId: string): Promise<{ wrapper: EvidenceWrapper; footprint: EvidenceMap['footprint'] }> {
+  const { plot, stored } = await currentEvidence(em, workspaceId, plotId);
+  return { wrapper: wrapperOf(plot, stored), footprint: stored.map.footprint };
+}
+
 export interface EventLinks {
   /** The service's base URL, ending /api/v1. */
   baseUrl: string;

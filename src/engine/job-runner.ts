@@ -217,15 +217,17 @@ export interface WorkerServices {
  */
 export async function startEvidenceWorker(
   services: WorkerServices,
-  options: { archive: Archive; lookahead?: number },
+  options: { archive: Archive; lookahead?: number; engine?: { pool: EnginePool; tiles: DecodedTiles } },
 ): Promise<EvidenceWorker> {
   const { config, store, queue, log, signingKey } = services;
   const { archive } = options;
   // Read once: a campaign's figures reach evidence from the next start, as the committed regions do.
   const calibration = await loadCalibrationTable({ dataDir: config.dataDir, archive: config.archive });
-  const pool = createPool({ size: config.poolSize });
+  // A process that also serves map tiles shares its pool and decoded tiles with them (decision 4: one pool a process); their owner closes them.
+  const pool = options.engine?.pool ?? createPool({ size: config.poolSize });
+  const ownsPool = options.engine === undefined;
   const stopping = new AbortController();
-  const tiles = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
+  const tiles = options.engine?.tiles ?? new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
   const runner: RunnerDeps = {
     archive, pool, tiles, signingKey, whisp: config.whisp, calibration, maxReadAreaHa: config.intakeCaps.plotAreaHa, store, baseUrl: config.baseUrl, log: log.child({ concern: 'evidence' }), lookahead: options.lookahead,
     plotsAtOnce: Math.max(1, Math.floor(config.poolSize / config.jobConcurrency)),
@@ -244,7 +246,7 @@ export async function startEvidenceWorker(
       stopping.abort(new Error('shutting down'));
     },
     async close() {
-      await pool.close();
+      if (ownsPool) await pool.close();
       await archive.close();
     },
   };

@@ -74,3 +74,19 @@ test('an empty record still draws its axes and years', () => {
   assert.match(svg, />2019</);
   assert.match(svg, /<\/svg>$/);
 });
+
+test('draws every kept scene of the series as a dot at its date and value, a higher value higher', () => {
+  const series = [
+    { scene: 'S2A_47PMQ_20190215_0_L2A', at: '2019-02-15', index: 0.52, clear_share: 0.9 },
+    { scene: 'S2B_47PMQ_20190520_0_L2A', at: '2019-05-20', index: 0.81, clear_share: 1 },
+    { scene: 'S2A_47PMQ_20200215_0_L2A', at: '2020-02-15', index: null, clear_share: 0 },
+  ];
+  const svg = seasonChart(input({ series }));
+  const dots = [...svg.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)" r="1.3" fill="#90a4ae"\/>/g)].filter((m) => m[2] !== '0');
+  // A scene without a value has no dot.
+  assert.equal(dots.length, 2);
+  const [first, second] = dots.map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+  assert.ok(second.x > first.x && second.y < first.y, JSON.stringify(dots.map((m) => m.slice(1))));
+  assert.match(svg, /one scene/);
+  assert.doesNotMatch(seasonChart(input()), /one scene/);
+});

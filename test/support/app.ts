@@ -7,7 +7,10 @@ import { createApp, serveApi } from '../../src/api/app.ts';
 import type { Services } from '../../src/api/context.ts';
 import { openRequestPools } from '../../src/api/pools.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { Archive } from '../../src/engine/archive.ts';
+import { configuredMapTiles, openEngine } from '../../src/engine/map-tiles.ts';
 import { loadSigningKey } from '../../src/engine/signing.ts';
+import { openConfiguredArchive } from '../../src/service.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Backend } from '../../src/store/orm.ts';
 import { openQueue } from '../../src/store/queue.ts';
@@ -38,14 +41,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The API in this process on an ephemeral port, over a fresh database of the given backend. */
-export async function startTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The API in this process on an ephemeral port, over a fresh database of the given backend. Map
+ * tiles read `archive` when given, else the configured one (opened only if a tile is asked for).
+ */
+export async function startTestApp(backend: Backend, env: Record<string, string> = {}, opts: { archive?: () => Promise<Archive> } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pce-test-'));
   const db = await testStore(backend);
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...env });
   const log = createLogger((process.env.TEST_LOG as 'error') ?? 'silent');
   const queue = await openQueue(db.store, { log, supervise: false });
-  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
+  const engine = openEngine(config, false);
+  const archive = opts.archive ?? (() => openConfiguredArchive(config, log));
+  const mapTiles = configuredMapTiles(config, archive, engine);
+  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles };
   const server: Server = await serveApi(createApp(services), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -74,6 +83,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue.stop(1000);
       await services.pools.close();
+      await engine.pool.close();
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -9,6 +9,7 @@ import {
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
+import { mapPaths, mapSchemas } from './map.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
 import { statementPaths, statementSchemas } from './statements.ts';
@@ -41,6 +42,7 @@ export function openApiDocument(baseUrl: string) {
         ...archiveReadingSchemas,
         ...statementSchemas,
         ...studioSchemas,
+        ...mapSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -77,6 +79,7 @@ export function openApiDocument(baseUrl: string) {
       ...plotPaths,
       ...statementPaths,
       ...studioPaths,
+      ...mapPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };

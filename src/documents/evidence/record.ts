@@ -9,7 +9,7 @@ const index = (v: number | null) => (v === null ? '—' : v.toFixed(3));
 
 export function recordSection(e: EvidenceObject): Content[] {
   const r = e.read;
-  const chart = seasonChart({ seasons: e.seasons, scenes: e.scenes, skipped: e.skipped, start: r.start, end: r.end });
+  const chart = seasonChart({ seasons: e.seasons, scenes: e.scenes, skipped: e.skipped, series: e.series, start: r.start, end: r.end });
   const without = e.seasons_without_answer.length === 0 ? 'none' : e.seasons_without_answer.join(', ');
   return [
     heading('The seasonal record'),

@@ -113,7 +113,7 @@ export class NothingToReadError extends ReadError {}
 
 /** A permanent absence (no such file, not a readable COG, not over the plot) is recorded; anything else fails the read. */
 const PERMANENT: readonly SourceErrorCode[] = ['not_found', 'invalid_tiff', 'unsupported_tiff', 'window_outside'];
-const permanent = (err: unknown): err is SourceError => isSourceError(err) && PERMANENT.includes(err.code);
+export const permanent = (err: unknown): err is SourceError => isSourceError(err) && PERMANENT.includes(err.code);
 
 const dateOf = (datetime: string) => datetime.slice(0, 10);
 const why = (err: unknown) => (err as Error).message;

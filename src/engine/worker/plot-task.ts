@@ -25,6 +25,8 @@ import type { ChipTaskParams, ChipTaskResult, EngineTaskName, EngineTasks, PlotT
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
 import { answerWhenCovered, unionCoverage, windowCoverage } from './coverage.ts';
+import { renderMapTile } from './map-tile.ts';
+import { TRUE_COLOUR_WHITE } from '../map-layers.ts';
 
 /** Per kind of scene mask: which values are clear, and which have their edges buffered. */
 const CLEAR_TESTS = {
@@ -293,8 +295,6 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   };
 }
 
-/** Reflectance up to this value spans the chip's 8 bits, on a square-root curve that lifts dark canopy. */
-const CHIP_WHITE = 0.3;
 
 function cutChip(p: ChipTaskParams): ChipTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
@@ -316,7 +316,7 @@ function cutChip(p: ChipTaskParams): ChipTaskResult {
       for (let b = 0; b < 3; b++) {
         const dn = bands[b].raw[at];
         if (dn === nodata) continue;
-        const v = Math.min(1, Math.max(0, (dn * scale + offset) / CHIP_WHITE));
+        const v = Math.min(1, Math.max(0, (dn * scale + offset) / TRUE_COLOUR_WHITE));
         rgb[(j * p.width + i) * 3 + b] = Math.round(255 * Math.sqrt(v));
       }
     }
@@ -325,6 +325,8 @@ function cutChip(p: ChipTaskParams): ChipTaskResult {
 }
 
 /** Piscina calls the module's exports by name: exactly the tasks of the map, each taking its params and answering its result. */
-const tasks = { plot: readPlotTask, chip: cutChip } satisfies { [K in EngineTaskName]: (params: EngineTasks[K]['params']) => EngineTasks[K]['result'] };
+const tasks = { plot: readPlotTask, chip: cutChip, tile: renderMapTile } satisfies {
+  [K in EngineTaskName]: (params: EngineTasks[K]['params']) => EngineTasks[K]['result'] | Promise<EngineTasks[K]['result']>;
+};
 
-export const { plot, chip } = tasks;
+export const { plot, chip, tile } = tasks;

@@ -10,6 +10,7 @@ import type { BlockSummary } from '../kernels/block-index.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
+import type { MapTileTaskParams } from './map-tile.ts';
 import type { LonLatFootprint, ShippedRaster, ShippedTile } from './raster-window.ts';
 import type { StructureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { TerrainSlope } from '../kernels/terrain-slope.ts';
@@ -124,6 +125,8 @@ export interface ChipTaskResult {
 export interface EngineTasks {
   plot: { params: PlotTaskParams; result: PlotTaskResult };
   chip: { params: ChipTaskParams; result: ChipTaskResult };
+  /** A map tile as PNG bytes (map-tile.ts). */
+  tile: { params: MapTileTaskParams; result: Uint8Array };
 }
 
 export type EngineTaskName = keyof EngineTasks;

@@ -1,0 +1,113 @@
+/**
+ * Which archives cover a place (spec 4.10, last paragraph, "archive coverage"): the optical
+ * scenes a read and the imagery tiles draw from, and the loss maps the change tiles draw, each
+ * with the tiles over the place, the years it holds, the versions read and, for scenes, the date
+ * of the latest. A product that cannot be asked now says so rather than failing the answer.
+ */
+import { notFound } from '../errors.ts';
+import { plotWithBoundary } from '../store/register/plots.ts';
+import type { Em } from '../store/orm.ts';
+import type { Archive } from './archive.ts';
+import { footprintBox } from './context/plot.ts';
+import { HANSEN_VERSION } from './sources/products/hansen/codes.ts';
+import { LANDSAT_CATALOGUE } from './sources/products/landsat/codes.ts';
+import { S2_CATALOGUES } from './sources/products/sentinel-2/codes.ts';
+import { TMF_FIRST_YEAR, TMF_LAST_YEAR, TMF_VERSION } from './sources/products/tmf/codes.ts';
+import { tilesRead } from './sources/raster-request.ts';
+import type { Bbox } from './sources/reproject.ts';
+
+export interface ProductCoverage {
+  product: 'sentinel-2' | 'landsat' | 'hansen' | 'tmf';
+  /** The collection or dataset read. */
+  dataset: string;
+  covered: boolean;
+  /** The archive's tiles over the place: MGRS squares, WRS-2 path/rows, 10° tiles. */
+  tiles: string[];
+  /** Years it holds data for over the place, ascending. */
+  years: number[];
+  /** Processing baselines (Sentinel-2), collection (Landsat) or release read. */
+  versions: string[];
+  /** The latest scene over the place (optical products); null otherwise. */
+  last_scene_date: string | null;
+  /** Why it is not covered or could not be asked; null when covered. */
+  note: string | null;
+}
+
+/** Sentinel-2A's first Level-2A products and Landsat 8's first scenes: searches start here. */
+const S2_FROM = '2015-06-23';
+const LANDSAT_FROM = '2013-03-18';
+
+const sortedUnique = <T>(values: Iterable<T>): T[] => [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => from + k);
+const none = (product: ProductCoverage['product'], dataset: string, note: string): ProductCoverage =>
+  ({ product, dataset, covered: false, tiles: [], years: [], versions: [], last_scene_date: null, note });
+const unreadable = (err: unknown) => `could not be asked just now (${(err as { code?: string }).code ?? (err as Error).message}); ask again later`;
+
+function scenesCoverage(
+  product: 'sentinel-2' | 'landsat', dataset: string, scenes: ReadonlyArray<{ datetime: string; tile: string }>, versions: string[],
+): ProductCoverage {
+  if (scenes.length === 0) return none(product, dataset, 'no scene of the archive lies over the place');
+  const dates = scenes.map((s) => s.datetime.slice(0, 10));
+  return {
+    product, dataset, covered: true,
+    tiles: sortedUnique(scenes.map((s) => s.tile)),
+    years: sortedUnique(dates.map((d) => Number(d.slice(0, 4)))),
+    versions,
+    last_scene_date: dates.reduce((a, b) => (a > b ? a : b)),
+    note: null,
+  };
+}
+
+export async function archiveCoverage(archive: Archive, box: Bbox, today: string, signal?: AbortSignal): Promise<{ synthetic: boolean; products: ProductCoverage[] }> {
+  const s2Dataset = S2_CATALOGUES[archive.s2Catalogue].collection;
+  const q = (start: string) => ({ bbox: box, start, end: today });
+  const products = await Promise.all([
+    archive.sentinel2.search(q(S2_FROM), signal).then(
+      (scenes) => scenesCoverage('sentinel-2', s2Dataset, scenes, sortedUnique(scenes.map((s) => `baseline ${s.processingBaseline}`))),
+      (err: unknown) => none('sentinel-2', s2Dataset, unreadable(err)),
+    ),
+    archive.landsat.search(q(LANDSAT_FROM), signal).then(
+      (scenes) => scenesCoverage('landsat', LANDSAT_CATALOGUE.collection, scenes, [LANDSAT_CATALOGUE.collection]),
+      (err: unknown) => none('landsat', LANDSAT_CATALOGUE.collection, unreadable(err)),
+    ),
+    archive.hansen.windows(box, ['lossyear'], signal).then(
+      (read): ProductCoverage => {
+        const tiles = tilesRead(read);
+        if (tiles.length === 0) return none('hansen', 'Hansen/UMD Global Forest Change', 'the archive holds no tile over the place');
+        return { product: 'hansen', dataset: 'Hansen/UMD Global Forest Change', covered: true, tiles, years: span(2001, HANSEN_VERSION.lastYear), versions: [HANSEN_VERSION.release], last_scene_date: null, note: null };
+      },
+      (err: unknown) => none('hansen', 'Hansen/UMD Global Forest Change', (err as { code?: string }).code === 'not_found' ? 'the archive holds no tile over the place' : unreadable(err)),
+    ),
+    archive.tmf.windows(box, ['DeforestationYear'], signal).then(
+      (read): ProductCoverage => {
+        if (!read.checked) return none('tmf', 'JRC Tropical Moist Forest', read.reason === 'outside_coverage' ? 'the product covers 30°S to 30°N only' : 'the archive holds no tile over the place');
+        return { product: 'tmf', dataset: 'JRC Tropical Moist Forest', covered: true, tiles: tilesRead(read), years: span(TMF_FIRST_YEAR, TMF_LAST_YEAR), versions: [TMF_VERSION], last_scene_date: null, note: null };
+      },
+      (err: unknown) => none('tmf', 'JRC Tropical Moist Forest', unreadable(err)),
+    ),
+  ]);
+  return { synthetic: archive.synthetic, products };
+}
+
+/** A place asked about: a plot of the workspace (its boundary, or its point) or a point. */
+export type Place = { plotId: string } | { lon: number; lat: number };
+
+/** About a metre either side of a point: the box a point's coverage is asked over. */
+const POINT_HALF_DEG = 0.00001;
+
+/** The coverage of a place; a plot outside the workspace, or without a boundary, is not found. */
+export async function placeCoverage(em: Em, archive: Archive, workspaceId: string, place: Place, today: string) {
+  let box: Bbox;
+  let plotId: string | null = null;
+  if ('plotId' in place) {
+    const plot = await plotWithBoundary(em, workspaceId, place.plotId);
+    if (plot === null || plot.geometry === null) throw notFound(plot === null ? `no plot ${place.plotId} in this workspace` : `plot ${place.plotId} has no boundary or point to look up`);
+    const g = plot.geometry;
+    box = g.type === 'Point' ? pointBox(g.coordinates[0], g.coordinates[1]) : footprintBox(g);
+    plotId = plot.id;
+  } else box = pointBox(place.lon, place.lat);
+  const [w, s, e, n] = box;
+  return { plot_id: plotId, place: { lon: (w + e) / 2, lat: (s + n) / 2 }, ...(await archiveCoverage(archive, box, today)) };
+}
+
+const pointBox = (lon: number, lat: number): Bbox => [lon - POINT_HALF_DEG, lat - POINT_HALF_DEG, lon + POINT_HALF_DEG, lat + POINT_HALF_DEG];

@@ -1,0 +1,153 @@
+/**
+ * The pool's half of a map tile: the tile's pixels placed on each shipped raster (reprojected from
+ * Web Mercator into the raster's CRS), sampled, composited, coloured and encoded as a PNG with
+ * sharp, so neither the pixel loop nor the encode runs on the API's event loop.
+ */
+import sharp from 'sharp';
+import { type ChangeClass, type ImageryLayer, NDVI_STOPS, TRUE_COLOUR_WHITE } from '../map-layers.ts';
+import type { Encoding } from '../kernels/raster.ts';
+import { sclClearLookup } from '../kernels/scene-stats.ts';
+import { cellRgba, classRgba, medianStack, ndviOf, nearestPixels, rampRgba, type StackedScene, trueColourRgba } from '../kernels/tile-pixels.ts';
+import { lonLatToTile, TILE_SIZE, tilePixelCentres } from '../kernels/web-mercator.ts';
+import { operatingPoints as op } from '../operating-points.ts';
+import { transformer } from '../sources/reproject.ts';
+import { assembleRasters, type WorkerRaster } from './raster-window.ts';
+import type { RasterShipment } from './tasks.ts';
+import { answerMoving } from './transfer.ts';
+
+/** One scene of an imagery tile: its band windows in the layer's order (true colour: red, green, blue; NDVI: red, near-infrared). */
+export interface TileScene {
+  bands: string[];
+  encoding: Encoding;
+  /** The scene classification that tells clear pixels (a season's composite); null draws every pixel with data. */
+  clear: string | null;
+}
+
+export type TileDrawing =
+  | { kind: 'imagery'; layer: ImageryLayer; scenes: TileScene[] }
+  /** A class raster (a loss map); null when no file of the product lies under the tile. */
+  | { kind: 'classes'; raster: string | null; classes: ChangeClass[] }
+  /** Alert cells: centres in degrees, each `halfDeg` wide either side, valued by class. */
+  | { kind: 'cells'; lons: Float64Array; lats: Float64Array; halfDeg: number; values: Uint8Array; classes: ChangeClass[] };
+
+export interface MapTileTaskParams {
+  tile: { z: number; x: number; y: number };
+  shipment: RasterShipment;
+  draw: TileDrawing;
+}
+
+const SCL_CLEAR = sclClearLookup(op.scenes.sclClearClasses);
+
+function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRaster {
+  const r = rasters.get(key);
+  if (r === undefined) throw new Error(`the tile task was sent no raster ${key}`);
+  return r;
+}
+
+/**
+ * Tile pixels between two of these steps have their place in a raster's CRS interpolated from the
+ * exact places at the steps' corners (GDAL's approximate transformer does the same): across 16
+ * pixels, at most a few hundred metres, a projection bends by far less than a millimetre, and a
+ * tile costs 289 projections instead of 65,536.
+ */
+const EXACT_EVERY = 16;
+
+/** Each tile pixel's centre in a raster's CRS, made once per CRS. */
+function pixelPlaces(tile: MapTileTaskParams['tile']): (epsg: number | null) => { xs: Float64Array; ys: Float64Array } {
+  const { lons, lats } = tilePixelCentres(tile.z, tile.x, tile.y);
+  const byCrs = new Map<number, { xs: Float64Array; ys: Float64Array }>();
+  return (epsg) => {
+    const crs = epsg ?? 4326;
+    let placed = byCrs.get(crs);
+    if (placed === undefined) {
+      const xs = new Float64Array(TILE_SIZE * TILE_SIZE);
+      const ys = new Float64Array(TILE_SIZE * TILE_SIZE);
+      if (crs === 4326) {
+        for (let r = 0; r < TILE_SIZE; r++) {
+          xs.set(lons, r * TILE_SIZE);
+          ys.fill(lats[r], r * TILE_SIZE, (r + 1) * TILE_SIZE);
+        }
+      } else {
+        const to = transformer('EPSG:4326', crs);
+        const n = TILE_SIZE / EXACT_EVERY + 1;
+        // Exact places on the grid of steps (a step past the last pixel extends the tile's own spacing).
+        const gx = new Float64Array(n * n);
+        const gy = new Float64Array(n * n);
+        const lonAt = (i: number) => (i < TILE_SIZE ? lons[i] : lons[TILE_SIZE - 1] + (lons[TILE_SIZE - 1] - lons[TILE_SIZE - 2]) * (i - TILE_SIZE + 1));
+        const latAt = (j: number) => (j < TILE_SIZE ? lats[j] : lats[TILE_SIZE - 1] + (lats[TILE_SIZE - 1] - lats[TILE_SIZE - 2]) * (j - TILE_SIZE + 1));
+        for (let b = 0; b < n; b++) for (let a = 0; a < n; a++) [gx[b * n + a], gy[b * n + a]] = to(lonAt(a * EXACT_EVERY), latAt(b * EXACT_EVERY));
+        for (let r = 0; r < TILE_SIZE; r++) {
+          const b = Math.floor(r / EXACT_EVERY);
+          const v = (r - b * EXACT_EVERY) / EXACT_EVERY;
+          for (let c = 0; c < TILE_SIZE; c++) {
+            const a = Math.floor(c / EXACT_EVERY);
+            const u = (c - a * EXACT_EVERY) / EXACT_EVERY;
+            const k00 = b * n + a, k01 = k00 + 1, k10 = k00 + n, k11 = k10 + 1;
+            const k = r * TILE_SIZE + c;
+            xs[k] = (1 - v) * ((1 - u) * gx[k00] + u * gx[k01]) + v * ((1 - u) * gx[k10] + u * gx[k11]);
+            ys[k] = (1 - v) * ((1 - u) * gy[k00] + u * gy[k01]) + v * ((1 - u) * gy[k10] + u * gy[k11]);
+          }
+        }
+      }
+      byCrs.set(crs, (placed = { xs, ys }));
+    }
+    return placed;
+  };
+}
+
+function drawImagery(p: MapTileTaskParams, layer: ImageryLayer, scenes: TileScene[], rasters: ReadonlyMap<string, WorkerRaster>): Uint8Array {
+  const places = pixelPlaces(p.tile);
+  const at = (r: WorkerRaster) => {
+    const { xs, ys } = places(r.epsg);
+    return nearestPixels(xs, ys, r);
+  };
+  const stacked: StackedScene[] = scenes.map((s) => {
+    const bands = s.bands.map((k) => need(rasters, k));
+    const clear = s.clear === null ? null : need(rasters, s.clear);
+    return { at: at(bands[0]), bands: bands.map((b) => b.raw), encoding: s.encoding, clear: clear === null ? null : { classes: clear.raw, lookup: SCL_CLEAR, at: at(clear) } };
+  });
+  const pixels = TILE_SIZE * TILE_SIZE;
+  if (layer === 'true_colour') {
+    const [red, green, blue] = medianStack(stacked, pixels, 3);
+    return trueColourRgba(red, green, blue, TRUE_COLOUR_WHITE);
+  }
+  const [red, nir] = medianStack(stacked, pixels, 2);
+  return rampRgba(ndviOf(red, nir), NDVI_STOPS);
+}
+
+function drawCells(p: MapTileTaskParams, d: Extract<TileDrawing, { kind: 'cells' }>): Uint8Array {
+  const n = d.values.length;
+  const cells = { x0: new Int32Array(n), y0: new Int32Array(n), x1: new Int32Array(n), y1: new Int32Array(n), values: d.values };
+  for (let k = 0; k < n; k++) {
+    const nw = lonLatToTile(d.lons[k] - d.halfDeg, d.lats[k] + d.halfDeg, p.tile.z);
+    const se = lonLatToTile(d.lons[k] + d.halfDeg, d.lats[k] - d.halfDeg, p.tile.z);
+    cells.x0[k] = Math.floor((nw.x - p.tile.x) * TILE_SIZE);
+    cells.y0[k] = Math.floor((nw.y - p.tile.y) * TILE_SIZE);
+    cells.x1[k] = Math.ceil((se.x - p.tile.x) * TILE_SIZE);
+    cells.y1[k] = Math.ceil((se.y - p.tile.y) * TILE_SIZE);
+  }
+  return cellRgba(cells, TILE_SIZE, d.classes);
+}
+
+/** The tile's RGBA pixels: transparent wherever nothing was read. */
+export function mapTilePixels(p: MapTileTaskParams): Uint8Array {
+  const d = p.draw;
+  if (d.kind === 'cells') return drawCells(p, d);
+  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  if (d.kind === 'imagery') return drawImagery(p, d.layer, d.scenes, rasters);
+  const rgba = new Uint8Array(TILE_SIZE * TILE_SIZE * 4);
+  if (d.raster === null) return rgba;
+  const r = need(rasters, d.raster);
+  const { xs, ys } = pixelPlaces(p.tile)(r.epsg);
+  classRgba(r.raw, nearestPixels(xs, ys, r), d.classes, rgba);
+  return rgba;
+}
+
+/** The tile as PNG bytes, moved back to the calling thread rather than copied. */
+export async function renderMapTile(p: MapTileTaskParams): Promise<Uint8Array> {
+  const rgba = mapTilePixels(p);
+  const png = await sharp(rgba, { raw: { width: TILE_SIZE, height: TILE_SIZE, channels: 4 } }).png().toBuffer();
+  // sharp's buffer is memory it allocated outside the JavaScript heap, which cannot be moved: copied once onto one of our own.
+  const own = new Uint8Array(png);
+  return answerMoving(own, [own]);
+}
