@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { AppState, Services } from './context.ts';
 import { answerClientError, refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
+import { alertRoutes } from './routes/alerts.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -30,7 +31,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), plotRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), plotRoutes(services), alertRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

@@ -7,7 +7,9 @@
  */
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { badRequest, invalid, type InputCode } from '../errors.ts';
+import { ALERT_LIMITS } from '../alerts/limits.ts';
+import { alertRefusal, badRequest, invalid, type AlertCode, type InputCode } from '../errors.ts';
+import { MAX_REF_CHARS } from '../intake/limits.ts';
 import { JSON_TYPES } from './middleware.ts';
 
 /**
@@ -16,17 +18,23 @@ import { JSON_TYPES } from './middleware.ts';
  * refused with `bad_body`.
  */
 function objectBody(ctx: Context): Record<string, unknown> {
-  const sent = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
-  if (!sent) return {};
-  if (!ctx.is(JSON_TYPES)) {
-    throw badRequest('unsupported_media_type', `this route reads a JSON body sent with Content-Type: application/json; this one came as ${ctx.get('Content-Type') || 'no Content-Type'}`);
-  }
-  const body = (ctx.request as unknown as { body?: unknown }).body;
-  if (body === undefined || body === '') return {};
+  const body = jsonValue(ctx);
+  if (body === undefined) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid('bad_body', `the request body must be a JSON object, not ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}`);
   }
   return body as Record<string, unknown>;
+}
+
+/** The JSON a route was sent; undefined when no body came. A body of another media type is refused. */
+function jsonValue(ctx: Context): unknown {
+  const sent = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (!sent) return undefined;
+  if (!ctx.is(JSON_TYPES)) {
+    throw badRequest('unsupported_media_type', `this route reads a JSON body sent with Content-Type: application/json; this one came as ${ctx.get('Content-Type') || 'no Content-Type'}`);
+  }
+  const body = (ctx.request as unknown as { body?: unknown }).body;
+  return body === '' ? undefined : body;
 }
 
 interface Refusal {
@@ -132,3 +140,45 @@ export const attachProducerBody = requestBody(
   },
   'The producer to attach.',
 );
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'not a calendar date');
+
+/** One alert of POST /eudr/alerts/adjudicate (spec 2.11). */
+export const alertInput = z.object({
+  ref: nonBlank.max(MAX_REF_CHARS).describe('Your reference for the alert; unique in the batch and the register. It becomes the plot\'s `external_ref`.'),
+  geometry: z.unknown().describe('The alert\'s footprint: a GeoJSON Point, Polygon or MultiPolygon in WGS84, longitude first, at most 5 km2.'),
+  alert_date: isoDate.describe('The alert\'s date, YYYY-MM-DD, not before 2021-01-01.'),
+  producer_id: z.string().nullable().optional().describe('A producer of the workspace to attach; its country decides the axis-order check when `country` is absent.'),
+  commodity: z.string().nullable().optional(),
+  country: z.string().nullable().optional().describe('Alpha-2, alpha-3 or an English or French name; makes the axis-order check decidable.'),
+}).describe('An alert to adjudicate (spec 2.11).');
+
+const ALERT_FIELD_REFUSALS: Record<keyof z.infer<typeof alertInput>, { code: AlertCode; what: string }> = {
+  ref: { code: 'bad_alert', what: `ref must be a non-blank string of at most ${MAX_REF_CHARS} characters` },
+  geometry: { code: 'bad_geometry', what: 'geometry must be a GeoJSON Point, Polygon or MultiPolygon' },
+  alert_date: { code: 'bad_alert', what: 'alert_date must be a date written YYYY-MM-DD' },
+  producer_id: { code: 'bad_alert', what: 'producer_id must be a producer id of the workspace' },
+  commodity: { code: 'bad_alert', what: 'commodity must be a string' },
+  country: { code: 'bad_alert', what: 'country must be a string: an alpha-2 or alpha-3 code or an English or French name' },
+};
+
+/** The body of POST /eudr/alerts/adjudicate: an array of 1 to 500 alerts, each checked by alertInput. */
+export const alertBatch = z.array(alertInput).min(1).max(ALERT_LIMITS.maxAlerts).describe(`1 to ${ALERT_LIMITS.maxAlerts} alerts, adjudicated as one batch.`);
+
+export function readAlertBatch(ctx: Context): z.infer<typeof alertBatch> {
+  const body = jsonValue(ctx);
+  if (!Array.isArray(body)) throw invalid('bad_body', `the request body must be a JSON array of 1 to ${ALERT_LIMITS.maxAlerts} alerts`);
+  if (body.length === 0) throw alertRefusal('no_alerts', 'the list of alerts is empty; send 1 to 500 alerts');
+  if (body.length > ALERT_LIMITS.maxAlerts) {
+    throw alertRefusal('too_many_alerts', `${body.length} alerts were sent; one call adjudicates at most ${ALERT_LIMITS.maxAlerts}, so split the batch`);
+  }
+  return body.map((value, i) => {
+    const result = alertInput.safeParse(value);
+    if (result.success) return result.data;
+    const field = result.error.issues[0].path[0] as keyof typeof ALERT_FIELD_REFUSALS | undefined;
+    if (field === undefined) throw alertRefusal('bad_alert', `alert ${i} must be a JSON object with ref, geometry and alert_date`);
+    const refusal = ALERT_FIELD_REFUSALS[field];
+    const ref = (value as { ref?: unknown }).ref;
+    throw alertRefusal(refusal.code, `alert ${i}${typeof ref === 'string' ? ` (${JSON.stringify(ref)})` : ''}: ${refusal.what}`);
+  });
+}

@@ -47,6 +47,8 @@ export interface Queue {
   sendInTransaction<T extends object>(tx: Em, queue: QueueDefinition, data: T): Promise<string>;
   /** The job's pg-boss state (`created`, `retry`, `active`, `completed`, ...); null when pg-boss no longer has it. */
   jobState(queue: QueueDefinition, id: string): Promise<string | null>;
+  /** When the job was sent; null when pg-boss no longer has it. */
+  jobCreatedAt(queue: QueueDefinition, id: string): Promise<Date | null>;
   /** Whether the queue has been created on the database. */
   hasQueue(queue: QueueDefinition): Promise<boolean>;
   work<T extends object>(queue: QueueDefinition, handler: (job: Job<T>) => Promise<void>): Promise<string>;
@@ -103,6 +105,10 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
     },
     async jobState(queue, id) {
       return (await boss.getJobById(queue.name, id))?.state ?? null;
+    },
+    async jobCreatedAt(queue, id) {
+      const job = await boss.getJobById(queue.name, id);
+      return job ? new Date(job.createdOn) : null;
     },
     async hasQueue(queue) {
       return (await boss.getQueue(queue.name)) !== null;

@@ -1,6 +1,7 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
+import { alertPaths, alertSchemas } from './alerts.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import { alertBatch, attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
@@ -31,6 +32,7 @@ export function openApiDocument(baseUrl: string) {
         ...plotSchemas,
         ...documentSchemas,
         ...evidenceSchemas,
+        ...alertSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -38,6 +40,7 @@ export function openApiDocument(baseUrl: string) {
           ApiKeyRequest: keyBody.schema,
           ProducerRequest: producerBody.schema,
           AttachProducerRequest: attachProducerBody.schema,
+          AlertBatch: alertBatch,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
@@ -52,6 +55,7 @@ export function openApiDocument(baseUrl: string) {
       ...evidencePaths,
       ...documentPaths,
       ...plotPaths,
+      ...alertPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };
