@@ -4,6 +4,7 @@
  * square is a drawn read area, stored as the plot's boundary, so the engine reads it as a boundary
  * (unlike a producer's point plot, which carries no boundary of its own).
  */
+import { metresPerDegree } from '../engine/kernels/degree-metres.ts';
 import { polygonsAreaHa } from '../intake/geodesic.ts';
 import { centroidOf, type Shape } from '../intake/shape.ts';
 import type { PlotGeometry, Position } from '../intake/types.ts';
@@ -13,17 +14,6 @@ export interface ReadWindow {
   geometry: PlotGeometry;
   area_ha: number;
   constructed: boolean;
-}
-
-const RAD = Math.PI / 180;
-
-/** Metres per degree of latitude and of longitude at a latitude (WGS84, series to a few centimetres per degree). */
-function metresPerDegree(latDeg: number): { lat: number; lon: number } {
-  const phi = latDeg * RAD;
-  return {
-    lat: 111_132.954 - 559.822 * Math.cos(2 * phi) + 1.175 * Math.cos(4 * phi),
-    lon: 111_412.84 * Math.cos(phi) - 93.5 * Math.cos(3 * phi) + 0.118 * Math.cos(5 * phi),
-  };
 }
 
 /** A square of `areaHa` centred on a position, axis-aligned in longitude and latitude, as a closed counterclockwise ring. */
