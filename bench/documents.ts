@@ -28,6 +28,7 @@ import { loadSigningKey } from '../src/engine/signing.ts';
 import { createLogger } from '../src/log.ts';
 import { runAdminCommand } from '../src/admin/commands.ts';
 import { openStore } from '../src/store/orm.ts';
+import { openConfiguredAlerts } from '../src/service.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { fixtureEvidence, fixtureMap, fixtureWrapper } from '../test/fixtures/evidence-wrapper.ts';
 
@@ -129,7 +130,7 @@ async function bookSummary(plots: number) {
     const { workspaceId, key, seedMs } = await seed(db.url, plots);
     const store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url });
-    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
+    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), alerts: openConfiguredAlerts(config) };
     const server = createApp(services).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/portal/plots/summary`;

@@ -6,8 +6,10 @@ import type { Services } from './api/context.ts';
 import { openRequestPools } from './api/pools.ts';
 import type { Config } from './config.ts';
 import { ensureDemoArchive } from './demo/archive.ts';
-import { openDemoArchive } from './demo/open-archive.ts';
+import { openDemoAlerts, openDemoArchive } from './demo/open-archive.ts';
 import { type Archive, openArchive } from './engine/archive.ts';
+import { createHttpClient } from './engine/sources/http-client.ts';
+import { type AlertsAdapter, createAlertsAdapter } from './engine/sources/products/gfw-alerts/reader.ts';
 import { type EvidenceWorker, startEvidenceWorker } from './engine/job-runner.ts';
 import { loadSigningKey } from './engine/signing.ts';
 import type { Logger } from './log.ts';
@@ -51,6 +53,15 @@ export async function openConfiguredArchive(config: Config, log: Logger): Promis
   return openDemoArchive({ dataDir: config.dataDir, gfwApiKey, rangeCacheBytes });
 }
 
+/**
+ * The published alerts an API process scans (spec 4.5): the GFW Data API, or the demo world's
+ * copy of it. Nothing is read until a scan asks.
+ */
+export function openConfiguredAlerts(config: Config): AlertsAdapter {
+  if (config.archive === 'demo') return openDemoAlerts(config.dataDir);
+  return createAlertsAdapter({ where: { synthetic: false }, http: createHttpClient(), apiKey: config.gfwApiKey ?? undefined });
+}
+
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const { store, release } = await openConfiguredStore(config);
   const applied = await store.migrate();
@@ -58,7 +69,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const signingKey = loadSigningKey(config.signingKeyPem, config.dataDir);
   const runsWorkers = config.role !== 'api';
   const queue: Queue = await openQueue(store, { log, supervise: runsWorkers });
-  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config) };
+  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config), alerts: openConfiguredAlerts(config) };
 
   let server: Server | null = null;
   let url: string | null = null;

@@ -10,6 +10,8 @@ export const ALERT_LIMITS = {
   earliestDate: '2021-01-01',
   /** Plots in one scan call. */
   maxScanPlots: 50,
+  /** Alert pixels of one plot a scan clusters; a plot with more is reported `truncated`. */
+  maxPixelsPerPlot: 1_000_000,
   /** Published alerts in one scan window. */
   maxScanAlerts: 500,
   /** Pixels that touch and were detected within this many days of one another are one alert. */

@@ -182,3 +182,25 @@ export function readAlertBatch(ctx: Context): z.infer<typeof alertBatch> {
     throw alertRefusal(refusal.code, `alert ${i}${typeof ref === 'string' ? ` (${JSON.stringify(ref)})` : ''}: ${refusal.what}`);
   });
 }
+
+/** POST /eudr/alerts/scan-and-adjudicate (spec 4.5): the scan's parameters as a JSON body. */
+export const scanAndAdjudicateBody = requestBody(
+  {
+    plot_ids: z.array(z.string().describe('A plot id of the workspace.')).describe('1 to 50 plots to scan.'),
+    start: z.string().nullable().optional().describe('YYYY-MM-DD, not before 2021-01-01 (the default).'),
+    end: z.string().nullable().optional().describe('YYYY-MM-DD; default today.'),
+    product: z.string().nullable().optional().describe('`integrated` (default) or `radd`.'),
+    min_area_ha: z.number().nullable().optional().describe('Alerts smaller than this are neither reported nor adjudicated; default 0.'),
+  },
+  {
+    plot_ids: {
+      wrong: { code: 'bad_plot_ids', message: 'plot_ids must be an array of plot ids' },
+      missing: { code: 'no_plots', message: 'name 1 to 50 plots to scan in plot_ids' },
+    },
+    start: { wrong: { code: 'bad_body', message: 'start must be a date written YYYY-MM-DD' } },
+    end: { wrong: { code: 'bad_body', message: 'end must be a date written YYYY-MM-DD' } },
+    product: { wrong: { code: 'bad_body', message: 'product must be integrated or radd' } },
+    min_area_ha: { wrong: { code: 'bad_body', message: 'min_area_ha must be a number of hectares' } },
+  },
+  'The plots to scan and the scan\'s window, product and smallest alert.',
+);

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { AlertsAdapter } from '../engine/sources/products/gfw-alerts/reader.ts';
 import type { SigningKey } from '../engine/signing.ts';
 import type { Logger } from '../log.ts';
 import type { RequestPools } from './pools.ts';
@@ -16,6 +17,8 @@ export interface Services {
   signingKey: SigningKey;
   /** Threads for PDF rendering and upload validation, so no request's CPU work holds the event loop. */
   pools: RequestPools;
+  /** The published alerts scans read (GFW Data API, or the demo world's copy). */
+  alerts: AlertsAdapter;
 }
 
 export interface Caller {

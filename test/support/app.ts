@@ -11,6 +11,7 @@ import { loadSigningKey } from '../../src/engine/signing.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Backend } from '../../src/store/orm.ts';
 import { openQueue } from '../../src/store/queue.ts';
+import { openConfiguredAlerts } from '../../src/service.ts';
 import { assertDocumented } from './openapi.ts';
 import { testStore, type TestStore } from './db.ts';
 
@@ -45,7 +46,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...env });
   const log = createLogger('silent');
   const queue = await openQueue(db.store, { log, supervise: false });
-  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config) };
+  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), alerts: openConfiguredAlerts(config) };
   const server: Server = await serveApi(createApp(services), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

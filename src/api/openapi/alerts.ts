@@ -4,7 +4,92 @@ import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schem
 const hectares: Schema = { type: 'number', minimum: 0 };
 const date: Schema = { type: 'string', format: 'date' };
 
+const CONFIDENCES = ['nominal', 'high', 'highest'];
+const count: Schema = { type: 'integer', minimum: 0 };
+
 export const alertSchemas: Record<string, Schema> = {
+  AlertSource: {
+    type: 'object',
+    required: ['product', 'dataset', 'version', 'publisher', 'licence', 'attribution', 'citation', 'published_accuracy', 'geometry_withheld'],
+    additionalProperties: false,
+    description: 'Where the alerts were read: the product, its dataset and the newest version the provider\'s catalogue reports as loaded, with the attribution its licence asks for.',
+    properties: {
+      product: { enum: ['integrated', 'radd'] },
+      dataset: { type: 'string' },
+      version: { type: 'string' },
+      publisher: { type: 'string' },
+      licence: { type: 'string' },
+      attribution: { type: 'string' },
+      citation: { type: 'string' },
+      published_accuracy: { type: 'string', description: 'The publisher\'s own statement of accuracy, in words; no figure is invented.' },
+      geometry_withheld: { type: 'boolean', description: 'true when the licence no longer permits passing an alert\'s place on: `centroid` and `bbox` are then omitted, and the alerts cannot be adjudicated.' },
+    },
+  },
+  ScannedAlert: {
+    type: 'object',
+    required: ['first_date', 'last_date', 'confidence', 'confidence_pixels', 'pixels', 'area_ha', 'source'],
+    additionalProperties: false,
+    description: 'One alert: 10 m pixels that touch (eight neighbours) and were detected within 90 days of one another.',
+    properties: {
+      first_date: date,
+      last_date: date,
+      confidence: { enum: CONFIDENCES, description: 'The strongest level among its pixels.' },
+      confidence_pixels: { type: 'object', required: CONFIDENCES, additionalProperties: false, properties: Object.fromEntries(CONFIDENCES.map((c) => [c, count])) },
+      pixels: count,
+      area_ha: { ...hectares, description: 'Summed ground area of its pixels.' },
+      centroid: {
+        type: 'object',
+        required: ['type', 'coordinates'],
+        additionalProperties: false,
+        properties: { type: { const: 'Point' }, coordinates: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
+      },
+      bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4, description: '[min lon, min lat, max lon, max lat] of its pixels\' edges.' },
+      source: ref('AlertSource'),
+      adjudicated_as: { enum: ['bbox', 'centroid'], description: 'Scan-and-adjudicate: the bounding box when it is 4 ha to 5 km2, otherwise the centroid read over the 4 ha window.' },
+    },
+  },
+  PlotScan: {
+    type: 'object',
+    required: ['plot_id', 'ref', 'area_ha', 'truncated', 'source'],
+    additionalProperties: false,
+    description: 'One plot\'s scan: `alerts` (empty when none, the product still named in `source`), or `refusal` in words when the plot could not be read.',
+    properties: {
+      plot_id: uuid,
+      ref: nullable({ type: 'string' }),
+      area_ha: nullable(hectares),
+      truncated: { type: 'boolean', description: 'true when the plot held more than 1,000,000 alert pixels: the alerts are those of the first million the provider returned.' },
+      source: nullable({ ...ref('AlertSource'), description: 'null only on a refusal met before the provider named a version.' }),
+      alerts: { type: 'array', items: ref('ScannedAlert') },
+      refusal: { type: 'string' },
+    },
+    oneOf: [{ required: ['alerts'] }, { required: ['refusal'] }],
+  },
+  ScanAnswer: {
+    type: 'object',
+    required: ['window', 'product', 'plots', 'plots_with_alerts', 'alerts_found'],
+    additionalProperties: false,
+    properties: {
+      window: { type: 'object', required: ['start', 'end'], additionalProperties: false, properties: { start: date, end: date } },
+      product: { enum: ['integrated', 'radd'] },
+      plots: { type: 'array', items: ref('PlotScan') },
+      plots_with_alerts: count,
+      alerts_found: count,
+    },
+  },
+  ScanAndAdjudicateAnswer: {
+    type: 'object',
+    required: ['window', 'product', 'plots', 'plots_with_alerts', 'alerts_found', 'adjudicated'],
+    additionalProperties: false,
+    properties: {
+      window: { type: 'object', required: ['start', 'end'], additionalProperties: false, properties: { start: date, end: date } },
+      product: { enum: ['integrated', 'radd'] },
+      plots: { type: 'array', items: ref('PlotScan') },
+      plots_with_alerts: count,
+      alerts_found: count,
+      adjudicated: { type: 'array', items: ref('AdjudicatedAlert'), description: 'One element per alert found, references `<plot ref>-<product>-<first date>-<n>`.' },
+      statement: { type: 'string', description: 'Present when nothing was found: nothing was queued.' },
+    },
+  },
   ReadWindow: {
     type: 'object',
     required: ['area_ha', 'constructed'],
@@ -60,10 +145,54 @@ export const alertSchemas: Record<string, Schema> = {
 
 const gateRefusals = {
   '403': refusal('The plan includes no plot evidence, or its allowance is reached (one alert is one plot; the message states used and remaining); or a seat problem', ['plan_tier_required', 'evidence_cap', 'forbidden', 'cross_site']),
-  '503': refusal('The queue could not take the job: nothing was registered and no reference taken; send the same request again', ['queue_unavailable']),
+  '503': refusal('The queue could not take the job: nothing was registered and no reference taken; send the same request again. Or the service is clustering as many scans as it takes at once', ['queue_unavailable', 'busy']),
+};
+
+const scanRefusals = {
+  '404': refusal('A named plot is not in the workspace', ['not_found']),
+  '422': refusal(
+    'No plot named, more than 50, a product other than `integrated` or `radd`, a date that is none or an `end` before `start`, a `start` before 2021-01-01, a `min_area_ha` that is no number of hectares, or more than 500 published alerts in the window (narrow it, send fewer plots or raise `min_area_ha`)',
+    ['no_plots', 'too_many_plots', 'bad_product', 'bad_window', 'alert_before_cutoff', 'bad_min_area_ha', 'too_many_alerts'],
+  ),
 };
 
 export const alertPaths = {
+  '/eudr/alerts/scan': {
+    get: {
+      operationId: 'scanAlerts',
+      summary: 'Alerts other institutions published over 1 to 50 plots: read-only and free',
+      description:
+        'Reads the product at the newest version its provider\'s catalogue reports as loaded and groups its 10 m pixels into alerts (touching, detected within 90 days of one another). Nothing is queued or written and the allowance is not touched. A plot with no alerts answers `alerts: []`; a plot that could not be read answers `refusal` instead.',
+      parameters: [
+        { name: 'plot_id', in: 'query', required: true, description: '1 to 50 plot ids, repeated or comma-separated.', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true },
+        { name: 'start', in: 'query', schema: { ...date, default: '2021-01-01' }, description: 'Not before 2021-01-01.' },
+        { name: 'end', in: 'query', schema: date, description: 'Default today.' },
+        { name: 'product', in: 'query', schema: { enum: ['integrated', 'radd'], default: 'integrated' } },
+        { name: 'min_area_ha', in: 'query', schema: { type: 'number', minimum: 0, default: 0 }, description: 'Drops alerts smaller than this.' },
+      ],
+      responses: { '200': json(ref('ScanAnswer')), ...authRefusals, ...scanRefusals, '503': refusal('The service is clustering as many scans as it takes at once; scan again shortly', ['busy']) },
+    },
+  },
+  '/eudr/alerts/scan-and-adjudicate': {
+    post: {
+      operationId: 'scanAndAdjudicateAlerts',
+      summary: 'Scan, then adjudicate every alert found as one batch: each costs one plot of evidence',
+      description:
+        'The scan of `GET /eudr/alerts/scan`, then the adjudication of `POST /eudr/alerts/adjudicate` on each alert found, under its rules (plan gate, allowance, references, axis order, size, date, read window, the workspace lock, and nothing written when the queue cannot take the job). An alert is adjudicated from its bounding box when that is 4 ha to 5 km2, otherwise from its centroid read over the 4 ha window. References are `<plot ref>-<product>-<first date>-<n>`, so the same scan made again answers 422 `ref_in_use`. A scan that finds nothing answers 200 with an empty `adjudicated` and a `statement`; use `min_area_ha` to adjudicate larger alerts first.',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('ScanAndAdjudicateRequest') } } },
+      responses: {
+        '202': json(ref('ScanAndAdjudicateAnswer'), 'Alerts found, registered and queued'),
+        '200': json(ref('ScanAndAdjudicateAnswer'), 'Nothing found; nothing queued'),
+        '401': authRefusals['401'],
+        ...gateRefusals,
+        '404': scanRefusals['404'],
+        '422': refusal(
+          'As the scan; or a reference built by the adjudication already exists (the scan was adjudicated before); or the product\'s licence no longer permits passing geometry on; or a field of the wrong type',
+          ['no_plots', 'too_many_plots', 'bad_product', 'bad_window', 'alert_before_cutoff', 'bad_min_area_ha', 'too_many_alerts', 'ref_in_use', 'geometry_not_redistributable', 'bad_plot_ids', 'bad_body'],
+        ),
+      },
+    },
+  },
   '/eudr/alerts/adjudicate': {
     post: {
       operationId: 'adjudicateAlerts',

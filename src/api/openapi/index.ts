@@ -1,7 +1,7 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
 import { alertPaths, alertSchemas } from './alerts.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { alertBatch, attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import { alertBatch, attachProducerBody, scanAndAdjudicateBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
@@ -41,6 +41,7 @@ export function openApiDocument(baseUrl: string) {
           ProducerRequest: producerBody.schema,
           AttachProducerRequest: attachProducerBody.schema,
           AlertBatch: alertBatch,
+          ScanAndAdjudicateRequest: scanAndAdjudicateBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,

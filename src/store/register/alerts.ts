@@ -3,9 +3,10 @@
  * register rows with `geometry_source = 'alert'`, written by the import's batch insert (./imports.ts)
  * and moved through the evidence transitions like any plot (./transitions.ts).
  */
+import type { PlotGeometry } from '../../intake/types.ts';
 import type { EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
-import { validationReport, type ValidationReport } from './stored-json.ts';
+import { plotGeometry, validationReport, type ValidationReport } from './stored-json.ts';
 
 /** Of the given references, those a plot of the workspace already carries. */
 export async function refsHeld(em: Em, workspaceId: string, refs: readonly string[]): Promise<string[]> {
@@ -46,4 +47,26 @@ export async function alertRecord(em: Em, workspaceId: string, plotId: string): 
     [plotId, workspaceId],
   );
   return r === undefined ? null : { ...r, validation_report: validationReport.parse(r.validation_report) };
+}
+
+/** A plot as a scan reads it: its boundary, and what an alert adjudicated on it inherits. */
+export interface ScannedPlot {
+  id: string;
+  external_ref: string | null;
+  area_ha: number | null;
+  geometry: PlotGeometry | null;
+  commodity: string | null;
+  country: string | null;
+  producer_id: string | null;
+}
+
+/** The named plots of the workspace, in the order named; a plot not in the workspace is absent. */
+export async function plotsToScan(em: Em, workspaceId: string, ids: readonly string[]): Promise<ScannedPlot[]> {
+  const rows = await em.execute<(Omit<ScannedPlot, 'geometry'> & { geometry: unknown })[]>(
+    `select p.id, p.external_ref, p.area_ha, p.geometry, p.commodity, p.country, p.producer_id
+       from plots p join jsonb_array_elements_text(?::jsonb) with ordinality as f(id, n) on p.id = f.id::uuid
+      where p.workspace_id = ? order by f.n`,
+    [JSON.stringify(ids), workspaceId],
+  );
+  return rows.map((r) => ({ ...r, geometry: r.geometry === null ? null : plotGeometry.parse(r.geometry) }));
 }
