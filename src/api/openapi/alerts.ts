@@ -145,7 +145,7 @@ export const alertSchemas: Record<string, Schema> = {
 
 const gateRefusals = {
   '403': refusal('The plan includes no plot evidence, or its allowance is reached (one alert is one plot; the message states used and remaining); or a seat problem', ['plan_tier_required', 'evidence_cap', 'forbidden', 'cross_site']),
-  '503': refusal('The queue could not take the job: nothing was registered and no reference taken; send the same request again. Or the service is clustering as many scans as it takes at once', ['queue_unavailable', 'busy']),
+  '503': refusal('The queue could not take the job: nothing was registered and no reference taken; send the same request again. Or the service\'s threads for checking batches or clustering scans are all busy; send it again shortly', ['queue_unavailable', 'intake_busy', 'busy']),
 };
 
 const scanRefusals = {
