@@ -1,3 +1,5 @@
+import { AlertCase } from './alert-case.ts';
+import { AlertMonitor } from './alert-monitor.ts';
 import { ApiKey } from './api-key.ts';
 import { Evidence } from './evidence.ts';
 import { EvidenceUnit } from './evidence-unit.ts';
@@ -10,8 +12,10 @@ import { SignInFailure } from './sign-in-failure.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
-export { ApiKey, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, User, Workspace };
+export { AlertCase, AlertMonitor, ApiKey, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, User, Workspace };
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
+export { CASE_STATUSES, SEVERITIES, type CaseStatus, type Severity } from './alert-case.ts';
+export { MONITOR_SCOPES, type MonitorScope } from './alert-monitor.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, AlertMonitor, AlertCase];
