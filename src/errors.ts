@@ -97,7 +97,9 @@ export type AlertCode =
   | 'bad_product'
   | 'bad_window'
   | 'bad_min_area_ha'
-  | 'geometry_not_redistributable';
+  | 'geometry_not_redistributable'
+  | 'note_required'
+  | 'case_closed';
 
 export type ErrorCode =
   | InputCode

@@ -44,6 +44,11 @@ export function parseScanRequest(input: ScanInput, today = new Date()): ScanRequ
   if (ids.length > ALERT_LIMITS.maxScanPlots) {
     throw new DomainError('too_many_plots', `${ids.length} plots were named; one scan reads at most ${ALERT_LIMITS.maxScanPlots}, so split them`);
   }
+  return { plotIds: ids, ...parseScanWindow(input, today) };
+}
+
+/** The window, product and smallest alert of a scan (or of a monitor's scans). */
+export function parseScanWindow(input: Omit<ScanInput, 'plotIds'>, today = new Date()): Omit<ScanRequest, 'plotIds'> {
   const product = input.product ?? 'integrated';
   if (!(SCAN_PRODUCTS as readonly string[]).includes(product)) throw alertRefusal('bad_product', `product must be ${SCAN_PRODUCTS.join(' or ')}, not ${JSON.stringify(product)}`);
   const start = input.start ?? ALERT_LIMITS.earliestDate;
@@ -56,7 +61,7 @@ export function parseScanRequest(input: ScanInput, today = new Date()): ScanRequ
   const min = input.minAreaHa ?? 0;
   const minAreaHa = typeof min === 'number' ? min : /^\d+(\.\d+)?$/.test(min.trim()) ? Number(min) : NaN;
   if (!Number.isFinite(minAreaHa) || minAreaHa < 0) throw alertRefusal('bad_min_area_ha', `min_area_ha must be a number of hectares, 0 or more, not ${JSON.stringify(min)}`);
-  return { plotIds: ids, start, end, product: product as AlertProduct, minAreaHa };
+  return { start, end, product: product as AlertProduct, minAreaHa };
 }
 
 /** The `source` block of spec 2.12. */
@@ -168,7 +173,8 @@ function alertOf(c: AlertCluster, source: AlertSource): ScannedAlert {
   return alert;
 }
 
-async function scanPlot(deps: ScanDeps, plot: ScannedPlot, request: ScanRequest): Promise<PlotScan> {
+/** One plot's scan: its alerts, or a refusal in words when it could not be read. */
+export async function scanPlot(deps: Pick<ScanDeps, 'source' | 'clusters'>, plot: ScannedPlot, request: Omit<ScanRequest, 'plotIds'>): Promise<PlotScan> {
   const head = { plot_id: plot.id, ref: plot.external_ref, area_ha: plot.area_ha, truncated: false };
   const area = scannedArea(plot);
   if (area === null) return { ...head, source: null, refusal: 'The plot has no usable boundary (it was rejected at upload), so no alerts could be read over it.' };

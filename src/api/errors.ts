@@ -70,6 +70,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   bad_window: 422,
   bad_min_area_ha: 422,
   geometry_not_redistributable: 422,
+  note_required: 422,
+  case_closed: 409,
   unauthorized: 401,
   forbidden: 403,
   session_required: 403,

@@ -32,6 +32,13 @@ export interface AlertCluster {
   bbox: [number, number, number, number];
 }
 
+/** What a pool task that clusters one plot's pixels is sent. */
+export interface AlertClusterRequest {
+  pixels: AlertPixels;
+  pixelDeg: number;
+  maxGapDays: number;
+}
+
 const MAX_EXACT = 2 ** 53;
 
 function find(parent: Int32Array, i: number): number {

@@ -6,6 +6,7 @@
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
 import type { PlotTroughs } from '../kernels/block-dips.ts';
+import type { AlertCluster, AlertClusterRequest } from '../kernels/alert-clusters.ts';
 import type { BlockSummary } from '../kernels/block-index.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
@@ -124,6 +125,8 @@ export interface ChipTaskResult {
 export interface EngineTasks {
   plot: { params: PlotTaskParams; result: PlotTaskResult };
   chip: { params: ChipTaskParams; result: ChipTaskResult };
+  /** A monitored plot's published alert pixels grouped into alerts (src/alerts/monitor-run.ts). */
+  clusters: { params: AlertClusterRequest; result: AlertCluster[] };
 }
 
 export type EngineTaskName = keyof EngineTasks;
