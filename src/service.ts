@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { serveControlSocket } from './admin/control.ts';
+import { clustersOn, startAlertMonitor } from './alerts/monitor-run.ts';
 import { createApp, serveApi } from './api/app.ts';
 import type { Services } from './api/context.ts';
 import { openRequestPools } from './api/pools.ts';
@@ -87,6 +88,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const evidenceWorker: Promise<EvidenceWorker | null> = runsWorkers
     ? openConfiguredArchive(config, log).then(async (archive) => {
         const worker = await startEvidenceWorker({ config, store, queue, log, signingKey }, { archive });
+        await startAlertMonitor(queue, { store, source: archive.alerts, clusters: clustersOn(worker.pool), baseUrl: config.baseUrl, log: log.child({ concern: 'alert-monitor' }) });
         log.info({ poolSize: config.poolSize, jobConcurrency: config.jobConcurrency }, 'worker ready');
         return worker;
       })

@@ -10,6 +10,7 @@ import type { AlertCluster, AlertPixels } from '../engine/kernels/alert-clusters
 import { utcDay } from '../engine/kernels/days.ts';
 import type { AlertProduct } from '../engine/sources/products/gfw-alerts/codes.ts';
 import type { AlertsAdapter } from '../engine/sources/products/gfw-alerts/reader.ts';
+import type { EnginePool } from '../engine/worker/pool.ts';
 import type { Logger } from '../log.ts';
 import type { AlertCase, AlertMonitor } from '../store/entities/index.ts';
 import type { Em, Store } from '../store/orm.ts';
@@ -122,6 +123,11 @@ export async function runMonitors(deps: MonitorRunDeps, now = new Date()): Promi
     }
   }
   return { monitors: monitors.length, opened };
+}
+
+/** Clustering on a worker process's engine pool (its one pool, decision 4). */
+export function clustersOn(pool: EnginePool): MonitorRunDeps['clusters'] {
+  return (pixels, pixelDeg) => pool.run('clusters', { pixels, pixelDeg, maxGapDays: ALERT_LIMITS.clusterDays });
 }
 
 /** Schedules the run and works its jobs in this process (a worker role). */

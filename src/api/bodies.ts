@@ -8,7 +8,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ALERT_LIMITS } from '../alerts/limits.ts';
-import { alertRefusal, badRequest, invalid, type AlertCode, type InputCode } from '../errors.ts';
+import { alertRefusal, badRequest, DomainError, invalid, type AlertCode, type InputCode } from '../errors.ts';
 import { MAX_REF_CHARS } from '../intake/limits.ts';
 import { JSON_TYPES } from './middleware.ts';
 
@@ -38,7 +38,7 @@ function jsonValue(ctx: Context): unknown {
 }
 
 interface Refusal {
-  code: InputCode;
+  code: InputCode | AlertCode;
   message: string;
 }
 
@@ -66,7 +66,7 @@ export function readBody<S extends z.ZodRawShape>(ctx: Context, body: RequestBod
   const field = result.error.issues[0].path[0] as keyof S;
   const refusals = body.refusals[field];
   const refusal = value[field as string] === undefined && refusals.missing ? refusals.missing : refusals.wrong;
-  throw invalid(refusal.code, refusal.message);
+  throw new DomainError(refusal.code, refusal.message);
 }
 
 const nonBlank = z.string().regex(/\S/);
@@ -203,4 +203,38 @@ export const scanAndAdjudicateBody = requestBody(
     min_area_ha: { wrong: { code: 'bad_body', message: 'min_area_ha must be a number of hectares' } },
   },
   'The plots to scan and the scan\'s window, product and smallest alert.',
+);
+
+/** POST /eudr/alerts/monitors: what to watch (one of `all`, `plot_ids`, `shipment_id`) and for which alerts. */
+export const monitorBody = requestBody(
+  {
+    all: z.boolean().nullable().optional().describe('true: every plot of the register with a boundary (plots made from alerts aside), as it grows.'),
+    plot_ids: z.array(z.string()).nullable().optional().describe('Up to 5,000 plots of the workspace.'),
+    shipment_id: z.string().nullable().optional().describe('The plots of one shipment.'),
+    product: z.string().nullable().optional().describe('`integrated` (default) or `radd`.'),
+    min_area_ha: z.number().nullable().optional().describe('Alerts smaller than this open no case; default 0.'),
+    since: z.string().nullable().optional().describe('Watch alerts detected from this date on (YYYY-MM-DD, not before 2021-01-01); default today.'),
+    label: z.string().max(KEY_LABEL_MAX).nullable().optional(),
+  },
+  {
+    all: { wrong: { code: 'bad_all', message: 'all must be true or false' } },
+    plot_ids: { wrong: { code: 'bad_plot_ids', message: 'plot_ids must be an array of plot ids' } },
+    shipment_id: { wrong: { code: 'bad_shipment_id', message: 'shipment_id must be a shipment id' } },
+    product: { wrong: { code: 'bad_body', message: 'product must be integrated or radd' } },
+    min_area_ha: { wrong: { code: 'bad_body', message: 'min_area_ha must be a number of hectares' } },
+    since: { wrong: { code: 'bad_body', message: 'since must be a date written YYYY-MM-DD' } },
+    label: { wrong: { code: 'bad_label', message: `label must be a string of at most ${KEY_LABEL_MAX} characters` } },
+  },
+  'A monitor: what it watches and which alerts open a case.',
+);
+
+/** POST /eudr/alerts/cases/{alert_id}/close. */
+export const closeCaseBody = requestBody(
+  {
+    note: z.string().describe('What was found; kept with the case.'),
+  },
+  {
+    note: { wrong: { code: 'bad_body', message: 'note must be a string' }, missing: { code: 'note_required', message: 'note is required: say what was found' } },
+  },
+  'The note a case is closed with.',
 );

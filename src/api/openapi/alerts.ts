@@ -7,7 +7,56 @@ const date: Schema = { type: 'string', format: 'date' };
 const CONFIDENCES = ['nominal', 'high', 'highest'];
 const count: Schema = { type: 'integer', minimum: 0 };
 
+const SEVERITY_TEXT = 'From the cluster\'s strongest confidence and its area: `high` at confidence `highest` or 5 ha or more; `medium` at confidence `high` or 1 ha or more; `low` otherwise (`nominal` under 1 ha).';
+
 export const alertSchemas: Record<string, Schema> = {
+  AlertMonitor: {
+    type: 'object',
+    required: ['id', 'label', 'scope', 'plot_ids', 'product', 'min_area_ha', 'since', 'active', 'last_run_at', 'created_at', 'open_cases'],
+    additionalProperties: false,
+    description: 'A watch over plots for newly published alerts. A scheduled run (hourly) scans its plots from `since` to the day of the run and opens a case on the alert queue for each alert cluster no case of the monitor holds yet (the same product, first detected within 90 days, overlapping bounds), sending `alert.opened`. A cluster seen again, grown, updates its case and sends nothing.',
+    properties: {
+      id: uuid,
+      label: nullable({ type: 'string' }),
+      scope: { enum: ['all', 'plots'], description: '`all`: every plot of the register with a boundary, plots made from alerts aside, as the register grows; `plots`: the listed plots.' },
+      plot_ids: nullable({ type: 'array', items: uuid }),
+      product: { enum: ['integrated', 'radd'] },
+      min_area_ha: hectares,
+      since: date,
+      active: { type: 'boolean' },
+      last_run_at: nullable(timestamp),
+      created_at: timestamp,
+      open_cases: { type: 'integer', minimum: 0 },
+    },
+  },
+  AlertCase: {
+    type: 'object',
+    required: ['alert_id', 'monitor_id', 'plot_id', 'ref', 'product', 'first_date', 'last_date', 'confidence', 'pixels', 'area_ha', 'flagged_area_km2', 'severity', 'centroid', 'bbox', 'source', 'status', 'opened_at', 'updated_at', 'closed_at', 'note'],
+    additionalProperties: false,
+    description: 'A case on the workspace\'s alert queue: one published alert cluster a monitor found on one plot. `alert_id` is the id `alert.opened` carries.',
+    properties: {
+      alert_id: uuid,
+      monitor_id: uuid,
+      plot_id: uuid,
+      ref: nullable({ type: 'string', description: 'The plot\'s reference.' }),
+      product: { enum: ['integrated', 'radd'] },
+      first_date: date,
+      last_date: date,
+      confidence: { enum: CONFIDENCES },
+      pixels: count,
+      area_ha: hectares,
+      flagged_area_km2: { type: 'number', minimum: 0, description: 'The cluster\'s area in km2.' },
+      severity: { enum: ['low', 'medium', 'high'], description: SEVERITY_TEXT },
+      centroid: nullable({ type: 'object', description: 'GeoJSON Point; null when the licence withholds the place.' }),
+      bbox: nullable({ type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 }),
+      source: ref('AlertSource'),
+      status: { enum: ['open', 'closed'] },
+      opened_at: timestamp,
+      updated_at: timestamp,
+      closed_at: nullable(timestamp),
+      note: nullable({ type: 'string', description: 'The note it was closed with.' }),
+    },
+  },
   AlertSource: {
     type: 'object',
     required: ['product', 'dataset', 'version', 'publisher', 'licence', 'attribution', 'citation', 'published_accuracy', 'geometry_withheld'],
@@ -156,7 +205,71 @@ const scanRefusals = {
   ),
 };
 
+const caseId = { name: 'alert_id', in: 'path', required: true, schema: uuid };
+
 export const alertPaths = {
+  '/eudr/alerts/monitors': {
+    post: {
+      operationId: 'createAlertMonitor',
+      summary: 'Watch plots (all, or a list) for newly published alerts: each new cluster opens a case and sends alert.opened',
+      description: 'Free: a monitor scans, it reads no evidence. Adjudicate a case\'s alert with `POST /eudr/alerts/adjudicate` from its `bbox` or `centroid`.',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('AlertMonitorRequest') } } },
+      responses: {
+        '201': json(ref('AlertMonitor'), 'Watching'),
+        ...authRefusals,
+        '404': refusal('A listed plot, or the shipment, is not in the workspace', ['not_found']),
+        '422': refusal(
+          'Nothing named to watch, more than one of `all`, `plot_ids` and `shipment_id`, over 5,000 plots, a product other than `integrated` or `radd`, a `since` that is no date or is before 2021-01-01, a negative `min_area_ha`, or a field of the wrong type',
+          ['no_plots', 'bad_body', 'too_many_plots', 'bad_product', 'bad_window', 'alert_before_cutoff', 'bad_min_area_ha', 'bad_all', 'bad_plot_ids', 'bad_shipment_id', 'bad_label'],
+        ),
+      },
+    },
+    get: {
+      operationId: 'listAlertMonitors',
+      summary: 'The workspace\'s monitors, oldest first, with their open cases',
+      responses: { '200': json({ type: 'object', required: ['monitors'], additionalProperties: false, properties: { monitors: { type: 'array', items: ref('AlertMonitor') } } }), ...authRefusals },
+    },
+  },
+  '/eudr/alerts/cases': {
+    get: {
+      operationId: 'listAlertCases',
+      summary: 'The alert queue: cases newest first (open ones unless `status` says), at most 500',
+      parameters: [
+        { name: 'status', in: 'query', schema: { enum: ['open', 'closed', 'all'], default: 'open' } },
+        { name: 'monitor_id', in: 'query', schema: uuid },
+        { name: 'plot_id', in: 'query', schema: uuid },
+      ],
+      responses: {
+        '200': json({ type: 'object', required: ['cases'], additionalProperties: false, properties: { cases: { type: 'array', items: ref('AlertCase') } } }),
+        ...authRefusals,
+        '404': refusal('`monitor_id` or `plot_id` cannot name anything in the workspace', ['not_found']),
+        '422': refusal('`status` is not open, closed or all, or a filter is given twice', ['bad_state', 'bad_body']),
+      },
+    },
+  },
+  '/eudr/alerts/cases/{alert_id}': {
+    get: {
+      operationId: 'getAlertCase',
+      summary: 'One case of the alert queue (the `alert_url` of `alert.opened`)',
+      parameters: [caseId],
+      responses: { '200': json(ref('AlertCase')), ...authRefusals, '404': refusal('No such case in the workspace', ['not_found']) },
+    },
+  },
+  '/eudr/alerts/cases/{alert_id}/close': {
+    post: {
+      operationId: 'closeAlertCase',
+      summary: 'Close a case with a note saying what was found',
+      parameters: [caseId],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('CloseAlertCaseRequest') } } },
+      responses: {
+        '200': json(ref('AlertCase'), 'Closed'),
+        ...authRefusals,
+        '404': refusal('No such case in the workspace', ['not_found']),
+        '409': refusal('The case is already closed', ['case_closed']),
+        '422': refusal('No note, a blank one, or one that is not a string', ['note_required', 'bad_body']),
+      },
+    },
+  },
   '/eudr/alerts/scan': {
     get: {
       operationId: 'scanAlerts',

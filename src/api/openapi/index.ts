@@ -1,7 +1,7 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
 import { alertPaths, alertSchemas } from './alerts.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { alertBatch, attachProducerBody, scanAndAdjudicateBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import { alertBatch, attachProducerBody, closeCaseBody, monitorBody, scanAndAdjudicateBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
@@ -42,6 +42,8 @@ export function openApiDocument(baseUrl: string) {
           AttachProducerRequest: attachProducerBody.schema,
           AlertBatch: alertBatch,
           ScanAndAdjudicateRequest: scanAndAdjudicateBody.schema,
+          AlertMonitorRequest: monitorBody.schema,
+          CloseAlertCaseRequest: closeCaseBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
