@@ -3,7 +3,7 @@
  * eight neighbours) and were detected within `maxGapDays` of one another form one event. The grid
  * is global (cells of `pixelDeg` from 0° east and 0° north), so a cluster that crosses a tile edge of
  * the source is one cluster. Pixels are sorted by cell once (a native numeric sort of one key per
- * pixel), neighbours found by binary search on the sorted cells, and joined by a union-find.
+ * pixel), neighbours found by walking the sorted cells, and joined by a union-find.
  */
 import { metresPerDegree } from './degree-metres.ts';
 
@@ -49,18 +49,6 @@ function find(parent: Int32Array, i: number): number {
   return i;
 }
 
-/** First position in `cells` (sorted) holding `cell`, or -1. */
-function firstAt(cells: Float64Array, cell: number): number {
-  let lo = 0;
-  let hi = cells.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cells[mid] < cell) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < cells.length && cells[lo] === cell ? lo : -1;
-}
-
 export function alertClusters(px: AlertPixels, pixelDeg: number, maxGapDays: number): AlertCluster[] {
   const n = px.day.length;
   if (n === 0) return [];
@@ -98,34 +86,38 @@ export function alertClusters(px: AlertPixels, pixelDeg: number, maxGapDays: num
 
   const parent = new Int32Array(n);
   for (let i = 0; i < n; i++) parent[i] = i;
-  const join = (i: number, from: number, cell: number) => {
-    for (let q = from; q < n && cells[q] === cell; q++) {
-      const j = order[q];
-      if (Math.abs(px.day[i] - px.day[j]) > maxGapDays) continue;
-      const a = find(parent, i);
-      const b = find(parent, j);
-      if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
-    }
-  };
+  const day = px.day;
+  // Each pair of neighbours is joined once, from its lower cell: the same cell and the one east
+  // (next in the sorted order), then the three cells of the row above, which a pointer that only
+  // moves forward finds (the cells sought rise with the pixel's own).
+  let above = 0;
   for (let p = 0; p < n; p++) {
     const i = order[p];
     const cell = cells[p];
     const k = cell % width;
-    join(i, p + 1, cell); // more pixels in the same cell
-    if (k + 1 < width) {
-      const east = firstAt(cells, cell + 1);
-      if (east >= 0) join(i, east, cell + 1);
+    const east = k + 1 < width ? cell + 1 : cell;
+    for (let q = p + 1; q < n && cells[q] <= east; q++) {
+      const j = order[q];
+      if (Math.abs(day[i] - day[j]) > maxGapDays) continue;
+      const a = find(parent, i);
+      const b = find(parent, j);
+      if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
     }
-    if (cell + width < width * height) {
-      for (let dk = -1; dk <= 1; dk++) {
-        if (k + dk < 0 || k + dk >= width) continue;
-        const north = firstAt(cells, cell + width + dk);
-        if (north >= 0) join(i, north, cell + width + dk);
-      }
+    const from = cell + width - (k > 0 ? 1 : 0);
+    const to = cell + width + (k + 1 < width ? 1 : 0);
+    while (above < n && cells[above] < from) above++;
+    for (let q = above; q < n && cells[q] <= to; q++) {
+      const j = order[q];
+      if (Math.abs(day[i] - day[j]) > maxGapDays) continue;
+      const a = find(parent, i);
+      const b = find(parent, j);
+      if (a !== b) parent[a < b ? b : a] = a < b ? a : b;
     }
   }
 
   const label = new Int32Array(n).fill(-1);
+  // A cell's ground area depends on its row alone: computed once a row.
+  const rowArea = new Float64Array(height).fill(NaN);
   const clusters: AlertCluster[] = [];
   const weighted: Array<[number, number]> = [];
   for (let i = 0; i < n; i++) {
@@ -140,8 +132,11 @@ export function alertClusters(px: AlertPixels, pixelDeg: number, maxGapDays: num
     const c = clusters[at];
     const centreLon = (col[i] + 0.5) * pixelDeg;
     const centreLat = (row[i] + 0.5) * pixelDeg;
-    const m = metresPerDegree(centreLat);
-    const area = pixelDeg * m.lat * pixelDeg * m.lon;
+    let area = rowArea[row[i] - minRow];
+    if (Number.isNaN(area)) {
+      const m = metresPerDegree(centreLat);
+      area = rowArea[row[i] - minRow] = pixelDeg * m.lat * pixelDeg * m.lon;
+    }
     if (px.day[i] < c.firstDay) c.firstDay = px.day[i];
     if (px.day[i] > c.lastDay) c.lastDay = px.day[i];
     const level = px.level[i];

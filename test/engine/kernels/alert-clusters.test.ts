@@ -36,6 +36,11 @@ test('diagonal neighbours touch, in both directions; a cell between them does no
   assert.deepEqual(sizes(pixels([[0, 0, '2023-01-01'], [2, 0, '2023-01-02'], [0, 2, '2023-01-02']])), [1, 1, 1]);
 });
 
+test('the last cell of a row does not touch the first cell of the next', () => {
+  assert.deepEqual(sizes(pixels([[2, 0, '2023-01-01'], [0, 1, '2023-01-01']])), [1, 1]);
+  assert.deepEqual(sizes(pixels([[0, 0, '2023-01-01'], [2, 1, '2023-01-01'], [2, 0, '2023-01-01']])), [1, 2]);
+});
+
 test('a cluster across a 10° tile edge of the source is one alert', () => {
   // Cells either side of 110° E and of 0° N: the source's tiles meet there.
   const px = pixels([[-1, -1, '2022-02-01'], [0, -1, '2022-02-03'], [-1, 0, '2022-02-05'], [0, 0, '2022-02-07']], [1_100_000, 0]);
