@@ -126,8 +126,3 @@ export async function closeCase(em: Em, workspaceId: string, caseId: string, not
   const changed = await em.nativeUpdate(AlertCase, { id: caseId, workspaceId, status: 'open' }, { status: 'closed', closeNote: note, closedAt: at, updatedAt: at });
   return changed > 0;
 }
-
-/** Open cases on the named plots (a shipment's report lists them). */
-export async function openCasesOnPlots(em: Em, workspaceId: string, plotIds: readonly string[]): Promise<CaseRow[]> {
-  return withRefs(em, await em.find(AlertCase, { workspaceId, plotId: { $in: [...plotIds] }, status: 'open' }, { orderBy: { openedAt: 'asc' } }));
-}
