@@ -117,7 +117,7 @@ export async function createMonitor(em: Em, workspaceId: string, input: MonitorI
     plotIds = [...new Set(input.plot_ids.map((id) => id.trim().toLowerCase()))];
     if (plotIds.length === 0) throw invalid('no_plots', 'plot_ids is empty: name 1 or more plots, or watch {"all": true}');
     if (plotIds.length > MAX_MONITORED_PLOTS) throw new DomainError('too_many_plots', `a monitor lists at most ${MAX_MONITORED_PLOTS} plots; watch {"all": true} or split the list`);
-    const held = await plotsInWorkspace(em, workspaceId, plotIds.filter((id) => /^[0-9a-f-]{36}$/.test(id)));
+    const held = await plotsInWorkspace(em, workspaceId, plotIds);
     const missing = plotIds.find((id) => !held.has(id));
     if (missing !== undefined) throw notFound(`no plot ${missing} in this workspace`);
   }

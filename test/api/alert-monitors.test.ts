@@ -76,6 +76,7 @@ for (const backend of BACKENDS) {
         [{ all: true, since: 'soon' }, 422, 'bad_window'],
         [{ all: true, min_area_ha: -1 }, 422, 'bad_min_area_ha'],
         [{ plot_ids: [randomUUID()] }, 404, 'not_found'],
+        [{ plot_ids: ['not-a-plot'] }, 404, 'not_found'],
         [{ shipment_id: randomUUID() }, 404, 'not_found'],
       ];
       for (const [body, status, code] of cases) {

@@ -155,6 +155,7 @@ for (const backend of BACKENDS) {
         [`plot_id=${id}&start=2020-06-01`, 422, 'alert_before_cutoff'],
         [`plot_id=${id}&min_area_ha=-1`, 422, 'bad_min_area_ha'],
         [`plot_id=${randomUUID()}`, 404, 'not_found'],
+        [`plot_id=${id},not-a-plot`, 404, 'not_found'],
       ];
       for (const [query, status, code] of cases) {
         const r = await scan(key, query);

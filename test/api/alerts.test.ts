@@ -118,6 +118,20 @@ for (const backend of BACKENDS) {
       assert.equal(await count(app, workspaceId), 0);
     });
 
+    test('the producer\'s country decides the axis order when the alert names none; an unknown producer is not_found', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const producer = await app.call('POST', '/api/v1/portal/plots/producers', { key, body: { name: 'Cavally Cocoa', country: 'CIV' } });
+      assert.equal(producer.status, 201);
+      const swapped = { geometry: point(7.5, -5.5), country: undefined, producer_id: producer.body.id };
+      await refused(key, [alert('P-1', swapped)], 422, 'axis_order_swapped', /"P-1"/);
+      const r = await adjudicate(key, [alert('P-1', { ...swapped, geometry: point(-5.5, 7.5) })]);
+      assert.equal(r.status, 202);
+      const detail = (await app.call('GET', `/api/v1/portal/plots/${r.body[0].plot_id}`, { key })).body;
+      assert.equal(detail.producer_id, producer.body.id);
+      for (const id of [randomUUID(), 'not-a-producer']) await refused(key, [alert('P-2', { producer_id: id })], 404, 'not_found', /no producer/);
+      assert.equal(await count(app, workspaceId), 1);
+    });
+
     test('a reference already in the register is ref_in_use, naming up to ten of them', async () => {
       const { workspaceId, key } = await seedWorkspace(app.services.store);
       await insertSitePlot(app.services.store.em(), workspaceId, 'id-kalbar-rubber', { ref: 'HELD' });

@@ -5,6 +5,7 @@
  */
 import { AlertCase, AlertMonitor, type CaseStatus, type MonitorScope, type Severity } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
+import { uuidsOf } from './alerts.ts';
 
 export interface NewMonitor {
   workspaceId: string;
@@ -42,7 +43,7 @@ export async function activeMonitors(em: Em): Promise<AlertMonitor[]> {
 
 /** Of the named plots, those in the workspace. */
 export async function plotsInWorkspace(em: Em, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
-  const rows = await em.execute<{ id: string }[]>('select id from plots where workspace_id = ? and id = any(?::uuid[])', [workspaceId, `{${ids.join(',')}}`]);
+  const rows = await em.execute<{ id: string }[]>('select id from plots where workspace_id = ? and id = any(?::uuid[])', [workspaceId, `{${uuidsOf(ids).join(',')}}`]);
   return new Set(rows.map((r) => r.id));
 }
 

@@ -8,6 +8,11 @@ import type { EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { plotGeometry, validationReport, type ValidationReport } from './stored-json.ts';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The ids of `ids` that can be cast to uuid: any other names nothing, and must not reach the cast. */
+export const uuidsOf = (ids: readonly string[]) => ids.filter((id) => UUID.test(id));
+
 /** Of the given references, those a plot of the workspace already carries. */
 export async function refsHeld(em: Em, workspaceId: string, refs: readonly string[]): Promise<string[]> {
   if (refs.length === 0) return [];
@@ -24,7 +29,7 @@ export async function producerCountries(em: Em, workspaceId: string, ids: readon
   if (ids.length === 0) return new Map();
   const rows = await em.execute<{ id: string; country: string | null }[]>(
     'select id, country from producers where workspace_id = ? and id = any(?::uuid[])',
-    [workspaceId, `{${ids.join(',')}}`],
+    [workspaceId, `{${uuidsOf(ids).join(',')}}`],
   );
   return new Map(rows.map((r) => [r.id, r.country]));
 }
@@ -66,7 +71,7 @@ export async function plotsToScan(em: Em, workspaceId: string, ids: readonly str
     `select p.id, p.external_ref, p.area_ha, p.geometry, p.commodity, p.country, p.producer_id
        from plots p join jsonb_array_elements_text(?::jsonb) with ordinality as f(id, n) on p.id = f.id::uuid
       where p.workspace_id = ? order by f.n`,
-    [JSON.stringify(ids), workspaceId],
+    [JSON.stringify(uuidsOf(ids)), workspaceId],
   );
   return rows.map((r) => ({ ...r, geometry: r.geometry === null ? null : plotGeometry.parse(r.geometry) }));
 }
