@@ -11,6 +11,7 @@ import type { AlertsAdapter, AlertsRead } from '../engine/sources/products/gfw-a
 import { ALERT_PIXEL_DEG, ALERT_PRODUCTS, CONFIDENCE_LEVELS, type AlertConfidence, type AlertProduct } from '../engine/sources/products/gfw-alerts/codes.ts';
 import { alertRefusal, DomainError, invalid, notFound } from '../errors.ts';
 import type { Em } from '../store/orm.ts';
+import { takingTurns } from '../turns.ts';
 import { plotsToScan, type ScannedPlot } from '../store/register/alerts.ts';
 import { ALERT_LIMITS } from './limits.ts';
 import { squareAround } from './read-window.ts';
@@ -142,14 +143,20 @@ function scannedArea(plot: ScannedPlot): Polygon | MultiPolygon | null {
   return g;
 }
 
-function pixelsOf(read: AlertsRead, count: number): AlertPixels {
+/**
+ * The provider's rows as the typed arrays the clustering thread takes. The rows were parsed on this
+ * thread with the response; copying them out takes turns with the event loop, a slice at a time.
+ */
+async function pixelsOf(read: AlertsRead, count: number): Promise<AlertPixels> {
   const px: AlertPixels = { lon: new Float64Array(count), lat: new Float64Array(count), day: new Int32Array(count), level: new Uint8Array(count) };
+  const turn = takingTurns();
   for (let i = 0; i < count; i++) {
     const p = read.pixels[i];
     px.lon[i] = p.longitude;
     px.lat[i] = p.latitude;
     px.day[i] = utcDay(p.date);
     px.level[i] = CONFIDENCE_LEVELS.indexOf(p.confidence) + 1;
+    if ((i & 1023) === 0) await turn();
   }
   return px;
 }
@@ -186,7 +193,7 @@ export async function scanPlot(deps: Pick<ScanDeps, 'source' | 'clusters'>, plot
   }
   const source = sourceOf(read);
   const count = Math.min(read.pixels.length, ALERT_LIMITS.maxPixelsPerPlot);
-  const clusters = await deps.clusters(pixelsOf(read, count), ALERT_PIXEL_DEG);
+  const clusters = await deps.clusters(await pixelsOf(read, count), ALERT_PIXEL_DEG);
   const alerts = clusters.map((c) => alertOf(c, source)).filter((a) => a.area_ha >= request.minAreaHa);
   return { ...head, truncated: read.pixels.length > count, source, alerts };
 }
