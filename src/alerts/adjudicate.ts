@@ -20,6 +20,7 @@ import { producerCountries, refsHeld } from '../store/register/alerts.ts';
 import { readsInFlight } from '../store/register/evidence.ts';
 import { insertPlots, type PlotColumns } from '../store/register/imports.ts';
 import { lockRegister } from '../store/register/lock.ts';
+import type { StoredAlertEntry } from '../store/register/stored-json.ts';
 import type { AlertJudgement, AlertToJudge, JudgedAlert } from './judge-alerts.ts';
 import { namingRefs } from './judge-alerts.ts';
 
@@ -39,16 +40,6 @@ export interface AdjudicatedAlert {
   plot_id: string;
   job_id: string;
   read_window: { area_ha: number; constructed: boolean };
-}
-
-/** What the plot's validation report keeps under `alert` (spec 2.1, 4.4 rule 5). */
-export interface AlertEntry {
-  alert_date: string;
-  footprint_area_ha: number;
-  window_area_ha: number;
-  window_constructed: boolean;
-  /** The alert's footprint as sent; the plot's boundary is the read window. */
-  footprint: PlotGeometry;
 }
 
 export interface AdjudicateDeps {
@@ -77,7 +68,7 @@ async function countriesOf(em: Em, workspaceId: string, inputs: readonly AlertIn
 }
 
 function plotColumns(input: AlertInput, judged: JudgedAlert, country: string | null): PlotColumns {
-  const alert: AlertEntry = {
+  const alert: StoredAlertEntry = {
     alert_date: input.alert_date,
     footprint_area_ha: judged.footprint_area_ha,
     window_area_ha: judged.window.area_ha,

@@ -10,7 +10,6 @@ import type { Em } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { alertRecord } from '../store/register/alerts.ts';
 import { jobsHoldingPlots, liveEvidence } from '../store/register/evidence.ts';
-import type { AlertEntry } from './adjudicate.ts';
 import { alertOutcome, type Adjudication } from './outcome.ts';
 
 export interface AlertAnswer {
@@ -46,7 +45,7 @@ async function jobsAhead(em: Em, queue: Queue | null, workspaceId: string, jobId
 export async function getAlertAnswer(em: Em, queue: Queue | null, workspaceId: string, plotId: string): Promise<AlertAnswer> {
   const record = await alertRecord(em, workspaceId, plotId);
   if (record === null) throw notFound(`no alert ${plotId} in this workspace: the plot is not in the workspace or was not made from an alert`);
-  const entry = record.validation_report.alert as AlertEntry;
+  const entry = record.alert;
   const inFlight = record.evidence_state === 'queued' || record.evidence_state === 'running';
   const evidence = record.evidence_state === 'done' ? (await liveEvidence(em, workspaceId, plotId))?.stored?.object ?? null : null;
   return {

@@ -6,7 +6,7 @@
 import type { PlotGeometry } from '../../intake/types.ts';
 import type { EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
-import { plotGeometry, validationReport, type ValidationReport } from './stored-json.ts';
+import { alertEntry, plotGeometry, validationReport, type StoredAlertEntry } from './stored-json.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -41,17 +41,20 @@ export interface AlertRecord {
   evidence_state: EvidenceState;
   evidence_job_id: string | null;
   verdict: string | null;
-  validation_report: ValidationReport;
+  /** The plot's `validation_report.alert`. */
+  alert: StoredAlertEntry;
 }
 
 /** The alert's plot; null when the workspace has no such plot or it was not made from an alert. */
 export async function alertRecord(em: Em, workspaceId: string, plotId: string): Promise<AlertRecord | null> {
-  const [r] = await em.execute<(Omit<AlertRecord, 'validation_report'> & { validation_report: unknown })[]>(
+  const [r] = await em.execute<(Omit<AlertRecord, 'alert'> & { validation_report: unknown })[]>(
     `select id, external_ref, evidence_state, evidence_job_id, verdict, validation_report from plots
       where id = ? and workspace_id = ? and geometry_source = 'alert'`,
     [plotId, workspaceId],
   );
-  return r === undefined ? null : { ...r, validation_report: validationReport.parse(r.validation_report) };
+  if (r === undefined) return null;
+  const { validation_report: report, ...row } = r;
+  return { ...row, alert: alertEntry.parse(validationReport.parse(report).alert) };
 }
 
 /** A plot as a scan reads it: its boundary, and what an alert adjudicated on it inherits. */
