@@ -17,7 +17,7 @@ import type { Em, Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { activeMonitors, casesOnPlot, markMonitorRun, monitoredPlotIds, openCase, updateCase, type CaseFigures } from '../store/register/alert-queue.ts';
 import { plotsToScan } from '../store/register/alerts.ts';
-import { addEvent } from '../store/register/transitions.ts';
+import { writeEvent } from '../store/outbox.ts';
 import { ALERT_LIMITS } from './limits.ts';
 import { scanPlot, type ScannedAlert } from './scan.ts';
 import { caseSeverity } from './severity.ts';
@@ -73,7 +73,7 @@ async function settlePlot(deps: MonitorRunDeps, monitor: AlertMonitor, plot: { i
       }
       const opening = openCase(tx, at, { workspaceId: monitor.workspaceId, monitorId: monitor.id, plotId: plot.id, ...figures });
       cases.push(opening);
-      addEvent(tx, monitor.workspaceId, 'alert.opened', {
+      writeEvent(tx, monitor.workspaceId, 'alert.opened', {
         alert_id: opening.id,
         plot_id: plot.id,
         ref: plot.external_ref,

@@ -28,8 +28,7 @@ export type EventData = (plot: PlotHold) => object;
 const held = (plot: PlotHold | null, jobId: string): plot is PlotHold =>
   plot !== null && (plot.evidence_state === 'queued' || plot.evidence_state === 'running') && plot.evidence_job_id === jobId;
 
-/** Writes an event (spec 6) into the outbox in `tx`, the transaction of what it reports; the webhook dispatcher delivers it. */
-export function addEvent(tx: Em, workspaceId: string, type: string, data: object, at: Date): void {
+function addEvent(tx: Em, workspaceId: string, type: string, data: object, at: Date): void {
   tx.create(OutboxEvent, { id: `evt_${randomUUID()}`, workspaceId, type, data, createdAt: at, dispatchedAt: null });
 }
 
