@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { runAdminCommand } from '../../src/admin/commands.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -84,6 +85,17 @@ for (const backend of BACKENDS) {
       assert.equal(answer.adjudication.outcome, 'pending');
       assert.equal(answer.alert.window_constructed, true);
       assert.equal(answer.alert.footprint_area_ha, 0);
+    });
+
+    test('portal keys and workspace-member keys alike reach the alert routes', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const memberKey = (await runAdminCommand(app.services.store, ['key', 'mint'], { workspace: workspaceId, role: 'member' })).api_key as string;
+      const [viaPortal] = (await adjudicate(key, [alert('K-1')])).body;
+      const viaMember = await adjudicate(memberKey, [alert('K-2')]);
+      assert.equal(viaMember.status, 202);
+      for (const k of [key, memberKey]) {
+        for (const id of [viaPortal.plot_id, viaMember.body[0].plot_id]) assert.equal((await app.call('GET', `/api/v1/eudr/alerts/${id}`, { key: k })).status, 200);
+      }
     });
 
     test('an empty list is no_alerts, 501 alerts too_many_alerts, a body that is no array bad_body', async () => {
