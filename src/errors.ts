@@ -128,7 +128,7 @@ export const sessionRequired = (message: string) => new DomainError('session_req
 export const workspaceRequired = (message: string) => new DomainError('workspace_required', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const invalid = (code: InputCode, message: string) => new DomainError(code, message);
-export const alertRefusal = (code: AlertCode, message: string) => new DomainError(code, message);
+export const alertRefusal = (code: AlertCode | InputCode, message: string) => new DomainError(code, message);
 export const badRequest = (code: RequestCode, message: string) => new DomainError(code, message);
 export const planTierRequired = (message: string) => new DomainError('plan_tier_required', message);
 export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);

@@ -6,7 +6,7 @@
  * thread: a batch of 500 polygons is not measured on the event loop. The first rule broken, in that
  * order, refuses the batch, naming up to ten of the alerts that break it.
  */
-import type { AlertCode } from '../errors.ts';
+import type { AlertCode, InputCode } from '../errors.ts';
 import { countryContains, isRecognisedCountry } from '../intake/countries.ts';
 import { DEFAULT_CAPS } from '../intake/limits.ts';
 import { centroidOf, onEarth, readShape, swapAxes, type Shape } from '../intake/shape.ts';
@@ -28,7 +28,7 @@ export interface JudgedAlert {
   window: ReadWindow;
 }
 
-export type AlertJudgement = { refusal: { code: AlertCode; message: string } } | { alerts: JudgedAlert[] };
+export type AlertJudgement = { refusal: { code: AlertCode | InputCode; message: string } } | { alerts: JudgedAlert[] };
 
 /** The rules in the order they are tried; the first an alert of the batch breaks refuses it. */
 const RULES = ['bad_geometry', 'coordinates_out_of_range', 'axis_order_swapped', 'footprint_too_large', 'alert_before_cutoff', 'ref_in_use'] as const;

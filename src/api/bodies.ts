@@ -153,7 +153,7 @@ export const alertInput = z.object({
   country: z.string().nullable().optional().describe('Alpha-2, alpha-3 or an English or French name; makes the axis-order check decidable.'),
 }).describe('An alert to adjudicate (spec 2.11).');
 
-const ALERT_FIELD_REFUSALS: Record<keyof z.infer<typeof alertInput>, { code: AlertCode; what: string }> = {
+const ALERT_FIELD_REFUSALS: Record<keyof z.infer<typeof alertInput>, { code: AlertCode | InputCode; what: string }> = {
   ref: { code: 'bad_alert', what: `ref must be a non-blank string of at most ${MAX_REF_CHARS} characters` },
   geometry: { code: 'bad_geometry', what: 'geometry must be a GeoJSON Point, Polygon or MultiPolygon' },
   alert_date: { code: 'bad_alert', what: 'alert_date must be a date written YYYY-MM-DD' },
