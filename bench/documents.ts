@@ -29,6 +29,7 @@ import { createLogger } from '../src/log.ts';
 import { runAdminCommand } from '../src/admin/commands.ts';
 import { openStore } from '../src/store/orm.ts';
 import { configuredMapTiles, openEngine } from '../src/engine/map-tiles.ts';
+import { openConfiguredAlerts } from '../src/service.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { fixtureEvidence, fixtureMap, fixtureWrapper } from '../test/fixtures/evidence-wrapper.ts';
 
@@ -134,7 +135,7 @@ async function bookSummary(plots: number) {
     const engine = openEngine(config, false);
     const archive = () => Promise.reject(new Error('the documents bench reads no archive'));
     const mapTiles = configuredMapTiles(config, archive, engine);
-    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles };
+    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
     const server = createApp(services).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/portal/plots/summary`;

@@ -25,6 +25,8 @@ export interface Config {
   documentPoolSize: number;
   /** Threads of each API process that parse and validate uploaded plot files, off its event loop. */
   intakePoolSize: number;
+  /** Threads of each API process that cluster scanned alert pixels into alerts, off its event loop. */
+  alertPoolSize: number;
   /** Uploads waiting for an intake thread beyond those being judged (INTAKE_QUEUE, at least 1: a thread starts for a waiting upload); more are refused with 503 intake_busy. */
   intakeQueue: number;
   /** Uploads one workspace may have read or judged at once (UPLOADS_PER_WORKSPACE); more are refused with 429. */
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     poolSize: integer(env, 'POOL_SIZE', os.availableParallelism(), 1, 256),
     documentPoolSize: integer(env, 'DOCUMENT_POOL_SIZE', requestThreads, 1, 64),
     intakePoolSize: integer(env, 'INTAKE_POOL_SIZE', requestThreads, 1, 64),
+    alertPoolSize: integer(env, 'ALERT_POOL_SIZE', requestThreads, 1, 64),
     intakeQueue: integer(env, 'INTAKE_QUEUE', 4, 1, 1024),
     uploadsPerWorkspace: integer(env, 'UPLOADS_PER_WORKSPACE', 2, 1, 64),
     uploadTimeoutMs: integer(env, 'UPLOAD_TIMEOUT_S', 120, 1, 3600) * 1000,

@@ -112,10 +112,28 @@ export type RequestCode =
   | 'header_too_large'
   | 'request_timeout';
 
+/** Refusals of alert adjudication and scans (spec 7.4, 7.5); a whole batch or scan is refused, never part of it. */
+export type AlertCode =
+  | 'no_alerts'
+  | 'too_many_alerts'
+  | 'ref_in_use'
+  | 'axis_order_swapped'
+  | 'coordinates_out_of_range'
+  | 'footprint_too_large'
+  | 'alert_before_cutoff'
+  | 'bad_alert'
+  | 'bad_product'
+  | 'bad_window'
+  | 'bad_min_area_ha'
+  | 'geometry_not_redistributable'
+  | 'note_required'
+  | 'case_closed';
+
 export type ErrorCode =
   | InputCode
   | IntakeCode
   | RequestCode
+  | AlertCode
   | 'unauthorized'
   | 'forbidden'
   | 'session_required'
@@ -143,6 +161,7 @@ export const sessionRequired = (message: string) => new DomainError('session_req
 export const workspaceRequired = (message: string) => new DomainError('workspace_required', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const invalid = (code: InputCode, message: string) => new DomainError(code, message);
+export const alertRefusal = (code: AlertCode | InputCode, message: string) => new DomainError(code, message);
 export const badRequest = (code: RequestCode, message: string) => new DomainError(code, message);
 export const planTierRequired = (message: string) => new DomainError('plan_tier_required', message);
 export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);

@@ -1,13 +1,16 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { serveControlSocket } from './admin/control.ts';
+import { clustersOn, startAlertMonitor } from './alerts/monitor-run.ts';
 import { createApp, serveApi } from './api/app.ts';
 import type { Services } from './api/context.ts';
 import { openRequestPools } from './api/pools.ts';
 import type { Config } from './config.ts';
 import { ensureDemoArchive } from './demo/archive.ts';
-import { openDemoArchive } from './demo/open-archive.ts';
+import { openDemoAlerts, openDemoArchive } from './demo/open-archive.ts';
 import { type Archive, openArchive } from './engine/archive.ts';
+import { createHttpClient } from './engine/sources/http-client.ts';
+import { type AlertsAdapter, createAlertsAdapter } from './engine/sources/products/gfw-alerts/reader.ts';
 import { type EvidenceWorker, startEvidenceWorker } from './engine/job-runner.ts';
 import { configuredMapTiles, openEngine } from './engine/map-tiles.ts';
 import { loadSigningKey } from './engine/signing.ts';
@@ -52,6 +55,15 @@ export async function openConfiguredArchive(config: Config, log: Logger): Promis
   return openDemoArchive({ dataDir: config.dataDir, gfwApiKey, rangeCacheBytes });
 }
 
+/**
+ * The published alerts an API process scans (spec 4.5): the GFW Data API, or the demo world's
+ * copy of it. Nothing is read until a scan asks.
+ */
+export function openConfiguredAlerts(config: Config): AlertsAdapter {
+  if (config.archive === 'demo') return openDemoAlerts(config.dataDir);
+  return createAlertsAdapter({ where: { synthetic: false }, http: createHttpClient(), apiKey: config.gfwApiKey ?? undefined });
+}
+
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const { store, release } = await openConfiguredStore(config);
   const applied = await store.migrate();
@@ -64,7 +76,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   let archive: Promise<Archive> | null = null;
   const openedArchive = () => (archive ??= openConfiguredArchive(config, log));
   const mapTiles = configuredMapTiles(config, openedArchive, engine);
-  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config), archive: openedArchive, mapTiles };
+  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config), archive: openedArchive, mapTiles, alerts: openConfiguredAlerts(config) };
 
   let server: Server | null = null;
   let url: string | null = null;
@@ -82,6 +94,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const evidenceWorker: Promise<EvidenceWorker | null> = runsWorkers
     ? openedArchive().then(async (opened) => {
         const worker = await startEvidenceWorker({ config, store, queue, log, signingKey }, { archive: opened, engine });
+        await startAlertMonitor(queue, { store, source: opened.alerts, clusters: clustersOn(worker.pool), baseUrl: config.baseUrl, log: log.child({ concern: 'alert-monitor' }) });
         log.info({ poolSize: config.poolSize, jobConcurrency: config.jobConcurrency }, 'worker ready');
         return worker;
       })

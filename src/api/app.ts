@@ -5,6 +5,7 @@ import type { AppState, Services } from './context.ts';
 import { gateRouteFamilies } from './auth.ts';
 import { answerClientError, refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
+import { alertRoutes } from './routes/alerts.ts';
 import { archiveReadingRoutes } from './routes/archive-readings.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
@@ -38,7 +39,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services), studioRoutes(services), imageryRoutes(services), mapTileRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services), studioRoutes(services), imageryRoutes(services), mapTileRoutes(services), alertRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

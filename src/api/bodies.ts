@@ -7,8 +7,10 @@
  */
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { ALERT_LIMITS } from '../alerts/limits.ts';
 import { ARCHIVE_OBSERVATIONS } from '../engine/archive-reading.ts';
-import { badRequest, invalid, type InputCode } from '../errors.ts';
+import { alertRefusal, badRequest, DomainError, invalid, type AlertCode, type InputCode } from '../errors.ts';
+import { MAX_REF_CHARS } from '../intake/limits.ts';
 import { JSON_TYPES } from './middleware.ts';
 import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../store/entities/index.ts';
 import { SPECIES_MAX, SPECIES_NAME_MAX } from '../statements/species.ts';
@@ -22,21 +24,27 @@ import { V3_LIMITS } from '../statements/payload.ts';
  * refused with `bad_body`.
  */
 function objectBody(ctx: Context): Record<string, unknown> {
-  const sent = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
-  if (!sent) return {};
-  if (!ctx.is(JSON_TYPES)) {
-    throw badRequest('unsupported_media_type', `this route reads a JSON body sent with Content-Type: application/json; this one came as ${ctx.get('Content-Type') || 'no Content-Type'}`);
-  }
-  const body = (ctx.request as unknown as { body?: unknown }).body;
-  if (body === undefined || body === '') return {};
+  const body = jsonValue(ctx);
+  if (body === undefined) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid('bad_body', `the request body must be a JSON object, not ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}`);
   }
   return body as Record<string, unknown>;
 }
 
+/** The JSON a route was sent; undefined when no body came. A body of another media type is refused. */
+function jsonValue(ctx: Context): unknown {
+  const sent = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (!sent) return undefined;
+  if (!ctx.is(JSON_TYPES)) {
+    throw badRequest('unsupported_media_type', `this route reads a JSON body sent with Content-Type: application/json; this one came as ${ctx.get('Content-Type') || 'no Content-Type'}`);
+  }
+  const body = (ctx.request as unknown as { body?: unknown }).body;
+  return body === '' ? undefined : body;
+}
+
 interface Refusal {
-  code: InputCode;
+  code: InputCode | AlertCode;
   message: string;
 }
 
@@ -68,7 +76,7 @@ export function checkBody<S extends z.ZodRawShape>(body: RequestBody<S>, value: 
   const field = result.error.issues[0].path[0] as keyof S;
   const refusals = body.refusals[field];
   const refusal = value[field as string] === undefined && refusals.missing ? refusals.missing : refusals.wrong;
-  throw invalid(refusal.code, refusal.message);
+  throw new DomainError(refusal.code, refusal.message);
 }
 
 const nonBlank = z.string().regex(/\S/);
@@ -315,4 +323,102 @@ export const boundaryBody = requestBody(
     country: { wrong: { code: 'bad_country', message: 'country must be a string: an alpha-2 or alpha-3 code or an English or French name' } },
   },
   'A studio boundary to save; its optical half is read at once.',
+);
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'not a calendar date');
+
+/** One alert of POST /eudr/alerts/adjudicate (spec 2.11). */
+export const alertInput = z.object({
+  ref: nonBlank.max(MAX_REF_CHARS).describe('Your reference for the alert; unique in the batch and the register. It becomes the plot\'s `external_ref`.'),
+  geometry: z.unknown().describe('The alert\'s footprint: a GeoJSON Point, Polygon or MultiPolygon in WGS84, longitude first, at most 5 km2.'),
+  alert_date: isoDate.describe('The alert\'s date, YYYY-MM-DD, not before 2021-01-01.'),
+  producer_id: z.string().nullable().optional().describe('A producer of the workspace to attach; its country decides the axis-order check when `country` is absent.'),
+  commodity: z.string().nullable().optional(),
+  country: z.string().nullable().optional().describe('Alpha-2, alpha-3 or an English or French name; makes the axis-order check decidable.'),
+}).describe('An alert to adjudicate (spec 2.11).');
+
+const ALERT_FIELD_REFUSALS: Record<keyof z.infer<typeof alertInput>, { code: AlertCode | InputCode; what: string }> = {
+  ref: { code: 'bad_alert', what: `ref must be a non-blank string of at most ${MAX_REF_CHARS} characters` },
+  geometry: { code: 'bad_geometry', what: 'geometry must be a GeoJSON Point, Polygon or MultiPolygon' },
+  alert_date: { code: 'bad_alert', what: 'alert_date must be a date written YYYY-MM-DD' },
+  producer_id: { code: 'bad_alert', what: 'producer_id must be a producer id of the workspace' },
+  commodity: { code: 'bad_alert', what: 'commodity must be a string' },
+  country: { code: 'bad_alert', what: 'country must be a string: an alpha-2 or alpha-3 code or an English or French name' },
+};
+
+/** The body of POST /eudr/alerts/adjudicate: an array of 1 to 500 alerts, each checked by alertInput. */
+export const alertBatch = z.array(alertInput).min(1).max(ALERT_LIMITS.maxAlerts).describe(`1 to ${ALERT_LIMITS.maxAlerts} alerts, adjudicated as one batch.`);
+
+export function readAlertBatch(ctx: Context): z.infer<typeof alertBatch> {
+  const body = jsonValue(ctx);
+  if (!Array.isArray(body)) throw invalid('bad_body', `the request body must be a JSON array of 1 to ${ALERT_LIMITS.maxAlerts} alerts`);
+  if (body.length === 0) throw alertRefusal('no_alerts', 'the list of alerts is empty; send 1 to 500 alerts');
+  if (body.length > ALERT_LIMITS.maxAlerts) {
+    throw alertRefusal('too_many_alerts', `${body.length} alerts were sent; one call adjudicates at most ${ALERT_LIMITS.maxAlerts}, so split the batch`);
+  }
+  return body.map((value, i) => {
+    const result = alertInput.safeParse(value);
+    if (result.success) return result.data;
+    const field = result.error.issues[0].path[0] as keyof typeof ALERT_FIELD_REFUSALS | undefined;
+    if (field === undefined) throw alertRefusal('bad_alert', `alert ${i} must be a JSON object with ref, geometry and alert_date`);
+    const refusal = ALERT_FIELD_REFUSALS[field];
+    const ref = (value as { ref?: unknown }).ref;
+    throw alertRefusal(refusal.code, `alert ${i}${typeof ref === 'string' ? ` (${JSON.stringify(ref)})` : ''}: ${refusal.what}`);
+  });
+}
+
+/** POST /eudr/alerts/scan-and-adjudicate (spec 4.5): the scan's parameters as a JSON body. */
+export const scanAndAdjudicateBody = requestBody(
+  {
+    plot_ids: z.array(z.string().describe('A plot id of the workspace.')).describe('1 to 50 plots to scan.'),
+    start: z.string().nullable().optional().describe('YYYY-MM-DD, not before 2021-01-01 (the default).'),
+    end: z.string().nullable().optional().describe('YYYY-MM-DD; default today.'),
+    product: z.string().nullable().optional().describe('`integrated` (default) or `radd`.'),
+    min_area_ha: z.number().nullable().optional().describe('Alerts smaller than this are neither reported nor adjudicated; default 0.'),
+  },
+  {
+    plot_ids: {
+      wrong: { code: 'bad_plot_ids', message: 'plot_ids must be an array of plot ids' },
+      missing: { code: 'no_plots', message: 'name 1 to 50 plots to scan in plot_ids' },
+    },
+    start: { wrong: { code: 'bad_body', message: 'start must be a date written YYYY-MM-DD' } },
+    end: { wrong: { code: 'bad_body', message: 'end must be a date written YYYY-MM-DD' } },
+    product: { wrong: { code: 'bad_body', message: 'product must be integrated or radd' } },
+    min_area_ha: { wrong: { code: 'bad_body', message: 'min_area_ha must be a number of hectares' } },
+  },
+  'The plots to scan and the scan\'s window, product and smallest alert.',
+);
+
+/** POST /eudr/alerts/monitors: what to watch (one of `all`, `plot_ids`, `shipment_id`) and for which alerts. */
+export const monitorBody = requestBody(
+  {
+    all: z.boolean().nullable().optional().describe('true: every plot of the register with a boundary (plots made from alerts aside), as it grows.'),
+    plot_ids: z.array(z.string()).nullable().optional().describe('Up to 5,000 plots of the workspace.'),
+    shipment_id: z.string().nullable().optional().describe('The plots of one shipment.'),
+    product: z.string().nullable().optional().describe('`integrated` (default) or `radd`.'),
+    min_area_ha: z.number().nullable().optional().describe('Alerts smaller than this open no case; default 0.'),
+    since: z.string().nullable().optional().describe('Watch alerts detected from this date on (YYYY-MM-DD, not before 2021-01-01); default today.'),
+    label: z.string().max(KEY_LABEL_MAX).nullable().optional(),
+  },
+  {
+    all: { wrong: { code: 'bad_all', message: 'all must be true or false' } },
+    plot_ids: { wrong: { code: 'bad_plot_ids', message: 'plot_ids must be an array of plot ids' } },
+    shipment_id: { wrong: { code: 'bad_shipment_id', message: 'shipment_id must be a shipment id' } },
+    product: { wrong: { code: 'bad_body', message: 'product must be integrated or radd' } },
+    min_area_ha: { wrong: { code: 'bad_body', message: 'min_area_ha must be a number of hectares' } },
+    since: { wrong: { code: 'bad_body', message: 'since must be a date written YYYY-MM-DD' } },
+    label: { wrong: { code: 'bad_label', message: `label must be a string of at most ${KEY_LABEL_MAX} characters` } },
+  },
+  'A monitor: what it watches and which alerts open a case.',
+);
+
+/** POST /eudr/alerts/cases/{alert_id}/close. */
+export const closeCaseBody = requestBody(
+  {
+    note: z.string().describe('What was found; kept with the case.'),
+  },
+  {
+    note: { wrong: { code: 'bad_body', message: 'note must be a string' }, missing: { code: 'note_required', message: 'note is required: say what was found' } },
+  },
+  'The note a case is closed with.',
 );

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { AlertsAdapter } from '../engine/sources/products/gfw-alerts/reader.ts';
 import type { SigningKey } from '../engine/signing.ts';
 import type { Logger } from '../log.ts';
 import type { Archive } from '../engine/archive.ts';
@@ -22,6 +23,8 @@ export interface Services {
   archive: () => Promise<Archive>;
   /** Map tiles, drawn in the engine's pool from that archive. */
   mapTiles: MapTiles;
+  /** The published alerts scans read (GFW Data API, or the demo world's copy). */
+  alerts: AlertsAdapter;
 }
 
 export interface Caller {

@@ -64,12 +64,7 @@ const NOTHING_TO_READ: Record<'all' | 'named', string> = {
  * finished, and is checked under the workspace's lock so concurrent calls cannot pass the cap.
  */
 export async function runEvidence(em: Em, queue: Queue | null, workspace: Workspace, request: RunRequest): Promise<RunAnswer> {
-  if (queue === null) throw queueUnavailable('the job queue is not available; nothing was queued, repeat the same call shortly');
-  try {
-    await queue.prepareSend(QUEUES.evidence);
-  } catch (err) {
-    throw unavailable(err);
-  }
+  const ready = await readyQueue(queue);
   return em.transactional(async (tx) => {
     await lockRegister(tx, workspace.id);
     const ids = await plotsToRead(tx, workspace.id, request);
@@ -78,15 +73,38 @@ export async function runEvidence(em: Em, queue: Queue | null, workspace: Worksp
     if (ids.length === 0) {
       return { job_id: null, queued: 0, cap: admitted.cap, used_after: admitted.used_after, note: NOTHING_TO_READ['all' in request ? 'all' : 'named'] };
     }
-    let jobId: string;
-    try {
-      jobId = await queue.sendInTransaction(tx, QUEUES.evidence, { workspaceId: workspace.id, plotIds: ids } satisfies EvidenceJobData);
-    } catch (err) {
-      throw unavailable(err);
-    }
-    await queuePlots(tx, jobId, ids);
+    const jobId = await queueReadJob(tx, ready, workspace.id, ids);
     return { job_id: jobId, queued: ids.length, cap: admitted.cap, used_after: admitted.used_after };
   });
+}
+
+/**
+ * The queue, ready to take a job in a transaction (`queue_unavailable` when it is down): called
+ * before the transaction opens, as Queue.prepareSend says.
+ */
+export async function readyQueue(queue: Queue | null): Promise<Queue> {
+  if (queue === null) throw queueUnavailable('the job queue is not available; nothing was queued, repeat the same call shortly');
+  try {
+    await queue.prepareSend(QUEUES.evidence);
+  } catch (err) {
+    throw unavailable(err);
+  }
+  return queue;
+}
+
+/**
+ * Sends one evidence job over the plots inside `tx` and moves them to `queued`; a queue that cannot
+ * take the job throws `queue_unavailable`, so the caller's transaction writes nothing.
+ */
+export async function queueReadJob(tx: Em, queue: Queue, workspaceId: string, plotIds: string[]): Promise<string> {
+  let jobId: string;
+  try {
+    jobId = await queue.sendInTransaction(tx, QUEUES.evidence, { workspaceId, plotIds } satisfies EvidenceJobData);
+  } catch (err) {
+    throw unavailable(err);
+  }
+  await queuePlots(tx, jobId, plotIds);
+  return jobId;
 }
 
 function unavailable(err: unknown): DomainError {

@@ -4,9 +4,10 @@
  * loop. The plots' reports are serialized here one value after another into one buffer that moves
  * back whole: the calling thread then reads them back one at a time, a few milliseconds between
  * turns of its loop, rather than as one clone of the whole file. The closure is intake's parsers
- * and validation alone.
+ * and validation, and the checks of an alert batch built on them.
  */
 import { DefaultSerializer } from 'node:v8';
+import { judgeAlerts, type AlertJudgement, type AlertToJudge } from '../alerts/judge-alerts.ts';
 import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
 import { DomainError, type ErrorCode } from '../errors.ts';
 import { readPlotFile, type JudgeRequest } from './plot-file.ts';
@@ -26,6 +27,12 @@ export type JudgedFile =
 
 export interface IntakeTasks {
   judge: { params: JudgeRequest; result: JudgedFile };
+  alerts: { params: AlertToJudge[]; result: AlertJudgement };
+}
+
+/** An adjudicate batch's checks (src/alerts/judge-alerts.ts), off the event loop like a file's. */
+export function alerts(batch: AlertToJudge[]): AlertJudgement {
+  return judgeAlerts(batch);
 }
 
 export async function judge(request: JudgeRequest): Promise<JudgedFile> {

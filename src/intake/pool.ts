@@ -10,6 +10,7 @@
  * caps (src/intake/limits.ts) travel with each file to the thread.
  */
 import { DefaultDeserializer } from 'node:v8';
+import type { AlertJudgement, AlertToJudge } from '../alerts/judge-alerts.ts';
 import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { DomainError } from '../errors.ts';
 import { intakeBusy } from './errors.ts';
@@ -24,6 +25,8 @@ const RETRY_AFTER_S = 5;
 
 export interface IntakePool {
   judge: PlotJudge;
+  /** Checks an adjudicate batch on a thread. */
+  judgeAlerts(batch: AlertToJudge[]): Promise<AlertJudgement>;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,12 @@ export function createIntakePool(size: number, queue: number, caps: IntakeCaps):
         plots[i] = reader.readValue();
       }
       return { ...judged.report, plots };
+    },
+    judgeAlerts(batch) {
+      return pool.run('alerts', batch).catch((error: unknown) => {
+        if (error instanceof PoolError && error.code === 'pool_full') throw intakeBusy(RETRY_AFTER_S);
+        throw error;
+      });
     },
     close: () => pool.close(),
   };

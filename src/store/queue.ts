@@ -24,6 +24,8 @@ export const QUEUES = {
   /** Reads of studio boundaries (engine/boundary-reads.ts), by the same runner as evidence jobs. */
   studio: { name: 'studio-read', options: { heartbeatSeconds: 30, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 6 * 3600 } },
   webhook: { name: 'webhook-delivery', options: { heartbeatSeconds: 30, retryLimit: 0, expireInSeconds: 120 } },
+  // A scheduled run scans every active monitor; one that dies is not retried: the next tick's run finds what it missed.
+  monitor: { name: 'alert-monitor', options: { heartbeatSeconds: 30, retryLimit: 0, expireInSeconds: 3600 } },
 } as const satisfies Record<string, QueueDefinition>;
 
 export interface QueueOpenOptions {
@@ -49,6 +51,10 @@ export interface Queue {
   sendInTransaction<T extends object>(tx: Em, queue: QueueDefinition, data: T): Promise<string>;
   /** The job's pg-boss state (`created`, `retry`, `active`, `completed`, ...); null when pg-boss no longer has it. */
   jobState(queue: QueueDefinition, id: string): Promise<string | null>;
+  /** When the job was sent; null when pg-boss no longer has it. */
+  jobCreatedAt(queue: QueueDefinition, id: string): Promise<Date | null>;
+  /** Sends a job to the queue on a cron schedule (pg-boss's own scheduler, shared by every process on the database). */
+  schedule(queue: QueueDefinition, cron: string): Promise<void>;
   /** Whether the queue has been created on the database. */
   hasQueue(queue: QueueDefinition): Promise<boolean>;
   work<T extends object>(queue: QueueDefinition, handler: (job: Job<T>) => Promise<void>): Promise<string>;
@@ -105,6 +111,13 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
     },
     async jobState(queue, id) {
       return (await boss.getJobById(queue.name, id))?.state ?? null;
+    },
+    async jobCreatedAt(queue, id) {
+      const job = await boss.getJobById(queue.name, id);
+      return job ? new Date(job.createdOn) : null;
+    },
+    async schedule(queue, cron) {
+      await boss.schedule(queue.name, cron);
     },
     async hasQueue(queue) {
       return (await boss.getQueue(queue.name)) !== null;

@@ -21,7 +21,7 @@ function modulesLoadedBy(taskModule: URL): Promise<string[]> {
 
 const IO = /^node:(https?|http2|net|tls)$|\/node_modules\/(koa|@koa|pg|pg-[a-z]+|@mikro-orm|@electric-sql|got|pg-boss|undici)\//;
 
-for (const task of ['../../src/documents/render-task.ts', '../../src/intake/judge-task.ts']) {
+for (const task of ['../../src/documents/render-task.ts', '../../src/intake/judge-task.ts', '../../src/alerts/cluster-task.ts']) {
   test(`${task.split('/').slice(-2).join('/')} loads no database, Koa or HTTP module on its thread`, async () => {
     const loaded = await modulesLoadedBy(new URL(task, import.meta.url));
     assert.ok(loaded.some((url) => url.endsWith(task.slice(task.lastIndexOf('/')))), 'the task module itself was loaded');

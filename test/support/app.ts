@@ -14,6 +14,7 @@ import { openConfiguredArchive } from '../../src/service.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Backend } from '../../src/store/orm.ts';
 import { openQueue } from '../../src/store/queue.ts';
+import { openConfiguredAlerts } from '../../src/service.ts';
 import { assertDocumented } from './openapi.ts';
 import { testStore, type TestStore } from './db.ts';
 
@@ -54,7 +55,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   const engine = openEngine(config, false);
   const archive = opts.archive ?? (() => openConfiguredArchive(config, log));
   const mapTiles = configuredMapTiles(config, archive, engine);
-  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles };
+  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
   const server: Server = await serveApi(createApp(services), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

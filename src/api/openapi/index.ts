@@ -1,10 +1,11 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
+import { alertPaths, alertSchemas } from './alerts.ts';
 import { archiveReadingPaths, archiveReadingSchemas } from './archive-readings.ts';
 import { archiveReadingSchema, archiveReviewSchema } from '../../engine/archive-reading.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
 import {
-  addPlotsBody, attachProducerBody, boundaryBody, fileReadingBody, keyBody, producerBody, removePlotsBody, runEvidenceBody, shipmentBody, shipmentChangeBody, signInBody, statementBody,
-  statementChangeBody, withdrawReadingBody,
+  addPlotsBody, alertBatch, attachProducerBody, boundaryBody, closeCaseBody, fileReadingBody, keyBody, monitorBody, producerBody, removePlotsBody, runEvidenceBody, scanAndAdjudicateBody,
+  shipmentBody, shipmentChangeBody, signInBody, statementBody, statementChangeBody, withdrawReadingBody,
 } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
@@ -43,6 +44,7 @@ export function openApiDocument(baseUrl: string) {
         ...statementSchemas,
         ...studioSchemas,
         ...mapSchemas,
+        ...alertSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -59,6 +61,10 @@ export function openApiDocument(baseUrl: string) {
           StatementRequest: statementBody.schema,
           StatementChangeRequest: statementChangeBody.schema,
           StudioBoundaryRequest: boundaryBody.schema,
+          AlertBatch: alertBatch,
+          ScanAndAdjudicateRequest: scanAndAdjudicateBody.schema,
+          AlertMonitorRequest: monitorBody.schema,
+          CloseAlertCaseRequest: closeCaseBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
@@ -80,6 +86,7 @@ export function openApiDocument(baseUrl: string) {
       ...statementPaths,
       ...studioPaths,
       ...mapPaths,
+      ...alertPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };

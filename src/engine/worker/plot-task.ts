@@ -8,6 +8,7 @@ import { operatingPoints as op } from '../operating-points.ts';
 import { PALSAR_MASK } from '../sources/products/palsar/codes.ts';
 import { inferBoaOffset, settleReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
 import { transformer } from '../sources/reproject.ts';
+import { alertClusters, type AlertClusterRequest } from '../kernels/alert-clusters.ts';
 import { type BlockAnswers, type BlockSummary, blockCount, blockIndex, type Lattice, latticePair, type LocalAffine, summariseBlocks, withForestPart } from '../kernels/block-index.ts';
 import { blockDips, withDipBlocks } from '../kernels/block-dips.ts';
 import { heightBlocks, radarBlocks, shadeBlocks } from '../kernels/block-readings.ts';
@@ -325,8 +326,10 @@ function cutChip(p: ChipTaskParams): ChipTaskResult {
 }
 
 /** Piscina calls the module's exports by name: exactly the tasks of the map, each taking its params and answering its result. */
-const tasks = { plot: readPlotTask, chip: cutChip, tile: renderMapTile } satisfies {
+const clusterAlerts = (r: AlertClusterRequest) => alertClusters(r.pixels, r.pixelDeg, r.maxGapDays);
+
+const tasks = { plot: readPlotTask, chip: cutChip, tile: renderMapTile, clusters: clusterAlerts } satisfies {
   [K in EngineTaskName]: (params: EngineTasks[K]['params']) => EngineTasks[K]['result'] | Promise<EngineTasks[K]['result']>;
 };
 
-export const { plot, chip, tile } = tasks;
+export const { plot, chip, tile, clusters } = tasks;

@@ -6,6 +6,7 @@
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
 import type { PlotTroughs } from '../kernels/block-dips.ts';
+import type { AlertCluster, AlertClusterRequest } from '../kernels/alert-clusters.ts';
 import type { BlockSummary } from '../kernels/block-index.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
@@ -127,6 +128,8 @@ export interface EngineTasks {
   chip: { params: ChipTaskParams; result: ChipTaskResult };
   /** A map tile as PNG bytes (map-tile.ts). */
   tile: { params: MapTileTaskParams; result: Uint8Array };
+  /** A monitored plot's published alert pixels grouped into alerts (src/alerts/monitor-run.ts). */
+  clusters: { params: AlertClusterRequest; result: AlertCluster[] };
 }
 
 export type EngineTaskName = keyof EngineTasks;

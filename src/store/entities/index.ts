@@ -1,3 +1,5 @@
+import { AlertCase } from './alert-case.ts';
+import { AlertMonitor } from './alert-monitor.ts';
 import { ApiKey } from './api-key.ts';
 import { ArchiveReading } from './archive-reading.ts';
 import { BoundaryAnalysis } from './boundary-analysis.ts';
@@ -15,10 +17,12 @@ import { StudioBoundary } from './studio-boundary.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
-export { ApiKey, ArchiveReading, BoundaryAnalysis, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, StudioBoundary, User, Workspace };
+export { AlertCase, AlertMonitor, ApiKey, ArchiveReading, BoundaryAnalysis, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, StudioBoundary, User, Workspace };
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
 export { ACTIVITY_TYPES, SHIPMENT_UNITS, type ActivityType, type ShipmentUnit } from './shipment.ts';
 export { ANALYSIS_HALVES, ANALYSIS_STATES, type AnalysisHalf, type AnalysisState } from './boundary-analysis.ts';
+export { CASE_STATUSES, SEVERITIES, type CaseStatus, type Severity } from './alert-case.ts';
+export { MONITOR_SCOPES, type MonitorScope } from './alert-monitor.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis, AlertMonitor, AlertCase];

@@ -6,6 +6,7 @@ import { Migration20261124013915_sign_in_failures } from './Migration20261124013
 import { Migration20261124060134_archive_readings } from './Migration20261124060134_archive_readings.ts';
 import { Migration20261124060147_shipments_and_statements } from './Migration20261124060147_shipments_and_statements.ts';
 import { Migration20261124060147_studio_boundaries } from './Migration20261124060147_studio_boundaries.ts';
+import { Migration20261124061728_alert_monitors_and_cases } from './Migration20261124061728_alert_monitors_and_cases.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -15,4 +16,5 @@ export const migrationsList = [
   { name: 'Migration20261124060134_archive_readings', class: Migration20261124060134_archive_readings },
   { name: 'Migration20261124060147_shipments_and_statements', class: Migration20261124060147_shipments_and_statements },
   { name: 'Migration20261124060147_studio_boundaries', class: Migration20261124060147_studio_boundaries },
+  { name: 'Migration20261124061728_alert_monitors_and_cases', class: Migration20261124061728_alert_monitors_and_cases },
 ];

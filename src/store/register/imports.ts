@@ -1,6 +1,6 @@
 /**
  * The writes of a plot import (spec 2.3, 3.1): the stored plots a file's refs match, and the file's
- * new and changed plots written through batched SQL (one statement per few thousand plots) inside
+ * (or an alert batch's) new and changed plots written through batched SQL (one statement per few thousand plots) inside
  * the caller's transaction. An update withdraws finished evidence in the statement itself when the
  * boundary moved (spec 3.1 `done` → `none`).
  */
@@ -17,8 +17,12 @@ import type { PlotRecord } from './plots.ts';
 export interface PlotColumns extends Pick<PlotRecord, 'id' | 'external_ref' | 'commodity' | 'country' | 'area_ha' | 'declared_area_ha' | 'planted_year' | 'producer_id'> {
   geometry: PlotGeometry | null;
   validation_state: ValidationState;
-  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[] };
+  /** An alert's plot adds its `alert` entry (spec 2.1): alert date, footprint and read-window areas. */
+  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[]; alert?: object };
 }
+
+/** Where a plot's boundary came from (spec 2.1 `geometry_source`). */
+export type GeometrySource = 'upload' | 'alert';
 
 /** A stored plot a re-upload may match. */
 export interface StoredPlot extends Omit<PlotColumns, 'external_ref' | 'validation_state'>, Pick<PlotRecord, 'validation_state' | 'evidence_state'> {
@@ -32,11 +36,11 @@ const RECORD_COLUMNS = `id uuid, external_ref text, commodity text, country text
   declared_area_ha double precision, geometry jsonb, validation_state text, validation_report jsonb,
   planted_year int, producer_id uuid`;
 
-const insertSql = (workspace: string, rows: string) => `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha,
+const insertSql = (workspace: string, rows: string, source: GeometrySource) => `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha,
     declared_area_ha, geometry, geometry_source, validation_state, validation_report, planted_year, producer_id, evidence_state,
     created_at, updated_at)
   select r.id, ${workspace}, r.external_ref, r.commodity, r.country, r.area_ha, r.declared_area_ha, r.geometry,
-    'upload', r.validation_state, r.validation_report, r.planted_year, r.producer_id, 'none', now(), now()
+    '${source}', r.validation_state, r.validation_report, r.planted_year, r.producer_id, 'none', now(), now()
   from rows from (jsonb_to_recordset(${rows}) as (${RECORD_COLUMNS})) with ordinality as r
   order by r.ordinality`;
 
@@ -120,10 +124,10 @@ export async function storedByRef(tx: Em, workspaceId: string, refs: string[]): 
   return byRef;
 }
 
-/** Inserts new plots of an upload (evidence state `none`), keeping their order in the register. */
-export async function insertPlots(tx: Em, workspaceId: string, rows: PlotColumns[]): Promise<void> {
+/** Inserts new plots of an upload or an alert batch (evidence state `none`), keeping their order in the register. */
+export async function insertPlots(tx: Em, workspaceId: string, rows: PlotColumns[], source: GeometrySource = 'upload'): Promise<void> {
   const workspace = uuidLiteral(workspaceId);
-  await writeBatches(rows, (json) => tx.execute(insertSql(workspace, jsonLiteral(json)), [], 'run'));
+  await writeBatches(rows, (json) => tx.execute(insertSql(workspace, jsonLiteral(json), source), [], 'run'));
 }
 
 /** Writes changed plots of an upload; a moved boundary withdraws finished evidence (spec 3.1 withdraw). */

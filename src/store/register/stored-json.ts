@@ -78,3 +78,21 @@ export const plotGeometry: z.ZodType<PlotGeometry> = z.union([
   z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(z.tuple([z.number(), z.number()]))) }),
   z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(z.tuple([z.number(), z.number()])))) }),
 ]);
+
+/** What a plot made from an alert keeps under `validation_report.alert` (spec 2.1, 4.4 rule 5). */
+export interface StoredAlertEntry {
+  alert_date: string;
+  footprint_area_ha: number;
+  window_area_ha: number;
+  window_constructed: boolean;
+  /** The alert's footprint as sent; the plot's boundary is the read window. */
+  footprint: PlotGeometry;
+}
+
+export const alertEntry: z.ZodType<StoredAlertEntry> = z.object({
+  alert_date: z.string(),
+  footprint_area_ha: z.number(),
+  window_area_ha: z.number(),
+  window_constructed: z.boolean(),
+  footprint: plotGeometry,
+});

@@ -6,6 +6,8 @@ export type AlertConfidence = 'nominal' | 'high' | 'highest';
 
 export const ALERT_PRODUCTS: Record<AlertProduct, {
   dataset: string; dateField: string; confidenceField: string; licence: string; attribution: string; citation: string; publishedAccuracy: string;
+  /** Whether the licence lets an alert's place (centroid, bounding box) be passed on, with attribution. */
+  redistributesGeometry: boolean;
 }> = {
   integrated: {
     dataset: 'gfw_integrated_alerts',
@@ -15,6 +17,7 @@ export const ALERT_PRODUCTS: Record<AlertProduct, {
     attribution: 'UMD/GLAD and WUR, accessed through Global Forest Watch',
     citation: 'Source: "Integrated Deforestation Alerts". UMD/GLAD and WUR, accessed through Global Forest Watch on [date]',
     publishedAccuracy: 'The publisher states no single accuracy figure for the integrated alerts.',
+    redistributesGeometry: true,
   },
   radd: {
     dataset: 'wur_radd_alerts',
@@ -24,8 +27,15 @@ export const ALERT_PRODUCTS: Record<AlertProduct, {
     attribution: 'Wageningen University (RADD), accessed through Global Forest Watch',
     citation: 'Reiche, J. et al. (2021) Forest disturbance alerts for the Congo Basin using Sentinel-1. Environmental Research Letters 16:024005',
     publishedAccuracy: 'Accuracy is reported by region in Reiche et al. (2021); no single global figure is stated.',
+    redistributesGeometry: true,
   },
 };
+
+/** Confidence levels in rising order, as the alert clustering counts them (1, 2, 3). */
+export const CONFIDENCE_LEVELS: readonly AlertConfidence[] = ['nominal', 'high', 'highest'];
+
+/** The GFW alert grid: 10° tiles of 100000 pixels, 0.0001° a pixel. */
+export const ALERT_PIXEL_DEG = 0.0001;
 
 /** Raster `date_conf` codes: 2 nominal, 3 high, 4 highest (integrated only), 0 no alert. */
 const CONFIDENCE_CODES: Record<number, AlertConfidence> = { 2: 'nominal', 3: 'high', 4: 'highest' };
