@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { AppState, Services } from './context.ts';
 import { answerClientError, refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
+import { servePortal } from './portal.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -23,6 +24,8 @@ export function createApp(services: Services): Koa<AppState> {
   app.silent = true;
   app.use(requestLifecycle(services.log));
   app.use(refuseCrossSiteWrites(services.config.baseUrl));
+  // The browser portal at `/` and its files; everything else is the API's.
+  app.use(servePortal());
   // Bodies are parsed by the routes that take one, after authentication (src/api/auth.ts): an anonymous or unrouted request costs no parsing.
 
   const api = new Router({ prefix: API_PREFIX });

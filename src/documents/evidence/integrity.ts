@@ -2,17 +2,13 @@
 import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
 import { code, facts, heading, para } from '../layout.ts';
+import { OPENSSL_NOTE, opensslCommands, verificationSteps } from '../verification.ts';
 
 export function integritySection(wrapper: EvidenceWrapper, baseUrl: string): Content[] {
   const i = wrapper.integrity;
   const evidenceUrl = `${baseUrl}/portal/plots/${wrapper.plot_id}/evidence`;
   const keyUrl = `${baseUrl}/evidence/public-key`;
-  const steps = [
-    `Take the evidence object: the "evidence" member of GET ${evidenceUrl} (this document is rendered from that same stored object).`,
-    'Canonicalise it with RFC 8785 (JSON Canonicalization Scheme) and compute the SHA-256 of the UTF-8 bytes. Its lower-case hex must equal the digest above.',
-    `Fetch the public key from GET ${keyUrl} (no key needed) and check that its key_id is the one above.`,
-    'Verify the Ed25519 signature (base64 above) over the 32 bytes of the digest (the hex decoded to bytes, not the hex text).',
-  ];
+  const steps = verificationSteps(evidenceUrl, keyUrl);
   return [
     heading('Integrity: how to check this document'),
     facts([
@@ -23,9 +19,9 @@ export function integritySection(wrapper: EvidenceWrapper, baseUrl: string): Con
       ['Signing key id', code(i.key_id)],
     ]),
     { ol: steps.map((s) => ({ text: s, style: 'body' })), margin: [0, 0, 0, 4] },
-    para('With OpenSSL 3, once the digest is checked, and the signature and the public key saved as sig.b64 and key.pem:', { style: 'small' }),
+    para(OPENSSL_NOTE, { style: 'small' }),
     {
-      text: `printf '%s' ${i.digest} | xxd -r -p > digest.bin\nbase64 -d sig.b64 > sig.bin\nopenssl pkeyutl -verify -pubin -inkey key.pem -rawin -in digest.bin -sigfile sig.bin`,
+      text: opensslCommands(i.digest),
       style: 'code',
       fontSize: 7,
       margin: [8, 2, 0, 6],
