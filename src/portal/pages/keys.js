@@ -2,7 +2,7 @@ import { api } from '../api.js';
 import { announce, clear, errorNotice, h, labelled, notice, table, when } from '../ui.js';
 
 /** Settings, API access (spec 4.7, 5.2): mint a portal key, shown once; list keys by their hints; revoke. */
-export async function keysPage(main, { rerender }) {
+export async function keysPage(main) {
   const shown = h('div');
   const status = h('div');
   const list = h('div');
