@@ -62,7 +62,8 @@ export async function api(method, path, { body, query } = {}) {
   const res = await fetch(`${BASE}${path}${q}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   if (!res.ok) {
     const err = await refusal(res);
-    if (res.status === 401) for (const fn of listeners) fn(err);
+    // A refused sign-in is a 401 too; only a session that was held has ended.
+    if (res.status === 401 && session() !== null) for (const fn of listeners) fn(err);
     throw err;
   }
   if (res.status === 204) return null;
@@ -91,7 +92,7 @@ export function upload(path, file, { query, onSent }) {
         /* not JSON: reported below */
       }
       if (xhr.status >= 200 && xhr.status < 300 && parsed) return resolve(parsed);
-      if (xhr.status === 401) for (const fn of listeners) fn(parsed?.error);
+      if (xhr.status === 401 && session() !== null) for (const fn of listeners) fn(parsed?.error);
       reject(new ApiError(xhr.status, parsed?.error?.code ?? 'http_' + xhr.status, parsed?.error?.message ?? xhr.statusText));
     };
     const form = new FormData();
