@@ -47,16 +47,22 @@ export function plotMap(container, label, status) {
       tiles.addTo(map);
       tiles.bringToBack();
     },
-    /** Draws plots (GeoJSON features, `properties.rejected` marks a refused one) and fits the view to them. */
-    addPlots(features) {
-      const layer = L.geoJSON(
-        { type: 'FeatureCollection', features },
-        {
-          style: (f) => (f.properties?.rejected ? REJECTED_STYLE : PLOT_STYLE),
-          pointToLayer: (f, at) => L.circleMarker(at, { ...(f.properties?.rejected ? REJECTED_STYLE : PLOT_STYLE), radius: 6 }),
-          onEachFeature: (f, l) => f.properties?.label && l.bindTooltip(f.properties.label),
-        },
-      ).addTo(map);
+    /**
+     * Draws plots (GeoJSON features, `properties.rejected` marks a refused one) and fits the view to
+     * them. With `dots`, each plot also gets a dot at its centre, so plots far apart stay visible at a
+     * world's scale.
+     */
+    addPlots(features, { dots = false } = {}) {
+      const styleOf = (f) => (f.properties?.rejected ? REJECTED_STYLE : PLOT_STYLE);
+      const dot = (f, at) => L.circleMarker(at, { ...styleOf(f), radius: 6, className: f.properties?.rejected ? 'plot-marker rejected' : 'plot-marker' });
+      const layer = L.geoJSON({ type: 'FeatureCollection', features }, { style: styleOf, pointToLayer: dot }).addTo(map);
+      const shapes = dots ? layer.getLayers().filter((l) => !(l instanceof L.CircleMarker)) : [];
+      for (const l of shapes) {
+        const centre = dot(l.feature, l.getBounds().getCenter());
+        centre.feature = l.feature;
+        centre.addTo(layer);
+      }
+      layer.eachLayer((l) => l.feature?.properties?.label && l.bindTooltip(l.feature.properties.label));
       const bounds = layer.getBounds();
       if (bounds.isValid()) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });
       else map.setView([0, 0], 2);

@@ -89,18 +89,19 @@ for (const backend of BACKENDS) {
       assert.equal(await rows.count(), book.features.length, 'a row per plot of the book');
       assert.equal(await page.locator('#upload-progress').getAttribute('value'), '100');
       // Every plot is drawn on the map.
-      await page.locator('#report-map path.leaflet-interactive').first().waitFor();
-      assert.equal(await page.locator('#report-map path.leaflet-interactive').count(), book.features.length);
+      await page.locator('#report-map .plot-marker').first().waitFor();
+      assert.equal(await page.locator('#report-map .plot-marker').count(), book.features.length);
       await page.getByLabel('Show').selectOption('rejected');
       const rejected = await page.locator('table tbody tr').count();
-      assert.ok(rejected < book.features.length);
+      assert.ok(rejected > 0 && rejected < book.features.length, `${rejected} rejected`);
+      assert.equal(await page.locator('#report-map .plot-marker.rejected').count(), rejected, 'the rejected plots are marked on the map');
       await page.getByLabel('Show').selectOption('all');
       await look(page, `${tag}04-upload-report`);
     });
 
     test('run evidence on selected plots and watch the register update', async () => {
       const tag = `${backend}-`;
-      await page.getByRole('link', { name: 'Register' }).click();
+      await page.getByRole('link', { name: 'Register', exact: true }).click();
       await page.locator('#register tbody tr').first().waitFor();
       await look(page, `${tag}05-register`);
       const picked = page.locator('#register tbody tr').filter({ hasText: 'none' }).first();

@@ -48,7 +48,7 @@ export async function uploadPage(main) {
           });
           barLabel.textContent = check.checked ? 'Checked; nothing was stored.' : 'Imported.';
           announce(barLabel.textContent);
-          showReport(report, answer);
+          showReport(report, answer, await fileShapes(file.files[0]));
         } catch (err) {
           barLabel.textContent = 'The upload did not go through.';
           clear(status, errorNotice(err, 'Upload refused'));
@@ -65,7 +65,31 @@ export async function uploadPage(main) {
   clear(main, h('h1', {}, 'Upload a book of plots'), form, progress, status, report);
 }
 
-function showReport(container, answer) {
+/**
+ * The boundaries of the file as the browser reads it, by the report's plot index: the report names
+ * each plot's state but does not repeat its boundary. GeoJSON features by position, CSV rows of
+ * lon and lat by data row; null for a zipped shapefile, which is not unpacked here.
+ */
+async function fileShapes(file) {
+  const text = /\.(geo)?json$/i.test(file.name) || /\.csv$/i.test(file.name) ? await file.text() : null;
+  if (text === null) return null;
+  try {
+    if (/\.csv$/i.test(file.name)) {
+      const [header, ...lines] = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+      const names = header.split(/[,;]/).map((n) => n.trim().replace(/^"|"$/g, '').toLowerCase());
+      const [lon, lat] = [names.indexOf('lon'), names.indexOf('lat')];
+      return new Map(lines.map((l, i) => {
+        const cells = l.split(/[,;]/);
+        return [i, { type: 'Point', coordinates: [Number(cells[lon]), Number(cells[lat])] }];
+      }).filter(([, g]) => g.coordinates.every(Number.isFinite)));
+    }
+    return new Map(JSON.parse(text).features.map((f, i) => [i, f?.geometry ?? null]));
+  } catch {
+    return null;
+  }
+}
+
+function showReport(container, answer, shapes) {
   const plots = answer.plots ?? [];
   const counts = { valid: 0, repaired: 0, rejected: 0 };
   for (const p of plots) counts[p.validation_state] = (counts[p.validation_state] ?? 0) + 1;
@@ -111,17 +135,18 @@ function showReport(container, answer) {
     answer.row_errors?.length ? h('section', {}, h('h3', {}, 'Rows that could not be read'), list(answer.row_errors.map((r) => ({ code: r.line ? `line ${r.line}` : `row ${r.index + 1}`, message: `${words(r.code)}: ${r.message}` })))) : null,
     imported ? h('p', {}, h('a', { href: '#/register' }, 'Open the register to run evidence on these plots')) : null,
     h('h3', {}, 'Map of the plots'),
-    h('p', { class: 'muted' }, 'Rejected plots are drawn in red with a dashed line.'),
-    mapBox,
-    mapStatus,
+    shapes ? h('p', { class: 'muted' }, 'As the file draws them; rejected plots in red with a dashed line.') : notice('The map is drawn from GeoJSON and CSV files; open a plot from the register to see its boundary.'),
+    shapes ? [mapBox, mapStatus] : null,
     h('h3', {}, 'Per plot'),
     labelled('Show', filter),
     rows,
   );
   drawRows();
+  if (!shapes) return;
   const m = plotMap(mapBox, 'Map of the uploaded plots', mapStatus);
   m.showTiles('true_colour', { season: '2020' });
   m.addPlots(
-    plots.filter((p) => p.geometry).map((p) => ({ type: 'Feature', geometry: p.geometry, properties: { rejected: p.validation_state === 'rejected', label: `${p.ref ?? `row ${p.index + 1}`}: ${p.validation_state}` } })),
+    plots.filter((p) => shapes.get(p.index)).map((p) => ({ type: 'Feature', geometry: shapes.get(p.index), properties: { rejected: p.validation_state === 'rejected', label: `${p.ref ?? `row ${p.index + 1}`}: ${p.validation_state}` } })),
+    { dots: true },
   );
 }
