@@ -14,7 +14,7 @@ const list = (items) => (items.length === 0 ? '—' : h('ul', {}, items.map((f) 
 
 /** Upload a book of plots (spec 4.1): progress while it goes up and is judged, then its report and map. */
 export async function uploadPage(main) {
-  const file = h('input', { type: 'file', name: 'file', required: true, accept: '.geojson,.json,.zip,.csv' });
+  const file = h('input', { type: 'file', name: 'file', required: true, accept: '.geojson,.json,.zip,.kml,.kmz,.csv' });
   const country = h('input', { name: 'country', placeholder: 'e.g. TH, THA or Thailand' });
   const check = h('input', { type: 'checkbox', name: 'validate-only' });
   const bar = h('progress', { max: 100, value: 0, id: 'upload-progress' });
@@ -57,7 +57,7 @@ export async function uploadPage(main) {
         }
       },
     },
-    labelled('Book of plots (GeoJSON, zipped shapefile or CSV of points with lon and lat)', file),
+    labelled('Book of plots (GeoJSON, zipped shapefile, KML or KMZ, or CSV of points with lon and lat)', file),
     labelled('Country (optional; a feature’s own country wins)', country),
     h('label', { class: 'row' }, check, 'Only check the file; store nothing'),
     h('div', {}, h('button', { type: 'submit', id: 'upload-submit' }, 'Upload')),
@@ -68,7 +68,7 @@ export async function uploadPage(main) {
 /**
  * The boundaries of the file as the browser reads it, by the report's plot index: the report names
  * each plot's state but does not repeat its boundary. GeoJSON features by position, CSV rows of
- * lon and lat by data row; null for a zipped shapefile, which is not unpacked here.
+ * lon and lat by data row; null for a zipped shapefile or KML, which are not read here.
  */
 async function fileShapes(file) {
   const text = /\.(geo)?json$/i.test(file.name) || /\.csv$/i.test(file.name) ? await file.text() : null;
@@ -135,7 +135,7 @@ function showReport(container, answer, shapes) {
     answer.row_errors?.length ? h('section', {}, h('h3', {}, 'Rows that could not be read'), list(answer.row_errors.map((r) => ({ code: r.line ? `line ${r.line}` : `row ${r.index + 1}`, message: `${words(r.code)}: ${r.message}` })))) : null,
     imported ? h('p', {}, h('a', { href: '#/register' }, 'Open the register to run evidence on these plots')) : null,
     h('h3', {}, 'Map of the plots'),
-    shapes ? h('p', { class: 'muted' }, 'As the file draws them; rejected plots in red with a dashed line.') : notice('The map is drawn from GeoJSON and CSV files; open a plot from the register to see its boundary.'),
+    shapes ? h('p', { class: 'muted' }, 'As the file draws them; rejected plots in red with a dashed line.') : notice('The map is drawn for GeoJSON and CSV files; open a plot from the register to see its boundary.'),
     shapes ? [mapBox, mapStatus] : null,
     h('h3', {}, 'Per plot'),
     labelled('Show', filter),
