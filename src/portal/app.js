@@ -33,6 +33,8 @@ export function go(path) {
 function routeOf(hash) {
   const [first, ...rest] = hash.replace(/^#\/?/, '').split('/');
   if (first === 'plots' && rest[0]) return { page: { path: 'register', title: 'Plot', render: plotPage }, params: { id: decodeURIComponent(rest[0]) } };
+  // The register narrowed to one shipment's plots, from the shipments page.
+  if (first === 'register' && rest[0] === 'shipment' && rest[1]) return { page: PAGES.find((p) => p.path === 'register'), params: { shipment: decodeURIComponent(rest[1]) } };
   if (first === 'sign-in') return { page: { path: 'sign-in', title: 'Sign in', render: signInPage }, params: {} };
   return { page: PAGES.find((p) => p.path === first) ?? PAGES[0], params: {} };
 }

@@ -14,8 +14,21 @@ function seasonSpan(label) {
 }
 
 /**
- * Draws into `container` and answers the chart; `scenes` are the timeline's ({date, kept, ndvi}),
- * `seasons` the evidence's (spec 2.8.5). A value missing from a series is a gap, never a zero.
+ * The scenes of a read as the chart draws them ({date, kept, ndvi}): kept scenes with their readings
+ * from the evidence's own series where it carries one, else from the timeline; skipped scenes from
+ * the evidence's skipped list.
+ */
+export function chartScenes(evidence, timelineScenes) {
+  const kept = Array.isArray(evidence.series) ? evidence.series.map((p) => ({ date: p.at, kept: true, ndvi: p.index })) : timelineScenes.filter((s) => s.kept);
+  return [...kept, ...(evidence.skipped ?? []).map((s) => ({ date: s.at, kept: false, ndvi: null }))];
+}
+
+/** Where skipped scenes sit: along the foot of the chart, on a scale of their own, since they have no reading. */
+const SKIPPED_AT = 0.03;
+
+/**
+ * Draws into `container` and answers the chart; `scenes` are {date, kept, ndvi}, `seasons` the
+ * evidence's (spec 2.8.5). A value missing from a series is a gap, never a zero.
  */
 export function seasonChart(container, { scenes, seasons, width }) {
   const points = new Map();
@@ -24,8 +37,9 @@ export function seasonChart(container, { scenes, seasons, width }) {
     return points.get(x);
   };
   for (const s of scenes) {
-    if (s.ndvi === null || s.ndvi === undefined) continue;
-    at(seconds(s.date))[s.kept ? 'kept' : 'skipped'] = s.ndvi;
+    if (!s.date) continue;
+    if (!s.kept) at(seconds(s.date)).skipped = SKIPPED_AT;
+    else if (s.ndvi !== null && s.ndvi !== undefined) at(seconds(s.date)).kept = s.ndvi;
   }
   const levels = [];
   for (const s of seasons) {
@@ -47,12 +61,12 @@ export function seasonChart(container, { scenes, seasons, width }) {
       width,
       height: 300,
       title: 'Vegetation index (NDVI) over the plot, scene by scene',
-      scales: { x: { time: true } },
+      scales: { x: { time: true }, skipped: { range: [0, 1] } },
       axes: [{}, { label: 'NDVI' }],
       series: [
         { label: 'Date', value: (u, v) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) },
         { label: 'Kept scene', ...dots('#0f6b35', '#0f6b35', 6) },
-        { label: 'Skipped scene', ...dots('#6b7580', '#ffffff', 6) },
+        { label: 'Skipped scene (no reading)', scale: 'skipped', value: (u, v) => (v === null ? '—' : 'skipped'), ...dots('#6b7580', '#ffffff', 6) },
         { label: 'Season plateau', stroke: '#0b57a4', width: 2, spanGaps: false, points: { show: false } },
         { label: 'Season trough', ...dots('#a4161a', '#a4161a', 9) },
       ],

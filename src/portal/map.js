@@ -4,6 +4,8 @@ import * as L from '../vendor/leaflet/leaflet.js';
 import { apiUrl } from './api.js';
 import { h } from './ui.js';
 
+/** The zooms the service draws each family at: imagery from 12, change layers from 10. */
+const MIN_ZOOM = { imagery: 12, change: 10 };
 const PLOT_STYLE = { color: '#e0a100', weight: 3, fill: false };
 const REJECTED_STYLE = { color: '#a4161a', weight: 3, dashArray: '6 4', fillOpacity: 0.15 };
 
@@ -14,23 +16,25 @@ const REJECTED_STYLE = { color: '#a4161a', weight: 3, dashArray: '6 4', fillOpac
 export function plotMap(container, label, status) {
   container.setAttribute('role', 'region');
   container.setAttribute('aria-label', label);
-  const map = L.map(container, { attributionControl: true, zoomSnap: 0.5 });
+  // Zooms set on the map itself, or Leaflet would take the tile layers' shallowest zoom as the map's.
+  const map = L.map(container, { attributionControl: true, zoomSnap: 0.5, minZoom: 1, maxZoom: 18 });
   map.attributionControl.setPrefix(false);
   let tiles = null;
-  let warned = false;
+  let change = null;
+  const warned = new Set();
 
-  async function tileFailed(url) {
-    if (warned) return;
-    warned = true;
+  async function tileFailed(family, url) {
+    if (warned.has(family)) return;
+    warned.add(family);
     let why = 'the imagery tiles could not be loaded';
     try {
       const res = await fetch(url);
       const body = await res.json();
-      why = res.status === 404 && /^no route /.test(body.error?.message ?? '') ? 'this service does not serve imagery tiles yet; the boundary is shown on a blank background' : body.error?.message ?? why;
+      why = res.status === 404 && /^no route /.test(body.error?.message ?? '') ? `this service does not serve ${family} tiles yet; the boundary is shown without them` : body.error?.message ?? why;
     } catch {
       /* the generic sentence stands */
     }
-    status.replaceChildren(h('p', { class: 'notice warn', role: 'status' }, `Imagery: ${why}.`));
+    status.append(h('p', { class: 'notice warn', role: 'status' }, `${family === 'imagery' ? 'Imagery' : 'Change layer'}: ${why}.`));
   }
 
   return {
@@ -38,14 +42,24 @@ export function plotMap(container, label, status) {
     /** Shows a tile layer (`true_colour`, `ndvi`) of a scene or a season. */
     showTiles(layer, query) {
       if (tiles) tiles.remove();
-      warned = false;
+      warned.delete('imagery');
       status.replaceChildren();
       const template = apiUrl(`/tiles/${layer}/{z}/{x}/{y}.png`, query);
-      tiles = L.tileLayer(template, { maxZoom: 18, minZoom: 3, attribution: 'Imagery: this service’s archive (synthetic in the demo)' });
-      tiles.on('tileerror', (e) => tileFailed(e.tile.src));
+      tiles = L.tileLayer(template, { maxZoom: 18, minZoom: MIN_ZOOM.imagery, attribution: 'Imagery: this service’s archive (synthetic in the demo)' });
+      tiles.on('tileerror', (e) => tileFailed('imagery', e.tile.src));
       tiles.on('tileload', () => container.setAttribute('data-tiles-loaded', 'true'));
       tiles.addTo(map);
       tiles.bringToBack();
+    },
+    /** Lays a change layer (`tmf_loss`, `hansen_loss`, `alerts`) over the imagery, or takes it away with null. */
+    showChange(layer) {
+      if (change) change.remove();
+      change = null;
+      warned.delete('change');
+      if (!layer) return;
+      change = L.tileLayer(apiUrl(`/change/tiles/${layer}/{z}/{x}/{y}.png`), { maxZoom: 18, minZoom: MIN_ZOOM.change, opacity: 0.8 });
+      change.on('tileerror', (e) => tileFailed('change', e.tile.src));
+      change.addTo(map);
     },
     /**
      * Draws plots (GeoJSON features, `properties.rejected` marks a refused one) and fits the view to

@@ -1,5 +1,5 @@
 import { api, apiUrl, isMissingRoute } from '../api.js';
-import { seasonChart } from '../chart.js';
+import { chartScenes, seasonChart } from '../chart.js';
 import { plotMap } from '../map.js';
 import { meanings } from '../meanings.js';
 import { clear, errorNotice, facts, h, labelled, notice, number, percent, table, toneBadge, when, words } from '../ui.js';
@@ -84,14 +84,42 @@ export async function plotPage(main, { params, signal }) {
   const scenes = timeline instanceof Error ? [] : timeline.scenes ?? [];
   showSceneControls(sceneControls, m, scenes, timeline instanceof Error ? timeline : null);
   if (evidence) {
-    const caption = h('figcaption', {}, scenes.length ? 'Each dot is a scene: green kept, hollow grey skipped. Blue lines are each season’s plateau, red dots its trough.' : 'Blue lines are each season’s plateau and red dots its trough; the scene-by-scene values are not served by this service yet.');
+    const drawn = chartScenes(evidence, scenes);
+    const readings = drawn.some((s) => s.kept);
+    const caption = h('figcaption', {}, `${readings ? 'Each green dot is a kept scene’s reading; ' : 'The kept scenes’ own readings are not in this evidence (it was read before they were stored); '}hollow grey dots along the foot are scenes skipped. Blue lines are each season’s plateau, red dots its trough.`);
     chartBox.append(caption);
-    seasonChart(chartBox, { scenes, seasons: evidence.seasons ?? [], width: Math.max(280, Math.min(main.clientWidth - 40, 1100)) });
+    seasonChart(chartBox, { scenes: drawn, seasons: evidence.seasons ?? [], width: Math.max(280, Math.min(main.clientWidth - 40, 1100)) });
   }
   signal.addEventListener('abort', () => m.map.remove());
 }
 
+const CHANGE_LAYERS = { tmf_loss: 'Moist-forest loss by year', hansen_loss: 'Tree-cover loss by year', alerts: 'Published alerts since 2021' };
+
+/** A select that lays a change layer over the map, with its legend read from the service. */
+function changeControl(m, legendBox) {
+  const select = h('select', { id: 'change-layer' }, h('option', { value: '' }, 'None'), Object.entries(CHANGE_LAYERS).map(([k, v]) => h('option', { value: k }, v)));
+  select.addEventListener('change', async () => {
+    m.showChange(select.value || null);
+    clear(legendBox);
+    if (!select.value) return;
+    try {
+      const legend = await api('GET', `/change/tiles/${select.value}/legend`);
+      const swatch = (rgba) => {
+        const el = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+        el.style.background = `rgba(${rgba[0]}, ${rgba[1]}, ${rgba[2]}, ${rgba[3] / 255})`;
+        return el;
+      };
+      clear(legendBox, h('p', {}, h('strong', {}, legend.title), ` (${legend.source.dataset}, ${legend.source.version}; ${legend.licence})`), h('ul', { class: 'legend' }, legend.classes.map((c) => h('li', {}, swatch(c.rgba), c.label))));
+    } catch (err) {
+      clear(legendBox, isMissingRoute(err) ? h('p', { class: 'muted' }, 'Change layers are not served by this service yet.') : errorNotice(err, 'The legend could not be read'));
+    }
+  });
+  return labelled('Change over the imagery', select);
+}
+
 function showSceneControls(box, m, scenes, failure) {
+  const legend = h('div', { class: 'legend-box' });
+  const change = changeControl(m, legend);
   const layer = h('select', { id: 'tile-layer' }, h('option', { value: 'true_colour' }, 'True colour'), h('option', { value: 'ndvi' }, 'Vegetation index (NDVI)'));
   const kept = scenes.filter((s) => s.kept);
   if (kept.length === 0) {
@@ -99,7 +127,7 @@ function showSceneControls(box, m, scenes, failure) {
     const show = () => m.showTiles(layer.value, { season: season.value });
     layer.addEventListener('change', show);
     season.addEventListener('change', show);
-    clear(box, labelled('Layer', layer), labelled('Season', season), failure ? h('p', { class: 'muted' }, isMissingRoute(failure) ? 'The scene timeline is not served by this service yet; a season’s composite is shown.' : `The scene timeline could not be read: ${failure.message}`) : null);
+    clear(box, labelled('Layer', layer), labelled('Season', season), change, legend, failure ? h('p', { class: 'muted' }, isMissingRoute(failure) ? 'The scene timeline is not served by this service yet; a season’s composite is shown.' : `The scene timeline could not be read: ${failure.message}`) : null);
     show();
     return;
   }
@@ -114,13 +142,38 @@ function showSceneControls(box, m, scenes, failure) {
   slider.addEventListener('change', show);
   slider.addEventListener('input', () => (shown.textContent = kept[Number(slider.value)].date));
   layer.addEventListener('change', show);
-  clear(box, labelled('Layer', layer), labelled(`Scene (${kept.length} kept)`, slider), shown);
+  clear(box, labelled('Layer', layer), labelled(`Scene (${kept.length} kept)`, slider), shown, change, legend);
   show();
 }
 
 function noEvidence(err, plot) {
   const why = err.code === 'no_evidence' ? err.message : `The evidence could not be read: ${err.message}`;
-  return h('section', { class: 'panel', 'aria-labelledby': 'verdict-title' }, h('h2', { id: 'verdict-title' }, 'Evidence'), notice(why), plot.validation_state === 'rejected' ? h('p', {}, 'A rejected plot is never read as it stands: correct it and upload it again.') : h('p', {}, h('a', { href: '#/register' }, 'Run evidence for it from the register')));
+  const status = h('div');
+  const run = h('button', {
+    type: 'button',
+    id: 'run-plot',
+    onclick: async () => {
+      run.disabled = true;
+      try {
+        const answer = await api('POST', '/portal/plots/evidence', { body: { plot_ids: [plot.id] } });
+        clear(status, notice(answer.job_id ? `Queued in job ${answer.job_id}. Follow it in the register; this page shows the evidence once it is read.` : answer.note ?? 'Nothing needed evidence.'));
+      } catch (e) {
+        run.disabled = false;
+        clear(status, errorNotice(e, 'Evidence was not queued'));
+      }
+    },
+  }, 'Run evidence on this plot');
+  const runnable = plot.validation_state !== 'rejected' && (plot.evidence_state === 'none' || plot.evidence_state === 'failed');
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'verdict-title' },
+    h('h2', { id: 'verdict-title' }, 'Evidence'),
+    notice(why),
+    plot.validation_state === 'rejected' ? h('p', {}, 'A rejected plot is never read as it stands: correct it and upload it again.') : null,
+    runnable ? run : null,
+    status,
+    h('p', {}, h('a', { href: '#/register' }, 'Back to the register')),
+  );
 }
 
 function verdictSection(e, m) {

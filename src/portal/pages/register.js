@@ -19,7 +19,8 @@ const SORTS = {
 const view = { state: '', q: '', shipment: '', verdict: '', limit: 50, offset: 0, sort: null, descending: false };
 
 /** The register (spec 4.1, 4.2): filter, sort, page, select plots and run evidence, watch the job. */
-export async function registerPage(main, { signal }) {
+export async function registerPage(main, { params, signal }) {
+  if (params.shipment) Object.assign(view, { shipment: params.shipment, offset: 0 });
   const selected = new Set();
   const status = h('div');
   const progress = h('section', { 'aria-labelledby': 'job-title', hidden: true, class: 'panel' });
@@ -44,7 +45,7 @@ export async function registerPage(main, { signal }) {
 
   api('GET', '/portal/statements/shipments')
     .then((answer) => {
-      for (const s of answer.shipments ?? []) shipment.append(h('option', { value: s.id }, s.reference ?? s.id));
+      for (const s of answer.shipments ?? []) shipment.append(h('option', { value: s.id }, s.reference));
       shipment.value = view.shipment;
     })
     .catch((err) => {
