@@ -76,6 +76,7 @@ export async function plotPage(main, { params, signal }) {
     evidence ? h('section', { 'aria-labelledby': 'series-title' }, h('h2', { id: 'series-title' }, 'The seasonal record'), chartBox, seasonsTable(evidence)) : null,
     evidence ? instrumentsSection(evidence) : null,
     evidence ? h('section', { 'aria-labelledby': 'context-title' }, h('h2', { id: 'context-title' }, 'Context'), h('p', { class: 'muted' }, 'Context and supporting evidence: none of these changes the verdict unless a reason above names it.'), contextBlocks(evidence)) : null,
+    plot.archive_review ? archiveReviewSection(plot.archive_review) : null,
     evidence ? documentsSection(wrapper, texts) : null,
   );
 
@@ -225,6 +226,25 @@ function instrumentsSection(e) {
       }),
       e.terrain ? h('section', { class: 'panel instrument', 'aria-labelledby': 'instrument-terrain' }, h('h3', { id: 'instrument-terrain' }, 'Terrain'), facts([['Mean slope (°)', number(e.terrain.mean_slope_deg, 1)], ['Source', e.terrain.source], ['Steeper than characterised', e.terrain.outside_characterised_range ? 'yes' : 'no']])) : null,
     ),
+  );
+}
+
+/** A dated reading of a sub-metre archive scene filed with the evidence, where the plot has one. */
+function archiveReviewSection({ reading: r, integrity: i }) {
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'review-title' },
+    h('h2', { id: 'review-title' }, 'Archive imagery review'),
+    h('p', {}, r.statement),
+    facts([
+      ['Scene', `${r.scene_id} (${r.provider}), ${r.acquired_on}`],
+      ['Seen on the plot', words(r.observed)],
+      ['Share of the plot covered', percent(r.plot_share)],
+      ['Supports cultivation before the cutoff', r.supports_pre_cutoff_cultivation ? 'yes' : 'no'],
+      ['Reviewer', r.reviewer],
+      ['Filed', when(r.filed_at)],
+      ['Content digest (SHA-256)', h('code', {}, i.digest)],
+    ]),
   );
 }
 
