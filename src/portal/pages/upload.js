@@ -42,10 +42,13 @@ export async function uploadPage(main) {
           const answer = await upload(route, file.files[0], {
             query: { country: country.value.trim() },
             onSent: (share) => {
-              bar.value = Math.round(share * 100);
+              // Once sent, the bar has no measure of the service's judging: it shows work under way.
+              if (share < 1) bar.value = Math.round(share * 100);
+              else bar.removeAttribute('value');
               barLabel.textContent = share < 1 ? `Sending the file: ${Math.round(share * 100)}%` : 'Sent; the service is checking every plot…';
             },
           });
+          bar.value = 100;
           barLabel.textContent = check.checked ? 'Checked; nothing was stored.' : 'Imported.';
           announce(barLabel.textContent);
           showReport(report, answer, await fileShapes(file.files[0]));
