@@ -8,7 +8,9 @@ import { uploadPage } from './pages/upload.js';
 import { registerPage } from './pages/register.js';
 import { plotPage } from './pages/plot.js';
 import { summaryPage } from './pages/summary.js';
-import { shipmentsPage, webhooksPage, alertsPage } from './pages/later.js';
+import { alertsPage } from './pages/alerts.js';
+import { shipmentsPage } from './pages/shipments.js';
+import { webhooksPage } from './pages/webhooks.js';
 
 /** The pages in the navigation, in order; `#/plots/<id>` is reached from the register. */
 const PAGES = [

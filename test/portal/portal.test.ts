@@ -15,17 +15,24 @@ async function look(page: Page, name: string) {
   assert.deepEqual(await seriousViolations(page), [], `axe-core on ${name}`);
 }
 
+// One browser for the file; each backend gets a fresh context (its own cookies and storage).
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
 for (const backend of BACKENDS) {
   describe(`the portal in a browser (${backend})`, () => {
     let service: DemoService;
-    let browser: Browser;
     let context: BrowserContext;
     let page: Page;
     const errors: string[] = [];
 
     before(async () => {
       service = await startDemoService(backend);
-      browser = await launchChromium();
       // Injecting axe-core is a script the page's own policy would refuse.
       context = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true, bypassCSP: true });
       context.setDefaultTimeout(15_000);
@@ -35,7 +42,7 @@ for (const backend of BACKENDS) {
     });
 
     after(async () => {
-      await browser?.close();
+      await context?.close();
       await service?.stop();
     });
 
