@@ -164,6 +164,9 @@ for (const backend of BACKENDS) {
       assert.match(lines[0], /^plot_id,.*,state,/);
       const book = JSON.parse(await readFile(service.plotBook, 'utf8')) as { features: unknown[] };
       assert.equal(lines.length - 1, book.features.length, 'a row per plot');
+      assert.equal(await page.getByText('NaN').count(), 0, 'every count is a number');
+      // The plot read above is counted under its reason.
+      assert.equal(await page.locator('section:has(#sum-reasons) tbody tr').count(), 1);
       await look(page, `${tag}10-summary`);
       for (const [name, heading] of [['Shipments', 'Shipments'], ['Alerts', 'Alerts'], ['Webhooks', 'Webhooks']]) {
         await page.getByRole('link', { name }).click();
