@@ -9,10 +9,12 @@ import { BACKENDS } from '../support/db.ts';
 import { startDemoService, type DemoService } from '../support/demo-service.ts';
 import { launchChromium, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.ts';
 
-/** Checks the page as it stands: no serious or critical accessibility violation, and a screenshot. */
+/** Checks the page as it stands: no serious or critical accessibility violation, nothing wider than the window, and a screenshot. */
 async function look(page: Page, name: string) {
   await screenshot(page, name);
   assert.deepEqual(await seriousViolations(page), [], `axe-core on ${name}`);
+  const { scrolled, window } = await page.evaluate(() => ({ scrolled: document.documentElement.scrollWidth, window: globalThis.innerWidth }));
+  assert.ok(scrolled <= window, `${name} is ${scrolled} px wide in a window of ${window} px`);
 }
 
 // One browser for the file; each backend gets a fresh context (its own cookies and storage).
@@ -147,6 +149,8 @@ for (const backend of BACKENDS) {
       assert.ok((await page.locator('#reasons li').count()) >= 1);
       await look(page, `${tag}08-plot`);
       await page.setViewportSize(VIEWPORTS.phone);
+      // The chart follows its box to the narrower window.
+      await page.waitForFunction(() => document.querySelector('#season-chart canvas')!.getBoundingClientRect().width <= globalThis.innerWidth);
       await look(page, `${tag}09-plot-phone`);
       await page.setViewportSize(VIEWPORTS.desktop);
 

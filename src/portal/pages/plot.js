@@ -89,7 +89,12 @@ export async function plotPage(main, { params, signal }) {
     const readings = drawn.some((s) => s.kept);
     const caption = h('figcaption', {}, `${readings ? 'Each green dot is a kept scene’s reading; ' : 'The kept scenes’ own readings are not in this evidence (it was read before they were stored); '}hollow grey dots along the foot are scenes skipped. Blue lines are each season’s plateau, red dots its trough.`);
     chartBox.append(caption);
-    seasonChart(chartBox, { scenes: drawn, seasons: evidence.seasons ?? [], width: Math.max(280, Math.min(main.clientWidth - 40, 1100)) });
+    const widthOf = () => Math.max(260, Math.min(chartBox.clientWidth, 1100));
+    const chart = seasonChart(chartBox, { scenes: drawn, seasons: evidence.seasons ?? [], width: widthOf() });
+    // The chart draws at a fixed width: it follows its box when the window turns or narrows.
+    const follow = new ResizeObserver(() => chart.setSize({ width: widthOf(), height: 300 }));
+    follow.observe(chartBox);
+    signal.addEventListener('abort', () => follow.disconnect());
   }
   signal.addEventListener('abort', () => m.map.remove());
 }
