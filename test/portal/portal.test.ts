@@ -184,6 +184,15 @@ for (const backend of BACKENDS) {
       await page.getByText(/Key pce_.*revoked/).waitFor();
       await look(page, `${tag}12-keys-revoked`);
 
+      // Every page of the navigation at a phone's width.
+      await page.setViewportSize(VIEWPORTS.phone);
+      for (const [name, heading] of [['Workspace', 'Portal Co'], ['Upload', 'Upload a book of plots'], ['Summary', 'Summary'], ['API keys', 'API keys']]) {
+        await page.getByRole('link', { name, exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await look(page, `${tag}13-phone-${name.toLowerCase().replace(' ', '-')}`);
+      }
+      await page.setViewportSize(VIEWPORTS.desktop);
+
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('Email').waitFor();
       assert.deepEqual(errors, [], 'no script error on any page');
