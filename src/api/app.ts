@@ -5,6 +5,7 @@ import type { AppState, Services } from './context.ts';
 import { gateRouteFamilies } from './auth.ts';
 import { answerClientError, refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
+import { servePortal } from './portal.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { archiveReadingRoutes } from './routes/archive-readings.ts';
 import { documentRoutes } from './routes/documents.ts';
@@ -30,6 +31,8 @@ export function createApp(services: Services): Koa<AppState> {
   app.silent = true;
   app.use(requestLifecycle(services.log));
   app.use(refuseCrossSiteWrites(services.config.baseUrl));
+  // The browser portal at `/` and its files; everything else is the API's.
+  app.use(servePortal());
   // Before routing: a portal seat is refused on every family it may not reach, whether or not a route exists there.
   app.use(gateRouteFamilies(services));
   // Bodies are parsed by the routes that take one, after authentication (src/api/auth.ts): an anonymous or unrouted request costs no parsing.

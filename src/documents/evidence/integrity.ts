@@ -3,6 +3,7 @@ import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
 import type { EvidenceSubject } from '../evidence-pdf.ts';
 import { code, facts, heading, para } from '../layout.ts';
+import { OPENSSL_NOTE, opensslCommands, verificationSteps } from '../verification.ts';
 
 /** Where the signed object is fetched: a register plot's wrapper, or another subject's answer less the members it adds. */
 function objectSource(wrapper: EvidenceWrapper, baseUrl: string, subject: EvidenceSubject | undefined): string {
@@ -13,12 +14,7 @@ function objectSource(wrapper: EvidenceWrapper, baseUrl: string, subject: Eviden
 export function integritySection(wrapper: EvidenceWrapper, baseUrl: string, subject?: EvidenceSubject): Content[] {
   const i = wrapper.integrity;
   const keyUrl = `${baseUrl}/evidence/public-key`;
-  const steps = [
-    `Take the evidence object: ${objectSource(wrapper, baseUrl, subject)} (this document is rendered from that same stored object).`,
-    'Canonicalise it with RFC 8785 (JSON Canonicalization Scheme) and compute the SHA-256 of the UTF-8 bytes. Its lower-case hex must equal the digest above.',
-    `Fetch the public key from GET ${keyUrl} (no key needed) and check that its key_id is the one above.`,
-    'Verify the Ed25519 signature (base64 above) over the 32 bytes of the digest (the hex decoded to bytes, not the hex text).',
-  ];
+  const steps = verificationSteps(objectSource(wrapper, baseUrl, subject), keyUrl);
   return [
     heading('Integrity: how to check this document'),
     facts([
@@ -29,9 +25,9 @@ export function integritySection(wrapper: EvidenceWrapper, baseUrl: string, subj
       ['Signing key id', code(i.key_id)],
     ]),
     { ol: steps.map((s) => ({ text: s, style: 'body' })), margin: [0, 0, 0, 4] },
-    para('With OpenSSL 3, once the digest is checked, and the signature and the public key saved as sig.b64 and key.pem:', { style: 'small' }),
+    para(OPENSSL_NOTE, { style: 'small' }),
     {
-      text: `printf '%s' ${i.digest} | xxd -r -p > digest.bin\nbase64 -d sig.b64 > sig.bin\nopenssl pkeyutl -verify -pubin -inkey key.pem -rawin -in digest.bin -sigfile sig.bin`,
+      text: opensslCommands(i.digest),
       style: 'code',
       fontSize: 7,
       margin: [8, 2, 0, 6],

@@ -1,0 +1,81 @@
+// Small helpers for building the pages: elements, tables, notices and number formats.
+
+/** An element with attributes, properties (on*) and children; strings become text, never HTML. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+}
+
+export function clear(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** Says something to screen readers without moving focus. */
+export function announce(text) {
+  const live = document.getElementById('announce');
+  live.textContent = '';
+  setTimeout(() => (live.textContent = text), 30);
+}
+
+export function notice(text, kind = 'info') {
+  return h('div', { class: `notice ${kind === 'info' ? '' : kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+}
+
+/** A refusal in words: the service's message says what to fix. */
+export function errorNotice(err, what) {
+  return notice(`${what}: ${err.message}${err.code ? ` (${err.code})` : ''}`, 'error');
+}
+
+/**
+ * A table with a caption and column headers; `columns` are {label, cell(row) → node|string, num?}.
+ */
+export function table(caption, columns, rows, { empty = 'Nothing to show.' } = {}) {
+  if (rows.length === 0) return h('p', { class: 'muted' }, empty);
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      {},
+      h('caption', { class: 'visually-hidden' }, caption),
+      h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : null }, c.header ?? c.label)))),
+      h('tbody', {}, rows.map((r) => h('tr', {}, columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r)))))),
+    ),
+  );
+}
+
+export function facts(pairs) {
+  return h('dl', { class: 'facts' }, pairs.filter(([, v]) => v !== undefined).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v === null ? '—' : v)]));
+}
+
+export function toneBadge(state) {
+  if (!state) return '—';
+  return h('span', { class: `tone tone-${state.tone}`, title: state.summary }, state.label);
+}
+
+export const number = (v, digits = 1) => (v === null || v === undefined ? '—' : Number(v).toLocaleString('en', { maximumFractionDigits: digits }));
+export const percent = (share) => (share === null || share === undefined ? '—' : `${Math.round(share * 100)}%`);
+export const when = (iso) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+/** A code such as `prior_management_weak` in words, where no sentence for it is known. */
+export const words = (code) => (code ? code.replaceAll('_', ' ') : '—');
+
+export function labelled(text, control) {
+  return h('label', {}, text, control);
+}
