@@ -53,6 +53,13 @@ export interface Config {
    * 0 believes none, so a client cannot name its own address to the sign-in throttle.
    */
   trustProxy: number;
+  /**
+   * Lets webhook deliveries go to loopback addresses, over http or https (WEBHOOK_ALLOW_LOOPBACK=on): for
+   * tests and local development only; refused with NODE_ENV=production.
+   */
+  webhookAllowLoopback: boolean;
+  /** Webhook attempts each worker process makes at once, across all endpoints (WEBHOOK_CONCURRENCY). */
+  webhookConcurrency: number;
 }
 
 /** The archive imagery review's price (spec 2.14 `archive_review_price`); every figure null until set. */
@@ -165,6 +172,14 @@ function intakeCaps(env: Env): IntakeCaps {
 
 const MIB = 1024 * 1024;
 
+function webhookAllowLoopback(env: Env): boolean {
+  const on = oneOf(env, 'WEBHOOK_ALLOW_LOOPBACK', ['on', 'off'], 'off') === 'on';
+  if (on && env.NODE_ENV === 'production') {
+    throw new ConfigError('WEBHOOK_ALLOW_LOOPBACK', 'delivering webhooks to loopback is for tests only and is refused with NODE_ENV=production; unset it');
+  }
+  return on;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
@@ -197,5 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 16),
     gfwApiKey: env.GFW_API_KEY && env.GFW_API_KEY !== '' ? env.GFW_API_KEY : null,
+    webhookAllowLoopback: webhookAllowLoopback(env),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
   };
 }

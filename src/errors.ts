@@ -40,7 +40,12 @@ export type InputCode =
   | 'bad_email'
   | 'weak_password'
   | 'name_required'
-  | 'one_file_per_upload';
+  | 'one_file_per_upload'
+  | 'bad_url'
+  | 'bad_events'
+  | 'bad_active'
+  | 'bad_status'
+  | 'bad_cursor';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =
@@ -95,6 +100,8 @@ export type ErrorCode =
   | 'plan_tier_required'
   | 'evidence_cap'
   | 'key_limit'
+  | 'webhook_limit'
+  | 'in_flight'
   | 'no_evidence'
   | 'queue_unavailable'
   | 'too_many_attempts'
@@ -113,6 +120,9 @@ export const badRequest = (code: RequestCode, message: string) => new DomainErro
 export const planTierRequired = (message: string) => new DomainError('plan_tier_required', message);
 export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);
 export const keyLimit = (message: string) => new DomainError('key_limit', message);
+export const webhookLimit = (message: string) => new DomainError('webhook_limit', message);
+/** A webhook delivery still being tried cannot be sent again by hand. */
+export const inFlight = (message: string) => new DomainError('in_flight', message);
 export const noEvidence = (message: string) => new DomainError('no_evidence', message);
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
 export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);

@@ -8,10 +8,13 @@ import { Producer } from './producer.ts';
 import { Session } from './session.ts';
 import { SignInFailure } from './sign-in-failure.ts';
 import { User } from './user.ts';
+import { WebhookDelivery } from './webhook-delivery.ts';
+import { WebhookEndpoint } from './webhook-endpoint.ts';
 import { Workspace } from './workspace.ts';
 
-export { ApiKey, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, User, Workspace };
+export { ApiKey, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, SignInFailure, User, WebhookDelivery, WebhookEndpoint, Workspace };
+export { DELIVERY_STATUSES, type DeliveryStatus } from './webhook-delivery.ts';
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, WebhookEndpoint, WebhookDelivery];

@@ -3,10 +3,12 @@ import { Migration20261122035914_initial } from './Migration20261122035914_initi
 import { Migration20261122042615_plots_and_producers } from './Migration20261122042615_plots_and_producers.ts';
 import { Migration20261122044737_evidence_and_outbox } from './Migration20261122044737_evidence_and_outbox.ts';
 import { Migration20261124013915_sign_in_failures } from './Migration20261124013915_sign_in_failures.ts';
+import { Migration20261124060153_webhooks } from './Migration20261124060153_webhooks.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
   { name: 'Migration20261122042615_plots_and_producers', class: Migration20261122042615_plots_and_producers },
   { name: 'Migration20261122044737_evidence_and_outbox', class: Migration20261122044737_evidence_and_outbox },
   { name: 'Migration20261124013915_sign_in_failures', class: Migration20261124013915_sign_in_failures },
+  { name: 'Migration20261124060153_webhooks', class: Migration20261124060153_webhooks },
 ];
