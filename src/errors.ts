@@ -45,7 +45,8 @@ export type InputCode =
   | 'bad_events'
   | 'bad_active'
   | 'bad_status'
-  | 'bad_cursor';
+  | 'bad_cursor'
+  | 'bad_endpoint_id';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =

@@ -31,6 +31,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   bad_active: 422,
   bad_status: 422,
   bad_cursor: 422,
+  bad_endpoint_id: 422,
   bad_request: 400,
   invalid_query: 400,
   method_not_allowed: 405,

@@ -11,7 +11,7 @@ import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
 import { pruneEvents } from '../store/outbox.ts';
 import { claimDue, type ClaimedDelivery, fanOut, pruneDeliveries, recordAttempt } from './deliveries.ts';
-import { attemptDelivery, ATTEMPT_TIMEOUT_MS, type Sender } from './send.ts';
+import { attemptDelivery, LEASE_MS, type Sender } from './send.ts';
 
 /** Spec 6.4: the log keeps every delivery for 30 days. */
 export const RETENTION_MS = 30 * 24 * 3600_000;
@@ -28,10 +28,7 @@ export interface DispatcherOptions {
   perEndpoint?: number;
   /** How long the loop sleeps when nothing is due. */
   pollMs?: number;
-  /**
-   * How long a claim holds a delivery; past it the attempt is presumed dead and the delivery is
-   * claimed again. Well over the attempt's own time-out, so a live attempt is never doubled.
-   */
+  /** How long a claim holds a delivery (default LEASE_MS). */
   leaseMs?: number;
   /** false: no loop runs; the caller drives `runOnce` (tests that move the clock). */
   background?: boolean;
@@ -49,7 +46,7 @@ export interface Dispatcher {
 export function startDispatcher(o: DispatcherOptions): Dispatcher {
   const perEndpoint = o.perEndpoint ?? 4;
   const pollMs = o.pollMs ?? 250;
-  const leaseMs = o.leaseMs ?? 6 * ATTEMPT_TIMEOUT_MS;
+  const leaseMs = o.leaseMs ?? LEASE_MS;
   const log = o.log.child({ concern: 'webhooks' });
   const inFlight = new Map<string, number>();
   const attempts = new Set<Promise<void>>();

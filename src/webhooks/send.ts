@@ -16,6 +16,11 @@ import { signatureHeader } from './signature.ts';
 /** Spec 8: the receiver has 10 seconds, connection and whole answer together. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const USER_AGENT = 'Service-Webhooks/1';
+/**
+ * How long a claim holds a delivery; past it the attempt is presumed dead (its process stopped) and
+ * the delivery is claimed again. Well over the attempt's own time-out, so a live attempt is never doubled.
+ */
+export const LEASE_MS = 6 * ATTEMPT_TIMEOUT_MS;
 /** How much of a receiver's answer is kept for the log and the test route. */
 const ANSWER_BYTES = 1024;
 

@@ -1,11 +1,12 @@
 import { accountPaths, accountSchemas } from './accounts.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
-import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody } from '../bodies.ts';
+import { attachProducerBody, keyBody, producerBody, runEvidenceBody, signInBody, webhookBody, webhookChangeBody } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
+import { webhookEvents, webhookPaths, webhookSchemas } from './webhooks.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
 export function openApiDocument(baseUrl: string) {
@@ -31,6 +32,7 @@ export function openApiDocument(baseUrl: string) {
         ...plotSchemas,
         ...documentSchemas,
         ...evidenceSchemas,
+        ...webhookSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -38,6 +40,8 @@ export function openApiDocument(baseUrl: string) {
           ApiKeyRequest: keyBody.schema,
           ProducerRequest: producerBody.schema,
           AttachProducerRequest: attachProducerBody.schema,
+          WebhookRequest: webhookBody.schema,
+          WebhookChangeRequest: webhookChangeBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
@@ -46,12 +50,14 @@ export function openApiDocument(baseUrl: string) {
         }, 'output'),
       },
     },
+    webhooks: webhookEvents,
     paths: withRequestRefusals({
       ...accountPaths,
       ...referencePaths,
       ...evidencePaths,
       ...documentPaths,
       ...plotPaths,
+      ...webhookPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };
