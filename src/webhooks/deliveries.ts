@@ -62,32 +62,44 @@ export async function fanOut(em: Em, now: Date, limit: number): Promise<number> 
 }
 
 const DUE = `((d.status = 'pending' and d.next_attempt_at <= ?) or (d.status = 'sending' and d.lease_until <= ?))`;
+/** Rows looked at per slot claimed: enough to find other endpoints' deliveries behind one endpoint's backlog. */
+const CANDIDATES_PER_SLOT = 8;
 
 export interface ClaimOptions {
   limit: number;
-  /** At most this many of one endpoint's deliveries in one claim, so one receiver cannot take every slot. */
+  /** At most this many attempts open to one endpoint, so one receiver cannot take every slot. */
   perEndpoint: number;
-  /** Endpoints this worker already has enough attempts open to. */
-  busyEndpoints: string[];
+  /** Attempts this worker has open, by endpoint id. */
+  inFlight: ReadonlyMap<string, number>;
   leaseMs: number;
 }
 
 /**
  * Claims due deliveries of active endpoints, oldest due first, skipping rows another worker holds:
  * `pending` ones whose time has come and `sending` ones whose lease ran out (their worker died).
- * Each claim counts an attempt and takes the endpoint's URL and secret as they are now.
+ * Each claim counts an attempt and takes the endpoint's URL and secret as they are now. Only the
+ * oldest due rows are ranked, through the status index, so a claim costs the same however long the backlog.
  */
 export async function claimDue(em: Em, now: Date, o: ClaimOptions): Promise<ClaimedDelivery[]> {
   const leaseUntil = new Date(now.getTime() + o.leaseMs);
+  const open = [...o.inFlight];
+  const busy = uuidArray(open.filter(([, n]) => n >= o.perEndpoint).map(([id]) => id));
+  const candidates = o.limit * CANDIDATES_PER_SLOT;
   const rows = await em.execute<ClaimedRow[]>(
-    `with due as (
-        select d.id, row_number() over (partition by d.endpoint_id order by coalesce(d.next_attempt_at, d.lease_until), d.id) as n
-        from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id and w.active
-        where ${DUE} and not (d.endpoint_id = any(?::uuid[]))
+    `with candidates as (
+        (select id, endpoint_id, next_attempt_at as due_at from webhook_deliveries
+          where status = 'pending' and next_attempt_at <= ? and not (endpoint_id = any(?::uuid[])) order by next_attempt_at limit ?)
+        union all
+        (select id, endpoint_id, lease_until as due_at from webhook_deliveries
+          where status = 'sending' and lease_until <= ? and not (endpoint_id = any(?::uuid[])) order by lease_until limit ?)
+      ), due as (
+        select c.id, c.due_at, row_number() over (partition by c.endpoint_id order by c.due_at, c.id) + coalesce(f.open, 0) as n
+        from candidates c join webhook_endpoints w on w.id = c.endpoint_id and w.active
+          left join unnest(?::uuid[], ?::int[]) as f(endpoint_id, open) on f.endpoint_id = c.endpoint_id
       ), picked as (
-        select d.id from webhook_deliveries d
-        where d.id in (select id from due where n <= ?) and ${DUE}
-        order by coalesce(d.next_attempt_at, d.lease_until), d.id limit ? for update skip locked
+        select d.id from webhook_deliveries d join due on due.id = d.id
+        where due.n <= ? and ${DUE}
+        order by due.due_at, d.id limit ? for update of d skip locked
       ), claimed as (
         update webhook_deliveries d set status = 'sending', attempts = d.attempts + 1, lease_id = gen_random_uuid(), lease_until = ?, last_attempt_at = ?,
           last_error = case when d.status = 'sending' then 'the worker making the previous attempt stopped before it ended' else d.last_error end
@@ -96,7 +108,7 @@ export async function claimDue(em: Em, now: Date, o: ClaimOptions): Promise<Clai
       )
       select c.id, c.lease_id, c.attempts, c.endpoint_id, w.url, w.secret, o.id as event_id, o.type, o.workspace_id, o.created_at, o.data
       from claimed c join webhook_endpoints w on w.id = c.endpoint_id join outbox o on o.id = c.event_id`,
-    [now, now, uuidArray(o.busyEndpoints), o.perEndpoint, now, now, o.limit, leaseUntil, now],
+    [now, busy, candidates, now, busy, candidates, uuidArray(open.map(([id]) => id)), `{${open.map(([, n]) => n).join(',')}}`, o.perEndpoint, now, now, o.limit, leaseUntil, now],
   );
   return rows.map(claimedOf);
 }
@@ -113,29 +125,36 @@ function claimedOf(r: ClaimedRow): ClaimedDelivery {
   };
 }
 
+/** An attempt's outcome, to be written. */
+export interface Outcome {
+  claimed: ClaimedDelivery;
+  result: AttemptResult;
+  at: Date;
+}
+
 /**
- * Writes an attempt's outcome if the attempt still holds the delivery: `delivered` on a 2xx, else the
- * next attempt on the schedule, or `failed` after the seventh. Answers false when the lease had been
- * taken over (the attempt outlived it), so nothing was written.
+ * Writes attempts' outcomes, each only if its attempt still holds the delivery: `delivered` on a
+ * 2xx, else the next attempt on the schedule, or `failed` after the seventh. One statement for all
+ * of them, so finishing attempts cost one round trip together. Answers the ids written; an attempt
+ * that outlived its lease (taken over meanwhile) is not among them.
  */
-export async function recordAttempt(em: Em, claimed: ClaimedDelivery, result: AttemptResult, now: Date): Promise<boolean> {
-  const common = 'last_status_code = ?, lease_id = null, lease_until = null';
-  let changed: unknown;
-  if (result.delivered) {
-    changed = await em.execute(
-      `update webhook_deliveries set status = 'delivered', delivered_at = ?, last_error = null, next_attempt_at = null, ${common} where id = ? and lease_id = ?`,
-      [now, result.statusCode, claimed.deliveryId, claimed.leaseId],
-      'run',
-    );
-  } else {
-    const next = nextAttemptAt(claimed.attempts, now);
-    changed = await em.execute(
-      `update webhook_deliveries set status = ?, next_attempt_at = ?, last_error = ?, ${common} where id = ? and lease_id = ?`,
-      [next === null ? 'failed' : 'pending', next, result.error, result.statusCode, claimed.deliveryId, claimed.leaseId],
-      'run',
-    );
-  }
-  return Number((changed as { affectedRows?: number }).affectedRows ?? 0) > 0;
+export async function recordAttempts(em: Em, outcomes: Outcome[]): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  const rows = outcomes.map(({ claimed, result, at }) => {
+    const next = result.delivered ? null : nextAttemptAt(claimed.attempts, at);
+    const status: DeliveryStatus = result.delivered ? 'delivered' : next === null ? 'failed' : 'pending';
+    return [claimed.deliveryId, claimed.leaseId, status, result.statusCode, result.error, next, result.delivered ? at : null];
+  });
+  const updated = await em.execute<{ id: string }[]>(
+    `update webhook_deliveries d set status = v.status, last_status_code = v.code, last_error = v.error, next_attempt_at = v.next_at,
+        delivered_at = coalesce(v.delivered_at, d.delivered_at), lease_id = null, lease_until = null
+      from (values ${rows.map(() => '(?::uuid, ?::uuid, ?, ?::int, ?::text, ?::timestamptz, ?::timestamptz)').join(', ')})
+        as v(id, lease_id, status, code, error, next_at, delivered_at)
+      where d.id = v.id and d.lease_id = v.lease_id
+      returning d.id`,
+    rows.flat(),
+  );
+  return new Set(updated.map((r) => r.id));
 }
 
 /**

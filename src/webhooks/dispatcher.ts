@@ -10,12 +10,14 @@
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/orm.ts';
 import { pruneEvents } from '../store/outbox.ts';
-import { claimDue, type ClaimedDelivery, fanOut, pruneDeliveries, recordAttempt } from './deliveries.ts';
+import { claimDue, type ClaimedDelivery, fanOut, type Outcome, pruneDeliveries, recordAttempts } from './deliveries.ts';
 import { attemptDelivery, LEASE_MS, type Sender } from './send.ts';
 
 /** Spec 6.4: the log keeps every delivery for 30 days. */
 export const RETENTION_MS = 30 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
+/** How long a freed slot waits for others before the loop claims again. */
+const REFILL_MS = 5;
 /** Events fanned out per transaction. */
 const FAN_OUT_BATCH = 500;
 
@@ -57,12 +59,44 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
     wakeUp?.();
     wakeUp = null;
   };
+  // Attempts that finish close together are refilled by one claim rather than one claim each: a
+  // claim is a round trip to the database, and one per attempt would cap deliveries at the claim rate.
+  let refill: NodeJS.Timeout | null = null;
+  const wakeSoon = () => {
+    refill ??= setTimeout(() => {
+      refill = null;
+      wake();
+    }, REFILL_MS);
+  };
   const now = () => o.sender.clock();
+
+  // Outcomes wait here while a write is under way, and the next write takes them all at once.
+  let outcomes: { outcome: Outcome; written: (recorded: boolean) => void; failed: (err: unknown) => void }[] = [];
+  let writing = false;
+  async function writeOutcomes(): Promise<void> {
+    writing = true;
+    while (outcomes.length > 0) {
+      const batch = outcomes;
+      outcomes = [];
+      try {
+        const recorded = await recordAttempts(o.store.em(), batch.map((b) => b.outcome));
+        for (const b of batch) b.written(recorded.has(b.outcome.claimed.deliveryId));
+      } catch (err) {
+        for (const b of batch) b.failed(err);
+      }
+    }
+    writing = false;
+  }
+  const record = (outcome: Outcome) =>
+    new Promise<boolean>((written, failed) => {
+      outcomes.push({ outcome, written, failed });
+      if (!writing) void writeOutcomes();
+    });
 
   async function attempt(claimed: ClaimedDelivery): Promise<void> {
     try {
       const result = await attemptDelivery(o.sender, claimed);
-      const recorded = await recordAttempt(o.store.em(), claimed, result, now());
+      const recorded = await record({ claimed, result, at: now() });
       if (!recorded) log.warn({ delivery: claimed.deliveryId }, 'an attempt outlived its lease; its outcome was not recorded');
     } catch (err) {
       // The lease runs out and the delivery is tried again.
@@ -78,13 +112,12 @@ export function startDispatcher(o: DispatcherOptions): Dispatcher {
   async function claimAndStart(): Promise<Promise<void>[]> {
     const free = o.concurrency - attempts.size;
     if (free <= 0) return [];
-    const busyEndpoints = [...inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
-    const claimed = await claimDue(o.store.em(), now(), { limit: free, perEndpoint, busyEndpoints, leaseMs });
+    const claimed = await claimDue(o.store.em(), now(), { limit: free, perEndpoint, inFlight, leaseMs });
     return claimed.map((c) => {
       inFlight.set(c.endpointId, (inFlight.get(c.endpointId) ?? 0) + 1);
       const p = attempt(c).finally(() => {
         attempts.delete(p);
-        wake();
+        wakeSoon();
       });
       attempts.add(p);
       return p;

@@ -1,5 +1,5 @@
 import type { Em } from '../store/orm.ts';
-import { claimTestDelivery, getDelivery, recordAttempt } from './deliveries.ts';
+import { claimTestDelivery, getDelivery, recordAttempts } from './deliveries.ts';
 import { endpointTarget } from './endpoints.ts';
 import { attemptDelivery, LEASE_MS, type Sender } from './send.ts';
 
@@ -12,7 +12,7 @@ export async function sendTestEvent(em: Em, sender: Sender, workspaceId: string,
   const endpoint = await endpointTarget(em, workspaceId, endpointId);
   const claimed = await claimTestDelivery(em, workspaceId, endpoint, sender.clock(), LEASE_MS);
   const result = await attemptDelivery(sender, claimed);
-  await recordAttempt(em, claimed, result, sender.clock());
+  await recordAttempts(em, [{ claimed, result, at: sender.clock() }]);
   const { event: _event, ...delivery } = await getDelivery(em, workspaceId, claimed.deliveryId);
   return {
     delivered: result.delivered,
