@@ -43,7 +43,8 @@ for (const backend of BACKENDS) {
       const ids = { ...env, WORKSPACE_ID: seeded.workspace_id as string };
       // Killed before it prints anything: its exit is the end the test waits for.
       const first = runFixture(FIXTURE, 'work', ids, () => false);
-      await receiver.waitFor(1);
+      // A process starting on a busy machine (PGlite, migrations) can take a while to make its first attempt.
+      await receiver.waitFor(1, 180_000);
       first.child.kill('SIGKILL');
       await new Promise((r) => first.child.once('exit', r));
       const [{ deliveries: midway }] = await runFixture(FIXTURE, 'state', ids).done;
