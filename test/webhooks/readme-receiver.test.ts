@@ -19,8 +19,8 @@ const README = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf
 
 function receiverSource(port: number): string {
   const after = README.slice(README.indexOf('A receiver in plain Node'));
-  const code = /```js\n([\s\S]*?)```/.exec(after)?.[1];
-  assert.ok(code?.includes('.listen(3000)'), 'the README shows a receiver listening on 3000');
+  const code = /```js\n([\s\S]*?)```/.exec(after)?.[1] ?? '';
+  assert.ok(code.includes('.listen(3000)'), 'the README shows a receiver listening on 3000');
   return code.replace('.listen(3000)', `.listen(${port}, () => console.log('listening'))`);
 }
 
