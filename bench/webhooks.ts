@@ -15,13 +15,14 @@ import { fileURLToPath } from 'node:url';
 import got from 'got';
 import { createLogger } from '../src/log.ts';
 import { openStore, type Backend } from '../src/store/orm.ts';
-import { emitEvent } from '../src/store/outbox.ts';
+import { writeEvent } from '../src/store/outbox.ts';
 import { addressGuard } from '../src/webhooks/address-guard.ts';
 import { startDispatcher } from '../src/webhooks/dispatcher.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.ts';
 import { ATTEMPT_TIMEOUT_MS, eventBody, type Sender } from '../src/webhooks/send.ts';
 import { signatureHeader } from '../src/webhooks/signature.ts';
 import { scratchDatabase } from '../test/support/db.ts';
+import { writeEventNow } from '../test/support/events.ts';
 import http from 'node:http';
 
 const arg = (args: string[], name: string, fallback: string) => {
@@ -81,7 +82,7 @@ export default async function (args: string[]) {
     };
 
     // Throughput.
-    for (let i = 0; i < events; i++) await emitEvent(store.em(), workspaceId, 'plot.evidence.completed', data(i));
+    for (let i = 0; i < events; i++) await writeEventNow(store, workspaceId, 'plot.evidence.completed', data(i));
     const log = createLogger('silent');
     let started = performance.now();
     const dispatcher = startDispatcher({ store, log, sender, concurrency: CONCURRENCY, perEndpoint: PER_ENDPOINT, pollMs: POLL_MS });
@@ -111,7 +112,7 @@ export default async function (args: string[]) {
     const before = await delivered();
     const committed = new Map<string, number>();
     for (let i = 0; i < latencyEvents; i++) {
-      const id = await store.em().transactional((tx) => emitEvent(tx, workspaceId, 'plot.evidence.completed', data(i)));
+      const id = await store.em().transactional(async (tx) => writeEvent(tx, workspaceId, 'plot.evidence.completed', data(i), new Date()));
       committed.set(id, Date.now());
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -36,6 +36,13 @@ export interface Config {
   /** Ed25519 private key (PEM); null means "generate under the data directory on first start". */
   signingKeyPem: string | null;
   logLevel: LogLevel;
+  /**
+   * Lets webhook deliveries go to loopback addresses, over http or https (WEBHOOK_ALLOW_LOOPBACK=on): for
+   * tests and local development only; refused with NODE_ENV=production.
+   */
+  webhookAllowLoopback: boolean;
+  /** Webhook attempts each worker process makes at once, across all endpoints (WEBHOOK_CONCURRENCY). */
+  webhookConcurrency: number;
   /** Evidence jobs a worker process runs at once (each job reads its plots in sequence). */
   jobConcurrency: number;
   /** Decoded tiles each worker process keeps for the plots that share them (DECODED_TILE_CACHE_MB), in bytes. */
@@ -53,13 +60,6 @@ export interface Config {
    * 0 believes none, so a client cannot name its own address to the sign-in throttle.
    */
   trustProxy: number;
-  /**
-   * Lets webhook deliveries go to loopback addresses, over http or https (WEBHOOK_ALLOW_LOOPBACK=on): for
-   * tests and local development only; refused with NODE_ENV=production.
-   */
-  webhookAllowLoopback: boolean;
-  /** Webhook attempts each worker process makes at once, across all endpoints (WEBHOOK_CONCURRENCY). */
-  webhookConcurrency: number;
 }
 
 /** The archive imagery review's price (spec 2.14 `archive_review_price`); every figure null until set. */
@@ -145,6 +145,14 @@ function archiveReview(env: Env): ArchiveReviewConfig {
   return { priceUsd, volumePriceUsd, volumeFromPlots, deliveryDays };
 }
 
+function webhookAllowLoopback(env: Env): boolean {
+  const on = oneOf(env, 'WEBHOOK_ALLOW_LOOPBACK', ['on', 'off'], 'off') === 'on';
+  if (on && env.NODE_ENV === 'production') {
+    throw new ConfigError('WEBHOOK_ALLOW_LOOPBACK', 'delivering webhooks to loopback is for tests only and is refused with NODE_ENV=production; unset it');
+  }
+  return on;
+}
+
 function signingKey(env: Env): string | null {
   const raw = env.SIGNING_KEY;
   if (raw === undefined || raw === '') return null;
@@ -172,14 +180,6 @@ function intakeCaps(env: Env): IntakeCaps {
 
 const MIB = 1024 * 1024;
 
-function webhookAllowLoopback(env: Env): boolean {
-  const on = oneOf(env, 'WEBHOOK_ALLOW_LOOPBACK', ['on', 'off'], 'off') === 'on';
-  if (on && env.NODE_ENV === 'production') {
-    throw new ConfigError('WEBHOOK_ALLOW_LOOPBACK', 'delivering webhooks to loopback is for tests only and is refused with NODE_ENV=production; unset it');
-  }
-  return on;
-}
-
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST && env.HOST !== '' ? env.HOST : '127.0.0.1';
@@ -204,6 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf(env, 'ROLE', ROLES, 'serve'),
     signingKeyPem: signingKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    webhookAllowLoopback: webhookAllowLoopback(env),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 1, 64),
     decodedTileCacheBytes: integer(env, 'DECODED_TILE_CACHE_MB', DEFAULT_DECODED_TILE_BYTES / MIB, 16, 1_048_576) * MIB,
     rangeCacheBytes: integer(env, 'RANGE_CACHE_MB', DEFAULT_RANGE_CACHE_BYTES / MIB, 16, 1_048_576) * MIB,
@@ -212,7 +214,5 @@ export function loadConfig(env: Env = process.env): Config {
     whisp: oneOf(env, 'WHISP', ['on', 'off'], 'off') === 'on',
     trustProxy: integer(env, 'TRUST_PROXY', 0, 0, 16),
     gfwApiKey: env.GFW_API_KEY && env.GFW_API_KEY !== '' ? env.GFW_API_KEY : null,
-    webhookAllowLoopback: webhookAllowLoopback(env),
-    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
   };
 }

@@ -27,6 +27,12 @@ export type InputCode =
   | 'bad_limit'
   | 'bad_offset'
   | 'bad_q'
+  | 'bad_url'
+  | 'bad_events'
+  | 'bad_active'
+  | 'bad_status'
+  | 'bad_cursor'
+  | 'bad_endpoint_id'
   | 'bad_country'
   | 'bad_shipment_id'
   | 'bad_label'
@@ -40,13 +46,7 @@ export type InputCode =
   | 'bad_email'
   | 'weak_password'
   | 'name_required'
-  | 'one_file_per_upload'
-  | 'bad_url'
-  | 'bad_events'
-  | 'bad_active'
-  | 'bad_status'
-  | 'bad_cursor'
-  | 'bad_endpoint_id';
+  | 'one_file_per_upload';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =
@@ -97,12 +97,12 @@ export type ErrorCode =
   | 'forbidden'
   | 'session_required'
   | 'workspace_required'
+  | 'webhook_limit'
+  | 'in_flight'
   | 'not_found'
   | 'plan_tier_required'
   | 'evidence_cap'
   | 'key_limit'
-  | 'webhook_limit'
-  | 'in_flight'
   | 'no_evidence'
   | 'queue_unavailable'
   | 'too_many_attempts'
@@ -115,15 +115,15 @@ export const unauthorized = (message = 'A valid API key (Authorization: Bearer <
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const sessionRequired = (message: string) => new DomainError('session_required', message);
 export const workspaceRequired = (message: string) => new DomainError('workspace_required', message);
+export const webhookLimit = (message: string) => new DomainError('webhook_limit', message);
+/** A webhook delivery still being tried cannot be sent again by hand. */
+export const inFlight = (message: string) => new DomainError('in_flight', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const invalid = (code: InputCode, message: string) => new DomainError(code, message);
 export const badRequest = (code: RequestCode, message: string) => new DomainError(code, message);
 export const planTierRequired = (message: string) => new DomainError('plan_tier_required', message);
 export const evidenceCap = (message: string) => new DomainError('evidence_cap', message);
 export const keyLimit = (message: string) => new DomainError('key_limit', message);
-export const webhookLimit = (message: string) => new DomainError('webhook_limit', message);
-/** A webhook delivery still being tried cannot be sent again by hand. */
-export const inFlight = (message: string) => new DomainError('in_flight', message);
 export const noEvidence = (message: string) => new DomainError('no_evidence', message);
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
 export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);

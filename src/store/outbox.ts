@@ -3,9 +3,10 @@
  * and delivered later by the webhook dispatcher (src/webhooks/dispatcher.ts), which fans each event
  * out to the endpoints that take its type and marks it dispatched. This module owns the table's SQL.
  *
- * Adding an event is one line in EVENT_TYPES and one `emitEvent` where it happens.
+ * Adding an event is one line in EVENT_TYPES and one `writeEvent` where it happens.
  */
 import { randomUUID } from 'node:crypto';
+import { OutboxEvent } from './entities/index.ts';
 import type { Em } from './orm.ts';
 
 /** The event types of spec 6.2, in its order; an endpoint's `events` names some of them. */
@@ -29,22 +30,18 @@ export interface OutboxEventRow {
 }
 
 /**
- * Writes an event to the outbox through `em`: call it with the transaction that writes what the
- * event reports, so the event exists exactly when that change does. Answers the event id (`evt_…`).
- * `data` is the event's `data` of spec 6.2, links built from the service's BASE_URL.
+ * Adds the event to `tx`'s unit of work; it is written when the transaction commits, so it exists
+ * exactly when what it reports does. Answers the event id (`evt_…`). `data` is the event's `data` of
+ * spec 6.2, links built from the service's BASE_URL.
  */
-export async function emitEvent(em: Em, workspaceId: string, type: EventType, data: object, at: Date = new Date()): Promise<string> {
+export function writeEvent(tx: Em, workspaceId: string, type: EventType, data: object, at: Date): string {
   const id = `evt_${randomUUID()}`;
-  await em.execute(
-    'insert into outbox (id, workspace_id, type, data, created_at, dispatched_at) values (?, ?, ?, ?::jsonb, ?, null)',
-    [id, workspaceId, type, JSON.stringify(data), at],
-    'run',
-  );
+  tx.create(OutboxEvent, { id, workspaceId, type, data, createdAt: at, dispatchedAt: null });
   return id;
 }
 
-/** Writes an event that goes to one endpoint only (the test route), already counted as dispatched. */
-export async function emitDispatchedEvent(em: Em, workspaceId: string, type: EventType, data: object, at: Date): Promise<string> {
+/** Writes an event that goes to one endpoint only (the test route), already counted as dispatched, at once. */
+export async function writeDispatchedEvent(em: Em, workspaceId: string, type: EventType, data: object, at: Date): Promise<string> {
   const id = `evt_${randomUUID()}`;
   await em.execute(
     'insert into outbox (id, workspace_id, type, data, created_at, dispatched_at) values (?, ?, ?, ?::jsonb, ?, ?)',

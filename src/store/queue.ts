@@ -21,6 +21,7 @@ export interface QueueDefinition {
  */
 export const QUEUES = {
   evidence: { name: 'evidence-read', options: { heartbeatSeconds: 30, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 6 * 3600 } },
+  webhook: { name: 'webhook-delivery', options: { heartbeatSeconds: 30, retryLimit: 0, expireInSeconds: 120 } },
 } as const satisfies Record<string, QueueDefinition>;
 
 export interface QueueOpenOptions {

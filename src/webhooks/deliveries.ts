@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { inFlight, invalid, notFound } from '../errors.ts';
 import type { DeliveryStatus } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
-import { emitDispatchedEvent, eventById, lockUndispatched, markDispatched, type OutboxEventRow } from '../store/outbox.ts';
+import { writeDispatchedEvent, eventById, lockUndispatched, markDispatched, type OutboxEventRow } from '../store/outbox.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 import type { AttemptResult, AttemptTarget } from './send.ts';
 
@@ -164,7 +164,7 @@ export async function recordAttempts(em: Em, outcomes: Outcome[]): Promise<Set<s
 export async function claimTestDelivery(em: Em, workspaceId: string, endpoint: { id: string; url: string; secret: string }, now: Date, leaseMs: number): Promise<ClaimedDelivery> {
   return em.transactional(async (tx) => {
     const data = { endpoint_id: endpoint.id, message: 'A test event sent from the webhook settings; it reports nothing.' };
-    const eventId = await emitDispatchedEvent(tx, workspaceId, 'webhook.test', data, now);
+    const eventId = await writeDispatchedEvent(tx, workspaceId, 'webhook.test', data, now);
     const id = randomUUID();
     const leaseId = randomUUID();
     await tx.execute(

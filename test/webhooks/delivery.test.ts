@@ -7,13 +7,13 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createLogger } from '../../src/log.ts';
-import { emitEvent } from '../../src/store/outbox.ts';
 import { addressGuard, type Resolve } from '../../src/webhooks/address-guard.ts';
 import { getDelivery, listDeliveries } from '../../src/webhooks/deliveries.ts';
 import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { createEndpoint, rotateSecret, updateEndpoint } from '../../src/webhooks/endpoints.ts';
 import type { Sender } from '../../src/webhooks/send.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
+import { writeEventNow } from '../support/events.ts';
 import { answer, type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const MINUTE = 60_000;
@@ -56,7 +56,7 @@ for (const backend of BACKENDS) {
     });
 
     const endpoint = (events?: string[]) => createEndpoint(em(), loopback, workspaceId, { url: `${receiver.origin}/hooks`, events });
-    const emit = (data: object = { plot_id: randomUUID() }) => emitEvent(em(), workspaceId, 'plot.evidence.completed', data, clock);
+    const emit = (data: object = { plot_id: randomUUID() }) => writeEventNow(db.store, workspaceId, 'plot.evidence.completed', data, clock);
     const deliveries = async () => (await listDeliveries(em(), workspaceId, { endpointId: null, status: null, limit: 100, cursor: null })).deliveries;
 
     test('sends the event with every header of spec 6.1, signed over the raw body under the endpoint secret', async () => {

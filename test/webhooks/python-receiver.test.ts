@@ -9,7 +9,6 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../src/log.ts';
-import { emitEvent } from '../../src/store/outbox.ts';
 import { addressGuard } from '../../src/webhooks/address-guard.ts';
 import { listDeliveries, retryDelivery } from '../../src/webhooks/deliveries.ts';
 import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
@@ -17,6 +16,7 @@ import { createEndpoint } from '../../src/webhooks/endpoints.ts';
 import { ATTEMPT_TIMEOUT_MS, type Sender } from '../../src/webhooks/send.ts';
 import { signatureHeader } from '../../src/webhooks/signature.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
+import { writeEventNow } from '../support/events.ts';
 
 const SCRIPT = fileURLToPath(new URL('../fixtures/webhook_receiver.py', import.meta.url));
 
@@ -62,7 +62,7 @@ for (const backend of BACKENDS) {
       const dispatcher = startDispatcher({ store: db.store, log: createLogger('silent'), sender, concurrency: 4, background: false });
       const endpoint = await createEndpoint(db.store.em(), sender.guard, workspaceId, { url: `http://127.0.0.1:${port}/hooks` });
       python.stdin.write(`${endpoint.secret}\n`);
-      const eventId = await emitEvent(db.store.em(), workspaceId, 'plot.evidence.completed', { plot_id: randomUUID(), ref: 'Ü-1 “quoted”', area_ha: 12.5 });
+      const eventId = await writeEventNow(db.store, workspaceId, 'plot.evidence.completed', { plot_id: randomUUID(), ref: 'Ü-1 “quoted”', area_ha: 12.5 });
       await dispatcher.runOnce();
       const { deliveries } = await listDeliveries(db.store.em(), workspaceId, { endpointId: null, status: null, limit: 10, cursor: null });
       assert.equal(deliveries[0].status, 'delivered', 'the Python receiver answered 200');

@@ -12,7 +12,8 @@ import { EVIDENCE_STATES } from '../../store/entities/index.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { attachProducerBody, producerBody, readBody } from '../bodies.ts';
-import { isUuid, pathId, queryInteger, queryText } from '../parse.ts';
+import { isUuid, pathId } from '../parse.ts';
+import { queryInteger, queryText } from '../query.ts';
 import { streamedJson } from '../streamed-json.ts';
 import { readUpload, uploadsPerWorkspace } from '../upload.ts';
 

@@ -13,7 +13,8 @@ import { sendTestEvent } from '../../webhooks/test-event.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import { readBody, webhookBody, webhookChangeBody } from '../bodies.ts';
 import type { Services } from '../context.ts';
-import { isUuid, pathId, queryInteger, queryText } from '../parse.ts';
+import { isUuid, pathId } from '../parse.ts';
+import { queryInteger, queryText } from '../query.ts';
 
 export const DELIVERY_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 

@@ -8,14 +8,14 @@
  * `complete` and `fail` write only while the plot is still held by the job that read it, so a
  * read is stored (and paid for) at most once; each writes its event in the same transaction.
  */
+import { randomUUID } from 'node:crypto';
 import { chargeRead } from '../../accounts/allowance.ts';
 import type { EvidenceMap } from '../../documents/footprint-map.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import type { Integrity } from '../../engine/integrity.ts';
 import type { EvidenceFacts } from '../../engine/plot-state.ts';
-import { Evidence } from '../entities/index.ts';
+import { Evidence, OutboxEvent } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
-import { emitEvent } from '../outbox.ts';
 import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHold, type PlotHold } from './evidence.ts';
 import type { StoredMap } from './stored-json.ts';
 
@@ -27,6 +27,10 @@ export type EventData = (plot: PlotHold) => object;
 
 const held = (plot: PlotHold | null, jobId: string): plot is PlotHold =>
   plot !== null && (plot.evidence_state === 'queued' || plot.evidence_state === 'running') && plot.evidence_job_id === jobId;
+
+function addEvent(tx: Em, workspaceId: string, type: string, data: object, at: Date): void {
+  tx.create(OutboxEvent, { id: `evt_${randomUUID()}`, workspaceId, type, data, createdAt: at, dispatchedAt: null });
+}
 
 /**
  * Queues the plots under `jobId`, clearing a failed read's reason and, on a rerun, the register's
@@ -111,7 +115,7 @@ export async function complete(em: Em, read: FinishedRead, completedEvent: Event
       chipPng: read.map.chip?.png ?? null,
     });
     await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
-    await emitEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
+    addEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
   });
 }
 
@@ -128,7 +132,7 @@ export async function fail(em: Em, failure: FailedRead, failedEvent: EventData):
 
 async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: string, at: Date, failedEvent: EventData): Promise<void> {
   await tx.execute(`update plots set evidence_state = 'failed', evidence_error = ?, updated_at = now() where id = ?`, [error, plot.id], 'run');
-  await emitEvent(tx, workspaceId, 'plot.evidence.failed', failedEvent(plot), at);
+  addEvent(tx, workspaceId, 'plot.evidence.failed', failedEvent(plot), at);
 }
 
 /**
