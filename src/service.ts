@@ -107,9 +107,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
         await closeControl();
         const worker = await evidenceWorker.catch(() => null);
         worker?.stopTaking();
+        await dispatcher?.stop();
         await queue.stop(config.shutdownTimeoutMs);
         await worker?.close();
-        await dispatcher?.stop();
         await store.close();
         release();
         log.info('stopped');
