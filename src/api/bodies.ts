@@ -104,35 +104,6 @@ export const keyBody = requestBody(
   'An optional label for the key.',
 );
 
-/** POST /portal/plots/producers (spec 4.1). */
-export const producerBody = requestBody(
-  {
-    name: z.string().describe('Uploaded `producer` names are matched to it ignoring case and spacing.'),
-    reference: z.string().nullable().optional().describe('Your reference; unique in the workspace.'),
-    country: z.string().nullable().optional().describe('Any accepted form (see /portal/plots/countries); stored as alpha-2.'),
-  },
-  {
-    name: { wrong: { code: 'name_required', message: 'name is required: the producer\'s name as uploads give it' } },
-    reference: { wrong: { code: 'bad_body', message: 'reference must be a string' } },
-    country: { wrong: { code: 'bad_country', message: 'country must be a string: an alpha-2 or alpha-3 code or an English or French name' } },
-  },
-  'A producer of the workspace.',
-);
-
-/** POST /portal/plots/{id}/producer. */
-export const attachProducerBody = requestBody(
-  {
-    producer_id: z.string().nullable().describe('A producer of this workspace, or null to detach.'),
-  },
-  {
-    producer_id: {
-      wrong: { code: 'bad_producer_id', message: 'producer_id must be a producer id or null' },
-      missing: { code: 'producer_id_required', message: 'producer_id is required: a producer of this workspace, or null to detach' },
-    },
-  },
-  'The producer to attach.',
-);
-
 export const WEBHOOK_LABEL_MAX = 200;
 const webhookUrl = z.string().describe('The receiver: https, no credentials, a host that resolves only to public addresses. Checked when saved and before every attempt.');
 const webhookEvents = z.array(z.string()).describe('Event types to send (spec 6.2 names); all of them when left out.');
@@ -160,4 +131,33 @@ export const webhookChangeBody = requestBody(
   },
   { ...webhookRefusals, url: { wrong: webhookRefusals.url.wrong }, active: { wrong: { code: 'bad_active', message: 'active must be true or false' } } },
   'The fields of the endpoint to change.',
+);
+
+/** POST /portal/plots/producers (spec 4.1). */
+export const producerBody = requestBody(
+  {
+    name: z.string().describe('Uploaded `producer` names are matched to it ignoring case and spacing.'),
+    reference: z.string().nullable().optional().describe('Your reference; unique in the workspace.'),
+    country: z.string().nullable().optional().describe('Any accepted form (see /portal/plots/countries); stored as alpha-2.'),
+  },
+  {
+    name: { wrong: { code: 'name_required', message: 'name is required: the producer\'s name as uploads give it' } },
+    reference: { wrong: { code: 'bad_body', message: 'reference must be a string' } },
+    country: { wrong: { code: 'bad_country', message: 'country must be a string: an alpha-2 or alpha-3 code or an English or French name' } },
+  },
+  'A producer of the workspace.',
+);
+
+/** POST /portal/plots/{id}/producer. */
+export const attachProducerBody = requestBody(
+  {
+    producer_id: z.string().nullable().describe('A producer of this workspace, or null to detach.'),
+  },
+  {
+    producer_id: {
+      wrong: { code: 'bad_producer_id', message: 'producer_id must be a producer id or null' },
+      missing: { code: 'producer_id_required', message: 'producer_id is required: a producer of this workspace, or null to detach' },
+    },
+  },
+  'The producer to attach.',
 );
