@@ -39,6 +39,13 @@ export interface Config {
   /** Ed25519 private key (PEM); null means "generate under the data directory on first start". */
   signingKeyPem: string | null;
   logLevel: LogLevel;
+  /**
+   * Lets webhook deliveries go to loopback addresses, over http or https (WEBHOOK_ALLOW_LOOPBACK=on): for
+   * tests and local development only; refused with NODE_ENV=production.
+   */
+  webhookAllowLoopback: boolean;
+  /** Webhook attempts each worker process makes at once, across all endpoints (WEBHOOK_CONCURRENCY). */
+  webhookConcurrency: number;
   /** Evidence jobs a worker process runs at once (each job reads its plots in sequence). */
   jobConcurrency: number;
   /** Decoded tiles each worker process keeps for the plots that share them (DECODED_TILE_CACHE_MB), in bytes. */
@@ -149,6 +156,14 @@ function archiveReview(env: Env): ArchiveReviewConfig {
   return { priceUsd, volumePriceUsd, volumeFromPlots, deliveryDays };
 }
 
+function webhookAllowLoopback(env: Env): boolean {
+  const on = oneOf(env, 'WEBHOOK_ALLOW_LOOPBACK', ['on', 'off'], 'off') === 'on';
+  if (on && env.NODE_ENV === 'production') {
+    throw new ConfigError('WEBHOOK_ALLOW_LOOPBACK', 'delivering webhooks to loopback is for tests only and is refused with NODE_ENV=production; unset it');
+  }
+  return on;
+}
+
 function signingKey(env: Env): string | null {
   const raw = env.SIGNING_KEY;
   if (raw === undefined || raw === '') return null;
@@ -204,6 +219,8 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf(env, 'ROLE', ROLES, 'serve'),
     signingKeyPem: signingKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    webhookAllowLoopback: webhookAllowLoopback(env),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1024),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 1, 64),
     decodedTileCacheBytes: integer(env, 'DECODED_TILE_CACHE_MB', DEFAULT_DECODED_TILE_BYTES / MIB, 16, 1_048_576) * MIB,
     rangeCacheBytes: integer(env, 'RANGE_CACHE_MB', DEFAULT_RANGE_CACHE_BYTES / MIB, 16, 1_048_576) * MIB,

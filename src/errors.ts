@@ -27,6 +27,12 @@ export type InputCode =
   | 'bad_limit'
   | 'bad_offset'
   | 'bad_q'
+  | 'bad_url'
+  | 'bad_events'
+  | 'bad_active'
+  | 'bad_status'
+  | 'bad_cursor'
+  | 'bad_endpoint_id'
   | 'bad_country'
   | 'bad_shipment_id'
   | 'bad_label'
@@ -138,6 +144,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'session_required'
   | 'workspace_required'
+  | 'webhook_limit'
+  | 'in_flight'
   | 'not_found'
   | 'plan_tier_required'
   | 'evidence_cap'
@@ -159,6 +167,9 @@ export const unauthorized = (message = 'A valid API key (Authorization: Bearer <
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const sessionRequired = (message: string) => new DomainError('session_required', message);
 export const workspaceRequired = (message: string) => new DomainError('workspace_required', message);
+export const webhookLimit = (message: string) => new DomainError('webhook_limit', message);
+/** A webhook delivery still being tried cannot be sent again by hand. */
+export const inFlight = (message: string) => new DomainError('in_flight', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const invalid = (code: InputCode, message: string) => new DomainError(code, message);
 export const alertRefusal = (code: AlertCode | InputCode, message: string) => new DomainError(code, message);

@@ -18,6 +18,8 @@ import type { Logger } from './log.ts';
 import { acquireLock } from './store/pglite-lock.ts';
 import { openStore, type Store } from './store/orm.ts';
 import { openQueue, type Queue } from './store/queue.ts';
+import { type Dispatcher, startDispatcher } from './webhooks/dispatcher.ts';
+import { configuredSender } from './webhooks/send.ts';
 
 /** One process of the service in its role: `serve` (API and workers), `api` or `worker`. */
 export interface RunningService {
@@ -100,6 +102,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
       })
     : Promise.resolve(null);
   evidenceWorker.catch((err: Error) => log.error({ err }, 'the evidence worker could not start'));
+  // Webhook deliveries need no archive: they start with the worker role at once.
+  const dispatcher: Dispatcher | null = runsWorkers
+    ? startDispatcher({ store, log, sender: configuredSender(config), concurrency: config.webhookConcurrency })
+    : null;
 
   let stopping: Promise<void> | null = null;
   return {
@@ -120,6 +126,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         await closeControl();
         const worker = await evidenceWorker.catch(() => null);
         worker?.stopTaking();
+        await dispatcher?.stop();
         await queue.stop(config.shutdownTimeoutMs);
         await worker?.close();
         // The worker closes the archive it read; an API alone closes the one it opened for tiles.

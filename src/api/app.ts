@@ -19,6 +19,7 @@ import { referenceRoutes } from './routes/reference.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { statementRoutes } from './routes/statements.ts';
 import { studioRoutes } from './routes/studio.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -42,7 +43,7 @@ export function createApp(services: Services): Koa<AppState> {
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services), studioRoutes(services), imageryRoutes(services), mapTileRoutes(services), alertRoutes(services)]) {
+  for (const family of [healthRoutes(services), sessionRoutes(services), keyRoutes(services), workspaceRoutes(services), referenceRoutes(services), documentRoutes(services), evidenceRoutes(services), archiveReadingRoutes(services), plotRoutes(services), statementRoutes(services), studioRoutes(services), imageryRoutes(services), mapTileRoutes(services), alertRoutes(services), webhookRoutes(services)]) {
     api.use(family.routes(), family.allowedMethods());
   }
   app.use(api.routes());

@@ -122,6 +122,35 @@ export const keyBody = requestBody(
   'An optional label for the key.',
 );
 
+export const WEBHOOK_LABEL_MAX = 200;
+const webhookUrl = z.string().describe('The receiver: https, no credentials, a host that resolves only to public addresses. Checked when saved and before every attempt.');
+const webhookEvents = z.array(z.string()).describe('Event types to send (spec 6.2 names); all of them when left out.');
+const webhookLabel = z.string().max(WEBHOOK_LABEL_MAX).nullable().optional().describe('A name for the endpoint, shown in lists.');
+const webhookRefusals = {
+  url: { wrong: { code: 'bad_url', message: 'url must be a string: an https URL' }, missing: { code: 'bad_url', message: 'url is required: the https URL of the receiver' } },
+  events: { wrong: { code: 'bad_events', message: 'events must be an array of event type names' } },
+  label: { wrong: { code: 'bad_label', message: `label must be a string of at most ${WEBHOOK_LABEL_MAX} characters` } },
+} as const;
+
+/** POST /portal/webhooks (spec 4.8). */
+export const webhookBody = requestBody(
+  { url: webhookUrl, events: webhookEvents.optional(), label: webhookLabel },
+  webhookRefusals,
+  'A webhook endpoint: where to send, which events, and a label.',
+);
+
+/** PATCH /portal/webhooks/{id} (spec 4.8): only the fields given change. */
+export const webhookChangeBody = requestBody(
+  {
+    url: webhookUrl.optional(),
+    events: webhookEvents.optional(),
+    label: webhookLabel,
+    active: z.boolean().optional().describe('false pauses deliveries to the endpoint: no new ones are made and pending ones wait.'),
+  },
+  { ...webhookRefusals, url: { wrong: webhookRefusals.url.wrong }, active: { wrong: { code: 'bad_active', message: 'active must be true or false' } } },
+  'The fields of the endpoint to change.',
+);
+
 /** POST /portal/plots/producers (spec 4.1). */
 export const producerBody = requestBody(
   {

@@ -175,7 +175,8 @@ for (const backend of BACKENDS) {
       for (const [name, heading] of [['Shipments', 'Shipments'], ['Alerts', 'Alerts'], ['Webhooks', 'Webhooks']]) {
         await page.getByRole('link', { name }).click();
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-        await page.locator('main .notice, main table, main p.muted + p').first().waitFor();
+        // The list answered: rows, a notice (not served, refused), or the list's empty line.
+        await page.locator('main .notice, main table, main p.muted + p, main div > p.muted').first().waitFor();
         await look(page, `${tag}11-${name.toLowerCase()}`);
       }
 

@@ -5,7 +5,7 @@ import { archiveReadingSchema, archiveReviewSchema } from '../../engine/archive-
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
 import {
   addPlotsBody, alertBatch, attachProducerBody, boundaryBody, closeCaseBody, fileReadingBody, keyBody, monitorBody, producerBody, removePlotsBody, runEvidenceBody, scanAndAdjudicateBody,
-  shipmentBody, shipmentChangeBody, signInBody, statementBody, statementChangeBody, withdrawReadingBody,
+  shipmentBody, shipmentChangeBody, signInBody, statementBody, statementChangeBody, webhookBody, webhookChangeBody, withdrawReadingBody,
 } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
@@ -15,6 +15,7 @@ import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
 import { statementPaths, statementSchemas } from './statements.ts';
 import { exonerationObjectSchema, studioPaths, studioSchemas } from './studio.ts';
+import { webhookEvents, webhookPaths, webhookSchemas } from './webhooks.ts';
 
 /** The OpenAPI 3.1 document served at GET /api/v1/openapi.json; each route family contributes its paths and schemas. */
 export function openApiDocument(baseUrl: string) {
@@ -45,6 +46,7 @@ export function openApiDocument(baseUrl: string) {
         ...studioSchemas,
         ...mapSchemas,
         ...alertSchemas,
+        ...webhookSchemas,
         // Generated from the schemas that check request bodies and stored objects.
         ...componentsFrom({
           EvidenceRunRequest: runEvidenceBody.schema,
@@ -65,6 +67,8 @@ export function openApiDocument(baseUrl: string) {
           ScanAndAdjudicateRequest: scanAndAdjudicateBody.schema,
           AlertMonitorRequest: monitorBody.schema,
           CloseAlertCaseRequest: closeCaseBody.schema,
+          WebhookRequest: webhookBody.schema,
+          WebhookChangeRequest: webhookChangeBody.schema,
         }, 'input'),
         ...componentsFrom({
           EvidenceObject: evidenceObjectSchema,
@@ -76,6 +80,7 @@ export function openApiDocument(baseUrl: string) {
         }, 'output'),
       },
     },
+    webhooks: webhookEvents,
     paths: withRequestRefusals({
       ...accountPaths,
       ...referencePaths,
@@ -87,6 +92,7 @@ export function openApiDocument(baseUrl: string) {
       ...studioPaths,
       ...mapPaths,
       ...alertPaths,
+      ...webhookPaths,
       '/openapi.json': { get: { operationId: 'getOpenApiDocument', summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
     }),
   };

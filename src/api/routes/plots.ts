@@ -13,29 +13,11 @@ import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { attachProducerBody, producerBody, readBody } from '../bodies.ts';
 import { isUuid, pathId } from '../parse.ts';
+import { queryInteger, queryText } from '../query.ts';
 import { streamedJson } from '../streamed-json.ts';
 import { readUpload, uploadsPerWorkspace } from '../upload.ts';
 
 export const PAGE = { defaultLimit: 50, maxLimit: 500 } as const;
-
-/** The query parameters the family reads. */
-type QueryName = 'country' | 'state' | 'q' | 'shipment_id' | 'limit' | 'offset';
-
-function queryText(ctx: Context, name: QueryName): string | null {
-  const value = ctx.query[name];
-  if (value === undefined) return null;
-  if (typeof value !== 'string') throw invalid(`bad_${name}`, `${name} is given more than once`);
-  return value.trim() === '' ? null : value.trim();
-}
-
-function queryInteger(ctx: Context, name: 'limit' | 'offset', fallback: number, min: number, max: number): number {
-  const text = queryText(ctx, name);
-  if (text === null) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw invalid(`bad_${name}`, `${name} must be a whole number from ${min} to ${max}`);
-  }
-  return Number(text);
-}
 
 /** The plot register family (spec 4.1): upload, list, detail, producers. */
 export function plotRoutes(services: Services) {

@@ -15,9 +15,12 @@ import { SignInFailure } from './sign-in-failure.ts';
 import { Statement } from './statement.ts';
 import { StudioBoundary } from './studio-boundary.ts';
 import { User } from './user.ts';
+import { WebhookDelivery } from './webhook-delivery.ts';
+import { WebhookEndpoint } from './webhook-endpoint.ts';
 import { Workspace } from './workspace.ts';
 
-export { AlertCase, AlertMonitor, ApiKey, ArchiveReading, BoundaryAnalysis, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, StudioBoundary, User, Workspace };
+export { AlertCase, AlertMonitor, ApiKey, ArchiveReading, BoundaryAnalysis, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, StudioBoundary, User, WebhookDelivery, WebhookEndpoint, Workspace };
+export { DELIVERY_STATUSES, type DeliveryStatus } from './webhook-delivery.ts';
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
 export { ACTIVITY_TYPES, SHIPMENT_UNITS, type ActivityType, type ShipmentUnit } from './shipment.ts';
@@ -25,4 +28,4 @@ export { ANALYSIS_HALVES, ANALYSIS_STATES, type AnalysisHalf, type AnalysisState
 export { CASE_STATUSES, SEVERITIES, type CaseStatus, type Severity } from './alert-case.ts';
 export { MONITOR_SCOPES, type MonitorScope } from './alert-monitor.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis, AlertMonitor, AlertCase];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis, AlertMonitor, AlertCase, WebhookEndpoint, WebhookDelivery];

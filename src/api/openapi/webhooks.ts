@@ -1,0 +1,251 @@
+import { EVENT_TYPES } from '../../store/outbox.ts';
+import { DELIVERY_STATUSES } from '../../store/entities/index.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+
+const endpointProperties = {
+  id: uuid,
+  url: { type: 'string', format: 'uri' },
+  events: { type: 'array', items: { enum: [...EVENT_TYPES] }, description: 'The event types sent to this endpoint.' },
+  label: nullable({ type: 'string' }),
+  active: { type: 'boolean', description: 'false: paused; no deliveries are made for it and its pending ones wait.' },
+  secret_hint: { type: 'string', description: 'The end of the signing secret, to tell secrets apart; the secret itself is shown only on create and rotate.' },
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+
+const deliveryProperties = {
+  id: { ...uuid, description: 'The `X-Service-Delivery` header: one per endpoint per event.' },
+  endpoint_id: uuid,
+  event_id: { type: 'string', pattern: '^evt_', description: 'The `X-Service-Event-Id` header; identical on every attempt.' },
+  event_type: { enum: [...EVENT_TYPES] },
+  status: {
+    enum: [...DELIVERY_STATUSES],
+    description: '`pending`: waiting for its next attempt (`next_attempt_at`). `sending`: an attempt is being made now. `delivered`: a 2xx answer. `failed`: the seventh attempt failed.',
+  },
+  attempts: { type: 'integer', minimum: 0, description: 'Attempts made in this round; a retry by hand starts a new round of up to seven.' },
+  last_status_code: nullable({ type: 'integer', description: 'The receiver\'s last HTTP status; null when no answer came (time-out, refused connection, refused address).' }),
+  last_error: nullable({ type: 'string', description: 'Why the last attempt did not deliver, in words.' }),
+  last_attempt_at: nullable(timestamp),
+  next_attempt_at: nullable({ ...timestamp, description: 'Set while `pending`.' }),
+  delivered_at: nullable(timestamp),
+  created_at: timestamp,
+};
+const deliveryRequired = Object.keys(deliveryProperties);
+
+const EVENT_DATA =
+  'By type (spec 6.2): `plot.evidence.completed`: `plot_id`, `ref`, `commodity`, `area_ha`, `state`, `result` (the verdict code), `finding`, `reason`, `reasons`, `next_step`, `issued_at`, `evidence_url`, `document_url`. ' +
+  '`plot.evidence.failed`: `plot_id`, `ref`, `error`, `next_step` (code `run_again`), `failed_at`. ' +
+  '`batch.completed`: `shipment_id`, `reference`, `commodity`, `plots`, `read`, `failed`, `findings`, `without_finding`, `shipment_url`, `report_url`. ' +
+  '`alert.opened`: `alert_id`, `plot_id`, `ref`, `monitor_id`, `opened_at`, `severity`, `flagged_area_km2`, `alert_url`. ' +
+  '`archive.reading.filed`: `plot_id`, `ref`, `reading`, `evidence_url`, `document_url`. ' +
+  '`webhook.test`: `endpoint_id` and `message`; it reports nothing.';
+
+export const webhookSchemas: Record<string, Schema> = {
+  WebhookEndpoint: { type: 'object', required: Object.keys(endpointProperties), additionalProperties: false, properties: endpointProperties },
+  WebhookEndpointWithSecret: {
+    type: 'object',
+    required: [...Object.keys(endpointProperties), 'secret', 'note'],
+    additionalProperties: false,
+    properties: {
+      ...endpointProperties,
+      secret: { type: 'string', description: 'The signing secret, shown this once. The previous secret, if any, stopped verifying at once.' },
+      note: { type: 'string' },
+    },
+  },
+  WebhookList: {
+    type: 'object',
+    required: ['endpoints', 'max_endpoints', 'event_types', 'signing', 'delivery'],
+    additionalProperties: false,
+    properties: {
+      endpoints: { type: 'array', items: ref('WebhookEndpoint') },
+      max_endpoints: { const: 5 },
+      event_types: { type: 'array', items: { enum: [...EVENT_TYPES] }, description: 'Every event type, the names `events` takes.' },
+      signing: {
+        type: 'object',
+        required: ['header', 'scheme', 'signed_text', 'algorithm', 'timestamp_header', 'tolerance_seconds'],
+        description: 'How a receiver verifies a delivery (spec 6.3).',
+        properties: {
+          header: { const: 'X-Service-Signature' },
+          scheme: { const: 'v1' },
+          signed_text: { type: 'string' },
+          algorithm: { type: 'string' },
+          timestamp_header: { const: 'X-Service-Timestamp' },
+          tolerance_seconds: { const: 300 },
+        },
+      },
+      delivery: {
+        type: 'object',
+        required: ['timeout_seconds', 'retry_after_seconds', 'max_attempts', 'redirects_followed', 'retention_days'],
+        description: 'When a delivery is retried (spec 6.4, 8): after each wait in `retry_after_seconds` in turn, `max_attempts` in all, then `failed`.',
+        properties: {
+          timeout_seconds: { const: 10 },
+          retry_after_seconds: { type: 'array', items: { type: 'integer' } },
+          max_attempts: { const: 7 },
+          redirects_followed: { const: false },
+          retention_days: { const: 30 },
+        },
+      },
+    },
+  },
+  WebhookEvent: {
+    type: 'object',
+    required: ['id', 'type', 'created', 'workspace_id', 'data'],
+    additionalProperties: false,
+    description: 'The body of a delivery (spec 6.1), exactly as it is signed and sent.',
+    properties: {
+      id: { type: 'string', pattern: '^evt_' },
+      type: { enum: [...EVENT_TYPES] },
+      created: timestamp,
+      workspace_id: uuid,
+      data: { type: 'object', description: EVENT_DATA },
+    },
+  },
+  WebhookDelivery: { type: 'object', required: deliveryRequired, additionalProperties: false, properties: deliveryProperties },
+  WebhookDeliveryDetail: {
+    type: 'object',
+    required: [...deliveryRequired, 'event'],
+    additionalProperties: false,
+    properties: { ...deliveryProperties, event: nullable(ref('WebhookEvent')) },
+  },
+  WebhookDeliveryPage: {
+    type: 'object',
+    required: ['deliveries', 'next_cursor'],
+    additionalProperties: false,
+    properties: {
+      deliveries: { type: 'array', items: ref('WebhookDelivery') },
+      next_cursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last.' }),
+    },
+  },
+  WebhookTestResult: {
+    type: 'object',
+    required: ['delivered', 'status_code', 'error', 'answer', 'duration_ms', 'delivery'],
+    additionalProperties: false,
+    description: 'What the receiver answered to a `webhook.test` event sent now. The delivery is logged like any other, and retried on the schedule when it failed.',
+    properties: {
+      delivered: { type: 'boolean' },
+      status_code: nullable({ type: 'integer' }),
+      error: nullable({ type: 'string' }),
+      answer: nullable({ type: 'string', description: 'The first KiB of the receiver\'s answer body.' }),
+      duration_ms: { type: 'integer', minimum: 0 },
+      delivery: ref('WebhookDelivery'),
+    },
+  },
+};
+
+const idParameter = (what: string) => ({ name: 'id', in: 'path', required: true, schema: uuid, description: `The ${what}'s id.` });
+const BAD_URL = 'The URL is refused (`bad_url`: not https, credentials in it, or a host that resolves to a non-public address; the message says which rule), or an event name is unknown (`bad_events`)';
+const notFound = (what: string) => ({ '404': refusal(`No such ${what} in the workspace`, ['not_found']) });
+
+export const webhookPaths = {
+  '/portal/webhooks': {
+    get: {
+      operationId: 'listWebhooks',
+      summary: 'The webhook endpoints (secrets as hints), the event names, and the signing and retry rules',
+      responses: { '200': json(ref('WebhookList')), ...authRefusals },
+    },
+    post: {
+      operationId: 'createWebhook',
+      summary: 'Register an endpoint; answers it with its signing secret, shown once',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookRequest') } } },
+      responses: {
+        '201': json(ref('WebhookEndpointWithSecret'), 'The endpoint and its secret, shown once'),
+        ...authRefusals,
+        '409': refusal('The workspace has five endpoints', ['webhook_limit']),
+        '422': refusal(BAD_URL, ['bad_url', 'bad_events', 'bad_label']),
+      },
+    },
+  },
+  '/portal/webhooks/{id}': {
+    patch: {
+      operationId: 'updateWebhook',
+      summary: 'Change an endpoint\'s url, events, label or active',
+      parameters: [idParameter('endpoint')],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookChangeRequest') } } },
+      responses: { '200': json(ref('WebhookEndpoint')), ...authRefusals, ...notFound('endpoint'), '422': refusal(BAD_URL, ['bad_url', 'bad_events', 'bad_label', 'bad_active']) },
+    },
+    delete: {
+      operationId: 'deleteWebhook',
+      summary: 'Remove an endpoint and its delivery log',
+      parameters: [idParameter('endpoint')],
+      responses: { '200': json(ref('WebhookEndpoint'), 'The endpoint as it was'), ...authRefusals, ...notFound('endpoint') },
+    },
+  },
+  '/portal/webhooks/{id}/rotate-secret': {
+    post: {
+      operationId: 'rotateWebhookSecret',
+      summary: 'A new signing secret, shown once; the old one stops verifying at once, from the next attempt',
+      parameters: [idParameter('endpoint')],
+      responses: { '200': json(ref('WebhookEndpointWithSecret')), ...authRefusals, ...notFound('endpoint') },
+    },
+  },
+  '/portal/webhooks/{id}/test': {
+    post: {
+      operationId: 'testWebhook',
+      summary: 'Send a `webhook.test` event now and answer what the receiver answered',
+      parameters: [idParameter('endpoint')],
+      responses: { '200': json(ref('WebhookTestResult')), ...authRefusals, ...notFound('endpoint') },
+    },
+  },
+  '/portal/webhooks/deliveries': {
+    get: {
+      operationId: 'listWebhookDeliveries',
+      summary: 'The delivery log, newest first, a page at a time (kept 30 days)',
+      parameters: [
+        { name: 'endpoint_id', in: 'query', required: false, schema: uuid, description: 'Only this endpoint\'s deliveries.' },
+        { name: 'status', in: 'query', required: false, schema: { enum: [...DELIVERY_STATUSES] } },
+        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+        { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page.' },
+      ],
+      responses: {
+        '200': json(ref('WebhookDeliveryPage')),
+        ...authRefusals,
+        '422': refusal('A filter is not one the log takes', ['bad_endpoint_id', 'bad_status', 'bad_limit', 'bad_cursor']),
+      },
+    },
+  },
+  '/portal/webhooks/deliveries/{id}': {
+    get: {
+      operationId: 'getWebhookDelivery',
+      summary: 'One delivery with the event it carries',
+      parameters: [idParameter('delivery')],
+      responses: { '200': json(ref('WebhookDeliveryDetail')), ...authRefusals, ...notFound('delivery') },
+    },
+  },
+  '/portal/webhooks/deliveries/{id}/retry': {
+    post: {
+      operationId: 'retryWebhookDelivery',
+      summary: 'Send a delivered or failed delivery again now, with a new round of up to seven attempts',
+      parameters: [idParameter('delivery')],
+      responses: {
+        '202': json(ref('WebhookDelivery'), 'The delivery, due at once'),
+        ...authRefusals,
+        ...notFound('delivery'),
+        '409': refusal('The delivery is still pending or being tried', ['in_flight']),
+      },
+    },
+  },
+};
+
+const header = (description: string, schema: Schema = { type: 'string' }) => ({ required: true, description, schema });
+
+/** The deliveries themselves, as OpenAPI 3.1 describes calls the service makes (spec 6.1). */
+export const webhookEvents = {
+  event: {
+    post: {
+      operationId: 'receiveWebhookEvent',
+      summary: 'A delivery to your endpoint',
+      description:
+        'Verify before parsing: HMAC-SHA256 under the endpoint secret of `X-Service-Timestamp`, a full stop and the raw body, lower-case hex, against any `v1=` entry of `X-Service-Signature`; refuse a timestamp more than 300 s from your clock; deduplicate on the event id (delivery is at least once). Answer 2xx at once and work afterwards: anything else, a redirect or no answer within 10 s is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h.',
+      parameters: [
+        { name: 'User-Agent', in: 'header', ...header('`Service-Webhooks/1`') },
+        { name: 'X-Service-Event', in: 'header', ...header('The event type', { enum: [...EVENT_TYPES] }) },
+        { name: 'X-Service-Event-Id', in: 'header', ...header('The event id; identical on every attempt') },
+        { name: 'X-Service-Delivery', in: 'header', ...header('One per endpoint per event', uuid) },
+        { name: 'X-Service-Timestamp', in: 'header', ...header('Unix seconds at which this attempt was signed', { type: 'string', pattern: '^[0-9]+$' }) },
+        { name: 'X-Service-Signature', in: 'header', ...header('`v1=<hex>`, one or more, comma-separated') },
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+      responses: { '200': { description: 'Any 2xx delivers the event' } },
+    },
+  },
+};
