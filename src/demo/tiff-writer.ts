@@ -448,6 +448,17 @@ function writeValues(view: DataView, at: number, e: Entry): void {
     return;
   }
   const values = e.values;
+  // Tile offsets and counts, tens of thousands in a large file: written through an aligned view.
+  if (values instanceof Float64Array || values instanceof Uint32Array) {
+    if ((view.byteOffset + at) % 8 !== 0) throw new TiffWriteError('bad_raster', 'out-of-line values must be aligned');
+    const words = new Uint32Array(view.buffer, view.byteOffset + at, values.length * (e.type === LONG8 ? 2 : 1));
+    if (e.type === LONG) words.set(values);
+    else for (let i = 0; i < values.length; i++) {
+      words[2 * i] = values[i] % 4294967296;
+      words[2 * i + 1] = Math.floor(values[i] / 4294967296);
+    }
+    return;
+  }
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (e.type === SHORT) view.setUint16(at + i * 2, v, true);
