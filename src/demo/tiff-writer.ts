@@ -323,15 +323,15 @@ function tileBytes(
       const base = y * row;
       for (let i = row - 1; i >= spp; i--) t[base + i] -= t[base + i - spp];
     }
-  } else if (predictor === 3) floatingPointPredictor(bytes, row, tile, t.BYTES_PER_ELEMENT, rows);
+  } else if (predictor === 3) floatingPointPredictor(bytes, row, tile, t.BYTES_PER_ELEMENT, spp, rows);
   return bytes;
 }
 
 /**
  * TIFF Technical Note 3's floating-point predictor: each row's samples are split into byte planes,
- * most significant first, and the bytes then differenced left to right, as GDAL writes PREDICTOR=3.
+ * most significant first, and each byte then differenced from the one `spp` before it, as GDAL writes PREDICTOR=3.
  */
-function floatingPointPredictor(bytes: Uint8Array, samplesPerRow: number, rowCount: number, bps: number, rows: Uint8Array): void {
+function floatingPointPredictor(bytes: Uint8Array, samplesPerRow: number, rowCount: number, bps: number, spp: number, rows: Uint8Array): void {
   const rowBytes = samplesPerRow * bps;
   const plane = new Uint8Array(rowBytes);
   for (let y = 0; y < rowCount; y++) {
@@ -341,7 +341,7 @@ function floatingPointPredictor(bytes: Uint8Array, samplesPerRow: number, rowCou
       // Little-endian samples: byte b of a sample goes to plane (bps - 1 - b).
       for (let b = 0; b < bps; b++) plane[(bps - 1 - b) * samplesPerRow + i] = bytes[base + i * bps + b];
     }
-    for (let i = rowBytes - 1; i > 0; i--) plane[i] = (plane[i] - plane[i - 1]) & 0xff;
+    for (let i = rowBytes - 1; i >= spp; i--) plane[i] = (plane[i] - plane[i - spp]) & 0xff;
     bytes.set(plane, base);
   }
 }
@@ -449,8 +449,7 @@ function writeValues(view: DataView, at: number, e: Entry): void {
   }
   const values = e.values;
   // Tile offsets and counts, tens of thousands in a large file: written through an aligned view.
-  if (values instanceof Float64Array || values instanceof Uint32Array) {
-    if ((view.byteOffset + at) % 8 !== 0) throw new TiffWriteError('bad_raster', 'out-of-line values must be aligned');
+  if ((values instanceof Float64Array || values instanceof Uint32Array) && (view.byteOffset + at) % 8 === 0) {
     const words = new Uint32Array(view.buffer, view.byteOffset + at, values.length * (e.type === LONG8 ? 2 : 1));
     if (e.type === LONG) words.set(values);
     else for (let i = 0; i < values.length; i++) {
