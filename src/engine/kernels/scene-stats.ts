@@ -131,6 +131,20 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
   };
 }
 
+/**
+ * Share of a plot's pixels that a scene's mask (SCL classes or QA_PIXEL words, through `lookup`)
+ * calls clear, on the mask's own grid and before cloud edges are buffered: an upper bound on the
+ * clear fraction sceneStats finds, so a scene under the line here is under it there. Null when no
+ * pixel of the plot falls on the mask.
+ */
+export function clearShare(mask: PixelMask, classes: ArrayLike<number>, lookup: Uint8Array): number | null {
+  if (mask.count === 0) return null;
+  let clear = 0;
+  const spans = mask.spans;
+  for (let s = 0; s < spans.length; s += 2) for (let i = spans[s]; i < spans[s + 1]; i++) clear += lookup[classes[i]];
+  return clear / mask.count;
+}
+
 /** Lookup for Sentinel-2 SCL: 1 for the listed classes (the clear ones, or those whose edges are buffered). */
 export function sclClearLookup(clearClasses: readonly number[]): Uint8Array {
   const lookup = new Uint8Array(256);
