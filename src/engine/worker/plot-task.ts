@@ -300,7 +300,7 @@ function clearShares(p: ClearTaskParams): ClearTaskResult {
   return {
     clear: p.masks.map((m) => {
       const r = need(rasters, m.key);
-      return clearShare(maskOf(r), r.raw, CLEAR_TESTS[m.kind].lookup);
+      return clearShare(maskOf(r), r.raw, CLEAR_TESTS[m.kind].lookup, r.nodata);
     }),
   };
 }

@@ -25,12 +25,13 @@ function planOf(optical: OpticalScenePlan[]): PlotPlan {
   } as unknown as PlotPlan;
 }
 
-test('a mask clear share counts the plot pixels whose class is clear, before any buffering', () => {
-  // A 4×2 window, plot pixels 1..6 in two runs; SCL 4 vegetation and 5 bare soil clear, 9 cloud and 0 nodata not.
+test('a mask clear share is the share of the plot pixels holding data whose class is clear, before any buffering', () => {
+  // A 4×2 window, plot pixels 1..6 in two runs; SCL 4 vegetation and 5 bare soil clear, 9 cloud not, 0 no data (not counted).
   const mask = { width: 4, height: 2, inside: new Uint8Array(8), spans: Int32Array.of(1, 4, 4, 7), count: 6 };
   const classes = Uint8Array.of(4, 4, 9, 5, 0, 4, 9, 4);
-  assert.equal(clearShare(mask, classes, sclClearLookup(op.scenes.sclClearClasses)), 3 / 6);
-  assert.equal(clearShare({ ...mask, spans: new Int32Array(0), count: 0 }, classes, sclClearLookup([4])), null);
+  assert.equal(clearShare(mask, classes, sclClearLookup(op.scenes.sclClearClasses), 0), 3 / 5);
+  assert.equal(clearShare(mask, Uint8Array.of(4, 0, 0, 0, 0, 0, 0, 4), sclClearLookup([4]), 0), null);
+  assert.equal(clearShare({ ...mask, spans: new Int32Array(0), count: 0 }, classes, sclClearLookup([4]), 0), null);
 });
 
 test('scenes under the clear line leave the plan with why, their bands unfetched; others and shared windows stay', () => {
