@@ -2,7 +2,8 @@
 // cost the engine only the tiles a plot's window touches.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openByteSource, type ByteSource } from '../../src/engine/sources/byte-source.ts';
 import { type Cog, openCog } from '../../src/engine/sources/cog.ts';
@@ -13,12 +14,18 @@ import { transformer } from '../../src/engine/sources/reproject.ts';
 import { mgrsSquare } from '../../src/engine/sources/products/mgrs.ts';
 import { annualChangeDataset, tmfHref, tmfTile } from '../../src/engine/sources/products/tmf/codes.ts';
 import { PC_MIRROR } from '../../src/engine/sources/products/palsar/codes.ts';
-import { canopyHeightHref, canopyHeightTile } from '../../src/engine/sources/products/canopy-height/codes.ts';
+import { CANOPY_HEIGHT_NODATA, canopyHeightHref, canopyHeightTile } from '../../src/engine/sources/products/canopy-height/codes.ts';
+import { createCanopyHeightAdapter } from '../../src/engine/sources/products/canopy-height/reader.ts';
+import { createPalsarAdapter } from '../../src/engine/sources/products/palsar/reader.ts';
+import { createTmfAdapter } from '../../src/engine/sources/products/tmf/reader.ts';
+import { writeCanopyHeight, writePalsar, writeTmf } from '../../src/demo/maps.ts';
+import { RasterFiles } from '../../src/demo/raster-files.ts';
 import { buildSiteModel } from '../../src/demo/site-model.ts';
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { DEMO_SEED } from '../../src/demo/world.ts';
 import { itemPath } from '../../src/demo/optical.ts';
-import { demoWorld, mirrored } from '../support/demo-world.ts';
+import { demoWorld, mirrored, onDisk } from '../support/demo-world.ts';
+import { readWindows } from '../support/read-windows.ts';
 
 const SITE = 'th-surat-thani-rubber';
 
@@ -107,4 +114,35 @@ test('TMF is a 10° BigTIFF of 40000² in 256² LZW tiles; PALSAR 4500² per 1°
   assert.deepEqual([palsar.width, palsar.height, palsar.geoTransform[0], palsar.geoTransform[3]], [4500, 4500, Math.floor(lon), Math.floor(lat) + 1]);
   const height = await openCog(openByteSource(mirrored(root, canopyHeightHref(canopyHeightTile(lon, lat), 'Map'))));
   assert.deepEqual([height.width, height.height, height.nodata], [36000, 36000, 255]);
+});
+
+test('a site on the equator writes its ground into the tiles on both sides, and the engine reads it back as one mosaic', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'edge-site-'));
+  try {
+    // The Lopé forest's ground moved onto the equator: every product's tile edge at 0° runs through its plot.
+    const spec = { ...DEMO_SITES.find((s) => s.name === 'ga-lope-evergreen-forest')!, name: 'equator-edge', centre: [13.2, 0] as [number, number] };
+    const m = buildSiteModel(spec, DEMO_SEED);
+    const files = new RasterFiles();
+    writePalsar(m, DEMO_SEED, files);
+    writeTmf(m, files);
+    writeCanopyHeight(m, DEMO_SEED, files);
+    files.writeAll(dir);
+    const where = onDisk(dir);
+    const plotBox = box(m.lonLatRing);
+    assert.ok(plotBox[1] < 0 && plotBox[3] > 0, 'the plot straddles the equator');
+    const palsar = await createPalsarAdapter({ where }).windows(box(m.lonLatRing, 0.002), 2020);
+    assert.deepEqual(palsar.tiles.sort(), ['N00E013', 'N01E013']);
+    const height = await createCanopyHeightAdapter({ where }).windows(plotBox, ['Map']);
+    assert.deepEqual(height.tiles.sort(), ['N00E012', 'S03E012']);
+    const tmf = await createTmfAdapter({ where, cacheDir: dir }).windows(plotBox, [annualChangeDataset(2020)]);
+    assert.ok(tmf.available);
+    assert.equal(tmf.tiles.length, 2);
+    const [hv, h, record] = await readWindows([palsar.layers.HV.request, height.layers.Map.request, tmf.layers[annualChangeDataset(2020)].request]);
+    // Read across the edge, no pixel of the plot's box is missing from either side.
+    assert.ok(Array.from(hv.raw).every((v) => v !== palsar.nodata), 'radar read whole');
+    assert.ok(Array.from(h.raw).every((v) => v !== CANOPY_HEIGHT_NODATA), 'canopy height read whole');
+    assert.ok(Array.from(record.raw).every((v) => v !== 0), 'the moist-forest record read whole');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
