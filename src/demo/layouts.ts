@@ -21,7 +21,7 @@ export interface FileLayout {
 /** GDAL's COG driver defaults, for products whose tiling data-products.md leaves unconfirmed. */
 const COG_DEFAULT = { tileSize: 512, compression: 'deflate' } as const;
 
-export const geographicGrid = (pixelDegrees: number): Grid => ({ epsg: 4326, pixel: pixelDegrees, anchorX: 0, anchorY: 0 });
+const geographicGrid = (pixelDegrees: number): Grid => ({ epsg: 4326, pixel: pixelDegrees, anchorX: 0, anchorY: 0 });
 
 /** A file of `width`×`height` pixels of `grid` whose upper-left corner is at (x, y) in the grid's CRS. */
 function fileAt(grid: Grid, x: number, y: number, width: number, height: number): GridWindow {
