@@ -7,13 +7,15 @@ import { OIL_PALM_EXTENT, OIL_PALM_GRID_HREF, oilPalmHref, oilPalmYopValue, RUBB
 import { demHref, demTile } from '../engine/sources/products/copernicus-dem/codes.ts';
 import { GFC2020, GFT2020, euForestTile, gfc2020Href, gft2020Href } from '../engine/sources/products/eu-forest-maps/codes.ts';
 import { hansenHref, hansenTile } from '../engine/sources/products/hansen/codes.ts';
-import { DEAFRICA_MIRROR, PALSAR_MASK, PC_MIRROR, dnFromGamma0Db, palsarNodata, palsarTile1, type PalsarBand } from '../engine/sources/products/palsar/codes.ts';
+import { DEAFRICA_MIRROR, PALSAR_MASK, PC_MIRROR, dnFromGamma0Db, palsarNodata, palsarTile1, palsarTile5, type PalsarBand } from '../engine/sources/products/palsar/codes.ts';
 import { ANNUAL_CHANGE, MAIN_CLASSES, TMF_FIRST_YEAR, TMF_LAST_YEAR, annualChangeDataset, tmfHref, tmfTile, type TmfDataset } from '../engine/sources/products/tmf/codes.ts';
 import { type Grid, type GridWindow, pixelCentres, toLonLat, windowAround } from './geometry.ts';
+import { canopyHeightLayout, demLayout, euForestLayout, type FileLayout, hansenLayout, oilPalmLayout, palsarLayout, tmfLayout } from './layouts.ts';
 import type { Cover } from './landscape.ts';
 import { geoFootprint, itemPath, SYNTHETIC_PROPERTIES, writeJson } from './optical.ts';
 import { randomFor, valueNoise } from './random.ts';
-import type { RasterFiles } from './raster-files.ts';
+import type { RasterFiles, RasterFileSpec } from './raster-files.ts';
+import type { CogTypedArray } from './tiff-writer.ts';
 import { type SiteModel, dayNumber } from './site-model.ts';
 import type { TmfHistory } from './sites.ts';
 
@@ -41,13 +43,27 @@ function sample(m: SiteModel, grid: Grid, halfM: number): Sampled {
   return { window, x, y, inside, surround };
 }
 
-const geographic = (pixel: number): Grid => ({ epsg: 4326, pixel, anchorX: 0, anchorY: 0 });
+/**
+ * The tiles of a product a site's window reaches, each with a point inside it: a window is far
+ * smaller than any tile, so its corners find them all. A site straddling a tile edge writes its
+ * window into each, clipped (RasterFiles), and the engine reads the plot as a mosaic of both.
+ */
+function tilesUnder(m: SiteModel, halfM: number, name: (lon: number, lat: number) => string): Map<string, [number, number]> {
+  const tiles = new Map<string, [number, number]>();
+  for (const [sx, sy] of [[0, 0], [-1, -1], [1, -1], [1, 1], [-1, 1]]) {
+    const p = toLonLat(m.frame, sx * halfM, sy * halfM);
+    const n = name(...p);
+    if (!tiles.has(n)) tiles.set(n, p);
+  }
+  return tiles;
+}
 
-/** The tile a whole window must fall in: the generator refuses a site straddling a tile edge. */
-function sameTile(m: SiteModel, halfM: number, name: (lon: number, lat: number) => string): string {
-  const names = new Set([[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([sx, sy]) => name(...toLonLat(m.frame, sx * halfM, sy * halfM))));
-  if (names.size !== 1) throw new Error(`demo site ${m.spec.name} straddles tiles ${[...names].join(', ')}`);
-  return [...names][0];
+/** Adds a site's window to the file of each tile it reaches. */
+function addToTiles(
+  files: RasterFiles, tiles: Map<string, [number, number]>, path: (tile: string, at: [number, number]) => string,
+  layout: (at: [number, number]) => FileLayout, spec: Omit<RasterFileSpec, 'layout'>, window: GridWindow, data: CogTypedArray | CogTypedArray[],
+): void {
+  for (const [tile, at] of tiles) files.add(path(tile, at), { ...spec, layout: layout(at) }, window, data);
 }
 
 // --- PALSAR ---------------------------------------------------------------------------------------
@@ -56,9 +72,7 @@ const PALSAR_HALF_M = 800;
 
 export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): void {
   const [lon0, lat0] = m.spec.centre;
-  const grid = geographic(1 / 4500);
-  const s = sample(m, grid, PALSAR_HALF_M);
-  sameTile(m, PALSAR_HALF_M, palsarTile1);
+  const s = sample(m, palsarLayout(lon0, lat0, 1).window.grid, PALSAR_HALF_M);
   const mirrors = [PC_MIRROR, DEAFRICA_MIRROR].filter((mirror) => mirror.covers(lon0, lat0));
   for (const year of PALSAR_YEARS) {
     const rnd = randomFor(seed, m.spec.name, 'palsar', year);
@@ -75,9 +89,10 @@ export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): voi
     }
     const bands: Array<[PalsarBand, Uint16Array | Uint8Array]> = [['HH', hh], ['HV', hv], ['mask', mask]];
     for (const mirror of mirrors) {
+      const tiles = tilesUnder(m, PALSAR_HALF_M, mirror.tileDegrees === 1 ? palsarTile1 : palsarTile5);
       for (const [band, data] of bands) {
-        files.add(mirrorPath(mirror.href(lon0, lat0, year, band)), {
-          grid, dtype: band === 'mask' ? 'uint8' : 'uint16', nodata: palsarNodata(year, band), predictor: band === 'mask' ? 1 : 2,
+        addToTiles(files, tiles, (_, at) => mirrorPath(mirror.href(...at, year, band)), (at) => palsarLayout(...at, mirror.tileDegrees), {
+          dtype: band === 'mask' ? 'uint8' : 'uint16', nodata: palsarNodata(year, band), predictor: band === 'mask' ? 1 : 2,
           description: `PALSAR-2 ${band} ${year} (synthetic demo mosaic)`, metadata: { ...SYNTHETIC, CF: '83.0 dB' },
         }, s.window, data);
       }
@@ -85,20 +100,15 @@ export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): voi
   }
 }
 
-/**
- * Planetary Computer `alos-palsar-mosaic` items, one per 1° tile and year, written once every
- * site's window is in (two sites may share a tile); footprints are the written extents.
- */
-export function writePalsarItems(models: SiteModel[], files: RasterFiles, root: string): void {
+/** Planetary Computer `alos-palsar-mosaic` items, one per 1° tile a site reaches and year (two sites may share a tile). */
+export function writePalsarItems(models: SiteModel[], root: string): void {
   const seen = new Set<string>();
-  for (const m of models) {
-    const [lon0, lat0] = m.spec.centre;
+  for (const m of models) for (const [tile, [lon0, lat0]] of tilesUnder(m, PALSAR_HALF_M, palsarTile1)) {
     for (const year of PALSAR_YEARS) {
-      const id = `${palsarTile1(lon0, lat0)}_${String(year).slice(2)}_F02DAR_MOS`;
+      const id = `${tile}_${String(year).slice(2)}_F02DAR_MOS`;
       if (seen.has(id)) continue;
       seen.add(id);
-      const extent = files.extentOf(mirrorPath(PC_MIRROR.href(lon0, lat0, year, 'HV')));
-      const { geometry, bbox } = geoFootprint(extent);
+      const { geometry, bbox } = geoFootprint(palsarLayout(lon0, lat0, 1).window);
       writeJson(root, itemPath('https://planetarycomputer.microsoft.com/api/stac/v1', 'alos-palsar-mosaic', id), {
         type: 'Feature', stac_version: '1.0.0', id, collection: 'alos-palsar-mosaic', geometry, bbox,
         properties: {
@@ -119,9 +129,8 @@ export function writePalsarItems(models: SiteModel[], files: RasterFiles, root: 
 // --- ETH canopy height --------------------------------------------------------------------------
 
 export function writeCanopyHeight(m: SiteModel, seed: string, files: RasterFiles): void {
-  const grid = geographic(1 / 12000);
-  const s = sample(m, grid, 420);
-  const tile = sameTile(m, 420, canopyHeightTile);
+  const s = sample(m, canopyHeightLayout(...m.spec.centre).window.grid, 420);
+  const tiles = tilesUnder(m, 420, canopyHeightTile);
   const rnd = randomFor(seed, m.spec.name, 'canopy-height');
   const day = dayNumber('2020-07-01');
   const plotCover = m.plotCoverOn(day);
@@ -138,17 +147,17 @@ export function writeCanopyHeight(m: SiteModel, seed: string, files: RasterFiles
     map[i] = Math.max(0, Math.min(CANOPY_HEIGHT_NODATA - 1, Math.round(rnd.normal(h.median, h.sd))));
     sd[i] = Math.max(1, Math.round(3 + 0.15 * h.median + rnd.normal(0, 1)));
   }
-  const spec = { grid, dtype: 'uint8' as const, nodata: CANOPY_HEIGHT_NODATA, metadata: SYNTHETIC };
-  files.add(mirrorPath(canopyHeightHref(tile, 'Map')), { ...spec, description: 'Canopy top height 2020 (m), synthetic demo tile' }, s.window, map);
-  files.add(mirrorPath(canopyHeightHref(tile, 'Map_SD')), { ...spec, description: 'Canopy height standard deviation (m), synthetic demo tile' }, s.window, sd);
+  const spec = { dtype: 'uint8' as const, nodata: CANOPY_HEIGHT_NODATA, metadata: SYNTHETIC };
+  const layout = (at: [number, number]) => canopyHeightLayout(...at);
+  addToTiles(files, tiles, (t) => mirrorPath(canopyHeightHref(t, 'Map')), layout, { ...spec, description: 'Canopy top height 2020 (m), synthetic demo tile' }, s.window, map);
+  addToTiles(files, tiles, (t) => mirrorPath(canopyHeightHref(t, 'Map_SD')), layout, { ...spec, description: 'Canopy height standard deviation (m), synthetic demo tile' }, s.window, sd);
 }
 
 // --- Copernicus DEM -----------------------------------------------------------------------------
 
 export function writeDem(m: SiteModel, seed: string, files: RasterFiles): void {
-  const grid = geographic(1 / 3600);
-  const s = sample(m, grid, 800);
-  const tile = sameTile(m, 800, demTile);
+  const s = sample(m, demLayout(...m.spec.centre).window.grid, 800);
+  const tiles = tilesUnder(m, 800, demTile);
   const { elevation, slopeDeg, aspectDeg } = m.spec.terrain;
   const undulation = valueNoise(seed, `${m.spec.name}/terrain`, 220);
   const a = (aspectDeg * Math.PI) / 180;
@@ -161,7 +170,9 @@ export function writeDem(m: SiteModel, seed: string, files: RasterFiles): void {
     const along = s.x[i] * dx + s.y[i] * dy;
     dem[i] = elevation - gradient * along + 4 * (undulation(s.x[i], s.y[i]) - 0.5);
   }
-  files.add(mirrorPath(demHref(tile)), { grid, dtype: 'float32', description: 'Copernicus DEM GLO-30 heights (m), synthetic demo tile', metadata: SYNTHETIC }, s.window, dem);
+  addToTiles(files, tiles, (t) => mirrorPath(demHref(t)), (at) => demLayout(...at), {
+    dtype: 'float32', description: 'Copernicus DEM GLO-30 heights (m), synthetic demo tile', metadata: SYNTHETIC,
+  }, s.window, dem);
 }
 
 // --- JRC TMF ------------------------------------------------------------------------------------
@@ -201,18 +212,16 @@ function subtype(h: TmfHistory, cover: Cover): number {
 }
 
 export function writeTmf(m: SiteModel, files: RasterFiles): void {
-  const grid = geographic(0.00025);
-  const s = sample(m, grid, 800);
-  sameTile(m, 800, (lon, lat) => tmfTile(lon, lat).id);
-  const tile = tmfTile(...m.spec.centre);
+  const s = sample(m, tmfLayout(...m.spec.centre).window.grid, 800);
+  const tiles = tilesUnder(m, 800, (lon, lat) => tmfTile(lon, lat).id);
   const histories = Array.from({ length: s.x.length }, (_, i) => tmfHistoryAt(m, s, i));
   const plotCover = m.plotCoverOn(dayNumber('2025-07-01'));
   const spec = (dataset: TmfDataset, dtype: 'uint8' | 'uint16') => ({
-    grid, dtype, nodata: 0, predictor: dtype === 'uint16' ? 2 as const : 1 as const,
+    dtype, nodata: 0, predictor: dtype === 'uint16' ? 2 as const : 1 as const,
     description: `JRC TMF ${dataset} (synthetic demo tile)`, metadata: SYNTHETIC,
   });
-  const add = (dataset: TmfDataset, data: Uint8Array | Uint16Array) =>
-    files.add(mirrorPath(tmfHref(dataset, tile)), spec(dataset, data instanceof Uint16Array ? 'uint16' : 'uint8'), s.window, data);
+  const add = (dataset: TmfDataset, data: Uint8Array | Uint16Array) => addToTiles(files, tiles, (_, at) => mirrorPath(tmfHref(dataset, tmfTile(...at))),
+    (at) => tmfLayout(...at), spec(dataset, data instanceof Uint16Array ? 'uint16' : 'uint8'), s.window, data);
   for (let year = TMF_FIRST_YEAR; year <= TMF_LAST_YEAR; year++) {
     add(annualChangeDataset(year), Uint8Array.from(histories, (h) => annualClass(h, year)));
   }
@@ -229,9 +238,8 @@ const GFT_OF: Record<'primary' | 'naturally_regenerating' | 'planted', number> =
 };
 
 export function writeEuForestMaps(m: SiteModel, files: RasterFiles): void {
-  const grid = geographic(0.0001);
-  const s = sample(m, grid, 420);
-  const tile = sameTile(m, 420, euForestTile);
+  const s = sample(m, euForestLayout(...m.spec.centre).window.grid, 420);
+  const tiles = tilesUnder(m, 420, euForestTile);
   const gfc = new Uint8Array(s.x.length);
   const gft = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {
@@ -249,8 +257,9 @@ export function writeEuForestMaps(m: SiteModel, files: RasterFiles): void {
     else if (c === 'acacia') { gfc[i] = GFC2020.FOREST; gft[i] = GFT2020.PLANTED; }
   }
   // No nodata is declared: 0 is "not forest", a value (see EU_FOREST_MAPS_ASSUMED).
-  files.add(mirrorPath(gfc2020Href(tile)), { grid, dtype: 'uint8', description: 'JRC GFC2020 V3 (synthetic demo tile)', metadata: SYNTHETIC }, s.window, gfc);
-  files.add(mirrorPath(gft2020Href(tile)), { grid, dtype: 'uint8', description: 'JRC GFT2020 V1 (synthetic demo tile)', metadata: SYNTHETIC }, s.window, gft);
+  const layout = (at: [number, number]) => euForestLayout(...at);
+  addToTiles(files, tiles, (t) => mirrorPath(gfc2020Href(t)), layout, { dtype: 'uint8', description: 'JRC GFC2020 V3 (synthetic demo tile)', metadata: SYNTHETIC }, s.window, gfc);
+  addToTiles(files, tiles, (t) => mirrorPath(gft2020Href(t)), layout, { dtype: 'uint8', description: 'JRC GFT2020 V1 (synthetic demo tile)', metadata: SYNTHETIC }, s.window, gft);
 }
 
 // --- Hansen GFC ---------------------------------------------------------------------------------
@@ -259,9 +268,8 @@ export function writeEuForestMaps(m: SiteModel, files: RasterFiles): void {
 export const HANSEN_HALF_M = 2500;
 
 export function writeHansen(m: SiteModel, seed: string, files: RasterFiles): void {
-  const grid = geographic(0.00025);
-  const s = sample(m, grid, HANSEN_HALF_M);
-  const tile = sameTile(m, HANSEN_HALF_M, hansenTile);
+  const s = sample(m, hansenLayout(...m.spec.centre).window.grid, HANSEN_HALF_M);
+  const tiles = tilesUnder(m, HANSEN_HALF_M, hansenTile);
   const rnd = randomFor(seed, m.spec.name, 'hansen');
   const lossPatches = valueNoise(seed, `${m.spec.name}/hansen-loss`, 150);
   const tc = new Uint8Array(s.x.length);
@@ -279,10 +287,11 @@ export function writeHansen(m: SiteModel, seed: string, files: RasterFiles): voi
     if (ring && tc[i] >= 30 && lossPatches(s.x[i], s.y[i]) < ring.share * 1.8 && rnd.next() < 0.55) loss[i] = ring.year - 2000;
   }
   const datamask = new Uint8Array(s.x.length).fill(1);
-  const spec = { grid, dtype: 'uint8' as const, metadata: SYNTHETIC };
-  files.add(mirrorPath(hansenHref('treecover2000', tile)), { ...spec, description: 'Hansen GFC treecover2000 (synthetic demo tile)' }, s.window, tc);
-  files.add(mirrorPath(hansenHref('lossyear', tile)), { ...spec, description: 'Hansen GFC lossyear (synthetic demo tile)' }, s.window, loss);
-  files.add(mirrorPath(hansenHref('datamask', tile)), { ...spec, description: 'Hansen GFC datamask (synthetic demo tile)' }, s.window, datamask);
+  const spec = { dtype: 'uint8' as const, metadata: SYNTHETIC };
+  const layout = (at: [number, number]) => hansenLayout(...at);
+  addToTiles(files, tiles, (t) => mirrorPath(hansenHref('treecover2000', t)), layout, { ...spec, description: 'Hansen GFC treecover2000 (synthetic demo tile)' }, s.window, tc);
+  addToTiles(files, tiles, (t) => mirrorPath(hansenHref('lossyear', t)), layout, { ...spec, description: 'Hansen GFC lossyear (synthetic demo tile)' }, s.window, loss);
+  addToTiles(files, tiles, (t) => mirrorPath(hansenHref('datamask', t)), layout, { ...spec, description: 'Hansen GFC datamask (synthetic demo tile)' }, s.window, datamask);
 }
 
 // --- Oil palm and rubber ------------------------------------------------------------------------
@@ -295,11 +304,9 @@ export function oilPalmCellId(lon: number, lat: number): string {
 }
 
 export function writeOilPalm(m: SiteModel, files: RasterFiles): void {
-  const cell = sameTile(m, 420, oilPalmCellId);
-  const extentGrid = geographic(0.0001);
-  const yopGrid = geographic(0.00025);
-  for (const [grid, layer] of [[extentGrid, 'OP-extent'], [yopGrid, 'YoP']] as const) {
-    const s = sample(m, grid, 420);
+  const cells = tilesUnder(m, 420, oilPalmCellId);
+  for (const [pixel, layer] of [[0.0001, 'OP-extent'], [0.00025, 'YoP']] as const) {
+    const s = sample(m, oilPalmLayout(...m.spec.centre, pixel).window.grid, 420);
     const data = layer === 'OP-extent' ? new Uint8Array(s.x.length) : new Uint16Array(s.x.length);
     for (let i = 0; i < s.x.length; i++) {
       const plot = s.inside[i] === 1 && m.spec.oilPalm !== undefined ? m.spec.oilPalm : null;
@@ -307,8 +314,8 @@ export function writeOilPalm(m: SiteModel, files: RasterFiles): void {
       if (palm === null) continue;
       data[i] = layer === 'OP-extent' ? palm.class : oilPalmYopValue(palm.plantingYear);
     }
-    files.add(mirrorPath(oilPalmHref(layer, cell)), {
-      grid, dtype: layer === 'OP-extent' ? 'uint8' : 'uint16', predictor: layer === 'YoP' ? 2 : 1, metadata: SYNTHETIC,
+    addToTiles(files, cells, (c) => mirrorPath(oilPalmHref(layer, c)), (at) => oilPalmLayout(...at, pixel), {
+      dtype: layer === 'OP-extent' ? 'uint8' : 'uint16', predictor: layer === 'YoP' ? 2 : 1, metadata: SYNTHETIC,
       description: `Descals et al. 2024 oil palm ${layer} (synthetic demo tile)`,
     }, s.window, data);
   }
@@ -336,13 +343,14 @@ export function oilPalmGrid(models: SiteModel[]) {
 
 export function writeRubberMap(m: SiteModel, files: RasterFiles): void {
   if (!rubberCovers(...m.spec.centre)) return;
-  const grid = geographic(0.0001);
-  const s = sample(m, grid, 420);
-  const tile = sameTile(m, 420, euForestTile);
+  const s = sample(m, euForestLayout(...m.spec.centre).window.grid, 420);
+  const tiles = tilesUnder(m, 420, euForestTile);
   const data = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {
     const c = s.inside[i] ? m.spec.plotCover : s.surround[i];
     data[i] = c === 'rubber' ? RUBBER_CLASSES.RUBBER : FOREST_COVERS.has(c) ? RUBBER_CLASSES.FOREST : 0;
   }
-  files.add(mirrorPath(rubberHref(tile)), { grid, dtype: 'uint8', metadata: SYNTHETIC, description: 'Wang et al. 2023 forest (1) and rubber (2) (synthetic demo tile)' }, s.window, data);
+  addToTiles(files, tiles, (t) => mirrorPath(rubberHref(t)), (at) => euForestLayout(...at), {
+    dtype: 'uint8', metadata: SYNTHETIC, description: 'Wang et al. 2023 forest (1) and rubber (2) (synthetic demo tile)',
+  }, s.window, data);
 }

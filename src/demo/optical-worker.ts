@@ -1,8 +1,8 @@
 // A worker thread of the demo generator: writes the optical scenes (Sentinel-2, Landsat) of the
-// sites it is given. Scenes are most of the world's files and each belongs to one site, so
-// sites split cleanly across threads; everything tiled across sites stays on the main thread.
+// groups of sites it is given. A scene's item and files hold every site of its tile and date, so
+// the sites sharing a tile are one group, written by one thread and flushed together.
 import { parentPort, workerData } from 'node:worker_threads';
-import { writeLandsat, writeSentinel2, type S2SceneRecord } from './optical.ts';
+import { SceneItems, writeLandsat, writeSentinel2, type S2SceneRecord } from './optical.ts';
 import { RasterFiles } from './raster-files.ts';
 import { type WorldKind, worldModels } from './world.ts';
 
@@ -10,7 +10,8 @@ export interface OpticalJob {
   world: WorldKind;
   seed: string;
   root: string;
-  sites: string[];
+  /** Names of sites, in groups sharing optical tiles. */
+  groups: string[][];
 }
 
 export interface OpticalResult {
@@ -20,10 +21,14 @@ export interface OpticalResult {
 
 const job = workerData as OpticalJob;
 const files = new RasterFiles();
+const items = new SceneItems();
 const result: OpticalResult = { sentinel2: [], landsatScenes: 0 };
-for (const m of worldModels(job.world, job.seed, job.sites)) {
-  result.sentinel2.push(...writeSentinel2(m, job.seed, files, job.root));
-  result.landsatScenes += writeLandsat(m, job.seed, files, job.root);
+for (const group of job.groups) {
+  for (const m of worldModels(job.world, job.seed, group)) {
+    result.sentinel2.push(...writeSentinel2(m, job.seed, files, items));
+    result.landsatScenes += writeLandsat(m, job.seed, files, items);
+  }
   files.writeAll(job.root);
+  items.writeAll(job.root);
 }
 parentPort!.postMessage(result);

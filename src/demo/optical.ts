@@ -9,7 +9,8 @@ import { mirrorPath } from '../engine/sources/products/archive-url.ts';
 import { LANDSAT_CATALOGUE, LANDSAT_SR_ENCODING, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, QA_PIXEL_NODATA, landsatAssetHref, landsatDn, landsatItemId, type LandsatAsset, type LandsatSrAsset } from '../engine/sources/products/landsat/codes.ts';
 import { mgrsSquare, utmEpsg } from '../engine/sources/products/mgrs.ts';
 import { BOA_ADD_OFFSET_DN, REFLECTANCE_SCALE, S2_ASSETS, S2_CATALOGUES, SCL, baselineAtLeast, earthSearchV1AssetHref, earthSearchV1ItemId, type S2Asset } from '../engine/sources/products/sentinel-2/codes.ts';
-import { type Grid, type GridWindow, pixelCentres, windowAround, windowGeoTransform } from './geometry.ts';
+import { type GridWindow, pixelCentres, windowAround, windowGeoTransform } from './geometry.ts';
+import { approximateWrs2, landsatLayout, S2_TILE_M, sentinel2Layout } from './layouts.ts';
 import { CLOUD, type Cover, HAZE_PER_AOT, type Spectrum, ndvi, visible } from './landscape.ts';
 import { randomFor, valueNoise } from './random.ts';
 import type { RasterFiles } from './raster-files.ts';
@@ -180,35 +181,86 @@ const REPUBLISHED_SITE = 'gh-dust-no-structure';
 /** ESA's Collection-1 reprocessing of the archive. */
 const REPROCESSING_BASELINE = '05.00';
 /** Neighbouring MGRS tiles of a zone overlap by this much: a tile spans 109.8 km of a 100 km square. */
-const TILE_OVERLAP_M = 9_800;
+const TILE_OVERLAP_M = S2_TILE_M - 100_000;
 
 /**
  * The site lies within the overlap of its MGRS tile and the western neighbour's, so one acquisition
  * of its record is published in both tiles; another is published again after reprocessing. Both
  * are passes bracketing a trough before the cutoff, where a twin counted twice would fill both
- * places of the "trough holds in two neighbouring scenes" guard.
+ * places of the "trough holds in two neighbouring scenes" guard. Returns a point of the
+ * neighbour's square, which names its tile and places its file.
  */
-function republishedPasses(m: SiteModel, passes: Pass[], epsg: number): { neighbour: string; at: Map<number, 'neighbouring_tile' | 'reprocessed'> } | null {
+function republishedPasses(m: SiteModel, passes: Pass[], epsg: number): { neighbour: [number, number]; at: Map<number, 'neighbouring_tile' | 'reprocessed'> } | null {
   if (m.spec.name !== REPUBLISHED_SITE) return null;
   const [x, y] = transformer('EPSG:4326', epsg)(...m.spec.centre);
   const intoSquare = ((x % 100_000) + 100_000) % 100_000;
   if (intoSquare >= TILE_OVERLAP_M) throw new Error(`${m.spec.name} lies ${Math.round(intoSquare)} m into its MGRS square, outside the western neighbour's tile`);
-  const [lon, lat] = transformer(epsg, 'EPSG:4326')(x - intoSquare - 50_000, y);
+  const neighbour = transformer(epsg, 'EPSG:4326')(x - intoSquare - 50_000, y) as [number, number];
   const bracketing = passes.flatMap((p, k) => (p.atTrough && isoDay(p.day) < '2021-01-01' ? [k] : []));
-  return { neighbour: mgrsSquare(lon, lat).code, at: new Map([[bracketing[0], 'neighbouring_tile'], [bracketing[2], 'reprocessed']]) };
+  return { neighbour, at: new Map([[bracketing[0], 'neighbouring_tile'], [bracketing[2], 'reprocessed']]) };
 }
 
-/** Writes a site's Sentinel-2 scenes (and the site's republished twins); returns what was written, for the world's manifest. */
-export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, root: string): S2SceneRecord[] {
+/** What an item says about its pixels, settled by the first site written into it. */
+interface S2Publication { tile: string; at: [number, number]; id: string; pb: string; offsetInPixels: boolean; flag: boolean }
+
+/**
+ * The items of the scenes one thread writes. A scene is one item per tile (or path/row) and date
+ * holding every site in it, so sites sharing a tile and date add their ground to one item and its
+ * files; the item's cloud cover counts the pixels of every site in it. Written once all are in.
+ */
+export class SceneItems {
+  private readonly s2 = new Map<string, { input: S2ItemInput; m: SiteModel; cloudy: number; pixels: number }>();
+  private readonly landsat = new Map<string, { input: LandsatItemInput; cloudy: number; pixels: number }>();
+
+  /** The publication already settled under this id, if a site of the same tile and date came first. */
+  settled(id: string): S2Publication | undefined {
+    const i = this.s2.get(id)?.input;
+    return i === undefined ? undefined : { tile: i.tile, at: i.at, id, pb: i.pb, offsetInPixels: i.offsetInPixels, flag: i.flag };
+  }
+
+  addSentinel2(m: SiteModel, input: S2ItemInput, cloudy: number, pixels: number): void {
+    const held = this.s2.get(input.id) ?? { input, m, cloudy: 0, pixels: 0 };
+    held.cloudy += cloudy;
+    held.pixels += pixels;
+    this.s2.set(input.id, held);
+  }
+
+  addLandsat(input: LandsatItemInput, cloudy: number, pixels: number): void {
+    const held = this.landsat.get(input.id) ?? { input, cloudy: 0, pixels: 0 };
+    held.cloudy += cloudy;
+    held.pixels += pixels;
+    this.landsat.set(input.id, held);
+  }
+
+  writeAll(root: string): void {
+    const cover = (cloudy: number, pixels: number) => Math.round((1000 * cloudy) / pixels) / 10;
+    for (const { input, m, cloudy, pixels } of this.s2.values()) {
+      writeJson(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', input.id), s2Item(m, input, cover(cloudy, pixels)));
+    }
+    for (const { input, cloudy, pixels } of this.landsat.values()) {
+      writeJson(root, itemPath(LANDSAT_CATALOGUE.api, LANDSAT_CATALOGUE.collection, input.id), landsatItem(input, cover(cloudy, pixels)));
+    }
+    this.s2.clear();
+    this.landsat.clear();
+  }
+}
+
+/** The MGRS tiles and WRS-2 scenes a site's optical record is filed under: sites sharing any are written together. */
+export function opticalTiles(m: SiteModel): string[] {
+  const [lon, lat] = m.spec.centre;
+  const { path, row } = approximateWrs2(lon, lat);
+  const republished = m.spec.name === REPUBLISHED_SITE ? republishedPasses(m, [], utmEpsg(lon, lat)) : null;
+  return [mgrsSquare(lon, lat).code, ...(republished ? [mgrsSquare(...republished.neighbour).code] : []), `wrs2-${path}-${row}`];
+}
+
+/** Writes a site's Sentinel-2 scenes (and the site's republished twins) into their tiles' items; returns what was written, for the world's manifest. */
+export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems): S2SceneRecord[] {
   const [lon0, lat0] = m.spec.centre;
   const epsg = utmEpsg(lon0, lat0);
   const tile = mgrsSquare(lon0, lat0).code;
-  const grid10: Grid = { epsg, pixel: 10, anchorX: 0, anchorY: 0 };
-  const grid20: Grid = { epsg, pixel: 20, anchorX: 0, anchorY: 0 };
-  const g10 = groundOf(m, windowAround(m.frame, grid10, S2_HALF_M));
-  const g20 = groundOf(m, windowAround(m.frame, grid20, S2_HALF_M));
+  const g10 = groundOf(m, windowAround(m.frame, sentinel2Layout(lon0, lat0, 10).window.grid, S2_HALF_M));
+  const g20 = groundOf(m, windowAround(m.frame, sentinel2Layout(lon0, lat0, 20).window.grid, S2_HALF_M));
   const noise = new NoisePool(seed, `${m.spec.name}/s2`);
-  const { geometry, bbox } = geoFootprint(g10.window);
   const records: S2SceneRecord[] = [];
   const passes = sentinel2Passes(m.spec, seed);
   const flagRnd = randomFor(seed, m.spec.name, 's2-boa');
@@ -249,9 +301,10 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, r
         : ndvi({ red: r20.red[i], nir: r20.nir[i] }) > 0.35 ? SCL.VEGETATION : SCL.BARE_SOIL;
       aot[i] = Math.max(1, Math.round((pass.aot + 0.01 * noise.next()) * 1000));
     }
-    const cloudCover = Math.round((1000 * cloudy) / scl.length) / 10;
     // One publication of the pass: its files and its item, under a tile, an id and a processing baseline.
-    const publish = (p: { tile: string; id: string; pb: string; offsetInPixels: boolean; flag: boolean }) => {
+    // A site sharing the tile and date with one written before adds its ground under the item's settled encoding.
+    const publish = (wanted: S2Publication) => {
+      const p = items.settled(wanted.id) ?? wanted;
       const withOffset = baselineAtLeast(p.pb, '04.00');
       const add = p.offsetInPixels ? -BOA_ADD_OFFSET_DN : 0;
       const dn = (a: Float32Array) => {
@@ -259,36 +312,42 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, r
         for (let i = 0; i < a.length; i++) out[i] = Math.min(65535, Math.max(1, Math.round(a[i] / REFLECTANCE_SCALE) + add));
         return out;
       };
+      const l10 = sentinel2Layout(...p.at, 10);
+      const l20 = sentinel2Layout(...p.at, 20);
       const hrefs = {} as Record<S2Asset, string>;
       for (const asset of S2_WRITTEN) {
         hrefs[asset] = earthSearchV1AssetHref(p.tile, date, p.id, asset);
         const path = mirrorPath(hrefs[asset]);
         const description = `${S2_ASSETS[asset].band} of ${p.id} (synthetic demo scene)`;
-        if (asset === 'scl') files.add(path, { grid: grid20, dtype: 'uint8', nodata: 0, description }, g20.window, scl);
-        else if (asset === 'aot') files.add(path, { grid: grid20, dtype: 'uint16', nodata: 0, scale: 0.001, offset: 0, predictor: 2, description }, g20.window, aot);
+        if (asset === 'scl') files.add(path, { layout: l20, dtype: 'uint8', nodata: 0, description }, g20.window, scl);
+        else if (asset === 'aot') files.add(path, { layout: l20, dtype: 'uint16', nodata: 0, scale: 0.001, offset: 0, predictor: 2, description }, g20.window, aot);
         else {
           const data: Record<string, Float32Array> = { blue: r10.blue, green: r10.green, red: r10.red, nir: r10.nir };
-          files.add(path, { grid: grid10, dtype: 'uint16', nodata: 0, scale: REFLECTANCE_SCALE, offset: withOffset ? -0.1 : 0, predictor: 2, description }, g10.window, dn(data[asset]));
+          files.add(path, { layout: l10, dtype: 'uint16', nodata: 0, scale: REFLECTANCE_SCALE, offset: withOffset ? -0.1 : 0, predictor: 2, description }, g10.window, dn(data[asset]));
         }
       }
-      writeJson(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', p.id),
-        s2Item(m, { ...p, date, platform, epsg, withOffset, cloudCover, hrefs, geometry, bbox, w10: g10.window, w20: g20.window }));
+      const { geometry, bbox } = geoFootprint(l10.window);
+      items.addSentinel2(m, { ...p, date, platform, epsg: l10.window.grid.epsg, withOffset, hrefs, geometry, bbox, w10: l10.window, w20: l20.window }, cloudy, scl.length);
       records.push({ site: m.spec.name, id: p.id, date, sky: pass.sky, offsetInPixels: p.offsetInPixels, flag: p.flag, aot: pass.aot });
     };
-    publish({ tile, id, pb, offsetInPixels, flag });
+    const home: [number, number] = [lon0, lat0];
+    publish({ tile, at: home, id, pb, offsetInPixels, flag });
     const again = republished?.at.get(k);
-    if (again === 'neighbouring_tile') publish({ tile: republished!.neighbour, id: earthSearchV1ItemId(platform, republished!.neighbour, date), pb, offsetInPixels, flag });
-    if (again === 'reprocessed') publish({ tile, id: earthSearchV1ItemId(platform, tile, date, 1), pb: REPROCESSING_BASELINE, offsetInPixels: true, flag: false });
+    if (again === 'neighbouring_tile') {
+      const neighbour = mgrsSquare(...republished!.neighbour).code;
+      publish({ tile: neighbour, at: republished!.neighbour, id: earthSearchV1ItemId(platform, neighbour, date), pb, offsetInPixels, flag });
+    }
+    if (again === 'reprocessed') publish({ tile, at: home, id: earthSearchV1ItemId(platform, tile, date, 1), pb: REPROCESSING_BASELINE, offsetInPixels: true, flag: false });
   }
   return records;
 }
 
-interface S2ItemInput {
-  id: string; date: string; platform: string; tile: string; epsg: number; pb: string; withOffset: boolean; flag: boolean; offsetInPixels: boolean;
-  cloudCover: number; hrefs: Record<S2Asset, string>; geometry: unknown; bbox: number[]; w10: GridWindow; w20: GridWindow;
+interface S2ItemInput extends S2Publication {
+  date: string; platform: string; epsg: number; withOffset: boolean;
+  hrefs: Record<S2Asset, string>; geometry: unknown; bbox: number[]; w10: GridWindow; w20: GridWindow;
 }
 
-function s2Item(m: SiteModel, i: S2ItemInput) {
+function s2Item(m: SiteModel, i: S2ItemInput, cloudCover: number) {
   const api = S2_CATALOGUES['earth-search-v1'].api;
   const zone = Number(/^\d+/.exec(i.tile)![0]);
   const datetime = `${i.date}T${String(3 + (Math.round(m.spec.centre[0] + 180) % 8)).padStart(2, '0')}:32:11.024000Z`;
@@ -332,7 +391,7 @@ function s2Item(m: SiteModel, i: S2ItemInput) {
       platform: i.platform,
       constellation: 'sentinel-2',
       instruments: ['msi'],
-      'eo:cloud_cover': i.cloudCover,
+      'eo:cloud_cover': cloudCover,
       'proj:epsg': i.epsg,
       'mgrs:utm_zone': zone,
       'mgrs:latitude_band': i.tile.slice(-3, -2),
@@ -364,26 +423,13 @@ function s2Item(m: SiteModel, i: S2ItemInput) {
 
 const LANDSAT_WRITTEN: LandsatAsset[] = ['red', 'nir08', 'qa_pixel'];
 
-/**
- * WRS-2 path and row of a point, approximated from longitude and latitude (paths step about
- * 1.55° westward, rows about 1.45° southward from row 60 at the equator): plausible names for
- * synthetic scenes, not a real orbit computation.
- */
-export function approximateWrs2(lon: number, lat: number): { path: number; row: number } {
-  const path = ((Math.round((295.6 - lon) / (360 / 233)) % 233) + 233) % 233 + 1;
-  const row = Math.round(60 - lat / 1.45);
-  return { path, row };
-}
-
-export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, root: string): number {
+export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems): number {
   const [lon0, lat0] = m.spec.centre;
-  const epsg = utmEpsg(lon0, lat0);
-  // Landsat pixel edges sit on the 30 m grid offset by half a pixel.
-  const grid: Grid = { epsg, pixel: 30, anchorX: 15, anchorY: 15 };
-  const g = groundOf(m, windowAround(m.frame, grid, LANDSAT_HALF_M));
-  const noise = new NoisePool(seed, `${m.spec.name}/landsat`);
-  const { geometry, bbox } = geoFootprint(g.window);
   const { path, row } = approximateWrs2(lon0, lat0);
+  const layout = landsatLayout(path, row);
+  const g = groundOf(m, windowAround(m.frame, layout.window.grid, LANDSAT_HALF_M));
+  const noise = new NoisePool(seed, `${m.spec.name}/landsat`);
+  const { geometry, bbox } = geoFootprint(layout.window);
   const passes = landsatPasses(m.spec, seed);
   for (const [k, pass] of passes.entries()) {
     const date = isoDay(pass.day);
@@ -404,20 +450,18 @@ export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, roo
           if (c > 0) cloudy++;
           qa[i] = c >= 2 ? QA_PIXEL_CLOUD : c === 1 ? QA_PIXEL_SHADOW : QA_PIXEL_CLEAR_LAND;
         }
-        files.add(mirrorPath(hrefs[asset]), { grid, dtype: 'uint16', nodata: QA_PIXEL_NODATA, description }, g.window, qa);
+        files.add(mirrorPath(hrefs[asset]), { layout, dtype: 'uint16', nodata: QA_PIXEL_NODATA, description }, g.window, qa);
       } else {
         const src: Record<LandsatSrAsset, Float32Array | undefined> = { blue: r.blue, green: r.green, red: r.red, nir08: r.nir, swir16: undefined, swir22: undefined };
         const values = src[asset as LandsatSrAsset]!;
         const out = new Uint16Array(values.length);
         for (let i = 0; i < values.length; i++) out[i] = landsatDn(values[i]);
         files.add(mirrorPath(hrefs[asset]), {
-          grid, dtype: 'uint16', nodata: 0, scale: LANDSAT_SR_ENCODING.scale, offset: LANDSAT_SR_ENCODING.offset, predictor: 2, description,
+          layout, dtype: 'uint16', nodata: 0, scale: LANDSAT_SR_ENCODING.scale, offset: LANDSAT_SR_ENCODING.offset, predictor: 2, description,
         }, g.window, out as CogTypedArray);
       }
     }
-    const cloudCover = Math.round((1000 * cloudy) / g.x.length) / 10;
-    writeJson(root, itemPath(LANDSAT_CATALOGUE.api, LANDSAT_CATALOGUE.collection, id),
-      landsatItem({ id, date, satellite, path, row, epsg, cloudCover, hrefs, geometry, bbox, window: g.window }));
+    items.addLandsat({ id, date, satellite, path, row, epsg: layout.window.grid.epsg, hrefs, geometry, bbox, window: layout.window }, cloudy, g.x.length);
   }
   return passes.length;
 }
@@ -427,10 +471,12 @@ const QA_BITFIELDS = [
   ['cloud_confidence', 8, 2], ['cloud_shadow_confidence', 10, 2], ['snow_confidence', 12, 2], ['cirrus_confidence', 14, 2],
 ] as const;
 
-function landsatItem(i: {
-  id: string; date: string; satellite: string; path: number; row: number; epsg: number; cloudCover: number;
+interface LandsatItemInput {
+  id: string; date: string; satellite: string; path: number; row: number; epsg: number;
   hrefs: Record<LandsatAsset, string>; geometry: unknown; bbox: number[]; window: GridWindow;
-}) {
+}
+
+function landsatItem(i: LandsatItemInput, cloudCover: number) {
   const api = LANDSAT_CATALOGUE.api;
   const t = windowGeoTransform(i.window);
   const common = { type: 'image/tiff; application=geotiff; profile=cloud-optimized', 'proj:shape': [i.window.height, i.window.width], 'proj:transform': [30, 0, t[0], 0, -30, t[3]] };
@@ -458,8 +504,8 @@ function landsatItem(i: {
       datetime: `${i.date}T03:41:27.000000Z`,
       platform: i.satellite === 'LC09' ? 'landsat-9' : 'landsat-8',
       instruments: ['oli', 'tirs'],
-      'eo:cloud_cover': i.cloudCover,
-      'landsat:cloud_cover_land': i.cloudCover,
+      'eo:cloud_cover': cloudCover,
+      'landsat:cloud_cover_land': cloudCover,
       'landsat:wrs_type': '2',
       'landsat:wrs_path': String(i.path).padStart(3, '0'),
       'landsat:wrs_row': String(i.row).padStart(3, '0'),

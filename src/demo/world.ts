@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { alertTables, GFW_TABLES_DIR, OVERPASS_DATA_PATH, protectedAreas, woodFibreTable } from './api-data.ts';
 import { manifestListings, manifestPath, writeBuildings, type ManifestOut } from './buildings.ts';
 import { oilPalmGrid, writeCanopyHeight, writeDem, writeEuForestMaps, writeHansen, writeOilPalm, writePalsar, writePalsarItems, writeRubberMap, writeTmf } from './maps.ts';
-import { type S2SceneRecord, writeJson } from './optical.ts';
+import { opticalTiles, type S2SceneRecord, writeJson } from './optical.ts';
 import type { OpticalJob, OpticalResult } from './optical-worker.ts';
 import { RasterFiles } from './raster-files.ts';
 import { buildSiteModel, type SiteModel } from './site-model.ts';
@@ -14,7 +14,7 @@ import { DEMO_SITES, type DemoSiteSpec } from './sites.ts';
 import { hardSiteModels } from './hard-world/sites.ts';
 
 /** Bump when anything the generator writes changes: a different version regenerates the archive. */
-export const DEMO_WORLD_VERSION = '1.0.5';
+export const DEMO_WORLD_VERSION = '1.1.0';
 export const DEMO_SEED = 'precutoff-evidence demo world';
 export const WORLD_MANIFEST = 'DEMO_WORLD.json';
 
@@ -52,6 +52,17 @@ function runOptical(job: OpticalJob): Promise<OpticalResult> {
   });
 }
 
+/** Sites in groups that share an MGRS tile or a WRS-2 scene, directly or through another site. */
+function opticalGroups(models: SiteModel[]): string[][] {
+  const tilesOf = new Map(models.map((m) => [m.spec.name, opticalTiles(m)]));
+  const groupOf = new Map<string, Set<string>>();
+  for (const m of models) {
+    const merged = new Set([m.spec.name]);
+    for (const t of tilesOf.get(m.spec.name)!) for (const n of groupOf.get(t) ?? []) merged.add(n);
+    for (const n of merged) for (const t of tilesOf.get(n)!) groupOf.set(t, merged);
+  }
+  return [...new Set(groupOf.values())].map((g) => models.map((m) => m.spec.name).filter((n) => g.has(n)));
+}
 
 export function siteModels(seed: string, names?: string[]): Array<SiteModel<DemoSiteSpec>> {
   const specs: readonly DemoSiteSpec[] = names ? DEMO_SITES.filter((s) => names.includes(s.name)) : DEMO_SITES;
@@ -71,10 +82,14 @@ export async function generateDemoWorld(root: string, opts: GenerateOptions = {}
   const world = opts.world ?? 'demo';
   const seed = opts.seed ?? DEMO_SEED;
   const models = worldModels(world, seed, opts.sites);
-  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), models.length));
-  const shares: string[][] = Array.from({ length: threads }, () => []);
-  models.forEach((m, i) => shares[i % threads].push(m.spec.name));
-  const optical = Promise.all(shares.map((sites) => runOptical({ world, seed, root, sites })));
+  const groups = opticalGroups(models);
+  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), groups.length));
+  const shares: string[][][] = Array.from({ length: threads }, () => []);
+  // Largest groups first, each to the thread with the fewest sites so far.
+  for (const g of [...groups].sort((a, b) => b.length - a.length)) {
+    shares.reduce((least, s) => (s.flat().length < least.flat().length ? s : least)).push(g);
+  }
+  const optical = Promise.all(shares.map((share) => runOptical({ world, seed, root, groups: share })));
   // Keep a rejected worker from going unhandled while this thread works.
   optical.catch(() => {});
   const files = new RasterFiles();
@@ -90,7 +105,7 @@ export async function generateDemoWorld(root: string, opts: GenerateOptions = {}
     writeRubberMap(m, files);
     manifests.push(...writeBuildings(m, seed, files));
   }
-  writePalsarItems(models, files, root);
+  writePalsarItems(models, root);
   files.writeAll(root);
   const results = await optical;
   const sentinel2: S2SceneRecord[] = results.flatMap((r) => r.sentinel2).sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : a.date < b.date ? -1 : 1));

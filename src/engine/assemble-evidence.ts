@@ -4,6 +4,7 @@
  * and categorical answers are carried; the decision lines and the kernels' working fields stay out
  * (spec 2.7 rule 2). Also the few facts of the object the register keeps for the plot's `state`.
  */
+import { underClearLine } from './plan/clear-scenes.ts';
 import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
@@ -60,9 +61,8 @@ function skippedScenes(plan: PlotPlan, result: PlotTaskResult): SkippedScene[] {
     if (s.pixels === 0) why = 'no plot pixel falls in the scene';
     else if (s.clear_pixels === 0) why = 'no clear pixel over the plot (cloud, shadow or no data)';
     else if (s.aot !== null && s.aot > op.scenes.maxAot) why = `haze or dust over the plot (mean aerosol optical thickness ${s.aot.toFixed(2)}) too thick to read its vegetation index through`;
-    else if ((s.clear_fraction ?? 0) < op.scenes.minClearFraction) {
-      why = `${Math.round((s.clear_fraction ?? 0) * 100)}% of the plot clear, under the ${Math.round(op.scenes.minClearFraction * 100)}% a scene needs`;
-    } else why = `${s.clear_pixels} clear pixels over the plot, under the ${op.scenes.minPixels} a scene needs`;
+    else if ((s.clear_fraction ?? 0) < op.scenes.minClearFraction) why = underClearLine(s.clear_fraction ?? 0);
+    else why = `${s.clear_pixels} clear pixels over the plot, under the ${op.scenes.minPixels} a scene needs`;
     out.push({ scene: scene.id, at: scene.date, why });
   });
   return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.scene < b.scene ? -1 : 1));

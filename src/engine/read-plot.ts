@@ -18,6 +18,7 @@ import type { EnginePool } from './worker/pool.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
 import type { EvidenceFacts } from './plot-state.ts';
 import { type DecodedTiles, type Shipment, shipRasters } from './plan/raster-shipment.ts';
+import { maskRequests, withoutClouded } from './plan/clear-scenes.ts';
 import { checkReadArea, NothingToReadError, planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
 import { type PlotFootprint, plotFootprint } from './footprint.ts';
 import { type PartAnswer, plotAnswer, plotParts, readPartAnswer, unreadPartAnswer } from './plot-parts.ts';
@@ -86,6 +87,25 @@ export interface PlotReading {
   decision: Decision;
 }
 
+/**
+ * Ships a part's read in two halves: its scene masks first, read in the pool, then the bands of
+ * the scenes clear enough over the plot and every other layer. Returns the plan without the
+ * clouded scenes, and one shipment of everything the plot task reads.
+ */
+async function shipPart(plan: PlotPlan, deps: EngineDeps, signal?: AbortSignal): Promise<{ plan: PlotPlan; shipment: Shipment }> {
+  const masks = maskRequests(plan);
+  let maskBytes = 0;
+  if (masks.length > 0) {
+    const first = await shipRasters(masks, deps.tiles, signal);
+    maskBytes = first.fetchedBytes;
+    const { clear } = await deps.pool.run('clear', { footprint: plan.task.footprint, shipment: { tiles: first.tiles, rasters: first.rasters }, masks: plan.task.optical.map((o) => o.clear) }, { signal });
+    plan = withoutClouded(plan, clear);
+  }
+  // The masks' tiles were decoded by the clear task: they travel again as their slots, without bytes.
+  const shipment = await shipRasters(plan.requests, deps.tiles, signal);
+  return { plan, shipment: { ...shipment, fetchedBytes: shipment.fetchedBytes + maskBytes } };
+}
+
 const planPart = (part: PlotToRead, deps: EngineDeps, signal?: AbortSignal) =>
   planRead(part, deps.archive, signal, { whisp: deps.whisp ?? false, calibration: deps.calibration, maxAreaHa: deps.maxReadAreaHa });
 
@@ -98,8 +118,8 @@ const planPart = (part: PlotToRead, deps: EngineDeps, signal?: AbortSignal) =>
 export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<PreparedPlot> {
   const split = plotParts(plot);
   if (split.length === 1) {
-    const plan = await planPart(plot, deps, signal);
-    return { footprint: plan.footprint, parts: [{ plan, shipment: await shipRasters(plan.requests, deps.tiles, signal) }] };
+    const shipped = await shipPart(await planPart(plot, deps, signal), deps, signal);
+    return { footprint: shipped.plan.footprint, parts: [shipped] };
   }
   const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
   checkReadArea(footprint, deps.maxReadAreaHa);
@@ -112,7 +132,7 @@ export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: A
   ));
   const first = parts.find((p) => 'plan' in p);
   if (first === undefined) throw (parts[0] as { notRead: NothingToReadError }).notRead;
-  first.shipment = await shipRasters(first.plan.requests, deps.tiles, signal);
+  Object.assign(first, await shipPart(first.plan, deps, signal));
   return { footprint, parts };
 }
 
@@ -133,9 +153,8 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
 
 async function readPart(part: PreparedPart, deps: EngineDeps, signal?: AbortSignal): Promise<PartAnswer> {
   if ('notRead' in part) return unreadPartAnswer(part.plot, part.notRead.message);
-  const { plan } = part;
   // Shipped now, after the parts before it decoded the tiles they share: those travel without bytes.
-  const shipment = part.shipment ?? await shipRasters(plan.requests, deps.tiles, signal);
+  const { plan, shipment } = part.shipment === null ? await shipPart(part.plan, deps, signal) : { plan: part.plan, shipment: part.shipment };
   const result = await deps.pool.run('plot', { ...plan.task, shipment: { tiles: shipment.tiles, rasters: shipment.rasters } }, { signal });
   return readPartAnswer(plan, result, decisionOf(plan, result));
 }

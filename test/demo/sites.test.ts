@@ -5,7 +5,7 @@ import { CALIBRATION_DEFAULTS, calibrationBlockFrom } from '../../src/engine/con
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { demoSites } from '../../src/demo/archive.ts';
 import { DEMO_SEED, siteModels } from '../../src/demo/world.ts';
-import { approximateWrs2 } from '../../src/demo/optical.ts';
+import { approximateWrs2 } from '../../src/demo/layouts.ts';
 import { mgrsSquare } from '../../src/engine/sources/products/mgrs.ts';
 import { ringArea } from '../../src/demo/geometry.ts';
 

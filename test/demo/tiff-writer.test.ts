@@ -69,6 +69,20 @@ const cases: Array<{ name: string; r: CogRaster }> = [
     },
   },
   {
+    name: 'uint8 BigTIFF in 256² LZW tiles, as JRC TMF is written',
+    r: {
+      width: 600, height: 300, dtype: 'uint8', compression: 'lzw', bigTiff: true, epsg: 4326, geoTransform: [10, 0.00025, 0, 0, 0, -0.00025],
+      data: ramp(new Uint8Array(600 * 300), (i) => (i % 600 < 200 ? 1 : (i * 7) % 251)), nodata: 0,
+    },
+  },
+  {
+    name: 'three float32 bands with the floating-point predictor, as Open Buildings is written',
+    r: {
+      width: 70, height: 40, dtype: 'float32', predictor: 3, tileSize: 64, epsg: 32648, geoTransform: [500000, 0.5, 0, 200000, 0, -0.5],
+      data: [0, 1, 2].map((b) => ramp(new Float32Array(70 * 40), (i) => (b + 1) * Math.cos(i / 9) * 12.5)), nodata: -99,
+    },
+  },
+  {
     name: 'uint32 plain',
     r: {
       width: 12, height: 12, dtype: 'uint32', epsg: 4326, geoTransform: [0, 1, 0, 0, 0, -1],
@@ -138,7 +152,7 @@ print(json.dumps(out))
       assert.deepEqual(g.size, [r.width, r.height], name);
       assert.deepEqual(g.gt, r.geoTransform, name);
       assert.equal(g.epsg, r.epsg, name);
-      assert.equal(g.compression, 'DEFLATE', name);
+      assert.equal(g.compression, r.compression === 'lzw' ? 'LZW' : 'DEFLATE', name);
       assert.deepEqual(g.cog_errors, [], name);
       assert.equal(g.meta.SYNTHETIC, 'demo', name);
       bands.forEach((b, k) => {

@@ -149,7 +149,9 @@ test('a rubber plot with an arm past the archive\'s data states what share was r
     assert.equal(block.forest_like, null, name);
     assert.match(block.refusal!, new RegExp(`held data for ${Math.floor(block.coverage * 100)}% of the plot`), name);
   }
-  // The maps read over part of the plot give no share, and their fill is never "not forest".
+  // The maps read over part of the plot give no share, and their fill is never "not forest": the EU maps'
+  // files declare no nodata and span their whole tile, so ground no demo site reaches is stored as empty
+  // (sparse) tiles, which read as the product's nodata, not as 0.
   const types = e.forest_types as { available: boolean; not_forest: number | null; coverage: number | null };
   assert.deepEqual([types.available, types.not_forest], [false, null]);
   assert.ok(types.coverage! < 0.95);

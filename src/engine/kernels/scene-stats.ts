@@ -85,6 +85,7 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
   // band loads stalls V8's loop far more than a second, tight pass over a buffer in cache.
   const bins = new Uint16Array(mask.width);
   let clearPixels = 0;
+  let withData = 0;
   let shadeSum = 0;
   for (let s = 0; s < spans.length; s += 2) {
     const start = spans[s];
@@ -101,6 +102,7 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
       bins[i - start] = bin + ((ok - 1) & DISCARD);
       shadeSum += ok * Math.max(0, Math.min(1, 1 - kRed * r - kNir * n));
       clearPixels += ok;
+      withData += +(r0 !== nodata) & +(n0 !== nodata);
     }
     for (let j = 0, len = end - start; j < len; j++) counts[bins[j]]++;
   }
@@ -124,11 +126,31 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
   return {
     pixels: mask.count,
     clear_pixels: clearPixels,
-    clear_fraction: mask.count > 0 ? clearPixels / mask.count : null,
+    // Of the pixels the scene holds data for: a part of the plot without data is the coverage's to state, not a cloud.
+    clear_fraction: withData > 0 ? clearPixels / withData : null,
     ndvi_median: clearPixels > 0 ? histogramQuantile(counts, clearPixels, 0.5, -1, NDVI_BIN) : null,
     shade_fraction: clearPixels > 0 ? shadeSum / clearPixels : null,
     aot_mean: aotMean,
   };
+}
+
+/**
+ * Share of a plot's pixels that a scene's mask (SCL classes or QA_PIXEL words, through `lookup`)
+ * calls clear, on the mask's own grid and before cloud edges are buffered: an upper bound on the
+ * clear fraction sceneStats finds, so a scene under the line here is under it there. Of the plot's
+ * pixels the mask holds data for, as sceneStats counts; null when it holds none.
+ */
+export function clearShare(mask: PixelMask, classes: ArrayLike<number>, lookup: Uint8Array, nodata: number | null): number | null {
+  let clear = 0;
+  let withData = 0;
+  const spans = mask.spans;
+  for (let s = 0; s < spans.length; s += 2) {
+    for (let i = spans[s]; i < spans[s + 1]; i++) {
+      clear += lookup[classes[i]];
+      withData += +(classes[i] !== nodata);
+    }
+  }
+  return withData > 0 ? clear / withData : null;
 }
 
 /** Lookup for Sentinel-2 SCL: 1 for the listed classes (the clear ones, or those whose edges are buffered). */

@@ -18,11 +18,11 @@ import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import { assembleRasters, type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
-import { CLEAR_MASK_LOOKUP, type DigitalNumbers, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
+import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
 import { seasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../kernels/structure-at-trough.ts';
-import type { ChipTaskParams, ChipTaskResult, EngineTaskName, EngineTasks, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
+import type { ChipTaskParams, ChipTaskResult, ClearTaskParams, ClearTaskResult, EngineTaskName, EngineTasks, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
 import { answerWhenCovered, unionCoverage, windowCoverage } from './coverage.ts';
@@ -296,6 +296,18 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   };
 }
 
+/** Each scene mask's clear share of the plot, on the mask's grid: the first half of a plot's read. */
+function clearShares(p: ClearTaskParams): ClearTaskResult {
+  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const maskOf = masksOf(p.footprint);
+  return {
+    clear: p.masks.map((m) => {
+      const r = need(rasters, m.key);
+      return clearShare(maskOf(r), r.raw, CLEAR_TESTS[m.kind].lookup, r.nodata);
+    }),
+  };
+}
+
 
 function cutChip(p: ChipTaskParams): ChipTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
@@ -328,8 +340,8 @@ function cutChip(p: ChipTaskParams): ChipTaskResult {
 /** Piscina calls the module's exports by name: exactly the tasks of the map, each taking its params and answering its result. */
 const clusterAlerts = (r: AlertClusterRequest) => alertClusters(r.pixels, r.pixelDeg, r.maxGapDays);
 
-const tasks = { plot: readPlotTask, chip: cutChip, tile: renderMapTile, clusters: clusterAlerts } satisfies {
+const tasks = { plot: readPlotTask, clear: clearShares, chip: cutChip, tile: renderMapTile, clusters: clusterAlerts } satisfies {
   [K in EngineTaskName]: (params: EngineTasks[K]['params']) => EngineTasks[K]['result'] | Promise<EngineTasks[K]['result']>;
 };
 
-export const { plot, chip, tile, clusters } = tasks;
+export const { plot, clear, chip, tile, clusters } = tasks;

@@ -68,6 +68,21 @@ export interface PlotTaskParams {
   context: { prepared: ContextPrepared; plot: ContextPlot };
 }
 
+/**
+ * The scene masks of a plot's record (SCL, QA_PIXEL), read before any other band so a scene clouded
+ * over the plot costs its mask alone (read-plot.ts): each mask's share of the plot called clear.
+ */
+export interface ClearTaskParams {
+  footprint: LonLatFootprint;
+  shipment: RasterShipment;
+  masks: Array<OpticalScenePlan['clear']>;
+}
+
+export interface ClearTaskResult {
+  /** Per mask, in order: share of the plot's pixels clear before cloud edges are buffered; null when no plot pixel falls on it. */
+  clear: Array<number | null>;
+}
+
 /** What one optical scene gave over the plot. */
 export interface SceneReading {
   pixels: number;
@@ -125,6 +140,7 @@ export interface ChipTaskResult {
 
 export interface EngineTasks {
   plot: { params: PlotTaskParams; result: PlotTaskResult };
+  clear: { params: ClearTaskParams; result: ClearTaskResult };
   chip: { params: ChipTaskParams; result: ChipTaskResult };
   /** A map tile as PNG bytes (map-tile.ts). */
   tile: { params: MapTileTaskParams; result: Uint8Array };

@@ -1,0 +1,52 @@
+/**
+ * The plan split that leaves a clouded scene's bands unfetched (a 1024² tile a band on the real
+ * Sentinel-2 layout): a plot's scene masks (SCL, QA_PIXEL) are shipped first and read by the pool's
+ * `clear` task; a scene whose mask calls too little of the plot clear leaves the plan for `skipped`,
+ * and only the other scenes' bands are fetched.
+ */
+import { operatingPoints as op } from '../operating-points.ts';
+import type { SkippedScene } from '../evidence-object.ts';
+import type { RasterRequest } from '../sources/raster-request.ts';
+import type { OpticalScenePlan } from '../worker/tasks.ts';
+import type { PlotPlan } from './read-plan.ts';
+
+/**
+ * The mask's share is taken on its own grid (20 m for SCL) before cloud edges are buffered, an
+ * upper bound on the plot task's clear fraction up to the resampling onto the red band's grid; a
+ * scene this close under the line is still fetched and left to the plot task.
+ */
+const RESAMPLING_MARGIN = 0.02;
+
+/** Why a scene with this share of the plot clear is not read (also the evidence's words for a scene the plot task finds so). */
+export function underClearLine(share: number): string {
+  return `${Math.round(share * 100)}% of the plot clear, under the ${Math.round(op.scenes.minClearFraction * 100)}% a scene needs`;
+}
+
+const sceneKeys = (o: OpticalScenePlan) => [o.red, o.nir, o.clear.key, ...(o.aot ? [o.aot.key] : []), ...(o.boaCheck ? [o.boaCheck.blue] : [])];
+
+/** The requests of the plot's scene masks: what its read fetches first. */
+export function maskRequests(plan: PlotPlan): RasterRequest[] {
+  const keys = new Set(plan.task.optical.map((o) => o.clear.key));
+  return plan.requests.filter((r) => keys.has(r.key));
+}
+
+/** The plan without the scenes whose mask calls too little of the plot clear (`clear` in the order of `task.optical`), each skipped with why. */
+export function withoutClouded(plan: PlotPlan, clear: ReadonlyArray<number | null>): PlotPlan {
+  const dropped = plan.task.optical.flatMap((_, k) => {
+    const c = clear[k];
+    return c !== null && c < op.scenes.minClearFraction - RESAMPLING_MARGIN ? [k] : [];
+  });
+  if (dropped.length === 0) return plan;
+  const kept = <T>(xs: readonly T[]) => xs.filter((_, k) => !dropped.includes(k));
+  const optical = kept(plan.task.optical);
+  const stillRead = new Set(optical.flatMap(sceneKeys));
+  const unread = new Set(dropped.flatMap((k) => sceneKeys(plan.task.optical[k])).filter((key) => !stillRead.has(key)));
+  const skipped: SkippedScene[] = dropped.map((k) => ({ scene: plan.scenes[k].id, at: plan.scenes[k].date, why: underClearLine(clear[k]!) }));
+  return {
+    ...plan,
+    requests: plan.requests.filter((r) => !unread.has(r.key)),
+    task: { ...plan.task, optical },
+    scenes: kept(plan.scenes),
+    skipped: [...plan.skipped, ...skipped].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
+  };
+}
