@@ -173,6 +173,18 @@ export const statementSchemas: Record<string, Schema> = {
 
 const jsonBody = (schema: string) => ({ required: true, content: { 'application/json': { schema: ref(schema) } } });
 
+/** Storing a statement, by either route: the body, the answer and the refusals. */
+const storeStatementOperation = {
+  requestBody: jsonBody('StatementRequest'),
+  responses: {
+    '201': json(ref('Statement')),
+    ...authRefusals,
+    '404': shipmentNotFound,
+    '409': refusal('A statement with that internal reference exists', ['duplicate_reference']),
+    '422': refusal('A field is refused', ['bad_shipment_id', 'reference_required', 'reference_too_long', 'bad_species', 'species_scientific_name_required', 'bad_body']),
+  },
+};
+
 export const statementPaths = {
   '/portal/statements/shipments': {
     get: {
@@ -291,14 +303,7 @@ export const statementPaths = {
     post: {
       operationId: 'createStatementFromShipment',
       summary: 'Store a statement linked to a shipment; the internal reference defaults to the shipment\'s',
-      requestBody: jsonBody('StatementRequest'),
-      responses: {
-        '201': json(ref('Statement')),
-        ...authRefusals,
-        '404': shipmentNotFound,
-        '409': refusal('A statement with that internal reference exists', ['duplicate_reference']),
-        '422': refusal('A field is refused', ['bad_shipment_id', 'reference_required', 'reference_too_long', 'bad_species', 'species_scientific_name_required', 'bad_body']),
-      },
+      ...storeStatementOperation,
     },
   },
   '/portal/statements': {
@@ -310,14 +315,7 @@ export const statementPaths = {
     post: {
       operationId: 'createStatement',
       summary: 'Store a statement linked to a shipment (as from-shipment)',
-      requestBody: jsonBody('StatementRequest'),
-      responses: {
-        '201': json(ref('Statement')),
-        ...authRefusals,
-        '404': shipmentNotFound,
-        '409': refusal('A statement with that internal reference exists', ['duplicate_reference']),
-        '422': refusal('A field is refused', ['bad_shipment_id', 'reference_required', 'reference_too_long', 'bad_species', 'species_scientific_name_required', 'bad_body']),
-      },
+      ...storeStatementOperation,
     },
   },
   '/portal/statements/{id}': {

@@ -7,7 +7,7 @@ import { Shipment, Statement, type ActivityType, type ShipmentUnit } from '../en
 import { isUuid } from '../ids.ts';
 import type { Em } from '../orm.ts';
 import { READABLE } from './evidence.ts';
-import type { PlotGeometry } from '../../intake/types.ts';
+import type { PlotWithBoundary } from './plots.ts';
 
 /** The caller's fields of a shipment, as stored. */
 export interface ShipmentFields {
@@ -202,19 +202,9 @@ export async function removeShipmentPlots(em: Em, shipmentId: string, plotIds: s
 }
 
 /** A plot as a statement files it. */
-export interface FilingPlot {
-  id: string;
-  external_ref: string | null;
-  commodity: string | null;
-  country: string | null;
-  area_ha: number | null;
-  declared_area_ha: number | null;
-  validation_state: string;
-  geometry: PlotGeometry | null;
-  producer_id: string | null;
-  producer_name: string | null;
+export type FilingPlot = Pick<PlotWithBoundary, 'id' | 'external_ref' | 'commodity' | 'country' | 'area_ha' | 'declared_area_ha' | 'validation_state' | 'geometry' | 'producer_id' | 'producer_name'> & {
   producer_country: string | null;
-}
+};
 
 /**
  * The batch's plots with their boundaries and producers, in the order they were added. A boundary is
