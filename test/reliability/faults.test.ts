@@ -1,0 +1,148 @@
+/**
+ * The fault suite (issue 19, item 2): an evidence job reads a demo world through the local archive
+ * server while it misbehaves (500s, hung requests, cut bodies, Range ignored, the mirror down), and
+ * each plot ends in the spec's state: read and charged once, or failed with a plain reason and no
+ * charge; one event either way. The queue down at enqueue answers 503 `queue_unavailable` and
+ * writes nothing.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Job } from 'pg-boss';
+import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
+import { openArchive } from '../../src/engine/archive.ts';
+import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
+import { evidenceJobHandler } from '../../src/engine/job-runner.ts';
+import { DecodedTiles } from '../../src/engine/plan/raster-shipment.ts';
+import { loadSigningKey } from '../../src/engine/signing.ts';
+import { createHttpClient } from '../../src/engine/sources/http-client.ts';
+import { createPool, type EnginePool } from '../../src/engine/worker/pool.ts';
+import { createLogger } from '../../src/log.ts';
+import { openQueue, type Queue, QUEUE_SCHEMA, QUEUES } from '../../src/store/queue.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { type FaultPlan, serveDemoArchive } from '../support/archive-server.ts';
+import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
+import { demoWorld } from '../support/demo-world.ts';
+import { insertSitePlot, plotRow, seedWorkspace } from '../engine/evidence-helpers.ts';
+
+const SITE = 'th-surat-thani-rubber';
+const log = createLogger('silent');
+
+/** Each fault, and what a plot read through it must end as ('done' only where the client can work around it). */
+const FAULTS: { name: string; plan: FaultPlan; ends: 'failed' | 'done' }[] = [
+  { name: 'every request answered 500', plan: { status: { status: 500 } }, ends: 'failed' },
+  { name: 'every request hung (a TLS-like stall)', plan: { hang: {} }, ends: 'failed' },
+  { name: 'every tile body cut short', plan: { truncate: { match: /\.tif$/ } }, ends: 'failed' },
+  { name: 'the mirror down', plan: { down: ['/'] }, ends: 'failed' },
+  { name: 'Range ignored on every tile', plan: { ignoreRange: { match: /\.tif$/ } }, ends: 'done' },
+  { name: 'two 500s, then answers (retried)', plan: { status: { status: 500, count: 2 } }, ends: 'done' },
+];
+
+async function counts(db: TestStore, workspaceId: string) {
+  const em = db.store.em();
+  const [{ n: units }] = await em.execute<{ n: string }[]>('select count(*) as n from evidence_units where workspace_id = ?', [workspaceId]);
+  const [{ n: evidence }] = await em.execute<{ n: string }[]>('select count(*) as n from evidence where workspace_id = ?', [workspaceId]);
+  const events = await em.execute<{ type: string; data: { plot_id?: string; error?: string } }[]>('select type, data from outbox where workspace_id = ? order by created_at', [workspaceId]);
+  return { units: Number(units), evidence: Number(evidence), events };
+}
+
+for (const backend of BACKENDS) {
+  describe(`an evidence job against a misbehaving archive (${backend})`, () => {
+    let db: TestStore;
+    let queue: Queue;
+    let pool: EnginePool;
+    let root: string;
+    let dataDir: string;
+
+    before(async () => {
+      ({ root } = await demoWorld());
+      dataDir = mkdtempSync(join(tmpdir(), 'pce-faults-'));
+      db = await testStore(backend);
+      queue = await openQueue(db.store, { log, supervise: false });
+      pool = createPool({ size: 1 });
+    });
+    after(async () => {
+      await pool.close();
+      await queue.stop(1000);
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    for (const fault of FAULTS) {
+      test(`${fault.name}: the plot ends ${fault.ends}, charged and announced at most once`, async () => {
+        const server = await serveDemoArchive(root, { faults: fault.plan });
+        // Short limits, so a hang is a time-out within the suite's bounds; the retries are the client's own.
+        const http = createHttpClient({ timeoutMs: 1_000, retries: 2, retryBaseMs: 10, retryCapMs: 50 });
+        const archive = await openArchive({ kind: 'demo', dataDir, root: server.url, http, gfwApiKey: DEMO_GFW_API_KEY });
+        try {
+          const { workspaceId } = await seedWorkspace(db.store);
+          const plotId = await insertSitePlot(db.store.em(), workspaceId, SITE);
+          const queued = await runEvidence(db.store.em(), queue, { id: workspaceId, plan: 'trial' }, { plotIds: [plotId], rerun: false });
+          const job = { id: queued.job_id!, name: QUEUES.evidence.name, data: { workspaceId, plotIds: [plotId] }, signal: new AbortController().signal, retryCount: 0, expireInSeconds: 3600, heartbeatSeconds: null } as Job<EvidenceJobData>;
+          const deps = { archive, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir), store: db.store, baseUrl: 'http://localhost/api/v1', log, pool };
+          await evidenceJobHandler(deps, new AbortController().signal)(job);
+          assert.ok(server.requests().some((r) => r.fault !== null), 'the fault was met');
+
+          const row = await plotRow(db.store.em(), plotId);
+          const after_ = await counts(db, workspaceId);
+          assert.equal(row.evidence_state, fault.ends, row.evidence_error ?? '');
+          if (fault.ends === 'failed') {
+            assert.match(row.evidence_error!, /^The (archive|read) could not be/, 'the reason says what went wrong in words');
+            assert.doesNotMatch(row.evidence_error!, /\n\s+at /, 'no stack trace in the reason');
+            assert.deepEqual([after_.units, after_.evidence], [0, 0], 'a failed read costs nothing');
+            assert.deepEqual(after_.events.map((e) => [e.type, e.data.plot_id]), [['plot.evidence.failed', plotId]]);
+            assert.equal(after_.events[0].data.error, row.evidence_error);
+          } else {
+            assert.deepEqual([after_.units, after_.evidence], [1, 1], 'read and charged once');
+            assert.deepEqual(after_.events.map((e) => [e.type, e.data.plot_id]), [['plot.evidence.completed', plotId]]);
+          }
+
+          // The job handed out again (a redelivery) finds nothing left to read: nothing charged or announced twice.
+          await evidenceJobHandler(deps, new AbortController().signal)({ ...job, retryCount: 1 });
+          assert.deepEqual(await counts(db, workspaceId), after_);
+        } finally {
+          await archive.close();
+          await server.close();
+        }
+      });
+    }
+  });
+
+  describe(`the queue down when a read is asked for (${backend})`, () => {
+    let app: TestApp;
+    before(async () => {
+      app = await startTestApp(backend);
+    });
+    after(async () => {
+      await app.close();
+    });
+
+    test('answers 503 queue_unavailable with a message saying to repeat the call, and writes nothing', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const em = app.services.store.em();
+      const plotId = await insertSitePlot(em, workspaceId, SITE);
+      // The queue's tables out of reach (its schema renamed away): every statement pg-boss makes fails, as in an outage.
+      await em.execute(`alter schema ${QUEUE_SCHEMA} rename to ${QUEUE_SCHEMA}_away`, [], 'run');
+      let r;
+      try {
+        r = await app.call('POST', '/api/v1/portal/plots/evidence', { key, body: { plot_ids: [plotId] } });
+      } finally {
+        await em.execute(`alter schema ${QUEUE_SCHEMA}_away rename to ${QUEUE_SCHEMA}`, [], 'run');
+      }
+      assert.equal(r.status, 503);
+      assert.equal(r.body.error.code, 'queue_unavailable');
+      assert.match(r.body.error.message, /nothing was queued, repeat the same call shortly/);
+      const row = await plotRow(em, plotId);
+      assert.equal(row.evidence_state, 'none');
+      const [{ n }] = await em.execute<{ n: string }[]>('select count(*) as n from outbox where workspace_id = ?', [workspaceId]);
+      assert.equal(Number(n), 0);
+      const [{ u }] = await em.execute<{ u: string }[]>('select count(*) as u from evidence_units where workspace_id = ?', [workspaceId]);
+      assert.equal(Number(u), 0);
+      const again = await app.call('POST', '/api/v1/portal/plots/evidence', { key, body: { plot_ids: [plotId] } });
+      assert.equal(again.status, 202, 'the same call, repeated once the queue is back, is taken');
+      assert.equal((await plotRow(em, plotId)).evidence_state, 'queued');
+    });
+  });
+}
