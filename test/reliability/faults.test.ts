@@ -10,8 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { Job } from 'pg-boss';
 import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
+import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import { openArchive } from '../../src/engine/archive.ts';
 import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
 import { evidenceJobHandler } from '../../src/engine/job-runner.ts';
@@ -23,11 +25,12 @@ import { createLogger } from '../../src/log.ts';
 import { openQueue, type Queue, QUEUE_SCHEMA, QUEUES } from '../../src/store/queue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { type FaultPlan, serveDemoArchive } from '../support/archive-server.ts';
-import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
+import { ADMIN_URL, BACKENDS, testStore, type TestStore } from '../support/db.ts';
 import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace } from '../engine/evidence-helpers.ts';
 
 const SITE = 'th-surat-thani-rubber';
+const THREE_SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm'];
 const log = createLogger('silent');
 
 /** Each fault, and what a plot read through it must end as ('done' only where the client can work around it). */
@@ -109,6 +112,68 @@ for (const backend of BACKENDS) {
       });
     }
   });
+
+  // PGlite runs inside the process: it has no connection to lose, and the process stopping with it is
+  // test/engine/job-runner-crash.test.ts.
+  if (backend === 'postgresql') {
+    describe('the database restarted mid-job (postgresql)', () => {
+      test('every connection of the service cut while a plot computes: the job resumes, each plot read, charged and announced once', async () => {
+        const { root } = await demoWorld();
+        const dataDir = mkdtempSync(join(tmpdir(), 'pce-faults-db-'));
+        const db = await testStore(backend);
+        const queue = await openQueue(db.store, { log, supervise: false });
+        const archive = await openDemoArchive({ dataDir, root });
+        const pool = createPool({ size: 1 });
+        const admin = new pg.Client({ connectionString: ADMIN_URL });
+        await admin.connect();
+        try {
+          const { workspaceId } = await seedWorkspace(db.store);
+          const ids: string[] = [];
+          for (const name of THREE_SITES) ids.push(await insertSitePlot(db.store.em(), workspaceId, name));
+          const queued = await runEvidence(db.store.em(), queue, { id: workspaceId, plan: 'trial' }, { all: true });
+          const database = new URL(db.databaseUrl!).pathname.slice(1);
+          let cut = 0;
+          // The restart lands while the first plot is in the pool: every backend of the service's database is terminated.
+          const restarting: EnginePool = {
+            size: pool.size,
+            get queued() {
+              return pool.queued;
+            },
+            async run(task, params, opts) {
+              if (task === 'plot' && cut++ === 0) {
+                const { rows } = await admin.query('select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+                assert.ok(Number(rows[0].n) > 0, 'connections were cut');
+              }
+              return pool.run(task, params, opts);
+            },
+            close: () => pool.close(),
+          };
+          const job = { id: queued.job_id!, name: QUEUES.evidence.name, data: { workspaceId, plotIds: ids }, signal: new AbortController().signal, retryCount: 0, expireInSeconds: 3600, heartbeatSeconds: null } as Job<EvidenceJobData>;
+          const deps = { archive, tiles: new DecodedTiles(), signingKey: loadSigningKey(null, dataDir), store: db.store, baseUrl: 'http://localhost/api/v1', log, pool: restarting };
+          // As pg-boss would: a job that threw is handed out again, until it ends.
+          let attempts = 0;
+          for (let done = false; !done; attempts++) {
+            assert.ok(attempts < 4, 'the job ends within three retries');
+            done = await evidenceJobHandler(deps, new AbortController().signal)({ ...job, retryCount: attempts }).then(() => true, () => false);
+          }
+          assert.ok(cut > 0);
+          const states = await Promise.all(ids.map(async (id) => (await plotRow(db.store.em(), id)).evidence_state));
+          assert.deepEqual(states, ['done', 'done', 'done']);
+          const after_ = await counts(db, workspaceId);
+          assert.deepEqual([after_.units, after_.evidence], [THREE_SITES.length, THREE_SITES.length], 'each plot charged once');
+          assert.deepEqual(after_.events.map((e) => e.type), THREE_SITES.map(() => 'plot.evidence.completed'));
+          assert.deepEqual(new Set(after_.events.map((e) => e.data.plot_id)), new Set(ids), 'one event per plot');
+        } finally {
+          await admin.end();
+          await pool.close();
+          await archive.close();
+          await queue.stop(1000);
+          await db.close();
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      });
+    });
+  }
 
   describe(`the queue down when a read is asked for (${backend})`, () => {
     let app: TestApp;
