@@ -7,12 +7,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Job } from 'pg-boss';
 import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
+import { DemoArchiveError, ensureDemoArchive } from '../../src/demo/archive.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import { openArchive } from '../../src/engine/archive.ts';
 import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
@@ -211,3 +213,33 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+/** Mounts a tmpfs of `bytes` at a new folder (root only; the suite runs as root in CI); answers the folder and its unmount. */
+function smallDisk(bytes: number): { dir: string; unmount: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'pce-small-disk-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes}`, 'tmpfs', dir]);
+  return {
+    dir,
+    unmount() {
+      execFileSync('umount', [dir]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('the disk filling while the demo world is written: refused with a clear error, nothing half-written left', async () => {
+  const disk = smallDisk(2 * 1024 * 1024);
+  try {
+    const dataDir = join(disk.dir, 'data');
+    await assert.rejects(ensureDemoArchive(dataDir), (err: unknown) => {
+      assert.ok(err instanceof DemoArchiveError, String(err));
+      assert.equal(err.code, 'disk_full');
+      assert.match(err.message, /ran out of space while the demo archive was being written; nothing was kept\. Free space there or point DATA_DIR at a larger disk/);
+      return true;
+    });
+    // Only the empty data folder is left: no staging world, no lock, no plot book.
+    assert.deepEqual(readdirSync(dataDir), []);
+  } finally {
+    disk.unmount();
+  }
+});
