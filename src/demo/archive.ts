@@ -8,7 +8,7 @@ import { DEMO_SEED, siteModels } from './world.ts';
 import type { DemoSiteSummary } from './sites.ts';
 
 export class DemoArchiveError extends Error {
-  readonly code: 'archive_not_demo' | 'generation_locked';
+  readonly code: 'archive_not_demo' | 'generation_locked' | 'disk_full';
   constructor(code: DemoArchiveError['code'], message: string) {
     super(message);
     this.name = 'DemoArchiveError';
@@ -48,7 +48,7 @@ export function ensureDemoArchive(dataDir: string): Promise<DemoArchiveState> {
       if (outcome === null) return reject(new Error(`the demo archive thread exited with code ${code} before it answered`));
       if ('state' in outcome) return resolve(outcome.state);
       const { code: errorCode, message } = outcome.error;
-      reject(errorCode === 'archive_not_demo' || errorCode === 'generation_locked' ? new DemoArchiveError(errorCode, message) : new Error(message));
+      reject(errorCode === 'archive_not_demo' || errorCode === 'generation_locked' || errorCode === 'disk_full' ? new DemoArchiveError(errorCode, message) : new Error(message));
     });
   });
 }

@@ -58,7 +58,15 @@ async function install(dataDir: string): Promise<DemoArchiveState> {
     }
     const staging = `${archive}.staging-${process.pid}`;
     await rm(staging, { recursive: true, force: true });
-    await generateDemoWorld(staging);
+    try {
+      await generateDemoWorld(staging);
+    } catch (err) {
+      // A half-written world is of no use and holds the space it filled.
+      await rm(staging, { recursive: true, force: true });
+      // The generator's own threads pass their errors on as messages only.
+      if ((err as { code?: string }).code !== 'ENOSPC' && !/\bENOSPC\b/.test((err as Error).message)) throw err;
+      throw new DemoArchiveError('disk_full', `the disk holding ${dataDir} ran out of space while the demo archive was being written; nothing was kept. Free space there or point DATA_DIR at a larger disk, then start again`);
+    }
     const old = `${archive}.old-${process.pid}`;
     if (await exists(archive)) await rename(archive, old);
     await rename(staging, archive);

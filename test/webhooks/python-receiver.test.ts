@@ -5,9 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../src/log.ts';
 import { addressGuard } from '../../src/webhooks/address-guard.ts';
 import { listDeliveries, retryDelivery } from '../../src/webhooks/deliveries.ts';
@@ -17,42 +15,21 @@ import { ATTEMPT_TIMEOUT_MS, type Sender } from '../../src/webhooks/send.ts';
 import { signatureHeader } from '../../src/webhooks/signature.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
 import { writeEventNow } from '../support/events.ts';
-
-const SCRIPT = fileURLToPath(new URL('../fixtures/webhook_receiver.py', import.meta.url));
-
-type Verdict = { signed: boolean; fresh: boolean; event_id?: string; duplicate?: boolean; header_matches?: boolean };
+import { type PythonReceiver, startPythonReceiver } from '../support/python-receiver.ts';
 
 for (const backend of BACKENDS) {
   describe(`a Python receiver verifies deliveries independently (${backend})`, () => {
     let db: TestStore;
-    let python: ChildProcessWithoutNullStreams;
+    let python: PythonReceiver;
     let port: number;
-    const lines: Verdict[] = [];
-    let waiting: (() => void) | null = null;
-    const verdicts = async (n: number) => {
-      while (lines.length < n) await new Promise<void>((resolve) => (waiting = resolve));
-      return lines.slice(0, n);
-    };
 
     before(async () => {
       db = await testStore(backend);
-      python = spawn('python3', [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-      let first: ((p: number) => void) | null = null;
-      const ready = new Promise<number>((resolve) => (first = resolve));
-      let buffer = '';
-      python.stdout.on('data', (d: Buffer) => {
-        buffer += d.toString();
-        for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-          const line = JSON.parse(buffer.slice(0, i));
-          buffer = buffer.slice(i + 1);
-          if ('port' in line) first!(line.port);
-          else (lines.push(line), waiting?.());
-        }
-      });
-      port = await ready;
+      python = await startPythonReceiver();
+      port = python.port;
     });
     after(async () => {
-      python.kill();
+      await python.stop();
       await db.close();
     });
 
@@ -61,7 +38,7 @@ for (const backend of BACKENDS) {
       const sender: Sender = { guard: addressGuard({ allowLoopback: true }), clock: () => new Date(), timeoutMs: ATTEMPT_TIMEOUT_MS };
       const dispatcher = startDispatcher({ store: db.store, log: createLogger('silent'), sender, concurrency: 4, background: false });
       const endpoint = await createEndpoint(db.store.em(), sender.guard, workspaceId, { url: `http://127.0.0.1:${port}/hooks` });
-      python.stdin.write(`${endpoint.secret}\n`);
+      python.trust(endpoint.secret);
       const eventId = await writeEventNow(db.store, workspaceId, 'plot.evidence.completed', { plot_id: randomUUID(), ref: 'Ü-1 “quoted”', area_ha: 12.5 });
       await dispatcher.runOnce();
       const { deliveries } = await listDeliveries(db.store.em(), workspaceId, { endpointId: null, status: null, limit: 10, cursor: null });
@@ -82,7 +59,7 @@ for (const backend of BACKENDS) {
       assert.equal((await post(now, 'whsec_not_the_secret')).status, 401);
       assert.equal((await post(now - 301, endpoint.secret)).status, 401);
 
-      const [first, again, forged, stale] = await verdicts(4);
+      const [first, again, forged, stale] = await python.waitForVerdicts(4);
       assert.deepEqual(first, { signed: true, fresh: true, event_id: eventId, duplicate: false, header_matches: true });
       assert.deepEqual(again, { signed: true, fresh: true, event_id: eventId, duplicate: true, header_matches: true });
       assert.deepEqual(forged, { signed: false, fresh: true });
