@@ -205,7 +205,7 @@ const scanRefusals = {
   ),
 };
 
-const caseId = { name: 'alert_id', in: 'path', required: true, schema: uuid };
+const caseId = { name: 'id', in: 'path', required: true, description: 'The case\'s `alert_id`.', schema: uuid };
 
 export const alertPaths = {
   '/eudr/alerts/monitors': {
@@ -247,7 +247,7 @@ export const alertPaths = {
       },
     },
   },
-  '/eudr/alerts/cases/{alert_id}': {
+  '/eudr/alerts/cases/{id}': {
     get: {
       operationId: 'getAlertCase',
       summary: 'One case of the alert queue (the `alert_url` of `alert.opened`)',
@@ -255,7 +255,7 @@ export const alertPaths = {
       responses: { '200': json(ref('AlertCase')), ...authRefusals, '404': refusal('No such case in the workspace', ['not_found']) },
     },
   },
-  '/eudr/alerts/cases/{alert_id}/close': {
+  '/eudr/alerts/cases/{id}/close': {
     post: {
       operationId: 'closeAlertCase',
       summary: 'Close a case with a note saying what was found',
@@ -325,11 +325,11 @@ export const alertPaths = {
       },
     },
   },
-  '/eudr/alerts/{plot_id}': {
+  '/eudr/alerts/{id}': {
     get: {
       operationId: 'getAlert',
       summary: 'The alert answer: outcome and statement, jobs ahead, and the evidence object once read',
-      parameters: [{ name: 'plot_id', in: 'path', required: true, schema: uuid }],
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The alert\'s `plot_id`.', schema: uuid }],
       responses: {
         '200': json(ref('AlertAnswer')),
         ...authRefusals,
