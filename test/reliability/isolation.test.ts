@@ -375,7 +375,7 @@ for (const backend of BACKENDS) {
           const answer = await request(method, req, credential);
           statuses.push(answer.status);
           const success = answer.status >= 200 && answer.status < 300;
-          // An answer may repeat an id the caller sent, an answer that adds plots only among those not found (spec 4.9).
+          // A refusal may repeat an id the caller sent; a success only in its list of ids not found (spec 4.9).
           const shown = success && typeof answer.parsed === 'object' ? JSON.stringify(answer.parsed, (k, v) => (k === 'not_found' ? undefined : v)) : answer.text;
           const leaked = secrets.filter((s) => shown.includes(s) && (success || !sent.includes(s)));
           if (leaked.length > 0) failures.push(`${answer.what} carries B's ${leaked.join(', ')}`);
