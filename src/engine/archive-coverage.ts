@@ -95,8 +95,11 @@ export type Place = { plotId: string } | { lon: number; lat: number };
 /** About a metre either side of a point: the box a point's coverage is asked over. */
 const POINT_HALF_DEG = 0.00001;
 
-/** The coverage of a place; a plot outside the workspace, or without a boundary, is not found. */
-export async function placeCoverage(em: Em, archive: Archive, workspaceId: string, place: Place, today: string) {
+/**
+ * The coverage of a place; a plot outside the workspace, or without a boundary, is not found. The
+ * archive is opened only once the place is known, so naming another workspace's plot costs no opening.
+ */
+export async function placeCoverage(em: Em, archive: () => Promise<Archive>, workspaceId: string, place: Place, today: string) {
   let box: Bbox;
   let plotId: string | null = null;
   if ('plotId' in place) {
@@ -107,7 +110,7 @@ export async function placeCoverage(em: Em, archive: Archive, workspaceId: strin
     plotId = plot.id;
   } else box = pointBox(place.lon, place.lat);
   const [w, s, e, n] = box;
-  return { plot_id: plotId, place: { lon: (w + e) / 2, lat: (s + n) / 2 }, ...(await archiveCoverage(archive, box, today)) };
+  return { plot_id: plotId, place: { lon: (w + e) / 2, lat: (s + n) / 2 }, ...(await archiveCoverage(await archive(), box, today)) };
 }
 
 const pointBox = (lon: number, lat: number): Bbox => [lon - POINT_HALF_DEG, lat - POINT_HALF_DEG, lon + POINT_HALF_DEG, lat + POINT_HALF_DEG];

@@ -38,7 +38,7 @@ export function imageryRoutes(services: Services) {
 
   router.get('/portal/coverage', auth, async (ctx) => {
     const place = placeOf(ctx);
-    const coverage = await placeCoverage(em(), await services.archive(), callerOf(ctx).workspaceId, place, new Date().toISOString().slice(0, 10));
+    const coverage = await placeCoverage(em(), services.archive, callerOf(ctx).workspaceId, place, new Date().toISOString().slice(0, 10));
     ctx.body = { ...coverage, review_price: archiveReviewPrice(services.config.archiveReview) };
   });
   return router;
