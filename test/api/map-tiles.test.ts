@@ -37,8 +37,8 @@ const SITE = 'th-surat-thani-rubber';
  * The most the API's thread may be held in one turn while 200 tiles are in flight. No pixel loop or
  * encode runs on it (those are pool tasks); what holds it is handling 200 answers landing together and
  * the collector after them: 35 to 75 ms alone on two cores, up to 150 ms with another test file beside
- * it in CI. Drawing even one tile on this thread costs more than this bound, so the test still fails
- * the day a render comes back here. (The issue's 20 ms is not met; bench/RESULTS.md `tiles` reports it.)
+ * it in CI. The bound guards against stalls a map user would see (a quarter second); the issue's 20 ms
+ * is not met, and bench/RESULTS.md `tiles` reports the holds measured.
  */
 const MAX_STALL_MS = 250;
 
