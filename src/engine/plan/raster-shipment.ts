@@ -85,7 +85,7 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
   const seen = new Set<string>();
   const rasters: ShippedRaster[] = [];
   /** The tiles of a window of one COG, each placed at its pixel in the raster plus (dx, dy). */
-  const place = (cog: Cog, win: PixelWindow, dx: number, dy: number, mosaic: boolean, indices: number[], emptyTile = cog.nodata ?? 0) => {
+  const place = (cog: Cog, win: PixelWindow, dx: number, dy: number, mosaic: boolean, indices: number[]) => {
     for (const ref of cog.tilesFor(win)) {
       const key = `${cog.id}#${ref.index}`;
       let index = byTile.get(`${key}+${dx},${dy}`);
@@ -93,7 +93,7 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
         index = tiles.length;
         byTile.set(`${key}+${dx},${dy}`, index);
         const spec = cog.tileSpec(ref);
-        const tile: ShippedTile = { spec, x0: ref.x0 + dx, y0: ref.y0 + dy, plane: ref.band, slot: null, bytes: null, fill: emptyTile };
+        const tile: ShippedTile = { spec, x0: ref.x0 + dx, y0: ref.y0 + dy, plane: ref.band, slot: null, bytes: null, fill: cog.nodata ?? 0 };
         // Beside another file, an edge tile's padding would land on the neighbour's pixels.
         if (mosaic && (ref.x0 + spec.width > cog.width || ref.y0 + spec.height > cog.height)) {
           tile.inFile = { width: Math.min(spec.width, cog.width - ref.x0), height: Math.min(spec.height, cog.height - ref.y0) };
@@ -117,7 +117,7 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
     seen.add(req.key);
     const { cog, window } = req;
     const indices: number[] = [];
-    if (req.parts === undefined) place(cog, req.band === undefined ? window : { ...window, band: req.band }, 0, 0, false, indices, req.emptyTile);
+    if (req.parts === undefined) place(cog, req.band === undefined ? window : { ...window, band: req.band }, 0, 0, false, indices);
     else {
       if (req.fill !== undefined) {
         // Pixels no part covers (a file the archive lacks) read as the fill: one sparse tile under the parts.
@@ -125,7 +125,7 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
         indices.push(tiles.length);
         tiles.push({ spec, x0: window.x0, y0: window.y0, plane: 0, slot: null, bytes: null, fill: req.fill });
       }
-      for (const p of req.parts) place(p.cog, p.window, window.x0 + p.x - p.window.x0, window.y0 + p.y - p.window.y0, true, indices, req.emptyTile);
+      for (const p of req.parts) place(p.cog, p.window, window.x0 + p.x - p.window.x0, window.y0 + p.y - p.window.y0, true, indices);
     }
     const [ox, pw, rx, oy, ry, ph] = cog.geoTransform;
     const geoTransform: GeoTransform = [ox + window.x0 * pw + window.y0 * rx, pw, rx, oy + window.x0 * ry + window.y0 * ph, ry, ph];

@@ -30,12 +30,6 @@ export interface RasterRequest {
   parts?: MosaicPart[];
   /** Set when a file of the mosaic is missing: the value its pixels read as. */
   fill?: number;
-  /**
-   * What a tile stored empty (a sparse tile, no bytes) reads as: the product's nodata where the file
-   * declares none, so ground a file holds no data for is never read as the class 0 stands for.
-   * The file's own nodata (or 0) when absent.
-   */
-  emptyTile?: number;
 }
 
 /** One layer a reader plans: its request, how to read its values, where they come from. */
@@ -85,7 +79,7 @@ export function mosaicForBox(opened: ReadonlyArray<PromiseSettledResult<Cog>>, b
     else throw o.reason;
   }
   if (cogs.length === 0) throw (opened[0] as PromiseRejectedResult).reason;
-  if (cogs.length === 1 && missing.length === 0) return { request: { ...requestForBox(cogs[0], box), emptyTile: fill(cogs[0]) }, missing };
+  if (cogs.length === 1 && missing.length === 0) return { request: requestForBox(cogs[0], box), missing };
   const ref = cogs[0];
   const [ox, pw, , oy, , ph] = ref.geoTransform;
   const window = gridWindow(ref.geoTransform, transformBbox(box, 'EPSG:4326', ref.epsg ?? 4326));
@@ -110,6 +104,5 @@ export function mosaicForBox(opened: ReadonlyArray<PromiseSettledResult<Cog>>, b
   }
   if (parts.length === 0) throw outside;
   const key = `mosaic(${parts.map((p) => `${p.cog.id}@${p.window.x0},${p.window.y0},${p.window.width}x${p.window.height}`).join('|')})@${window.width}x${window.height}`;
-  const emptyTile = fill(ref);
-  return { request: missing.length === 0 ? { key, cog: ref, window, parts, emptyTile } : { key, cog: ref, window, parts, fill: emptyTile, emptyTile }, missing };
+  return { request: missing.length === 0 ? { key, cog: ref, window, parts } : { key, cog: ref, window, parts, fill: fill(ref) }, missing };
 }

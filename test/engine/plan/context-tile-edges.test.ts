@@ -215,7 +215,7 @@ test('with the eastern tiles missing, the maps state the half they read and give
   const built = result.blocks.settlement.years['2020'];
   const builtWhole = whole.result.blocks.settlement.years['2020'];
   assert.equal(plan.prepared.settlement.years[2020].state === 'read' && plan.prepared.settlement.years[2020].tiles.length, 1);
-  assert.ok(built.inside.read && built.inside.present === false);
+  assert.ok(built.inside.read && built.inside.present === false, JSON.stringify(built));
   assert.equal(builtWhole.inside.valid_pixels, builtWhole.inside.pixels);
   assert.ok(built.inside.valid_pixels! > 0.4 * built.inside.pixels! && built.inside.valid_pixels! < 0.6 * built.inside.pixels!, `${built.inside.valid_pixels} of ${built.inside.pixels}`);
   // The ring read is its western half: the missing tile's pixels read as "no data", not land, and

@@ -240,7 +240,6 @@ test('refuses at open a header that declares an absurd raster, tile, sample coun
   ];
   for (const [what, patch, message] of cases) {
     const tiff = await smallCog(dir.path);
-    assert.equal(tiff.length, 1063);
     patch(tiff);
     const { open } = await openPatched(dir.path, tiff);
     await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && message.test(e.message) && !LIBRARY_WORDS.test(e.message), what);
@@ -252,7 +251,8 @@ test('refuses a tag declaring a billion values before the parser allocates them:
   const tiff = await smallCog(dir.path);
   tiff.writeUInt32LE(1_000_000_000, entryOf(tiff, 324) + 4);
   const { open, asked } = await openPatched(dir.path, tiff);
-  await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && /the header is cut short: tag 324 declares 1,000,000,000 values \(4,000,000,000 bytes\) at byte 208, past the end of the file \(1,063 bytes\)/.test(e.message));
+  const cutShort = `the header is cut short: tag 324 declares 1,000,000,000 values (4,000,000,000 bytes) at byte 208, past the end of the file (${tiff.length.toLocaleString('en')} bytes)`;
+  await assert.rejects(open, (e) => isSourceError(e, 'invalid_tiff') && e.message.endsWith(cutShort));
   assert.ok(Math.max(...asked) <= tiff.length, `asked for ${Math.max(...asked)} bytes`);
 });
 
