@@ -1,0 +1,174 @@
+/**
+ * Scale-out on PostgreSQL: one `api` and two `worker` processes, started as an operator starts
+ * them (`node src/main.ts api|worker`), share one database. One evidence job's plots are each read,
+ * stored and charged once; the worker that holds the job is SIGKILLed mid-job and the other worker
+ * finishes it; the api process makes no demo world and reads no raster. PostgreSQL only: the
+ * embedded PGlite is one process's database by design (an exclusive lock on its data directory).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { generateKeyPairSync } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { demoArchiveDir, demoPlotBookPath, ensureDemoArchive } from '../../src/demo/archive.ts';
+import { DEMO_WORLD_VERSION } from '../../src/demo/world.ts';
+import { openStore, type Store } from '../../src/store/orm.ts';
+import { openQueue, QUEUES } from '../../src/store/queue.ts';
+import { createLogger } from '../../src/log.ts';
+import { scratchDatabase } from '../support/db.ts';
+import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm', 'id-jambi-pulpwood-concession'];
+const run = promisify(execFile);
+
+type LogLine = { msg?: string; [k: string]: unknown };
+
+/** A service process in one role; its JSON log lines are kept for the test to read. */
+function startRole(role: 'api' | 'worker', env: Record<string, string>) {
+  const child = spawn(process.execPath, ['src/main.ts', role], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: LogLine[] = [];
+  let rest = '';
+  child.stdout.on('data', (d: Buffer) => {
+    const parts = (rest + d.toString()).split('\n');
+    rest = parts.pop()!;
+    for (const l of parts.filter(Boolean)) lines.push(JSON.parse(l) as LogLine);
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return {
+    child, lines, exited,
+    said: (msg: string) => lines.some((l) => l.msg === msg),
+    async until(msg: string, timeoutMs = 90_000): Promise<LogLine> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const line = lines.find((l) => l.msg === msg);
+        if (line) return line;
+        if (child.exitCode !== null) throw new Error(`${role} exited ${child.exitCode} before "${msg}": ${stderr}`);
+        if (Date.now() > deadline) throw new Error(`${role} did not log "${msg}" in ${timeoutMs} ms`);
+        await sleep(100);
+      }
+    },
+  };
+}
+type RoleProcess = ReturnType<typeof startRole>;
+
+async function stopRole(p: RoleProcess) {
+  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+  await p.exited;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 100_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** The full demo world, generated once into the temporary folder; each worker's data directory hard-links it. */
+async function cachedWorld(): Promise<string> {
+  const cache = join(tmpdir(), `precutoff-portal-world-${DEMO_WORLD_VERSION}`);
+  await ensureDemoArchive(cache);
+  return cache;
+}
+
+describe('one api and two worker processes on one PostgreSQL database', () => {
+  let db: { url: string; drop: () => Promise<void> };
+  let store: Store;
+  const dirs: string[] = [];
+  const procs: RoleProcess[] = [];
+  let common: Record<string, string>;
+
+  before(async () => {
+    db = await scratchDatabase();
+    store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
+    await store.migrate();
+    // Every process signs with the same key: evidence signed by any worker verifies against the one public key.
+    const signingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    common = { DATABASE_URL: db.url, SIGNING_KEY: signingKey, LOG_LEVEL: 'debug', HOST: '127.0.0.1', POOL_SIZE: '1', JOB_CONCURRENCY: '1', SHUTDOWN_TIMEOUT_MS: '2000' };
+  });
+  after(async () => {
+    await Promise.all(procs.map(stopRole));
+    await store.close();
+    await db.drop();
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  test('read one job with no plot read twice or lost, each charged once, through a worker killed mid-job', async () => {
+    const world = await cachedWorld();
+    const dataDir = async (role: string, withWorld: boolean) => {
+      const dir = await mkdtemp(join(tmpdir(), `pce-scale-${role}-`));
+      dirs.push(dir);
+      // Hard links: the workers only read the archive.
+      if (withWorld) {
+        await run('cp', ['-al', demoArchiveDir(world), demoArchiveDir(dir)]);
+        await cp(dirname(demoPlotBookPath(world)), dirname(demoPlotBookPath(dir)), { recursive: true });
+      }
+      return dir;
+    };
+    const apiDir = await dataDir('api', false);
+    const api = startRole('api', { ...common, DATA_DIR: apiDir, PORT: '0' });
+    procs.push(api);
+    const url = String((await api.until('listening')).url);
+    const workers = [startRole('worker', { ...common, DATA_DIR: await dataDir('w1', true) }), startRole('worker', { ...common, DATA_DIR: await dataDir('w2', true) })];
+    procs.push(...workers);
+    await Promise.all(workers.map((w) => w.until('worker ready')));
+
+    // A dead worker is noticed by its missing heartbeat: shortened here so recovery fits the test.
+    const queue = await openQueue(store, { log: createLogger('silent'), supervise: false });
+    await queue.boss.updateQueue(QUEUES.evidence.name, { heartbeatSeconds: 10, retryDelay: 1, retryBackoff: false });
+    await queue.stop(1000);
+
+    const { workspaceId, key } = await seedWorkspace(store);
+    const plots: string[] = [];
+    for (const site of SITES) plots.push(await insertSitePlot(store.em(), workspaceId, site));
+    const started = await fetch(`${url}/portal/plots/evidence`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ all: true }) });
+    assert.equal(started.status, 202);
+    const { job_id: jobId } = (await started.json()) as { job_id: string };
+
+    const em = () => store.em();
+    const done = async () => Number((await em().execute<{ n: string }[]>(`select count(*) as n from plots where workspace_id = ? and evidence_state = 'done'`, [workspaceId]))[0].n);
+    // The worker holding the job is killed once it has stored a plot and is reading the next.
+    const holder = await waitFor('a worker to take the job', async () => workers.find((w) => w.lines.some((l) => l.msg === 'evidence job started' && l.job === jobId)) ?? null);
+    await waitFor('a first plot stored', async () => ((await done()) >= 1 ? true : null));
+    holder.child.kill('SIGKILL');
+    await holder.exited;
+    const midway = await done();
+    assert.ok(midway >= 1 && midway < SITES.length, `killed mid-job with ${midway} of ${SITES.length} plots done`);
+
+    const other = workers.find((w) => w !== holder)!;
+    await waitFor('every plot read', async () => ((await done()) === SITES.length ? true : null), 110_000);
+    const resumed = other.lines.find((l) => l.msg === 'evidence job started' && l.job === jobId);
+    assert.ok(resumed, 'the other worker took the job up');
+    assert.equal(resumed.plots, SITES.length - midway, 'it read only the plots left');
+
+    const evidence = await em().execute<{ plot_id: string; rows: string; current: string }[]>(
+      'select plot_id, count(*) as rows, count(*) filter (where current) as current from evidence where workspace_id = ? group by plot_id', [workspaceId]);
+    assert.deepEqual(evidence.map((e) => e.plot_id).sort(), [...plots].sort());
+    assert.ok(evidence.every((e) => Number(e.rows) === 1 && Number(e.current) === 1), JSON.stringify(evidence));
+    const [{ units }] = await em().execute<{ units: string }[]>('select count(*) as units from evidence_units where workspace_id = ?', [workspaceId]);
+    assert.equal(Number(units), SITES.length);
+    const [{ completed }] = await em().execute<{ completed: string }[]>(`select count(*) as completed from outbox where workspace_id = ? and type = 'plot.evidence.completed'`, [workspaceId]);
+    assert.equal(Number(completed), SITES.length);
+    // Every stored read is logged by the process that stored it: the two workers' reads together are each plot once.
+    const stored = workers.flatMap((w) => w.lines.filter((l) => l.msg === 'plot read' && typeof l.plot === 'string').map((l) => l.plot as string));
+    assert.deepEqual([...stored].sort(), [...plots].sort());
+
+    // The api process made no demo world and read nothing: its health says the archive is not there.
+    assert.equal(existsSync(demoArchiveDir(apiDir)), false);
+    for (const msg of ['demo archive generated', 'worker ready', 'evidence job started', 'plot read']) assert.equal(api.said(msg), false, `the api process logged "${msg}"`);
+    const health = await fetch(`${url}/health`, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await health.json()) as { role: string; archive: { ok: boolean } };
+    assert.equal(body.role, 'api');
+    assert.equal(body.archive.ok, false);
+  });
+});
