@@ -7,62 +7,19 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { generateKeyPairSync } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { demoArchiveDir, demoPlotBookPath, ensureDemoArchive } from '../../src/demo/archive.ts';
-import { DEMO_WORLD_VERSION } from '../../src/demo/world.ts';
+import { demoArchiveDir } from '../../src/demo/archive.ts';
 import { openStore, type Store } from '../../src/store/orm.ts';
 import { openQueue, QUEUES } from '../../src/store/queue.ts';
 import { createLogger } from '../../src/log.ts';
 import { scratchDatabase } from '../support/db.ts';
+import { roleDataDir, startRole, type RoleProcess } from '../support/processes.ts';
 import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm', 'id-jambi-pulpwood-concession'];
-const run = promisify(execFile);
-
-type LogLine = { msg?: string; [k: string]: unknown };
-
-/** A service process in one role; its JSON log lines are kept for the test to read. */
-function startRole(role: 'api' | 'worker', env: Record<string, string>) {
-  const child = spawn(process.execPath, ['src/main.ts', role], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: LogLine[] = [];
-  let rest = '';
-  child.stdout.on('data', (d: Buffer) => {
-    const parts = (rest + d.toString()).split('\n');
-    rest = parts.pop()!;
-    for (const l of parts.filter(Boolean)) lines.push(JSON.parse(l) as LogLine);
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return {
-    child, lines, exited,
-    said: (msg: string) => lines.some((l) => l.msg === msg),
-    async until(msg: string, timeoutMs = 90_000): Promise<LogLine> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const line = lines.find((l) => l.msg === msg);
-        if (line) return line;
-        if (child.exitCode !== null) throw new Error(`${role} exited ${child.exitCode} before "${msg}": ${stderr}`);
-        if (Date.now() > deadline) throw new Error(`${role} did not log "${msg}" in ${timeoutMs} ms`);
-        await sleep(100);
-      }
-    },
-  };
-}
-type RoleProcess = ReturnType<typeof startRole>;
-
-async function stopRole(p: RoleProcess) {
-  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-  await p.exited;
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 100_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -72,13 +29,6 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutM
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(200);
   }
-}
-
-/** The full demo world, generated once into the temporary folder; each worker's data directory hard-links it. */
-async function cachedWorld(): Promise<string> {
-  const cache = join(tmpdir(), `precutoff-portal-world-${DEMO_WORLD_VERSION}`);
-  await ensureDemoArchive(cache);
-  return cache;
 }
 
 describe('one api and two worker processes on one PostgreSQL database', () => {
@@ -97,22 +47,16 @@ describe('one api and two worker processes on one PostgreSQL database', () => {
     common = { DATABASE_URL: db.url, SIGNING_KEY: signingKey, LOG_LEVEL: 'debug', HOST: '127.0.0.1', POOL_SIZE: '1', JOB_CONCURRENCY: '1', SHUTDOWN_TIMEOUT_MS: '2000' };
   });
   after(async () => {
-    await Promise.all(procs.map(stopRole));
+    await Promise.all(procs.map((p) => p.stop()));
     await store.close();
     await db.drop();
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   });
 
   test('read one job with no plot read twice or lost, each charged once, through a worker killed mid-job', async () => {
-    const world = await cachedWorld();
     const dataDir = async (role: string, withWorld: boolean) => {
-      const dir = await mkdtemp(join(tmpdir(), `pce-scale-${role}-`));
+      const dir = await roleDataDir(`scale-${role}`, withWorld);
       dirs.push(dir);
-      // Hard links: the workers only read the archive.
-      if (withWorld) {
-        await run('cp', ['-al', demoArchiveDir(world), demoArchiveDir(dir)]);
-        await cp(dirname(demoPlotBookPath(world)), dirname(demoPlotBookPath(dir)), { recursive: true });
-      }
       return dir;
     };
     const apiDir = await dataDir('api', false);
