@@ -5,7 +5,8 @@
 // While the worker reads an evidence job over demo sites and a loop fetches evidence PDFs (rendered
 // on the api's document threads), autocannon drives 50 clients at (1) the register list
 // `GET /portal/plots` (its first page and its total) and (2) one plot's evidence
-// `GET /portal/plots/:id/evidence`. Reference in the same run, under the same job and renders: the
+// `GET /portal/plots/:id/evidence`. Before the job, one client alone on the list says what one
+// request costs. Reference in the same run, under the same job and renders: the
 // public key `GET /evidence/public-key`, which touches no database, so `ratio_to_reference` says
 // what the route's own work adds to what the process and the machine cost any request.
 import os from 'node:os';
@@ -23,8 +24,8 @@ const CLIENTS = 50;
 
 interface Figures { requests: number; rps: number; p50_ms: number; p99_ms: number; max_ms: number; errors: number; non_2xx: number }
 
-async function hammer(url: string, key: string | null, seconds: number): Promise<Figures> {
-  const r = await autocannon({ url, connections: CLIENTS, duration: seconds, headers: key ? { authorization: `Bearer ${key}` } : {} });
+async function hammer(url: string, key: string | null, seconds: number, connections = CLIENTS): Promise<Figures> {
+  const r = await autocannon({ url, connections, duration: seconds, headers: key ? { authorization: `Bearer ${key}` } : {} });
   return {
     requests: r.requests.total, rps: Math.round(r.requests.average),
     p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max, errors: r.errors + r.timeouts, non_2xx: r.non2xx,
@@ -71,6 +72,8 @@ export default async function run(args: string[]) {
     const base = String((await api.until('listening')).url);
     await worker.until('worker ready');
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // The list alone: one client, no job, no renders: what one request costs.
+    const listAlone = await hammer(`${base}/portal/plots`, key, Math.ceil(seconds / 2), 1);
     const started = await fetch(`${base}/portal/plots/evidence`, { method: 'POST', headers, body: JSON.stringify({ plot_ids: jobPlots }) });
     if (started.status !== 202) throw new Error(`the evidence job was not started: ${started.status} ${await started.text()}`);
     const done = async () => (await store.em().execute<{ id: string }[]>(`select id from plots where workspace_id = ? and evidence_state = 'done' limit 1`, [workspaceId]))[0]?.id ?? null;
@@ -97,7 +100,7 @@ export default async function run(args: string[]) {
 
     const result = {
       bench: 'load', plots, clients: CLIENTS, seconds, seed_s: Number(seedS.toFixed(1)),
-      list, evidence, reference,
+      list, evidence, reference, list_one_client_idle: listAlone,
       list_ratio_to_reference_p99: Number((list.p99_ms / Math.max(reference.p99_ms, 1)).toFixed(2)),
       evidence_ratio_to_reference_p99: Number((evidence.p99_ms / Math.max(reference.p99_ms, 1)).toFixed(2)),
       list_p99_under_50ms: list.p99_ms < 50,
@@ -108,6 +111,7 @@ export default async function run(args: string[]) {
     console.log(line('register list', list));
     console.log(line('evidence read', evidence));
     console.log(line('public key (reference)', reference));
+    console.log(line('register list, one client, idle', listAlone));
     console.log(`meanwhile: ${pdfs} PDFs rendered, ${n} of ${jobPlots.length} job plots read${jobStillReading ? ', the job still reading at the end' : ''}`);
     console.log(JSON.stringify(result));
   } finally {
