@@ -58,7 +58,7 @@ export default async function run(args: string[]) {
   await client.end();
   // The job: the demo sites, several times over, so it reads through every measurement.
   const jobPlots: string[] = [];
-  for (let round = 0; round < 6; round++) for (const site of SITES) jobPlots.push(await insertSitePlot(store.em(), workspaceId, site, { ref: `${site}-${round}` }));
+  for (let round = 0; round < 12; round++) for (const site of SITES) jobPlots.push(await insertSitePlot(store.em(), workspaceId, site, { ref: `${site}-${round}` }));
 
   const api = startRole('api', { ...common, DATA_DIR: dirs[0], PORT: '0' });
   const worker = startRole('worker', { ...common, DATA_DIR: dirs[1] });
