@@ -2,11 +2,13 @@
  * Scale-out on PostgreSQL: one `api` and two `worker` processes, started as an operator starts
  * them (`node src/main.ts api|worker`), share one database. One evidence job's plots are each read,
  * stored and charged once; the worker that holds the job is SIGKILLed mid-job and the other worker
- * finishes it; the api process makes no demo world and reads no raster. PostgreSQL only: the
+ * finishes it; the api process makes no demo world and reads no raster; after 30 s in which the
+ * database lets no connection in and cuts every open one, the worker left takes the next job. PostgreSQL only: the
  * embedded PGlite is one process's database by design (an exclusive lock on its data directory).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { generateKeyPairSync } from 'node:crypto';
@@ -15,7 +17,7 @@ import { demoArchiveDir } from '../../src/demo/archive.ts';
 import { openStore, type Store } from '../../src/store/orm.ts';
 import { openQueue, QUEUES } from '../../src/store/queue.ts';
 import { createLogger } from '../../src/log.ts';
-import { scratchDatabase } from '../support/db.ts';
+import { ADMIN_URL, scratchDatabase } from '../support/db.ts';
 import { roleDataDir, startRole, type RoleProcess } from '../support/processes.ts';
 import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
 
@@ -37,6 +39,7 @@ describe('one api and two worker processes on one PostgreSQL database', () => {
   const dirs: string[] = [];
   const procs: RoleProcess[] = [];
   let common: Record<string, string>;
+  let apiUrl: string;
 
   before(async () => {
     db = await scratchDatabase();
@@ -63,6 +66,7 @@ describe('one api and two worker processes on one PostgreSQL database', () => {
     const api = startRole('api', { ...common, DATA_DIR: apiDir, PORT: '0' });
     procs.push(api);
     const url = String((await api.until('listening')).url);
+    apiUrl = url;
     const workers = [startRole('worker', { ...common, DATA_DIR: await dataDir('w1', true) }), startRole('worker', { ...common, DATA_DIR: await dataDir('w2', true) })];
     procs.push(...workers);
     await Promise.all(workers.map((w) => w.until('worker ready')));
@@ -114,5 +118,38 @@ describe('one api and two worker processes on one PostgreSQL database', () => {
     const body = (await health.json()) as { role: string; archive: { ok: boolean } };
     assert.equal(body.role, 'api');
     assert.equal(body.archive.ok, false);
+  });
+
+  test('a worker cut off from the database for 30 s takes the next job once it is back', async () => {
+    // This process stays off the database meanwhile; the outage is the service processes'.
+    await store.close();
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    const name = new URL(db.url).pathname.slice(1);
+    // 30 s without the database: no new connection is let in, and every open one is cut.
+    await admin.query(`alter database ${name} allow_connections false`);
+    const cutUntil = Date.now() + 30_000;
+    while (Date.now() < cutUntil) {
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      await sleep(1000);
+    }
+    await admin.query(`alter database ${name} allow_connections true`);
+    await admin.end();
+    store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
+
+    const survivor = procs.find((p) => p.child.exitCode === null && p.child.signalCode === null && p.said('worker ready'));
+    assert.ok(survivor, 'the worker left outlived the outage');
+    const { workspaceId, key } = await seedWorkspace(store);
+    const plot = await insertSitePlot(store.em(), workspaceId, SITES[0]);
+    const started = await waitFor('the api to take a job again', async () => {
+      const res = await fetch(`${apiUrl}/portal/plots/evidence`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ plot_ids: [plot] }) });
+      return res.status === 202 ? res : null;
+    }, 30_000);
+    const { job_id: jobId } = (await started.json()) as { job_id: string };
+    await waitFor('the plot read', async () => {
+      const [row] = await store.em().execute<{ s: string }[]>('select evidence_state as s from plots where id = ?', [plot]);
+      return row.s === 'done' ? true : null;
+    }, 60_000);
+    assert.ok(survivor.lines.some((l) => l.msg === 'evidence job started' && l.job === jobId), 'the worker that was cut off took the job');
   });
 });
