@@ -1,4 +1,13 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { demoArchiveDir, demoPlotBookPath, ensureDemoArchive } from '../../src/demo/archive.ts';
+import { DEMO_WORLD_VERSION } from '../../src/demo/world.ts';
+
+const run = promisify(execFile);
 
 export type Line = Record<string, unknown>;
 
@@ -22,4 +31,57 @@ export function runFixture(file: string, mode: string, env: Record<string, strin
     child.on('exit', (code) => (code === 0 || until ? resolve(lines) : reject(new Error(`${mode} exited ${code}: ${stderr}`))));
   });
   return { child, done };
+}
+
+type LogLine = { msg?: string; [k: string]: unknown };
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** A service process in one role (`node src/main.ts api|worker|serve`); its JSON log lines are kept for the caller to read. */
+export function startRole(role: 'api' | 'worker' | 'serve', env: Record<string, string>) {
+  const child = spawn(process.execPath, ['src/main.ts', role], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: LogLine[] = [];
+  let rest = '';
+  child.stdout.on('data', (d: Buffer) => {
+    const parts = (rest + d.toString()).split('\n');
+    rest = parts.pop()!;
+    for (const l of parts.filter(Boolean)) lines.push(JSON.parse(l) as LogLine);
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return {
+    child, lines, exited,
+    said: (msg: string) => lines.some((l) => l.msg === msg),
+    async until(msg: string, timeoutMs = 90_000): Promise<LogLine> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const line = lines.find((l) => l.msg === msg);
+        if (line) return line;
+        if (child.exitCode !== null) throw new Error(`${role} exited ${child.exitCode} before "${msg}": ${stderr}`);
+        if (Date.now() > deadline) throw new Error(`${role} did not log "${msg}" in ${timeoutMs} ms`);
+        await sleep(100);
+      }
+    },
+    /** SIGTERM (a clean stop) unless it has already gone; resolves once it has exited. */
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+export type RoleProcess = ReturnType<typeof startRole>;
+
+/**
+ * A fresh data directory for a service process; `withWorld` hard-links the full demo world into it
+ * (generated once into the temporary folder), so a worker starts without generating its own.
+ */
+export async function roleDataDir(role: string, withWorld: boolean): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `pce-${role}-`));
+  if (withWorld) {
+    const world = join(tmpdir(), `precutoff-portal-world-${DEMO_WORLD_VERSION}`);
+    await ensureDemoArchive(world);
+    await run('cp', ['-al', demoArchiveDir(world), demoArchiveDir(dir)]);
+    await cp(dirname(demoPlotBookPath(world)), dirname(demoPlotBookPath(dir)), { recursive: true });
+  }
+  return dir;
 }
