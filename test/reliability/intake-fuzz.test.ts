@@ -2,22 +2,28 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { runAdminCommand } from '../../src/admin/commands.ts';
+import { DomainError } from '../../src/errors.ts';
+import { judgePlotFile } from '../../src/intake/plot-file.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { type MalformedFile, malformedFile } from './malformed-files.ts';
 
 /**
  * Malformed plot files (GeoJSON, CSV, KML, zipped shapefiles: cut short, nested wrongly, odd numbers,
- * other encodings, broken zips) sent through /validate and /import as a client would. Whatever the
- * file, the answer is not a 5xx and is either a report or an error in the spec's shape; a refused
- * import writes nothing; the service's memory stays bounded. A fixed seed in CI (a failure prints the file);
- * `FUZZ_SEED=<n> FUZZ_RUNS=<n>` runs another sample or a longer one.
+ * other encodings, broken zips). The whole sample goes through the judgement the upload routes run
+ * (`judgePlotFile`, the intake threads' task): each file is a report or a refusal with a stable code,
+ * never a crash. A part of it is sent through /validate and /import on each backend as a client would:
+ * no 5xx, every refusal in the spec's shape, a refused import writes nothing, memory stays bounded.
+ * A fixed seed in CI (a failure prints the file); `FUZZ_SEED=<n> FUZZ_RUNS=<n> FUZZ_HTTP_RUNS=<n>` runs
+ * another sample or a longer one.
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20201231);
-/** Files in all, split between the two backends; each backend sends one in twenty through /import. */
+/** Files judged in all. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
-const IMPORT_EVERY = 20;
+/** Of those, files sent through the routes on each backend (one in ten through /import): the routes cost a request each. */
+const HTTP_RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? 120);
+const IMPORT_EVERY = 10;
 /** Validations in flight at once: the uploads one workspace may have judged at once (UPLOADS_PER_WORKSPACE's default). */
 const IN_FLIGHT = 2;
 /** Growth of the process's resident memory over the whole run that counts as unbounded. */
@@ -27,6 +33,25 @@ interface Answer {
   status: number;
   body: any;
 }
+
+test(`${RUNS} generated files through the upload routes' judgement: each a report or a refusal with a stable code, never a crash`, async () => {
+  const files = fc.sample(malformedFile, { seed: SEED, numRuns: RUNS });
+  let reports = 0;
+  const codes = new Set<string>();
+  for (const file of files) {
+    try {
+      const report = await judgePlotFile({ bytes: file.bytes, filename: file.name, country: 'GH', producers: [] });
+      assert.ok(Array.isArray(report.plots));
+      reports++;
+    } catch (error) {
+      const what = `${file.name} (${file.bytes.length} bytes, base64 ${Buffer.from(file.bytes).toString('base64').slice(0, 400)})`;
+      assert.ok(error instanceof DomainError, `${what} threw ${String(error).slice(0, 300)}`);
+      assert.ok(error.message.length > 0);
+      codes.add(error.code);
+    }
+  }
+  assert.ok(reports > 0 && codes.size > 1, `the sample reaches past the first check: ${reports} reports, refusals ${[...codes].join(', ')}`);
+});
 
 for (const backend of BACKENDS) {
   describe(`malformed plot files on ${backend}`, () => {
@@ -54,8 +79,8 @@ for (const backend of BACKENDS) {
       return r.body.total as number;
     }
 
-    test(`${RUNS / BACKENDS.length} generated files: no 5xx, every refusal in the spec's shape, a refused import writes nothing, memory bounded`, async () => {
-      const files = fc.sample(malformedFile, { seed: SEED + BACKENDS.indexOf(backend), numRuns: RUNS / BACKENDS.length });
+    test(`${HTTP_RUNS} generated files through the routes: no 5xx, every refusal in the spec's shape, a refused import writes nothing, memory bounded`, async () => {
+      const files = fc.sample(malformedFile, { seed: SEED + 1 + BACKENDS.indexOf(backend), numRuns: HTTP_RUNS });
       const rssBefore = process.memoryUsage().rss;
       const statuses = new Map<number, number>();
       const check = (file: MalformedFile, answer: Answer) => {
@@ -83,7 +108,7 @@ for (const backend of BACKENDS) {
         const before = await plotCount();
         const answer = await send('import', files[i]);
         check(files[i], answer);
-        const expected = answer.status === 200 ? before + (answer.body.imported as number) : before;
+        const expected = answer.status === 200 ? before + (answer.body.imported as { created: number }).created : before;
         assert.equal(await plotCount(), expected, `an import answered ${answer.status} and the register holds ${expected} plots no more`);
       }
       const growthMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
