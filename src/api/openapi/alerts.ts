@@ -205,6 +205,7 @@ const scanRefusals = {
   ),
 };
 
+const caseNotFound = refusal('No such case in the workspace', ['not_found']);
 const caseId = { name: 'id', in: 'path', required: true, description: 'The case\'s `alert_id`.', schema: uuid };
 
 export const alertPaths = {
@@ -252,7 +253,7 @@ export const alertPaths = {
       operationId: 'getAlertCase',
       summary: 'One case of the alert queue (the `alert_url` of `alert.opened`)',
       parameters: [caseId],
-      responses: { '200': json(ref('AlertCase')), ...authRefusals, '404': refusal('No such case in the workspace', ['not_found']) },
+      responses: { '200': json(ref('AlertCase')), ...authRefusals, '404': caseNotFound },
     },
   },
   '/eudr/alerts/cases/{id}/close': {
@@ -264,7 +265,7 @@ export const alertPaths = {
       responses: {
         '200': json(ref('AlertCase'), 'Closed'),
         ...authRefusals,
-        '404': refusal('No such case in the workspace', ['not_found']),
+        '404': caseNotFound,
         '409': refusal('The case is already closed', ['case_closed']),
         '422': refusal('No note, a blank one, or one that is not a string', ['note_required', 'bad_body']),
       },

@@ -5,13 +5,12 @@
  */
 import type { PlotGeometry } from '../../intake/types.ts';
 import type { EvidenceState } from '../entities/index.ts';
+import { isUuid } from '../ids.ts';
 import type { Em } from '../orm.ts';
 import { alertEntry, plotGeometry, validationReport, type StoredAlertEntry } from './stored-json.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The ids of `ids` that can be cast to uuid: any other names nothing, and must not reach the cast. */
-export const uuidsOf = (ids: readonly string[]) => ids.filter((id) => UUID.test(id));
+export const uuidsOf = (ids: readonly string[]) => ids.filter(isUuid);
 
 /** Of the given references, those a plot of the workspace already carries. */
 export async function refsHeld(em: Em, workspaceId: string, refs: readonly string[]): Promise<string[]> {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Finding } from '../../intake/findings.ts';
 import type { PlotGeometry } from '../../intake/types.ts';
 import type { ValidationState } from '../../intake/validate.ts';
+import { isUuid } from '../ids.ts';
 import type { Em } from '../orm.ts';
 import { takingTurns } from '../../turns.ts';
 import { EVIDENCE_COPIES } from './evidence.ts';
@@ -57,10 +58,8 @@ const updateSql = (workspace: string, rows: string) => `update plots p set
   from jsonb_to_recordset(${rows}) as r(${RECORD_COLUMNS}, moved boolean)
   where p.id = r.id and p.workspace_id = ${workspace}`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuidLiteral(id: string): string {
-  if (!UUID.test(id)) throw new Error(`not a workspace id: ${id}`);
+  if (!isUuid(id)) throw new Error(`not a workspace id: ${id}`);
   return `'${id}'::uuid`;
 }
 
