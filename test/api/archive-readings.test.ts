@@ -8,14 +8,13 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import type { EvidenceObject } from '../../src/engine/evidence-object.ts';
-import { canonicalJson, sealEvidence } from '../../src/engine/integrity.ts';
+import { canonicalJson } from '../../src/engine/integrity.ts';
 import { nextStep } from '../../src/engine/next-step.ts';
 import type { EvidenceFacts } from '../../src/engine/plot-state.ts';
 import { verifyDigest } from '../../src/engine/signing.ts';
-import { complete, queue } from '../../src/store/register/transitions.ts';
 import { pdfText } from '../documents/pdf-text.ts';
 import { insertSitePlot, plotRow, seedWorkspace } from '../engine/evidence-helpers.ts';
-import { fixtureEvidence, fixtureMap } from '../fixtures/evidence-wrapper.ts';
+import { fixtureEvidence, storeFixtureRead } from '../fixtures/evidence-wrapper.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { BACKENDS } from '../support/db.ts';
 
@@ -58,12 +57,7 @@ for (const backend of BACKENDS) {
 
     /** Stores a finished read of the plot through the register's transitions, as a job leaves it. */
     async function finishRead(workspaceId: string, plotId: string, evidence: EvidenceObject): Promise<void> {
-      const em = app.services.store.em();
-      const jobId = randomUUID();
-      await em.transactional((tx) => queue(tx, jobId, [plotId]));
-      await complete(em, {
-        workspaceId, plotId, jobId, readId: randomUUID(), evidence, integrity: sealEvidence(evidence, app.services.signingKey), map: await fixtureMap(), facts: FACTS,
-      }, () => ({}));
+      await storeFixtureRead(app.services.store.em(), app.services.signingKey, { workspaceId, plotId, evidence, facts: FACTS });
     }
 
     /** A workspace with a portal key, a reviewer key and a workspace-member key, and one read, withheld plot. */

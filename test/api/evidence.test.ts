@@ -21,10 +21,9 @@ import { buildSiteModel } from '../../src/demo/site-model.ts';
 import { DEMO_SEED } from '../../src/demo/world.ts';
 import { pdfText } from '../documents/pdf-text.ts';
 import type { EvidenceObject } from '../../src/engine/evidence-object.ts';
-import { sealEvidence } from '../../src/engine/integrity.ts';
 import type { EvidenceFacts } from '../../src/engine/plot-state.ts';
-import { complete, queue } from '../../src/store/register/transitions.ts';
-import { fixtureEvidence, fixtureMap } from '../fixtures/evidence-wrapper.ts';
+import { queue } from '../../src/store/register/transitions.ts';
+import { fixtureEvidence, storeFixtureRead } from '../fixtures/evidence-wrapper.ts';
 
 const RUN = '/api/v1/portal/plots/evidence';
 const A = 'id-kalbar-rubber';
@@ -146,12 +145,7 @@ for (const backend of BACKENDS) {
 
     /** Stores a finished read of the plot through the register's transitions, as a job leaves it. */
     async function finishRead(workspaceId: string, plotId: string, evidence: EvidenceObject, facts: EvidenceFacts = {}): Promise<void> {
-      const em = app.services.store.em();
-      const jobId = randomUUID();
-      await em.transactional((tx) => queue(tx, jobId, [plotId]));
-      await complete(em, {
-        workspaceId, plotId, jobId, readId: randomUUID(), evidence, integrity: sealEvidence(evidence, app.services.signingKey), map: await fixtureMap(), facts,
-      }, () => ({}));
+      await storeFixtureRead(app.services.store.em(), app.services.signingKey, { workspaceId, plotId, evidence, facts });
     }
 
     test('while a rerun is queued the register row shows the read in flight, not the finding both evidence routes refuse', async () => {

@@ -6,11 +6,10 @@ import { runAdminCommand } from '../../src/admin/commands.ts';
 import { openApiDocument } from '../../src/api/openapi/index.ts';
 import { CSV_COLUMNS } from '../../src/documents/book-summary.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
-import { complete, queue } from '../../src/store/register/transitions.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { assertDocumented } from '../support/openapi.ts';
-import { fixtureEvidence, fixtureMap } from '../fixtures/evidence-wrapper.ts';
+import { fixtureEvidence, fixtureMap, storeFixtureRead } from '../fixtures/evidence-wrapper.ts';
 import { insertEvidence, insertPlot, type PlotSpec } from './book.ts';
 import { pdfText } from './pdf-text.ts';
 
@@ -208,12 +207,7 @@ for (const backend of BACKENDS) {
       await importBook(book.key, [squareFeature('MOVE-1', 99.1)]);
       const em = app.services.store.em();
       const [{ id }] = await em.execute<{ id: string }[]>('select id from plots where workspace_id = ?', [book.workspaceId]);
-      const jobId = randomUUID();
-      await em.transactional((tx) => queue(tx, jobId, [id]));
-      await complete(em, {
-        workspaceId: book.workspaceId, plotId: id, jobId, readId: randomUUID(), evidence: mapsForest,
-        integrity: sealEvidence(mapsForest, app.services.signingKey), map: await fixtureMap(), facts: { eu_maps_forest_share: 0.7 },
-      }, () => ({}));
+      await storeFixtureRead(em, app.services.signingKey, { workspaceId: book.workspaceId, plotId: id, evidence: mapsForest, facts: { eu_maps_forest_share: 0.7 } });
       const read = (await app.call('GET', '/api/v1/portal/plots/summary', { key: book.key })).body;
       assert.deepEqual(nonZero(read.reasons), { eu_forest_maps_read_forest: 1, cycle_and_structure_agree: 1 }, 'counted while served');
 

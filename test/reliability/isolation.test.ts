@@ -15,13 +15,11 @@ import { randomUUID } from 'node:crypto';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { runMonitors } from '../../src/alerts/monitor-run.ts';
 import type { EvidenceObject } from '../../src/engine/evidence-object.ts';
-import { sealEvidence } from '../../src/engine/integrity.ts';
 import { nextStep } from '../../src/engine/next-step.ts';
 import { ALERT_PRODUCTS } from '../../src/engine/sources/products/gfw-alerts/codes.ts';
 import { createLogger } from '../../src/log.ts';
-import { complete, queue } from '../../src/store/register/transitions.ts';
 import { insertSitePlot } from '../engine/evidence-helpers.ts';
-import { fixtureEvidence, fixtureFootprint, fixtureMap } from '../fixtures/evidence-wrapper.ts';
+import { fixtureEvidence, fixtureFootprint, storeFixtureRead } from '../fixtures/evidence-wrapper.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { BACKENDS } from '../support/db.ts';
 import { assertDocumented } from '../support/openapi.ts';
@@ -229,10 +227,7 @@ for (const backend of BACKENDS) {
       const plotRef = `${name}-PLOT-${randomUUID().slice(0, 6)}`;
       const em = store.em();
       const plotId = await insertSitePlot(em, workspaceId, 'th-surat-thani-rubber', { ref: plotRef });
-      const jobId = randomUUID();
-      await em.transactional((tx) => queue(tx, jobId, [plotId]));
-      const evidence = withheld();
-      await complete(em, { workspaceId, plotId, jobId, readId: randomUUID(), evidence, integrity: sealEvidence(evidence, app.services.signingKey), map: await fixtureMap(), facts: { eu_maps_forest_share: 0.02, landsat_2020: 'cleared_before_2021', seasons_measured: 4 } }, () => ({}));
+      await storeFixtureRead(em, app.services.signingKey, { workspaceId, plotId, evidence: withheld(), facts: { eu_maps_forest_share: 0.02, landsat_2020: 'cleared_before_2021', seasons_measured: 4 } });
       const reading = await ok('POST', `/portal/plots/${plotId}/archive-readings`, { authorization: `Bearer ${reviewerKey}` }, CALLS.fileArchiveReading(null as never)!.body);
 
       const producerName = `${name} producer ${randomUUID().slice(0, 6)}`;

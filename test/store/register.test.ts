@@ -14,6 +14,9 @@ import { complete, fail, markRunning, queue, recover, type FinishedRead } from '
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
 
+/** These plots belong to no shipment, so no batch completes: a batch's event that is built fails the test. */
+const NO_BATCH = (): object => assert.fail('no plot here is in a shipment');
+
 const square = (lon: number, lat: number): PlotColumns['geometry'] => ({
   type: 'Polygon',
   coordinates: [[[lon, lat], [lon + 0.01, lat], [lon + 0.01, lat + 0.01], [lon, lat + 0.01], [lon, lat]]],
@@ -77,7 +80,7 @@ for (const backend of BACKENDS) {
       const first = randomUUID();
       const [id] = await queued(first, plot('Q-1'));
       assert.deepEqual(await row(id), { evidence_state: 'queued', evidence_job_id: first, verdict: null, reason: null, evidence_error: null, evidence_facts: null });
-      await fail(em(), { workspaceId, plotId: id, jobId: first, error: 'The read could not be completed', at: new Date() }, () => ({}));
+      await fail(em(), { workspaceId, plotId: id, jobId: first, error: 'The read could not be completed', at: new Date() }, () => ({}), NO_BATCH);
       const retry = randomUUID();
       await em().transactional((tx) => queue(tx, retry, [id]));
       assert.deepEqual(await row(id), { evidence_state: 'queued', evidence_job_id: retry, verdict: null, reason: null, evidence_error: null, evidence_facts: null });
@@ -86,7 +89,7 @@ for (const backend of BACKENDS) {
     test('a rerun queued over finished evidence clears the register\'s copy of the finding while the new read is in flight', async () => {
       const jobId = randomUUID();
       const [id] = await queued(jobId, plot('Q-2'));
-      await complete(em(), await finishedRead(id, jobId), () => ({}));
+      await complete(em(), await finishedRead(id, jobId), () => ({}), NO_BATCH);
       assert.notEqual((await row(id)).verdict, null);
       await em().transactional((tx) => queue(tx, randomUUID(), [id]));
       assert.deepEqual({ ...(await row(id)), evidence_job_id: null }, { evidence_state: 'queued', evidence_job_id: null, verdict: null, reason: null, evidence_error: null, evidence_facts: null });
@@ -124,7 +127,7 @@ for (const backend of BACKENDS) {
       const [id] = await queued(jobId, plot('C-1'));
       await markRunning(em(), workspaceId, id, jobId);
       const read = await finishedRead(id, jobId);
-      const outcome = await complete(em(), read, (p) => ({ plot_id: p.id, ref: p.external_ref }));
+      const outcome = await complete(em(), read, (p) => ({ plot_id: p.id, ref: p.external_ref }), NO_BATCH);
       assert.equal(outcome, 'stored');
       const r = await row(id);
       assert.equal(r.evidence_state, 'done');
@@ -144,10 +147,10 @@ for (const backend of BACKENDS) {
       const jobId = randomUUID();
       const [id] = await queued(jobId, plot('C-2'));
       const read = await finishedRead(id, jobId);
-      assert.equal(await complete(em(), read, () => ({})), 'stored');
-      assert.equal(await complete(em(), { ...read, readId: randomUUID() }, () => ({})), 'superseded');
+      assert.equal(await complete(em(), read, () => ({}), NO_BATCH), 'stored');
+      assert.equal(await complete(em(), { ...read, readId: randomUUID() }, () => ({}), NO_BATCH), 'superseded');
       await em().transactional((tx) => queue(tx, randomUUID(), [id]));
-      assert.equal(await complete(em(), await finishedRead(id, jobId), () => ({})), 'superseded');
+      assert.equal(await complete(em(), await finishedRead(id, jobId), () => ({}), NO_BATCH), 'superseded');
       assert.equal(await units(id), 1);
       assert.equal(await count('select count(*) as n from evidence where plot_id = ?', [id]), 1);
     });
@@ -157,7 +160,7 @@ for (const backend of BACKENDS) {
       const [id] = await queued(jobId, plot('C-3'));
       await assert.rejects(complete(em(), await finishedRead(id, jobId), () => {
         throw new Error('event could not be built');
-      }));
+      }, NO_BATCH));
       assert.equal((await row(id)).evidence_state, 'queued');
       assert.equal(await units(id), 0);
       assert.equal(await count('select count(*) as n from evidence where plot_id = ?', [id]), 0);
@@ -167,13 +170,13 @@ for (const backend of BACKENDS) {
       const jobId = randomUUID();
       const [id] = await queued(jobId, plot('F-1'));
       const at = new Date();
-      assert.equal(await fail(em(), { workspaceId, plotId: id, jobId, error: 'The archive could not be read', at }, (p) => ({ plot_id: p.id })), 'stored');
+      assert.equal(await fail(em(), { workspaceId, plotId: id, jobId, error: 'The archive could not be read', at }, (p) => ({ plot_id: p.id }), NO_BATCH), 'stored');
       const r = await row(id);
       assert.equal(r.evidence_state, 'failed');
       assert.equal(r.evidence_error, 'The archive could not be read');
       assert.equal(await events(id, 'plot.evidence.failed'), 1);
       assert.equal(await units(id), 0);
-      assert.equal(await fail(em(), { workspaceId, plotId: id, jobId, error: 'again', at }, () => ({})), 'superseded');
+      assert.equal(await fail(em(), { workspaceId, plotId: id, jobId, error: 'again', at }, () => ({}), NO_BATCH), 'superseded');
     });
 
     test('recover fails plots left in flight by a dead job and leaves a live job\'s plots alone', async () => {
@@ -182,7 +185,7 @@ for (const backend of BACKENDS) {
       const [a, b] = await queued(dead, plot('V-1'), plot('V-2'));
       const [c] = await queued(live, plot('V-3'));
       await markRunning(em(), workspaceId, b, dead);
-      const moved = await recover(em(), workspaceId, [dead], 'interrupted', new Date(), (p) => ({ plot_id: p.id }));
+      const moved = await recover(em(), workspaceId, [dead], 'interrupted', new Date(), (p) => ({ plot_id: p.id }), NO_BATCH);
       assert.equal(moved, 2);
       for (const id of [a, b]) {
         assert.equal((await row(id)).evidence_state, 'failed');
@@ -195,7 +198,7 @@ for (const backend of BACKENDS) {
       const jobId = randomUUID();
       const done = plot('W-1');
       await queued(jobId, done);
-      await complete(em(), await finishedRead(done.id, jobId), () => ({}));
+      await complete(em(), await finishedRead(done.id, jobId), () => ({}), NO_BATCH);
       await em().transactional((tx) => updatePlots(tx, workspaceId, [{ ...done, geometry: square(99.2, 8.8), moved: true }]));
       const r = await row(done.id);
       assert.equal(r.evidence_state, 'none');
@@ -210,7 +213,7 @@ for (const backend of BACKENDS) {
       const inFlight = plot('W-2');
       const finished = plot('W-3');
       await queued(jobId, inFlight, finished);
-      await complete(em(), await finishedRead(finished.id, jobId), () => ({}));
+      await complete(em(), await finishedRead(finished.id, jobId), () => ({}), NO_BATCH);
       await em().transactional((tx) => updatePlots(tx, workspaceId, [
         { ...inFlight, geometry: square(99.3, 8.8), moved: true },
         { ...finished, commodity: 'cocoa', moved: false },
@@ -222,7 +225,7 @@ for (const backend of BACKENDS) {
     test('a stored evidence object that fails its schema is refused where it is read, never served', async () => {
       const jobId = randomUUID();
       const [id] = await queued(jobId, plot('S-1'));
-      await complete(em(), await finishedRead(id, jobId), () => ({}));
+      await complete(em(), await finishedRead(id, jobId), () => ({}), NO_BATCH);
       await em().execute(`update evidence set object = object - 'verdict' where plot_id = ?`, [id]);
       await assert.rejects(liveEvidence(em(), workspaceId, id), /not a stored evidence object/);
     });

@@ -32,12 +32,8 @@ const held = (plot: PlotHold | null, jobId: string): plot is PlotHold =>
 /** The `data` of `batch.completed` (spec 6.2), built by the caller from the batch's counts. */
 export type BatchEventData = (batch: CompletedBatch) => object;
 
-/**
- * `batch.completed` for every batch of the plot that its finished read leaves with no plot waiting for
- * one. The engine always passes the event's builder; a write without one (a fixture storing evidence) reports no batch.
- */
-async function completeBatches(tx: Em, workspaceId: string, plotId: string, at: Date, batchEvent: BatchEventData | undefined): Promise<void> {
-  if (batchEvent === undefined) return;
+/** `batch.completed` for every batch of the plot that its finished read leaves with no plot waiting for one. */
+async function completeBatches(tx: Em, workspaceId: string, plotId: string, at: Date, batchEvent: BatchEventData): Promise<void> {
   for (const batch of await batchesCompletedBy(tx, workspaceId, plotId)) writeEvent(tx, workspaceId, 'batch.completed', batchEvent(batch), at);
 }
 
@@ -98,7 +94,7 @@ export interface FinishedRead extends JobRead {
  * register row moved to `done`, one allowance unit, the `plot.evidence.completed` event and
  * `batch.completed` for each batch it completes, all or nothing.
  */
-export async function complete(em: Em, read: FinishedRead, completedEvent: EventData, batchEvent?: BatchEventData): Promise<WriteOutcome> {
+export async function complete(em: Em, read: FinishedRead, completedEvent: EventData, batchEvent: BatchEventData): Promise<WriteOutcome> {
   return whileHeld(em, read, async (tx, plot) => {
     const e = read.evidence;
     const issued = new Date(e.issued);
@@ -140,7 +136,7 @@ export interface FailedRead extends JobRead {
  * Records a failed read on the plot (state `failed`, the reason in words) with the `plot.evidence.failed`
  * event and `batch.completed` for each batch it completes (a failed read is a finished one); nothing is charged.
  */
-export async function fail(em: Em, failure: FailedRead, failedEvent: EventData, batchEvent?: BatchEventData): Promise<WriteOutcome> {
+export async function fail(em: Em, failure: FailedRead, failedEvent: EventData, batchEvent: BatchEventData): Promise<WriteOutcome> {
   return whileHeld(em, failure, async (tx, plot) => {
     await failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent);
     await completeBatches(tx, failure.workspaceId, failure.plotId, failure.at, batchEvent);
@@ -156,7 +152,7 @@ async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: st
  * Plots in flight under one of `deadJobs`, or under no job, move to `failed` with `error` and the
  * failed event each (and `batch.completed` for a batch the last of them completes), in register order: the read did not happen and cost nothing. Answers how many moved.
  */
-export async function recover(em: Em, workspaceId: string, deadJobs: string[], error: string, at: Date, failedEvent: EventData, batchEvent?: BatchEventData): Promise<number> {
+export async function recover(em: Em, workspaceId: string, deadJobs: string[], error: string, at: Date, failedEvent: EventData, batchEvent: BatchEventData): Promise<number> {
   return em.transactional(async (tx) => {
     const plots = await tx.execute<PlotHold[]>(
       `select ${HOLD_COLUMNS} from plots where workspace_id = ? and evidence_state in ('queued', 'running')
