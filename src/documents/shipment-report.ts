@@ -102,6 +102,9 @@ function plotsSection(input: ShipmentReportInput): Content[] {
   ];
 }
 
+/** The case column holds a whole id in Courier (36 characters of 4.56 pt) on one line, so it can be copied. */
+const CASE_WIDTHS = ['*', 168, 50, 50, 36, 40, 40];
+
 function casesSection(input: ShipmentReportInput): Content[] {
   if (input.openCases.length === 0) {
     return [heading('Open alert cases'), para('No alert case is open on the plots of this batch: no monitor has found a published alert on them that is still to be worked, or every case found was closed.')];
@@ -115,9 +118,10 @@ function casesSection(input: ShipmentReportInput): Content[] {
       c.first_date,
       c.last_date,
       c.severity,
-      Number(c.flagged_area_km2.toFixed(4)),
+      // A 10 m pixel is 0.0001 km2.
+      show(c.flagged_area_km2, 4),
       c.product,
-    ]), [62, '*', 52, 52, 38, 44, 48]),
+    ]), CASE_WIDTHS),
   ];
 }
 
