@@ -1,4 +1,5 @@
 import { ALERT_OUTCOMES } from '../../alerts/outcome.ts';
+import { CASE_STATUSES, MONITOR_SCOPES, SEVERITIES } from '../../store/entities/index.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const hectares: Schema = { type: 'number', minimum: 0 };
@@ -19,7 +20,7 @@ export const alertSchemas: Record<string, Schema> = {
       id: uuid,
       label: nullable({ type: 'string' }),
       scope: {
-        enum: ['all', 'plots', 'shipment'],
+        enum: [...MONITOR_SCOPES],
         description: '`all`: every plot of the register with a boundary, plots made from alerts aside, as the register grows; `plots`: the listed plots; `shipment`: the plots with a boundary on the shipment at each run, so a plot added to it later is watched from the next run and one taken off it is watched no more.',
       },
       plot_ids: nullable({ type: 'array', items: uuid, description: 'The listed plots when `scope` is `plots`.' }),
@@ -50,11 +51,11 @@ export const alertSchemas: Record<string, Schema> = {
       pixels: count,
       area_ha: hectares,
       flagged_area_km2: { type: 'number', minimum: 0, description: 'The cluster\'s area in km2.' },
-      severity: { enum: ['low', 'medium', 'high'], description: SEVERITY_TEXT },
+      severity: { enum: [...SEVERITIES], description: SEVERITY_TEXT },
       centroid: nullable({ type: 'object', description: 'GeoJSON Point; null when the licence withholds the place.' }),
       bbox: nullable({ type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 }),
       source: ref('AlertSource'),
-      status: { enum: ['open', 'closed'] },
+      status: { enum: [...CASE_STATUSES] },
       opened_at: timestamp,
       updated_at: timestamp,
       closed_at: nullable(timestamp),
