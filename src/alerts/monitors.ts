@@ -1,14 +1,15 @@
 /**
  * Monitors and the alert queue as the API serves them (spec 6.2 `alert.opened`; the shapes are
- * this service's design, documented in the OpenAPI document): a workspace watches all its plots
- * or a list of them for newly published alerts, and works the cases the scheduled run opens.
+ * this service's design, documented in the OpenAPI document): a workspace watches all its plots,
+ * a shipment's or a list of them for newly published alerts, and works the cases the scheduled run opens.
  */
 import { alertRefusal, DomainError, invalid, notFound } from '../errors.ts';
 import type { AlertMonitor, CaseStatus, MonitorScope } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import {
-  closeCase, insertMonitor, openCaseCounts, plotsInWorkspace, workspaceCase, workspaceCases, workspaceMonitors, type CaseFilter, type CaseRow,
+  closeCase, insertMonitor, openCaseCounts, plotsInWorkspace, workspaceCase, workspaceCases, workspaceMonitor, workspaceMonitors, type CaseFilter, type CaseRow,
 } from '../store/register/alert-queue.ts';
+import { shipmentOf } from '../statements/shipments.ts';
 import { parseScanWindow } from './scan.ts';
 
 /** Plots one monitor may list. */
@@ -30,6 +31,7 @@ export interface MonitorRecord {
   label: string | null;
   scope: MonitorScope;
   plot_ids: string[] | null;
+  shipment_id: string | null;
   product: string;
   min_area_ha: number;
   since: string;
@@ -68,6 +70,7 @@ function monitorRecord(m: AlertMonitor, open: number): MonitorRecord {
     label: m.label ?? null,
     scope: m.scope,
     plot_ids: m.plotIds ?? null,
+    shipment_id: m.shipmentId ?? null,
     product: m.product,
     min_area_ha: Number(m.minAreaHa),
     since: m.since,
@@ -106,12 +109,12 @@ export function caseRecord(c: CaseRow): CaseRecord {
 /** Creates a monitor; it watches alerts detected from `since` on (default: today), so a new monitor opens no case for an old alert unless told. */
 export async function createMonitor(em: Em, workspaceId: string, input: MonitorInput, today = new Date()): Promise<MonitorRecord> {
   const named = [input.all === true, input.plot_ids != null, input.shipment_id != null].filter(Boolean).length;
-  if (named === 0) throw invalid('no_plots', 'name what to watch: {"all": true} for every plot, or {"plot_ids": [...]}');
+  if (named === 0) throw invalid('no_plots', 'name what to watch: {"all": true} for every plot, {"shipment_id": "..."} for a shipment\'s, or {"plot_ids": [...]}');
   if (named > 1) throw invalid('bad_body', 'give one of all: true, plot_ids or shipment_id');
-  // No shipment exists until shipments are built, so every shipment id is unknown in the workspace.
-  if (input.shipment_id != null) throw notFound(`no shipment ${input.shipment_id} in this workspace`);
   const since = input.since ?? today.toISOString().slice(0, 10);
   const window = parseScanWindow({ start: since, end: since, product: input.product, minAreaHa: input.min_area_ha }, today);
+  // The shipment's plots are resolved at each run, so plots added to it later are watched.
+  const shipmentId = input.shipment_id == null ? null : (await shipmentOf(em, workspaceId, input.shipment_id)).id;
   let plotIds: string[] | null = null;
   if (input.plot_ids != null) {
     plotIds = [...new Set(input.plot_ids.map((id) => id.trim().toLowerCase()))];
@@ -124,8 +127,9 @@ export async function createMonitor(em: Em, workspaceId: string, input: MonitorI
   const row = await insertMonitor(em, {
     workspaceId,
     label: input.label ?? null,
-    scope: plotIds === null ? 'all' : 'plots',
+    scope: plotIds !== null ? 'plots' : shipmentId !== null ? 'shipment' : 'all',
     plotIds,
+    shipmentId,
     product: window.product,
     minAreaHa: window.minAreaHa,
     since: window.start,
@@ -141,7 +145,9 @@ export async function listMonitors(em: Em, workspaceId: string): Promise<Monitor
 /** The largest page of the alert queue. */
 export const CASE_PAGE = 500;
 
+/** The queue, filtered; a `monitorId` that names no monitor of the workspace is `not_found`, as another workspace's is. */
 export async function listCases(em: Em, workspaceId: string, filter: CaseFilter): Promise<CaseRecord[]> {
+  if (filter.monitorId !== null && (await workspaceMonitor(em, workspaceId, filter.monitorId)) === null) throw notFound(`no monitor ${filter.monitorId} in this workspace`);
   return (await workspaceCases(em, workspaceId, filter, CASE_PAGE)).map(caseRecord);
 }
 

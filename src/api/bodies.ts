@@ -423,7 +423,7 @@ export const monitorBody = requestBody(
   {
     all: z.boolean().nullable().optional().describe('true: every plot of the register with a boundary (plots made from alerts aside), as it grows.'),
     plot_ids: z.array(z.string()).nullable().optional().describe('Up to 5,000 plots of the workspace.'),
-    shipment_id: z.string().nullable().optional().describe('The plots of one shipment.'),
+    shipment_id: z.string().nullable().optional().describe('The plots of one shipment of the workspace, as they stand at each run.'),
     product: z.string().nullable().optional().describe('`integrated` (default) or `radd`.'),
     min_area_ha: z.number().nullable().optional().describe('Alerts smaller than this open no case; default 0.'),
     since: z.string().nullable().optional().describe('Watch alerts detected from this date on (YYYY-MM-DD, not before 2021-01-01); default today.'),

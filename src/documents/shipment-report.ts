@@ -7,12 +7,13 @@
  * routes use, so the page and the statement cannot disagree.
  */
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { CaseRecord } from '../alerts/monitors.ts';
 import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import type { NextStep } from '../engine/next-step.ts';
 import type { PlotState } from '../engine/plot-state.ts';
 import type { BatchCounts } from '../store/register/shipments.ts';
 import { buildStatement, type StatementFacts } from '../statements/payload.ts';
-import { grid, facts, heading, keepHeadingsWithNext, para, PAGE, show, STYLES, subheading } from './layout.ts';
+import { code, grid, facts, heading, keepHeadingsWithNext, para, PAGE, show, STYLES, subheading } from './layout.ts';
 import { LIMITATIONS } from './evidence/limitations.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
 import { renderPdf } from './pdf.ts';
@@ -30,6 +31,9 @@ export interface ReportPlot {
   next_step: NextStep | null;
 }
 
+/** An open case of the alert queue on a plot of the batch, as the report lists it. */
+export type ReportCase = Pick<CaseRecord, 'alert_id' | 'plot_id' | 'ref' | 'product' | 'first_date' | 'last_date' | 'severity' | 'flagged_area_km2'>;
+
 export interface ShipmentReportInput {
   shipment: {
     id: string;
@@ -40,6 +44,8 @@ export interface ShipmentReportInput {
   };
   counts: BatchCounts;
   plots: ReportPlot[];
+  /** The open alert cases on the batch's plots. */
+  openCases: ReportCase[];
   /** The statement's facts under the shipment's reference. */
   statement: StatementFacts;
   /** When the report was made (its dates). */
@@ -96,10 +102,26 @@ function plotsSection(input: ShipmentReportInput): Content[] {
   ];
 }
 
-function casesSection(): Content[] {
+/** The case column holds a whole id in Courier (36 characters of 4.56 pt) on one line, so it can be copied. */
+const CASE_WIDTHS = ['*', 168, 50, 50, 36, 40, 40];
+
+function casesSection(input: ShipmentReportInput): Content[] {
+  if (input.openCases.length === 0) {
+    return [heading('Open alert cases'), para('No alert case is open on the plots of this batch: no monitor has found a published alert on them that is still to be worked, or every case found was closed.')];
+  }
   return [
     heading('Open alert cases'),
-    para('This workspace keeps no case register of alerts on these plots, so no open case is listed. Alerts on a plot after the cutoff are not part of this report.'),
+    para(`${counted(input.openCases.length, 'case')} on the alert queue for canopy-change alerts published on the plots of this batch, not yet closed. Work each at ${input.baseUrl}/eudr/alerts/cases/{case id} and close it with a note saying what was found.`),
+    grid(['plot', 'case', 'first detected', 'last detected', 'severity', 'flagged km2', 'product'], input.openCases.map((c) => [
+      c.ref ?? c.plot_id,
+      code(c.alert_id),
+      c.first_date,
+      c.last_date,
+      c.severity,
+      // A 10 m pixel is 0.0001 km2.
+      show(c.flagged_area_km2, 4),
+      c.product,
+    ]), CASE_WIDTHS),
   ];
 }
 
@@ -183,7 +205,7 @@ export function shipmentReportDocument(input: ShipmentReportInput): TDocumentDef
       ]),
       ...countsSection(input),
       ...plotsSection(input),
-      ...casesSection(),
+      ...casesSection(input),
       ...sourcesSection(input),
       ...limitationsSection(),
       ...statementPage(input),

@@ -2,12 +2,14 @@
  * The shipment report's facts, gathered from the batch and the register on the main thread; the
  * document is laid out and rendered on a documents thread (src/documents/shipment-report.ts).
  */
+import { caseRecord } from '../alerts/monitors.ts';
 import type { DocumentPool } from '../documents/pool.ts';
 import type { ShipmentReportInput } from '../documents/shipment-report.ts';
 import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import { nextStep } from '../engine/next-step.ts';
 import { rowOf } from '../intake/register.ts';
 import type { Em } from '../store/orm.ts';
+import { openCasesOnShipment } from '../store/register/alert-queue.ts';
 import { registerRows } from '../store/register/plots.ts';
 import { batchCounts, shipmentPlotIds } from '../store/register/shipments.ts';
 import { shipmentOf } from './shipments.ts';
@@ -42,6 +44,7 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
         next_step: nextStep({ evidence_state: r.evidence_state, verdict: r.verdict as Verdict | null, area_ha: r.area_ha, readable }),
       };
     }),
+    openCases: (await openCasesOnShipment(em, workspaceId, shipment.id)).map(caseRecord),
     statement,
     generatedAt: new Date().toISOString(),
     baseUrl,

@@ -10,6 +10,7 @@ import { rowOf, type RegisterRow } from '../intake/register.ts';
 import { isUuid } from '../store/ids.ts';
 import type { Em } from '../store/orm.ts';
 import type { ActivityType, ShipmentUnit } from '../store/entities/index.ts';
+import { stopShipmentMonitors } from '../store/register/alert-queue.ts';
 import {
   addShipmentPlots,
   batchCounts,
@@ -187,9 +188,13 @@ export async function changeShipment(em: Em, workspaceId: string, id: string, in
   return shipmentDetail(em, workspaceId, record.id);
 }
 
+/** Deletes the batch; the alert monitors watching it stop in the same transaction, and their cases stay on the queue. */
 export async function deleteShipment(em: Em, workspaceId: string, id: string): Promise<void> {
   const record = await shipmentOf(em, workspaceId, id);
-  await deleteShipmentRow(em, workspaceId, record.id);
+  await em.transactional(async (tx) => {
+    await deleteShipmentRow(tx, workspaceId, record.id);
+    await stopShipmentMonitors(tx, workspaceId, record.id);
+  });
 }
 
 async function selectionOf(em: Em, workspaceId: string, input: PlotSelectionInput): Promise<{ ids: string[]; notFound: string[] }> {

@@ -1,7 +1,8 @@
 /**
  * Monitors and the alert queue (spec 6.2 `alert.opened`) on both backends: creating and listing
  * monitors and their refusals, the scheduled run opening exactly one case per new alert cluster
- * across runs with its event in the outbox, the pg-boss schedule, and working the queue.
+ * across runs with its event in the outbox, a shipment's monitor following the shipment's plots,
+ * the pg-boss schedule, and working the queue.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
 
 const MONITORS = '/api/v1/eudr/alerts/monitors';
 const CASES = '/api/v1/eudr/alerts/cases';
+const SHIPMENTS = '/api/v1/portal/statements/shipments';
 
 type Pixel = { longitude: number; latitude: number; date: string; confidence: AlertConfidence };
 
@@ -127,6 +129,92 @@ for (const backend of BACKENDS) {
       assert.equal(fetched.body.alert_id, first.alert_id);
       assert.equal((await app.call('GET', MONITORS, { key })).body.monitors[0].open_cases, 2);
       published = [];
+    });
+
+    test('a shipment monitor watches the shipment\'s plots as they stand at each run: one case per new cluster, none off the shipment', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const em = app.services.store.em();
+      const inside = await insertSitePlot(em, workspaceId, 'id-kalbar-rubber', { ref: 'SH-IN' });
+      const outside = await insertSitePlot(em, workspaceId, 'id-kalbar-rubber', { ref: 'SH-OUT' });
+      const late = await insertSitePlot(em, workspaceId, 'id-kalbar-rubber', { ref: 'SH-LATE' });
+      const shipment = (await app.call('POST', SHIPMENTS, { key, body: { reference: 'KB-BATCH', plot_ids: [inside] } })).body;
+      const created = await app.call('POST', MONITORS, { key, body: { shipment_id: shipment.id.toUpperCase(), since: '2022-01-01' } });
+      assert.equal(created.status, 201);
+      const monitor = created.body;
+      assert.deepEqual([monitor.scope, monitor.shipment_id, monitor.plot_ids, monitor.active], ['shipment', shipment.id, null, true]);
+      const onPlot = async (plot: string) => (await app.call('GET', `${CASES}?plot_id=${plot}`, { key })).body.cases as Array<{ alert_id: string; first_date: string; monitor_id: string }>;
+
+      // The provider publishes the same pixels over every plot, so a plot off the shipment would find them too if it were watched.
+      // Monitors of other tests' workspaces run too: what this workspace's opened is counted by its events.
+      published = block(1_000_000, 10_000, 3, 3, '2023-01-10');
+      await runMonitors(deps, new Date('2023-02-01T00:00:00Z'));
+      assert.equal((await opened(workspaceId)).length, 1);
+      const [first] = await onPlot(inside);
+      assert.deepEqual([first.first_date, first.monitor_id], ['2023-01-10', monitor.id]);
+
+      // A plot put on the shipment after the monitor was made is watched from the next run, from `since`.
+      assert.equal((await app.call('POST', `${SHIPMENTS}/${shipment.id}/plots`, { key, body: { plot_ids: [late] } })).status, 200);
+      published = [...published, ...block(1_000_003, 10_000, 1, 3, '2023-02-20'), ...block(1_000_050, 10_050, 4, 4, '2023-03-01', 'highest')];
+      await runMonitors(deps, new Date('2023-03-15T00:00:00Z'));
+      assert.equal((await opened(workspaceId)).length, 4, 'the new cluster on the first plot, both clusters on the plot added');
+      await runMonitors(deps, new Date('2023-03-16T00:00:00Z'));
+      const onInside = await onPlot(inside);
+      assert.deepEqual(onInside.map((c) => c.first_date).sort(), ['2023-01-10', '2023-03-01']);
+      assert.ok(onInside.some((c) => c.alert_id === first.alert_id), 'the grown cluster keeps its case');
+      assert.deepEqual((await onPlot(late)).map((c) => c.first_date).sort(), ['2023-01-10', '2023-03-01']);
+      assert.deepEqual(await onPlot(outside), []);
+      const events = (await opened(workspaceId)).map((e) => e.data);
+      assert.equal(events.length, 4);
+      assert.ok(events.every((e) => e.monitor_id === monitor.id && e.plot_id !== outside));
+      assert.equal((await app.call('GET', MONITORS, { key })).body.monitors[0].open_cases, 4);
+      published = [];
+    });
+
+    test('a monitor is refused another workspace\'s shipment as one that names nothing', async () => {
+      const own = await seedWorkspace(app.services.store);
+      const other = await seedWorkspace(app.services.store);
+      const plot = await insertSitePlot(app.services.store.em(), other.workspaceId, 'id-kalbar-rubber');
+      const theirs = (await app.call('POST', SHIPMENTS, { key: other.key, body: { reference: 'THEIRS', plot_ids: [plot] } })).body;
+      for (const shipmentId of [theirs.id, randomUUID(), 'not-a-shipment']) {
+        const r = await app.call('POST', MONITORS, { key: own.key, body: { shipment_id: shipmentId } });
+        assert.deepEqual([r.status, r.body.error?.code], [404, 'not_found'], shipmentId);
+        assert.ok(!r.body.error.message.includes('THEIRS'));
+      }
+      assert.deepEqual((await app.call('GET', MONITORS, { key: own.key })).body.monitors, []);
+      assert.deepEqual((await app.call('GET', MONITORS, { key: other.key })).body.monitors, []);
+    });
+
+    test('deleting a shipment stops its monitors, which keep their cases', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const plot = await insertSitePlot(app.services.store.em(), workspaceId, 'id-kalbar-rubber');
+      const shipment = (await app.call('POST', SHIPMENTS, { key, body: { reference: 'GONE', plot_ids: [plot] } })).body;
+      const monitor = (await app.call('POST', MONITORS, { key, body: { shipment_id: shipment.id, since: '2022-01-01' } })).body;
+      const everyPlot = (await app.call('POST', MONITORS, { key, body: { all: true, since: '2022-01-01' } })).body;
+      published = block(1_400_000, 7_000, 2, 2, '2023-06-01');
+      await runMonitors(deps, new Date('2023-07-01T00:00:00Z'));
+      assert.equal((await app.call('DELETE', `${SHIPMENTS}/${shipment.id}`, { key })).status, 204);
+      const [stopped, running] = (await app.call('GET', MONITORS, { key })).body.monitors;
+      assert.deepEqual([stopped.id, stopped.active, stopped.shipment_id, stopped.open_cases], [monitor.id, false, shipment.id, 1]);
+      assert.deepEqual([running.id, running.active], [everyPlot.id, true]);
+      published = [...published, ...block(1_400_100, 7_100, 2, 2, '2023-07-10')];
+      await runMonitors(deps, new Date('2023-08-01T00:00:00Z'));
+      const by = (await opened(workspaceId)).map((e) => e.data.monitor_id);
+      assert.deepEqual([by.filter((id) => id === monitor.id).length, by.filter((id) => id === everyPlot.id).length], [1, 2], 'the monitor of every plot alone opens the new cluster');
+      assert.equal((await app.call('GET', `${CASES}?monitor_id=${monitor.id}`, { key })).body.cases.length, 1);
+      published = [];
+    });
+
+    test('the queue filtered by a monitor another workspace holds, or none, is not_found', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      await insertSitePlot(app.services.store.em(), workspaceId, 'id-kalbar-rubber');
+      const monitor = (await app.call('POST', MONITORS, { key, body: { all: true } })).body;
+      assert.deepEqual((await app.call('GET', `${CASES}?monitor_id=${monitor.id}`, { key })).body, { cases: [] });
+      const other = await seedWorkspace(app.services.store);
+      for (const [caller, monitorId] of [[key, randomUUID()], [other.key, monitor.id], [key, 'not-a-monitor']]) {
+        const r = await app.call('GET', `${CASES}?monitor_id=${monitorId}`, { key: caller });
+        assert.deepEqual([r.status, Object.keys(r.body), r.body.error.code], [404, ['error'], 'not_found'], monitorId);
+        assert.equal(typeof r.body.error.message, 'string');
+      }
     });
 
     test('a case is closed with a note, once; the queue lists open cases unless told', async () => {

@@ -1,6 +1,7 @@
 /**
  * The shipment report PDF (spec 4.9), on both backends: its text carries every plot, the batch's
- * counts, and a last page with the statement's fields in V3 order naming what is still missing.
+ * counts, the open alert cases on its plots, and a last page with the statement's fields in V3 order
+ * naming what is still missing.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,10 @@ import { Buffer } from 'node:buffer';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { storeEvidence } from '../../src/engine/evidence-store.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
+import type { Severity } from '../../src/store/entities/index.ts';
+import { closeCase, openCase } from '../../src/store/register/alert-queue.ts';
 import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
+import { shipmentReportInput } from '../../src/statements/report.ts';
 import { queue } from '../../src/store/register/transitions.ts';
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS } from '../support/db.ts';
@@ -62,7 +66,7 @@ for (const backend of BACKENDS) {
       const text = read.text.replace(/\s+/g, ' ');
       const last = read.pages[read.pages.length - 1].replace(/\s+/g, ' ');
       for (const p of plots) assert.ok(text.includes(p.external_ref!), p.external_ref!);
-      for (const words of ['Established before the cutoff', 'Not read yet', 'run_evidence', 'correct_and_upload_again', 'With a finding', 'Not yet read', 'Open alert cases', 'Sources', 'Limitations']) {
+      for (const words of ['Established before the cutoff', 'Not read yet', 'run_evidence', 'correct_and_upload_again', 'With a finding', 'Not yet read', 'Open alert cases', 'No alert case is open', 'Sources', 'Limitations']) {
         assert.ok(text.includes(words), words);
       }
       const order = ['operatorRole', 'internalReferenceNumber', 'activityType', 'countryOfActivity', 'descriptionOfGoods', 'netWeight', 'hsHeading', 'speciesInfo', 'producers', 'geoLocationConfidential'];
@@ -72,6 +76,40 @@ for (const backend of BACKENDS) {
       assert.ok(last.includes('country of harvest'));
       // What the batch does not give, named.
       for (const missing of ['destination_country', 'description_of_goods', 'hs_code', 'species', 'rejected at upload']) assert.ok(last.includes(missing), missing);
+    });
+
+    test('lists the open alert cases on the batch\'s plots, and none closed or off the batch', async () => {
+      const plots = [plot('AL-ONE', 3), plot('AL-TWO', 4), plot('AL-OFF', 5)];
+      const em = () => app.services.store.em();
+      await em().transactional((tx) => insertPlots(tx, workspaceId, plots));
+      const monitorId = randomUUID();
+      const at = new Date('2024-05-02T00:00:00Z');
+      const opening = (plotId: string, firstDate: string, severity: Severity, areaHa: number) => em().transactional(async (tx) => openCase(tx, at, {
+        workspaceId, monitorId, plotId, product: 'radd', firstDate, lastDate: '2024-04-30', confidence: 'high', pixels: areaHa * 100, areaHa,
+        flaggedAreaKm2: areaHa / 100, severity, centroid: null, bbox: null, source: {},
+      }).id);
+      const later = await opening(plots[1].id, '2024-03-15', 'high', 6.5);
+      const earlier = await opening(plots[0].id, '2024-02-01', 'medium', 1.25);
+      const closed = await opening(plots[0].id, '2024-01-05', 'low', 0.5);
+      const off = await opening(plots[2].id, '2024-02-10', 'high', 9);
+      assert.ok(await closeCase(em(), workspaceId, closed, 'Replanting of an old block.', at));
+
+      const s = await app.call('POST', '/api/v1/portal/statements/shipments', { key, body: { reference: 'ALERTED-1', commodity: 'wood', plot_ids: [plots[0].id, plots[1].id] } });
+      assert.equal(s.status, 201);
+      const input = await shipmentReportInput(em(), workspaceId, s.body.id, app.services.config.baseUrl);
+      assert.deepEqual(input.openCases.map((c) => [c.alert_id, c.ref, c.first_date, c.last_date, c.severity, c.flagged_area_km2, c.product]), [
+        [earlier, 'AL-ONE', '2024-02-01', '2024-04-30', 'medium', 0.0125, 'radd'],
+        [later, 'AL-TWO', '2024-03-15', '2024-04-30', 'high', 0.065, 'radd'],
+      ]);
+
+      const res = await fetch(`${app.url}/api/v1/portal/statements/shipments/${s.body.id}/report.pdf`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.status, 200);
+      const text = (await pdfText(Buffer.from(await res.arrayBuffer()))).text.replace(/\s+/g, ' ');
+      const section = text.slice(text.indexOf('Open alert cases'), text.indexOf('Sources'));
+      assert.ok(section.includes('2 cases on the alert queue'), section);
+      // The rows in order: by plot in register order.
+      assert.ok(section.includes(`AL-ONE ${earlier} 2024-02-01 2024-04-30 medium 0.0125 radd AL-TWO ${later} 2024-03-15 2024-04-30 high 0.065 radd`), section);
+      for (const absent of [closed, off, 'AL-OFF', 'No alert case is open']) assert.ok(!text.includes(absent), absent);
     });
 
     test('404 for a shipment not in the workspace', async () => {

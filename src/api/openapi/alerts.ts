@@ -1,4 +1,5 @@
 import { ALERT_OUTCOMES } from '../../alerts/outcome.ts';
+import { CASE_STATUSES, MONITOR_SCOPES, SEVERITIES } from '../../store/entities/index.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const hectares: Schema = { type: 'number', minimum: 0 };
@@ -12,18 +13,22 @@ const SEVERITY_TEXT = 'From the cluster\'s strongest confidence and its area: `h
 export const alertSchemas: Record<string, Schema> = {
   AlertMonitor: {
     type: 'object',
-    required: ['id', 'label', 'scope', 'plot_ids', 'product', 'min_area_ha', 'since', 'active', 'last_run_at', 'created_at', 'open_cases'],
+    required: ['id', 'label', 'scope', 'plot_ids', 'shipment_id', 'product', 'min_area_ha', 'since', 'active', 'last_run_at', 'created_at', 'open_cases'],
     additionalProperties: false,
     description: 'A watch over plots for newly published alerts. A scheduled run (hourly) scans its plots from `since` to the day of the run and opens a case on the alert queue for each alert cluster no case of the monitor holds yet (the same product, first detected within 90 days, overlapping bounds), sending `alert.opened`. A cluster seen again, grown, updates its case and sends nothing.',
     properties: {
       id: uuid,
       label: nullable({ type: 'string' }),
-      scope: { enum: ['all', 'plots'], description: '`all`: every plot of the register with a boundary, plots made from alerts aside, as the register grows; `plots`: the listed plots.' },
-      plot_ids: nullable({ type: 'array', items: uuid }),
+      scope: {
+        enum: [...MONITOR_SCOPES],
+        description: '`all`: every plot of the register with a boundary, plots made from alerts aside, as the register grows; `plots`: the listed plots; `shipment`: the plots with a boundary on the shipment at each run, so a plot added to it later is watched from the next run and one taken off it is watched no more.',
+      },
+      plot_ids: nullable({ type: 'array', items: uuid, description: 'The listed plots when `scope` is `plots`.' }),
+      shipment_id: nullable({ ...uuid, description: 'The watched shipment when `scope` is `shipment`.' }),
       product: { enum: ['integrated', 'radd'] },
       min_area_ha: hectares,
       since: date,
-      active: { type: 'boolean' },
+      active: { type: 'boolean', description: 'False once the watched shipment is deleted: the monitor scans no more, and its cases stay on the queue to be worked and closed.' },
       last_run_at: nullable(timestamp),
       created_at: timestamp,
       open_cases: { type: 'integer', minimum: 0 },
@@ -46,11 +51,11 @@ export const alertSchemas: Record<string, Schema> = {
       pixels: count,
       area_ha: hectares,
       flagged_area_km2: { type: 'number', minimum: 0, description: 'The cluster\'s area in km2.' },
-      severity: { enum: ['low', 'medium', 'high'], description: SEVERITY_TEXT },
+      severity: { enum: [...SEVERITIES], description: SEVERITY_TEXT },
       centroid: nullable({ type: 'object', description: 'GeoJSON Point; null when the licence withholds the place.' }),
       bbox: nullable({ type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 }),
       source: ref('AlertSource'),
-      status: { enum: ['open', 'closed'] },
+      status: { enum: [...CASE_STATUSES] },
       opened_at: timestamp,
       updated_at: timestamp,
       closed_at: nullable(timestamp),
@@ -212,7 +217,7 @@ export const alertPaths = {
   '/eudr/alerts/monitors': {
     post: {
       operationId: 'createAlertMonitor',
-      summary: 'Watch plots (all, or a list) for newly published alerts: each new cluster opens a case and sends alert.opened',
+      summary: 'Watch plots (all, a shipment\'s, or a list) for newly published alerts: each new cluster opens a case and sends alert.opened',
       description: 'Free: a monitor scans, it reads no evidence. Adjudicate a case\'s alert with `POST /eudr/alerts/adjudicate` from its `bbox` or `centroid`.',
       requestBody: { required: true, content: { 'application/json': { schema: ref('AlertMonitorRequest') } } },
       responses: {
@@ -243,7 +248,7 @@ export const alertPaths = {
       responses: {
         '200': json({ type: 'object', required: ['cases'], additionalProperties: false, properties: { cases: { type: 'array', items: ref('AlertCase') } } }),
         ...authRefusals,
-        '404': refusal('`monitor_id` or `plot_id` cannot name anything in the workspace', ['not_found']),
+        '404': refusal('`monitor_id` names no monitor of the workspace, or `plot_id` is no plot id', ['not_found']),
         '422': refusal('`status` is not open, closed or all, or a filter is given twice', ['bad_state', 'bad_body']),
       },
     },

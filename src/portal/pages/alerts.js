@@ -3,6 +3,14 @@ import { api } from '../api.js';
 import { showServed } from '../served.js';
 import { clear, errorNotice, h, notice, number, table, when, words } from '../ui.js';
 
+/** What a monitor watches; a shipment's monitor stops when the shipment is deleted. */
+function watches(m) {
+  if (m.plot_ids) return `${m.plot_ids.length} plots`;
+  if (m.shipment_id === null) return words(m.scope);
+  if (!m.active) return 'a deleted shipment (stopped)';
+  return h('a', { href: `#/register/shipment/${encodeURIComponent(m.shipment_id)}` }, 'the plots of a shipment');
+}
+
 export async function alertsPage(main) {
   const cases = h('div');
   const monitors = h('div');
@@ -42,7 +50,7 @@ export async function alertsPage(main) {
     showServed(monitors, 'Alert monitors', '/eudr/alerts/monitors', (answer) =>
       table('Alert monitors', [
         { label: 'Label', cell: (m) => m.label ?? m.id },
-        { label: 'Watches', cell: (m) => (m.plot_ids ? `${m.plot_ids.length} plots` : words(m.scope)) },
+        { label: 'Watches', cell: watches },
         { label: 'Product', cell: (m) => m.product },
         { label: 'Since', cell: (m) => m.since },
         { label: 'Open cases', cell: (m) => number(m.open_cases, 0), num: true },

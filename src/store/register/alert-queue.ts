@@ -6,12 +6,14 @@
 import { AlertCase, AlertMonitor, type CaseStatus, type MonitorScope, type Severity } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { uuidsOf } from './alerts.ts';
+import { ON_SHIPMENT } from './shipments.ts';
 
 export interface NewMonitor {
   workspaceId: string;
   label: string | null;
   scope: MonitorScope;
   plotIds: string[] | null;
+  shipmentId: string | null;
   product: string;
   minAreaHa: number;
   since: string;
@@ -25,6 +27,16 @@ export async function insertMonitor(em: Em, monitor: NewMonitor): Promise<AlertM
 
 export async function workspaceMonitors(em: Em, workspaceId: string): Promise<AlertMonitor[]> {
   return em.find(AlertMonitor, { workspaceId }, { orderBy: { createdAt: 'asc' } });
+}
+
+/** One monitor of the workspace; null for another workspace's or none. */
+export async function workspaceMonitor(em: Em, workspaceId: string, monitorId: string): Promise<AlertMonitor | null> {
+  return em.findOne(AlertMonitor, { id: monitorId, workspaceId });
+}
+
+/** Stops the monitors watching a shipment, in the transaction that deletes it: they scan no more and keep their cases. */
+export async function stopShipmentMonitors(tx: Em, workspaceId: string, shipmentId: string): Promise<void> {
+  await tx.nativeUpdate(AlertMonitor, { workspaceId, shipmentId }, { active: false });
 }
 
 /** Open cases by monitor, for the monitors' list. */
@@ -48,14 +60,25 @@ export async function plotsInWorkspace(em: Em, workspaceId: string, ids: readonl
 }
 
 /**
- * The plots a monitor watches, in register order: its list (those still in the register), or every
+ * The plots a monitor watches, in register order, as they stand at the run: its list (those still in
+ * the register), the shipment's plots with a boundary (plots added to it later included), or every
  * plot with a boundary that was not itself made from an alert.
  */
 export async function monitoredPlotIds(em: Em, monitor: AlertMonitor): Promise<string[]> {
-  const rows = monitor.scope === 'plots'
-    ? await em.execute<{ id: string }[]>('select id from plots where workspace_id = ? and id = any(?::uuid[]) order by seq', [monitor.workspaceId, `{${(monitor.plotIds ?? []).join(',')}}`])
-    : await em.execute<{ id: string }[]>(`select id from plots where workspace_id = ? and geometry is not null and geometry_source <> 'alert' order by seq`, [monitor.workspaceId]);
+  const rows = await em.execute<{ id: string }[]>(...monitoredPlotsQuery(monitor));
   return rows.map((r) => r.id);
+}
+
+function monitoredPlotsQuery(monitor: AlertMonitor): [string, unknown[]] {
+  switch (monitor.scope) {
+    case 'plots':
+      return ['select id from plots where workspace_id = ? and id = any(?::uuid[]) order by seq', [monitor.workspaceId, `{${(monitor.plotIds ?? []).join(',')}}`]];
+    // A plot rejected at upload stays on its shipment without a boundary: there is nothing to scan.
+    case 'shipment':
+      return [`select p.id from plots p where p.workspace_id = ? and p.geometry is not null and ${ON_SHIPMENT} order by p.seq`, [monitor.workspaceId, monitor.shipmentId]];
+    case 'all':
+      return [`select id from plots where workspace_id = ? and geometry is not null and geometry_source <> 'alert' order by seq`, [monitor.workspaceId]];
+  }
 }
 
 export async function markMonitorRun(em: Em, monitorId: string, at: Date): Promise<void> {
@@ -115,6 +138,18 @@ export async function workspaceCases(em: Em, workspaceId: string, filter: CaseFi
   if (filter.monitorId) where.monitorId = filter.monitorId;
   if (filter.plotId) where.plotId = filter.plotId;
   return withRefs(em, await em.find(AlertCase, where, { orderBy: { openedAt: 'desc', id: 'asc' }, limit }));
+}
+
+/** The open cases on a shipment's plots, whichever monitor opened them: by plot in register order, then first detected. */
+export async function openCasesOnShipment(em: Em, workspaceId: string, shipmentId: string): Promise<CaseRow[]> {
+  const ids = await em.execute<{ id: string }[]>(
+    `select c.id from alert_cases c join plots p on p.id = c.plot_id
+      where c.workspace_id = ? and c.status = 'open' and ${ON_SHIPMENT} order by p.seq, c.first_date, c.id`,
+    [workspaceId, shipmentId],
+  );
+  if (ids.length === 0) return [];
+  const cases = new Map((await em.find(AlertCase, { id: { $in: ids.map((r) => r.id) } })).map((c) => [c.id, c]));
+  return withRefs(em, ids.map((r) => cases.get(r.id)!));
 }
 
 export async function workspaceCase(em: Em, workspaceId: string, caseId: string): Promise<CaseRow | null> {
