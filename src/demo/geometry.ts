@@ -24,6 +24,22 @@ export function toLonLat(f: LocalFrame, x: number, y: number): [number, number] 
   return [f.lon0 + x / f.mPerDegLon, f.lat0 + y / f.mPerDegLat];
 }
 
+/**
+ * The tiles of a product that a square of half-size `halfM` around a site reaches, each with a
+ * point inside it, the centre's tile first: a site's window is far smaller than any tile, so its
+ * corners find them all. A site straddling a tile edge writes its window into each, clipped
+ * (RasterFiles), and the engine reads the plot from both.
+ */
+export function tilesUnder(f: LocalFrame, halfM: number, name: (lon: number, lat: number) => string): Map<string, [number, number]> {
+  const tiles = new Map<string, [number, number]>();
+  for (const [sx, sy] of [[0, 0], [-1, -1], [1, -1], [1, 1], [-1, 1]]) {
+    const p = toLonLat(f, sx * halfM, sy * halfM);
+    const n = name(...p);
+    if (!tiles.has(n)) tiles.set(n, p);
+  }
+  return tiles;
+}
+
 export type Ring = Array<[number, number]>;
 
 /** Even-odd test of a point against a closed or open ring. */
