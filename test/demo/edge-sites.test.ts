@@ -1,10 +1,12 @@
 // The demo sites placed across a tile edge of one product each: the edge is found from the product's
-// own grid here, and the engine reads each plot from the files on both sides, whole, to its truth.
+// own grid here, and the engine reads each plot whole, to its truth, from the files on both sides
+// (for Sentinel-2, from the one of the two tiles publishing each pass whose file holds it whole).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { booleanPointInPolygon } from '@turf/turf';
 import type { Archive } from '../../src/engine/archive.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import { buildSiteModel } from '../../src/demo/site-model.ts';
@@ -18,25 +20,15 @@ import { readPlotHere } from '../support/read-plot.ts';
 
 type Ring = number[][];
 
-/** Even-odd test of a point against a closed ring. */
-function inside(x: number, y: number, ring: Ring): boolean {
-  let hit = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i];
-    const [xj, yj] = ring[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
-  }
-  return hit;
-}
-
 /** Pixels of a grid anchored at 0 with square pixels of `size` whose centre lies inside the ring (in the grid's units). */
 function pixelsInside(ring: Ring, size: number): number {
+  const polygon = { type: 'Polygon' as const, coordinates: [ring] };
   const xs = ring.map((p) => p[0]);
   const ys = ring.map((p) => p[1]);
   let n = 0;
   for (let c = Math.floor(Math.min(...xs) / size); c <= Math.ceil(Math.max(...xs) / size); c++) {
     for (let r = Math.floor(Math.min(...ys) / size); r <= Math.ceil(Math.max(...ys) / size); r++) {
-      if (inside((c + 0.5) * size, (r + 0.5) * size, ring)) n++;
+      if (booleanPointInPolygon([(c + 0.5) * size, (r + 0.5) * size], polygon)) n++;
     }
   }
   return n;

@@ -12,7 +12,7 @@ import { decisionOf } from '../../src/engine/read-plot.ts';
 import { plot as plotTask } from '../../src/engine/worker/plot-task.ts';
 
 export async function readPlotHere(archive: Archive, footprint: Polygon, country: string) {
-  const plot: PlotToRead = { id: 'p1', workspaceId: 'w1', ref: 'arm', geometry: footprint, areaHa: area(footprint) / 10_000, declaredAreaHa: null, country, producerCountry: country };
+  const plot: PlotToRead = { id: 'p1', workspaceId: 'w1', ref: 'plot', geometry: footprint, areaHa: area(footprint) / 10_000, declaredAreaHa: null, country, producerCountry: country };
   const plan = await planRead(plot, archive);
   const shipment = await shipRasters(plan.requests, new DecodedTiles());
   const result = plotTask(structuredClone({ ...plan.task, shipment: { tiles: shipment.tiles, rasters: shipment.rasters } }));
