@@ -147,4 +147,7 @@ test('the moist-forest record edge site is read from the 10° tiles on both side
   assert.equal(history.coverage, 1);
   const perPixel = 4_000;
   assert.equal(history.pixels, pixelsInside(ring.map(([lon, la]) => [lon * perPixel, la * perPixel]), 1));
+  // The oil palm map's 1° cells split there too: the grid lists both, and the smallholder palms are read over the whole plot.
+  const palm = (e.commodity_maps as { oil_palm: { coverage: number; smallholder_2021: number; median_planting_year: number } }).oil_palm;
+  assert.deepEqual([palm.coverage, palm.smallholder_2021, palm.median_planting_year], [1, 1, spec.oilPalm!.plantingYear]);
 });
