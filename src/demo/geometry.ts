@@ -24,6 +24,26 @@ export function toLonLat(f: LocalFrame, x: number, y: number): [number, number] 
   return [f.lon0 + x / f.mPerDegLon, f.lat0 + y / f.mPerDegLat];
 }
 
+/**
+ * The tiles of a product that a square of half-size `halfM` around a site reaches, the centre's
+ * tile first, each with a corner of the square inside it: a site's window is far smaller than any
+ * tile, so its corners find them all. A corner, not the centre, places each file, as a centre may
+ * lie exactly on an edge, where a tile's name and its extent can disagree about the side it is on.
+ * A site straddling a tile edge writes its window into each, clipped (RasterFiles), and the engine
+ * reads the plot from both.
+ */
+export function tilesUnder(f: LocalFrame, halfM: number, name: (lon: number, lat: number) => string): Map<string, [number, number]> {
+  const tiles = new Map<string, [number, number]>();
+  for (const [sx, sy] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) {
+    const p = toLonLat(f, sx * halfM, sy * halfM);
+    const n = name(...p);
+    if (!tiles.has(n)) tiles.set(n, p);
+  }
+  const home = name(f.lon0, f.lat0);
+  const first = tiles.get(home);
+  return first === undefined ? tiles : new Map([[home, first], ...[...tiles].filter(([n]) => n !== home)]);
+}
+
 export type Ring = Array<[number, number]>;
 
 /** Even-odd test of a point against a closed or open ring. */

@@ -9,7 +9,7 @@ import { GFC2020, GFT2020, euForestTile, gfc2020Href, gft2020Href } from '../eng
 import { hansenHref, hansenTile } from '../engine/sources/products/hansen/codes.ts';
 import { DEAFRICA_MIRROR, PALSAR_MASK, PC_MIRROR, dnFromGamma0Db, palsarNodata, palsarTile1, palsarTile5, type PalsarBand } from '../engine/sources/products/palsar/codes.ts';
 import { ANNUAL_CHANGE, MAIN_CLASSES, TMF_FIRST_YEAR, TMF_LAST_YEAR, annualChangeDataset, tmfHref, tmfTile, type TmfDataset } from '../engine/sources/products/tmf/codes.ts';
-import { type Grid, type GridWindow, pixelCentres, toLonLat, windowAround } from './geometry.ts';
+import { type Grid, type GridWindow, pixelCentres, tilesUnder, windowAround } from './geometry.ts';
 import { canopyHeightLayout, demLayout, euForestLayout, type FileLayout, hansenLayout, oilPalmLayout, palsarLayout, tmfLayout } from './layouts.ts';
 import type { Cover } from './landscape.ts';
 import { geoFootprint, itemPath, SYNTHETIC_PROPERTIES, writeJson } from './optical.ts';
@@ -43,21 +43,6 @@ function sample(m: SiteModel, grid: Grid, halfM: number): Sampled {
   return { window, x, y, inside, surround };
 }
 
-/**
- * The tiles of a product a site's window reaches, each with a point inside it: a window is far
- * smaller than any tile, so its corners find them all. A site straddling a tile edge writes its
- * window into each, clipped (RasterFiles), and the engine reads the plot as a mosaic of both.
- */
-function tilesUnder(m: SiteModel, halfM: number, name: (lon: number, lat: number) => string): Map<string, [number, number]> {
-  const tiles = new Map<string, [number, number]>();
-  for (const [sx, sy] of [[0, 0], [-1, -1], [1, -1], [1, 1], [-1, 1]]) {
-    const p = toLonLat(m.frame, sx * halfM, sy * halfM);
-    const n = name(...p);
-    if (!tiles.has(n)) tiles.set(n, p);
-  }
-  return tiles;
-}
-
 /** Adds a site's window to the file of each tile it reaches. */
 function addToTiles(
   files: RasterFiles, tiles: Map<string, [number, number]>, path: (tile: string, at: [number, number]) => string,
@@ -89,7 +74,7 @@ export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): voi
     }
     const bands: Array<[PalsarBand, Uint16Array | Uint8Array]> = [['HH', hh], ['HV', hv], ['mask', mask]];
     for (const mirror of mirrors) {
-      const tiles = tilesUnder(m, PALSAR_HALF_M, mirror.tileDegrees === 1 ? palsarTile1 : palsarTile5);
+      const tiles = tilesUnder(m.frame, PALSAR_HALF_M, mirror.tileDegrees === 1 ? palsarTile1 : palsarTile5);
       for (const [band, data] of bands) {
         addToTiles(files, tiles, (_, at) => mirrorPath(mirror.href(...at, year, band)), (at) => palsarLayout(...at, mirror.tileDegrees), {
           dtype: band === 'mask' ? 'uint8' : 'uint16', nodata: palsarNodata(year, band), predictor: band === 'mask' ? 1 : 2,
@@ -103,7 +88,7 @@ export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): voi
 /** Planetary Computer `alos-palsar-mosaic` items, one per 1° tile a site reaches and year (two sites may share a tile). */
 export function writePalsarItems(models: SiteModel[], root: string): void {
   const seen = new Set<string>();
-  for (const m of models) for (const [tile, [lon0, lat0]] of tilesUnder(m, PALSAR_HALF_M, palsarTile1)) {
+  for (const m of models) for (const [tile, [lon0, lat0]] of tilesUnder(m.frame, PALSAR_HALF_M, palsarTile1)) {
     for (const year of PALSAR_YEARS) {
       const id = `${tile}_${String(year).slice(2)}_F02DAR_MOS`;
       if (seen.has(id)) continue;
@@ -130,7 +115,7 @@ export function writePalsarItems(models: SiteModel[], root: string): void {
 
 export function writeCanopyHeight(m: SiteModel, seed: string, files: RasterFiles): void {
   const s = sample(m, canopyHeightLayout(...m.spec.centre).window.grid, 420);
-  const tiles = tilesUnder(m, 420, canopyHeightTile);
+  const tiles = tilesUnder(m.frame, 420, canopyHeightTile);
   const rnd = randomFor(seed, m.spec.name, 'canopy-height');
   const day = dayNumber('2020-07-01');
   const plotCover = m.plotCoverOn(day);
@@ -157,7 +142,7 @@ export function writeCanopyHeight(m: SiteModel, seed: string, files: RasterFiles
 
 export function writeDem(m: SiteModel, seed: string, files: RasterFiles): void {
   const s = sample(m, demLayout(...m.spec.centre).window.grid, 800);
-  const tiles = tilesUnder(m, 800, demTile);
+  const tiles = tilesUnder(m.frame, 800, demTile);
   const { elevation, slopeDeg, aspectDeg } = m.spec.terrain;
   const undulation = valueNoise(seed, `${m.spec.name}/terrain`, 220);
   const a = (aspectDeg * Math.PI) / 180;
@@ -213,7 +198,7 @@ function subtype(h: TmfHistory, cover: Cover): number {
 
 export function writeTmf(m: SiteModel, files: RasterFiles): void {
   const s = sample(m, tmfLayout(...m.spec.centre).window.grid, 800);
-  const tiles = tilesUnder(m, 800, (lon, lat) => tmfTile(lon, lat).id);
+  const tiles = tilesUnder(m.frame, 800, (lon, lat) => tmfTile(lon, lat).id);
   const histories = Array.from({ length: s.x.length }, (_, i) => tmfHistoryAt(m, s, i));
   const plotCover = m.plotCoverOn(dayNumber('2025-07-01'));
   const spec = (dataset: TmfDataset, dtype: 'uint8' | 'uint16') => ({
@@ -239,7 +224,7 @@ const GFT_OF: Record<'primary' | 'naturally_regenerating' | 'planted', number> =
 
 export function writeEuForestMaps(m: SiteModel, files: RasterFiles): void {
   const s = sample(m, euForestLayout(...m.spec.centre).window.grid, 420);
-  const tiles = tilesUnder(m, 420, euForestTile);
+  const tiles = tilesUnder(m.frame, 420, euForestTile);
   const gfc = new Uint8Array(s.x.length);
   const gft = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {
@@ -269,7 +254,7 @@ export const HANSEN_HALF_M = 2500;
 
 export function writeHansen(m: SiteModel, seed: string, files: RasterFiles): void {
   const s = sample(m, hansenLayout(...m.spec.centre).window.grid, HANSEN_HALF_M);
-  const tiles = tilesUnder(m, HANSEN_HALF_M, hansenTile);
+  const tiles = tilesUnder(m.frame, HANSEN_HALF_M, hansenTile);
   const rnd = randomFor(seed, m.spec.name, 'hansen');
   const lossPatches = valueNoise(seed, `${m.spec.name}/hansen-loss`, 150);
   const tc = new Uint8Array(s.x.length);
@@ -303,10 +288,12 @@ export function oilPalmCellId(lon: number, lat: number): string {
   return `${la >= 0 ? 'N' : 'S'}${String(Math.abs(la)).padStart(2, '0')}${lo >= 0 ? 'E' : 'W'}${String(Math.abs(lo)).padStart(3, '0')}`;
 }
 
+const OIL_PALM_HALF_M = 420;
+
 export function writeOilPalm(m: SiteModel, files: RasterFiles): void {
-  const cells = tilesUnder(m, 420, oilPalmCellId);
+  const cells = tilesUnder(m.frame, OIL_PALM_HALF_M, oilPalmCellId);
   for (const [pixel, layer] of [[0.0001, 'OP-extent'], [0.00025, 'YoP']] as const) {
-    const s = sample(m, oilPalmLayout(...m.spec.centre, pixel).window.grid, 420);
+    const s = sample(m, oilPalmLayout(...m.spec.centre, pixel).window.grid, OIL_PALM_HALF_M);
     const data = layer === 'OP-extent' ? new Uint8Array(s.x.length) : new Uint16Array(s.x.length);
     for (let i = 0; i < s.x.length; i++) {
       const plot = s.inside[i] === 1 && m.spec.oilPalm !== undefined ? m.spec.oilPalm : null;
@@ -321,13 +308,14 @@ export function writeOilPalm(m: SiteModel, files: RasterFiles): void {
   }
 }
 
-/** The oil palm grid as a GeoJSON FeatureCollection of the cells the demo world writes. */
+/** The oil palm grid as a GeoJSON FeatureCollection of the cells the demo world writes (every cell a site's window reaches). */
 export function oilPalmGrid(models: SiteModel[]) {
   const cells = new Map<string, number[][][]>();
   for (const m of models) {
-    const [lon, lat] = m.spec.centre;
-    const [lo, la] = [Math.floor(lon), Math.floor(lat)];
-    cells.set(oilPalmCellId(lon, lat), [[[lo, la], [lo + 1, la], [lo + 1, la + 1], [lo, la + 1], [lo, la]]]);
+    for (const [id, [lon, lat]] of tilesUnder(m.frame, OIL_PALM_HALF_M, oilPalmCellId)) {
+      const [lo, la] = [Math.floor(lon), Math.floor(lat)];
+      cells.set(id, [[[lo, la], [lo + 1, la], [lo + 1, la + 1], [lo, la + 1], [lo, la]]]);
+    }
   }
   return {
     path: mirrorPath(OIL_PALM_GRID_HREF),
@@ -344,7 +332,7 @@ export function oilPalmGrid(models: SiteModel[]) {
 export function writeRubberMap(m: SiteModel, files: RasterFiles): void {
   if (!rubberCovers(...m.spec.centre)) return;
   const s = sample(m, euForestLayout(...m.spec.centre).window.grid, 420);
-  const tiles = tilesUnder(m, 420, euForestTile);
+  const tiles = tilesUnder(m.frame, 420, euForestTile);
   const data = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {
     const c = s.inside[i] ? m.spec.plotCover : s.surround[i];

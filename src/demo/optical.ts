@@ -9,7 +9,7 @@ import { mirrorPath } from '../engine/sources/products/archive-url.ts';
 import { LANDSAT_CATALOGUE, LANDSAT_SR_ENCODING, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, QA_PIXEL_NODATA, landsatAssetHref, landsatDn, landsatItemId, type LandsatAsset, type LandsatSrAsset } from '../engine/sources/products/landsat/codes.ts';
 import { mgrsSquare, utmEpsg } from '../engine/sources/products/mgrs.ts';
 import { BOA_ADD_OFFSET_DN, REFLECTANCE_SCALE, S2_ASSETS, S2_CATALOGUES, SCL, baselineAtLeast, earthSearchV1AssetHref, earthSearchV1ItemId, type S2Asset } from '../engine/sources/products/sentinel-2/codes.ts';
-import { type GridWindow, pixelCentres, windowAround, windowGeoTransform } from './geometry.ts';
+import { type GridWindow, pixelCentres, tilesUnder, windowAround, windowGeoTransform } from './geometry.ts';
 import { approximateWrs2, landsatLayout, S2_TILE_M, sentinel2Layout } from './layouts.ts';
 import { CLOUD, type Cover, HAZE_PER_AOT, type Spectrum, ndvi, visible } from './landscape.ts';
 import { randomFor, valueNoise } from './random.ts';
@@ -245,21 +245,46 @@ export class SceneItems {
   }
 }
 
+/**
+ * The MGRS tiles whose squares a site's Sentinel-2 window reaches, the centre's first, each with a
+ * point of its square. Catalogues file an acquisition in every tile it covers, so a site across a
+ * square's edge has each pass published in both tiles; the tile holding the centre may hold only
+ * part of the plot (its file begins at its square's north edge), its neighbour the whole.
+ */
+export function sentinel2Tiles(m: SiteModel): Map<string, [number, number]> {
+  return tilesUnder(m.frame, S2_HALF_M, (lon, lat) => mgrsSquare(lon, lat).code);
+}
+
 /** The MGRS tiles and WRS-2 scenes a site's optical record is filed under: sites sharing any are written together. */
 export function opticalTiles(m: SiteModel): string[] {
   const [lon, lat] = m.spec.centre;
   const { path, row } = approximateWrs2(lon, lat);
   const republished = m.spec.name === REPUBLISHED_SITE ? republishedPasses(m, [], utmEpsg(lon, lat)) : null;
-  return [mgrsSquare(lon, lat).code, ...(republished ? [mgrsSquare(...republished.neighbour).code] : []), `wrs2-${path}-${row}`];
+  return [...sentinel2Tiles(m).keys(), ...(republished ? [mgrsSquare(...republished.neighbour).code] : []), `wrs2-${path}-${row}`];
 }
+
+/** A site's ground on the 10 m and 20 m grids of one UTM zone (the tiles of a site may lie in two). */
+interface S2Ground { g10: Ground; g20: Ground }
+
+/** One pass seen over one zone's grids: the four reflectances at 10 m, scene classes and aerosol at 20 m. */
+interface S2Pass { r10: ReturnType<typeof reflectances>; scl: Uint8Array; aot: Uint16Array; cloudy: number }
 
 /** Writes a site's Sentinel-2 scenes (and the site's republished twins) into their tiles' items; returns what was written, for the world's manifest. */
 export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems): S2SceneRecord[] {
   const [lon0, lat0] = m.spec.centre;
   const epsg = utmEpsg(lon0, lat0);
+  const tiles = sentinel2Tiles(m);
   const tile = mgrsSquare(lon0, lat0).code;
-  const g10 = groundOf(m, windowAround(m.frame, sentinel2Layout(lon0, lat0, 10).window.grid, S2_HALF_M));
-  const g20 = groundOf(m, windowAround(m.frame, sentinel2Layout(lon0, lat0, 20).window.grid, S2_HALF_M));
+  const grounds = new Map<number, S2Ground>();
+  const groundIn = (at: [number, number]): S2Ground => {
+    const zone = utmEpsg(...at);
+    let g = grounds.get(zone);
+    if (g === undefined) {
+      const around = (pixel: 10 | 20) => groundOf(m, windowAround(m.frame, sentinel2Layout(...at, pixel).window.grid, S2_HALF_M));
+      grounds.set(zone, (g = { g10: around(10), g20: around(20) }));
+    }
+    return g;
+  };
   const noise = new NoisePool(seed, `${m.spec.name}/s2`);
   const records: S2SceneRecord[] = [];
   const passes = sentinel2Passes(m.spec, seed);
@@ -273,7 +298,6 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
   for (const [k, pass] of passes.entries()) {
     const date = isoDay(pass.day);
     const platform = date < '2017-07-01' || k % 2 === 0 ? 'sentinel-2a' : 'sentinel-2b';
-    const id = earthSearchV1ItemId(platform, tile, date);
     const pb = baselineOn(date);
     const withOffset = baselineAtLeast(pb, '04.00');
     let offsetInPixels = withOffset && flagRnd.next() < 0.2;
@@ -288,19 +312,27 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
       wrong2025 = false;
     }
     const clouds = cloudField(m, seed, 's2', pass);
-    noise.restart(seed, m.spec.name, 's2', pass.day);
-    const r10 = reflectances(m, g10, pass, clouds, noise);
-    const r20 = reflectances(m, g20, pass, clouds, noise);
-    const scl = new Uint8Array(g20.x.length);
-    const aot = new Uint16Array(g20.x.length);
-    let cloudy = 0;
-    for (let i = 0; i < scl.length; i++) {
-      const c = r20.cloud[i];
-      if (c > 0) cloudy++;
-      scl[i] = c === 3 ? SCL.CLOUD_HIGH : c === 2 ? SCL.CLOUD_MEDIUM : c === 1 ? SCL.CLOUD_SHADOW
-        : ndvi({ red: r20.red[i], nir: r20.nir[i] }) > 0.35 ? SCL.VEGETATION : SCL.BARE_SOIL;
-      aot[i] = Math.max(1, Math.round((pass.aot + 0.01 * noise.next()) * 1000));
-    }
+    // The pass over each zone's grids, the same sky and the same noise draws on each.
+    const seen = new Map<S2Ground, S2Pass>();
+    const seenOn = (g: S2Ground): S2Pass => {
+      let v = seen.get(g);
+      if (v !== undefined) return v;
+      noise.restart(seed, m.spec.name, 's2', pass.day);
+      const r10 = reflectances(m, g.g10, pass, clouds, noise);
+      const r20 = reflectances(m, g.g20, pass, clouds, noise);
+      const scl = new Uint8Array(g.g20.x.length);
+      const aot = new Uint16Array(g.g20.x.length);
+      let cloudy = 0;
+      for (let i = 0; i < scl.length; i++) {
+        const c = r20.cloud[i];
+        if (c > 0) cloudy++;
+        scl[i] = c === 3 ? SCL.CLOUD_HIGH : c === 2 ? SCL.CLOUD_MEDIUM : c === 1 ? SCL.CLOUD_SHADOW
+          : ndvi({ red: r20.red[i], nir: r20.nir[i] }) > 0.35 ? SCL.VEGETATION : SCL.BARE_SOIL;
+        aot[i] = Math.max(1, Math.round((pass.aot + 0.01 * noise.next()) * 1000));
+      }
+      seen.set(g, (v = { r10, scl, aot, cloudy }));
+      return v;
+    };
     // One publication of the pass: its files and its item, under a tile, an id and a processing baseline.
     // A site sharing the tile and date with one written before adds its ground under the item's settled encoding.
     const publish = (wanted: S2Publication) => {
@@ -314,6 +346,8 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
       };
       const l10 = sentinel2Layout(...p.at, 10);
       const l20 = sentinel2Layout(...p.at, 20);
+      const { g10, g20 } = groundIn(p.at);
+      const { r10, scl, aot, cloudy } = seenOn(groundIn(p.at));
       const hrefs = {} as Record<S2Asset, string>;
       for (const asset of S2_WRITTEN) {
         hrefs[asset] = earthSearchV1AssetHref(p.tile, date, p.id, asset);
@@ -331,7 +365,7 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
       records.push({ site: m.spec.name, id: p.id, date, sky: pass.sky, offsetInPixels: p.offsetInPixels, flag: p.flag, aot: pass.aot });
     };
     const home: [number, number] = [lon0, lat0];
-    publish({ tile, at: home, id, pb, offsetInPixels, flag });
+    for (const [t, at] of tiles) publish({ tile: t, at, id: earthSearchV1ItemId(platform, t, date), pb, offsetInPixels, flag });
     const again = republished?.at.get(k);
     if (again === 'neighbouring_tile') {
       const neighbour = mgrsSquare(...republished!.neighbour).code;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { area, centroid, union } from '@turf/turf';
+import { centroid, union } from '@turf/turf';
 import type { Polygon } from 'geojson';
 import type { Archive } from '../../src/engine/archive.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
@@ -13,18 +13,14 @@ import { buildSiteModel } from '../../src/demo/site-model.ts';
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { DEMO_SEED } from '../../src/demo/world.ts';
 import { type CogDtype, writeCog } from '../../src/demo/tiff-writer.ts';
-import { assembleEvidence } from '../../src/engine/assemble-evidence.ts';
-import { DecodedTiles, shipRasters } from '../../src/engine/plan/raster-shipment.ts';
-import { planRead, type PlotToRead } from '../../src/engine/plan/read-plan.ts';
-import { decisionOf } from '../../src/engine/read-plot.ts';
 import { PALSAR_MASK, PC_MIRROR, palsarNodata } from '../../src/engine/sources/products/palsar/codes.ts';
 import { createPalsarAdapter } from '../../src/engine/sources/products/palsar/reader.ts';
 import { transformer } from '../../src/engine/sources/reproject.ts';
 import { maskFor, type WorkerRaster } from '../../src/engine/worker/raster-window.ts';
 import { unionCoverage, windowCoverage } from '../../src/engine/worker/coverage.ts';
-import { plot as plotTask } from '../../src/engine/worker/plot-task.ts';
 import { demoWorld, mirrored, onDisk } from '../support/demo-world.ts';
 import { readWindows } from '../support/read-windows.ts';
+import { readPlotHere } from '../support/read-plot.ts';
 
 // ---- tile edges -------------------------------------------------------------------------------
 
@@ -111,15 +107,7 @@ after(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Reads a plot as finishPlot does, the plot task run on this thread. */
-async function readWhole(footprint: Polygon, country: string) {
-  const plot: PlotToRead = { id: 'p1', workspaceId: 'w1', ref: 'arm', geometry: footprint, areaHa: area(footprint) / 10_000, declaredAreaHa: null, country, producerCountry: country };
-  const plan = await planRead(plot, archive);
-  const shipment = await shipRasters(plan.requests, new DecodedTiles());
-  const result = plotTask(structuredClone({ ...plan.task, shipment: { tiles: shipment.tiles, rasters: shipment.rasters } }));
-  const decision = decisionOf(plan, result);
-  return { plan, result, decision, evidence: assembleEvidence({ plan, result, decision, issued: new Date('2026-11-24T00:00:00Z'), synthetic: true }) };
-}
+const readWhole = (footprint: Polygon, country: string) => readPlotHere(archive, footprint, country);
 
 test('a rubber plot with an arm past the archive\'s data states what share was read and gives no positive finding', async () => {
   const spec = DEMO_SITES.find((s) => s.name === 'th-surat-thani-rubber')!;
