@@ -27,20 +27,12 @@ import { hansenHref, hansenTile } from '../../src/engine/sources/products/hansen
 
 const SITE = 'th-surat-thani-rubber';
 /**
- * The stall the API's thread may show while 200 tiles render. Drawing 200 tiles on it would hold
- * it for seconds; what remains is request handling and this process's garbage collection, which
- * here carries both databases' clients and a job runner (a major collection of its heap takes tens
- * of milliseconds on a loaded machine). `npm run bench -- tiles` measures the same burst in an API
- * process of its own against the 20 ms the tiles are held to.
+ * The most CPU time the API's thread may spend in one turn of its loop while 200 tiles are in
+ * flight (the issue's bound). CPU time rather than wall time: on a shared two-core machine the
+ * thread also waits for a core, which is not a stall of its own making. Garbage collections are
+ * counted in: a pause is a stall a map user sees as much as any other.
  */
-/**
- * The most the API's thread may be held in one turn while 200 tiles are in flight. No pixel loop or
- * encode runs on it (those are pool tasks); what holds it is handling 200 answers landing together and
- * the collector after them: 35 to 75 ms alone on two cores, up to 150 ms with another test file beside
- * it in CI. The bound guards against stalls a map user would see (a quarter second); the issue's 20 ms
- * is not met, and bench/RESULTS.md `tiles` reports the holds measured.
- */
-const MAX_STALL_MS = 250;
+const MAX_STALL_MS = 20;
 
 // The test's own Web Mercator: the centre of pixel (i, j) of tile (z, x, y).
 const lonOf = (x: number, z: number) => (x / 2 ** z) * 360 - 180;
@@ -327,7 +319,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test(`200 tile requests at once keep the event loop free (no stall over ${MAX_STALL_MS} ms) and the heap flat, keeping nothing`, async () => {
+    test(`200 tile requests at once keep the event loop free (no stall over ${MAX_STALL_MS} ms) and the heap flat, keeping nothing`, async (t) => {
       const id = evidence.scenes.find((s) => s.startsWith('S2'))!;
       const z = 17;
       const c = tileOf(centre.lon, centre.lat, z);
@@ -350,9 +342,8 @@ for (const backend of BACKENDS) {
       assert.equal(answers.length, 200);
       assert.ok(answers.every((a) => a.status === 200 && a.png), JSON.stringify(answers.filter((a) => a.status !== 200).slice(0, 2)));
       assert.ok(delay.samples >= 20, `the loop was sampled while tiles rendered (${delay.samples} samples)`);
-      // The embedded PGlite runs every query on this thread, 200 keys checked one after another in one
-      // turn; the bound is of the tiles' work, so it holds where the database runs elsewhere.
-      if (backend === 'postgresql') assert.ok(delay.max_busy_ms < MAX_STALL_MS, `the loop was held ${delay.max_busy_ms} ms at once (longest delay ${delay.max_ms} ms)`);
+      t.diagnostic(JSON.stringify(delay));
+      assert.ok(delay.max_busy_ms < MAX_STALL_MS, `the loop was held ${delay.max_busy_ms} ms at once, ${delay.max_busy_outside_gc_ms} ms in turns without a collection (longest delay ${delay.max_ms} ms; collections ${JSON.stringify(delay.gc)})`);
       // The tiles' pixels live in the pool's threads and shared buffers, not on this thread's heap:
       // 200 tiles' RGBA alone would be 52 MiB, the source windows under them several times that.
       const peakGrowth = (peak - before.heapUsed) / 2 ** 20;
