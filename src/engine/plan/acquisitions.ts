@@ -10,6 +10,7 @@
 import { area, bboxPolygon, feature, featureCollection, intersect } from '@turf/turf';
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 import type { SkippedScene } from '../evidence-object.ts';
+import { pointInRings } from '../kernels/point-in-rings.ts';
 import type { LandsatScene } from '../sources/products/landsat/codes.ts';
 import type { S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { Bbox } from '../sources/reproject.ts';
@@ -58,19 +59,6 @@ function entersBox(ax: number, ay: number, bx: number, by: number, [w, s, e, n]:
   return x > w && x < e && y > s && y < n;
 }
 
-/** Even–odd containment of a point in a polygon's rings (outer and holes). */
-function insideRings(x: number, y: number, rings: number[][][]): boolean {
-  let inside = false;
-  for (const ring of rings) {
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i];
-      const [xj, yj] = ring[j];
-      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-  }
-  return inside;
-}
-
 /**
  * 1 or 0 when the box lies wholly inside or wholly outside the footprint, null when an edge of it
  * crosses the box. With no edge through the box its inside is all on one side, so its centre says which.
@@ -82,7 +70,7 @@ function wholeOrNone(polygons: number[][][][], box: Bbox): 0 | 1 | null {
     }
   }
   const [w, s, e, n] = box;
-  return polygons.some((rings) => insideRings((w + e) / 2, (s + n) / 2, rings)) ? 1 : 0;
+  return polygons.some((rings) => pointInRings((w + e) / 2, (s + n) / 2, rings)) ? 1 : 0;
 }
 
 /**
