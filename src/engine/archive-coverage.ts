@@ -52,6 +52,9 @@ const sortedUnique = <T>(values: Iterable<T>): T[] => [...new Set(values)].sort(
 const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => from + k);
 const none = (product: ProductCoverage['product'], dataset: string, note: string): ProductCoverage =>
   ({ product, dataset, covered: false, tiles: [], years: [], versions: [], last_scene_date: null, note });
+/** A product without scenes that covers the place. */
+const covered = (product: ProductCoverage['product'], dataset: string, tiles: string[], years: number[], versions: string[]): ProductCoverage =>
+  ({ product, dataset, covered: true, tiles, years, versions, last_scene_date: null, note: null });
 const unreadable = (err: unknown) => `could not be asked just now (${(err as { code?: string }).code ?? (err as Error).message}); ask again later`;
 
 function scenesCoverage(
@@ -80,7 +83,7 @@ async function palsarCoverage(archive: Archive, box: Bbox, signal?: AbortSignal)
     return none('palsar', RADAR_INSTRUMENT, `no mirror holds a mosaic of ${RADAR_YEARS.join(' or ')} over the place`);
   }
   const tiles = sortedUnique(read.flatMap((r) => tilesRead(r)));
-  return { product: 'palsar', dataset: RADAR_INSTRUMENT, covered: true, tiles, years: read.map((r) => r.year), versions: read.map((r) => `${r.year} (${r.mirror} mirror)`), last_scene_date: null, note: null };
+  return covered('palsar', RADAR_INSTRUMENT, tiles, read.map((r) => r.year), read.map((r) => `${r.year} (${r.mirror} mirror)`));
 }
 
 /** A published alert product: inside its latitude band, at the newest version its catalogue reports. */
@@ -92,7 +95,7 @@ async function alertsCoverage(archive: Archive, product: AlertProduct, box: Bbox
     const { version } = await archive.alerts.catalogue(product, signal);
     // Versions are named by their date (`v20250909`).
     const versionYear = /^v(\d{4})\d{2,4}$/.exec(version)?.[1];
-    return { product: name, dataset, covered: true, tiles: [], years: span(Number(ALERTS_FROM.slice(0, 4)), Number(versionYear ?? today.slice(0, 4))), versions: [version], last_scene_date: null, note: null };
+    return covered(name, dataset, [], span(Number(ALERTS_FROM.slice(0, 4)), Number(versionYear ?? today.slice(0, 4))), [version]);
   } catch (err) {
     return none(name, dataset, unreadable(err));
   }
@@ -112,28 +115,28 @@ export async function archiveCoverage(archive: Archive, box: Bbox, today: string
     ),
     palsarCoverage(archive, box, signal),
     archive.canopyHeight.windows(box, ['Map'], signal).then(
-      (read): ProductCoverage => ({ product: 'canopy-height', dataset: CANOPY_HEIGHT_DATASET.name, covered: true, tiles: tilesRead(read), years: [CANOPY_HEIGHT_DATASET.year], versions: [CANOPY_HEIGHT_DATASET.version], last_scene_date: null, note: null }),
+      (read) => covered('canopy-height', CANOPY_HEIGHT_DATASET.name, tilesRead(read), [CANOPY_HEIGHT_DATASET.year], [CANOPY_HEIGHT_DATASET.version]),
       (err: unknown) => none('canopy-height', CANOPY_HEIGHT_DATASET.name, permanent(err) ? 'the map holds no tile over the place' : unreadable(err)),
     ),
     archive.dem.windows(box, signal).then(
-      (read): ProductCoverage => read === null
+      (read) => read === null
         ? none('copernicus-dem', DEM_DATASET.name, 'the model holds no tile over the place (it has none over open sea)')
         // The model is one surface, not a yearly series.
-        : { product: 'copernicus-dem', dataset: DEM_DATASET.name, covered: true, tiles: tilesRead(read), years: [], versions: [DEM_DATASET.version], last_scene_date: null, note: null },
+        : covered('copernicus-dem', DEM_DATASET.name, tilesRead(read), [], [DEM_DATASET.version]),
       (err: unknown) => none('copernicus-dem', DEM_DATASET.name, permanent(err) ? 'the model holds no readable tile over the place' : unreadable(err)),
     ),
     archive.hansen.windows(box, ['lossyear'], signal).then(
       (read): ProductCoverage => {
         const tiles = tilesRead(read);
         if (tiles.length === 0) return none('hansen', 'Hansen/UMD Global Forest Change', 'the archive holds no tile over the place');
-        return { product: 'hansen', dataset: 'Hansen/UMD Global Forest Change', covered: true, tiles, years: span(2001, HANSEN_VERSION.lastYear), versions: [HANSEN_VERSION.release], last_scene_date: null, note: null };
+        return covered('hansen', 'Hansen/UMD Global Forest Change', tiles, span(2001, HANSEN_VERSION.lastYear), [HANSEN_VERSION.release]);
       },
       (err: unknown) => none('hansen', 'Hansen/UMD Global Forest Change', (err as { code?: string }).code === 'not_found' ? 'the archive holds no tile over the place' : unreadable(err)),
     ),
     archive.tmf.windows(box, ['DeforestationYear'], signal).then(
       (read): ProductCoverage => {
         if (!read.checked) return none('tmf', 'JRC Tropical Moist Forest', read.reason === 'outside_coverage' ? 'the product covers 30°S to 30°N only' : 'the archive holds no tile over the place');
-        return { product: 'tmf', dataset: 'JRC Tropical Moist Forest', covered: true, tiles: tilesRead(read), years: span(TMF_FIRST_YEAR, TMF_LAST_YEAR), versions: [TMF_VERSION], last_scene_date: null, note: null };
+        return covered('tmf', 'JRC Tropical Moist Forest', tilesRead(read), span(TMF_FIRST_YEAR, TMF_LAST_YEAR), [TMF_VERSION]);
       },
       (err: unknown) => none('tmf', 'JRC Tropical Moist Forest', unreadable(err)),
     ),
