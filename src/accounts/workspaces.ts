@@ -1,7 +1,8 @@
-import type { Em } from '../store/orm.ts';
+import type { Em, Store } from '../store/orm.ts';
 import { invalid, notFound } from '../errors.ts';
 import { Member, PLANS, User, Workspace, type Plan, type SeatRole } from '../store/entities/index.ts';
 import { hashPassword } from './passwords.ts';
+import { forgetWorkspaceSeats } from './keys.ts';
 
 export function parsePlan(value: unknown): Plan {
   if (typeof value === 'string' && (PLANS as readonly string[]).includes(value)) return value as Plan;
@@ -37,12 +38,14 @@ export async function createWorkspace(em: Em, input: NewWorkspace) {
   });
 }
 
-export async function setPlan(em: Em, workspaceId: string, plan: Plan) {
+export async function setPlan(store: Store, workspaceId: string, plan: Plan) {
+  const em = store.em();
   const workspace = await em.findOne(Workspace, { id: workspaceId });
   if (!workspace) throw notFound(`no workspace ${workspaceId}`);
   const previous = workspace.plan;
   workspace.plan = plan;
   await em.flush();
+  forgetWorkspaceSeats(store, workspaceId);
   return { workspace, previous };
 }
 

@@ -6,6 +6,7 @@ import { gateRouteFamilies } from './auth.ts';
 import { answerClientError, refuseCrossSiteWrites, requestLifecycle } from './middleware.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { servePortal } from './portal.ts';
+import { spreadAcrossTurns } from './turn-budget.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { archiveReadingRoutes } from './routes/archive-readings.ts';
 import { documentRoutes } from './routes/documents.ts';
@@ -30,6 +31,8 @@ export function createApp(services: Services): Koa<AppState> {
   app.proxy = services.config.trustProxy > 0;
   app.maxIpsCount = services.config.trustProxy;
   app.silent = true;
+  // Requests that land together are begun over several turns, so none of them holds the loop long.
+  app.use(spreadAcrossTurns());
   app.use(requestLifecycle(services.log));
   app.use(refuseCrossSiteWrites(services.config.baseUrl));
   // The browser portal at `/` and its files; everything else is the API's.

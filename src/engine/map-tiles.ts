@@ -30,16 +30,17 @@ export type TileRequest =
   | { family: 'imagery'; layer: ImageryLayer; tile: TileAddress; choice: ImageryChoice }
   | { family: 'change'; layer: ChangeLayer; tile: TileAddress };
 
-export interface TileTag {
+/** A tile named: its ETag and how long it may be kept are known before it is drawn. */
+export interface NamedTile {
   etag: string;
   maxAgeS: number;
+  /** The tile's PNG bytes; transparent where nothing was read. */
+  render(): Promise<Buffer>;
 }
 
 export interface MapTiles {
-  /** The tile's ETag and how long it may be kept, known before it is drawn. */
-  tag(req: TileRequest): Promise<TileTag>;
-  /** The tile's PNG bytes; transparent where nothing was read. */
-  render(req: TileRequest): Promise<Buffer>;
+  /** Names the tile once, for its ETag and its drawing both. */
+  name(req: TileRequest): Promise<NamedTile>;
 }
 
 export interface MapTilesDeps {
@@ -100,26 +101,26 @@ export function openMapTiles(deps: MapTilesDeps): MapTiles {
     }
   };
 
+  const render = async (req: TileRequest, key: string, archive: Archive, today: string): Promise<Buffer> => {
+    const cached = await deps.cache.get(key);
+    if (cached !== null) return cached;
+    // Requests for one tile at once share one drawing.
+    let p = inFlight.get(key);
+    if (p === undefined) {
+      p = draw(req, archive, today).then(async (png) => {
+        await deps.cache.put(key, png);
+        return png;
+      });
+      inFlight.set(key, p);
+      p.finally(() => inFlight.delete(key)).catch(() => {});
+    }
+    return p;
+  };
+
   return {
-    async tag(req) {
-      const { key, maxAgeS } = await keyOf(req);
-      return { etag: `"${createHash('sha256').update(key).digest('hex').slice(0, 32)}"`, maxAgeS };
-    },
-    async render(req) {
-      const { key, archive, today } = await keyOf(req);
-      const cached = await deps.cache.get(key);
-      if (cached !== null) return cached;
-      // Requests for one tile at once share one drawing.
-      let p = inFlight.get(key);
-      if (p === undefined) {
-        p = draw(req, archive, today).then(async (png) => {
-          await deps.cache.put(key, png);
-          return png;
-        });
-        inFlight.set(key, p);
-        p.finally(() => inFlight.delete(key)).catch(() => {});
-      }
-      return p;
+    async name(req) {
+      const { key, archive, today, maxAgeS } = await keyOf(req);
+      return { etag: `"${createHash('sha256').update(key).digest('hex').slice(0, 32)}"`, maxAgeS, render: () => render(req, key, archive, today) };
     },
   };
 }

@@ -40,6 +40,9 @@ function publishing(pixels: () => Pixel[]): AlertsAdapter {
         provenance: { dataset: p.dataset, version: 'v20990101', tile: null, licence: p.licence, attribution: p.attribution, citation: p.citation, synthetic: true },
       };
     },
+    async catalogue(product) {
+      return { dataset: ALERT_PRODUCTS[product].dataset, version: 'v20990101' };
+    },
   };
 }
 

@@ -42,6 +42,9 @@ function stubSource(pixels: number | Error): AlertsAdapter {
         provenance: { dataset: p.dataset, version: 'v20990101', tile: null, licence: p.licence, attribution: p.attribution, citation: p.citation, synthetic: true },
       };
     },
+    async catalogue(product: 'integrated' | 'radd') {
+      return { dataset: ALERT_PRODUCTS[product].dataset, version: 'v20990101' };
+    },
   };
 }
 

@@ -97,6 +97,36 @@ for (const backend of BACKENDS) {
       assert.equal(after.status, 401);
     });
 
+    test('a key in use takes a plan change at its next call, and is refused at its next call once revoked', async () => {
+      const minted = await runAdminCommand(app.services.store, ['key', 'mint'], { workspace: workspaceId, role: 'portal' });
+      const key = minted.api_key as string;
+      // The summary names the plan the caller's seat carries.
+      const summary = '/api/v1/portal/plots/evidence/summary';
+      assert.equal((await app.call('GET', summary, { key })).body.plan, 'trial');
+      await runAdminCommand(app.services.store, ['plan', 'set'], { workspace: workspaceId, plan: 'professional' });
+      assert.equal((await app.call('GET', summary, { key })).body.plan, 'professional');
+      await runAdminCommand(app.services.store, ['plan', 'set'], { workspace: workspaceId, plan: 'trial' });
+      assert.equal((await app.call('DELETE', `/api/v1/portal/api-keys/${minted.id as string}`, { cookie, workspace: workspaceId })).status, 200);
+      const r = await app.call('GET', summary, { key });
+      assert.deepEqual([r.status, r.body.error.code], [401, 'unauthorized']);
+    });
+
+    test('a key revoked by another process sharing the database is refused within five seconds', async () => {
+      const minted = await runAdminCommand(app.services.store, ['key', 'mint'], { workspace: workspaceId, role: 'member' });
+      const key = minted.api_key as string;
+      assert.equal((await app.call('GET', '/api/v1/workspace', { key })).status, 200);
+      // As another API process revokes it: in the database, not through this one.
+      await app.services.store.em().getConnection().execute('update api_keys set revoked_at = now() where id = ?', [minted.id]);
+      const revokedAt = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - revokedAt < 10_000) {
+        status = (await app.call('GET', '/api/v1/workspace', { key })).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(status, 401);
+      assert.ok(Date.now() - revokedAt <= 5_500, `refused ${Date.now() - revokedAt} ms after the revocation`);
+    });
+
     test('revoking a key that is not in the workspace answers 404 not_found', async () => {
       for (const id of [crypto.randomUUID(), 'not-a-uuid']) {
         const r = await app.call('DELETE', `/api/v1/portal/api-keys/${id}`, { cookie, workspace: workspaceId });

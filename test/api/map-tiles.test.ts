@@ -7,6 +7,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -14,6 +16,7 @@ import { fromFile } from 'geotiff';
 import proj4 from 'proj4';
 import sharp from 'sharp';
 import { runAdminCommand } from '../../src/admin/commands.ts';
+import { GFW_TABLES_DIR } from '../../src/demo/api-data.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import type { Archive } from '../../src/engine/archive.ts';
 import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
@@ -27,20 +30,13 @@ import { hansenHref, hansenTile } from '../../src/engine/sources/products/hansen
 
 const SITE = 'th-surat-thani-rubber';
 /**
- * The stall the API's thread may show while 200 tiles render. Drawing 200 tiles on it would hold
- * it for seconds; what remains is request handling and this process's garbage collection, which
- * here carries both databases' clients and a job runner (a major collection of its heap takes tens
- * of milliseconds on a loaded machine). `npm run bench -- tiles` measures the same burst in an API
- * process of its own against the 20 ms the tiles are held to.
+ * The most CPU time the API's thread may spend in one turn of its loop while 200 tiles are in
+ * flight (the issue's bound), garbage collection included: a pause is a stall a map user sees as
+ * much as any other. CPU time rather than wall time: on a shared two-core machine the thread also
+ * waits for a core (the wall-clock delay, reported beside it, runs to tens of milliseconds with
+ * other tests alongside), and that wait is not of its own making.
  */
-/**
- * The most the API's thread may be held in one turn while 200 tiles are in flight. No pixel loop or
- * encode runs on it (those are pool tasks); what holds it is handling 200 answers landing together and
- * the collector after them: 35 to 75 ms alone on two cores, up to 150 ms with another test file beside
- * it in CI. The bound guards against stalls a map user would see (a quarter second); the issue's 20 ms
- * is not met, and bench/RESULTS.md `tiles` reports the holds measured.
- */
-const MAX_STALL_MS = 250;
+const MAX_STALL_MS = 20;
 
 // The test's own Web Mercator: the centre of pixel (i, j) of tile (z, x, y).
 const lonOf = (x: number, z: number) => (x / 2 ** z) * 360 - 180;
@@ -281,18 +277,54 @@ for (const backend of BACKENDS) {
       assert.ok(lost2022 > 0, 'the clearing of 2022 is drawn');
     });
 
-    test('archive coverage names the products over a plot and a point, with the review price', async () => {
+    test('archive coverage names every product over a plot, with its tiles, years and versions, and the review price', async () => {
       const r = await app.call('GET', `/api/v1/portal/coverage?plot_id=${plotId}`, { key });
       assert.equal(r.status, 200);
-      const s2 = r.body.products.find((p: { product: string }) => p.product === 'sentinel-2');
-      assert.equal(s2.covered, true);
+      const products = new Map((r.body.products as Array<{ product: string; covered: boolean; tiles: string[]; years: number[]; versions: string[]; last_scene_date: string | null; note: string | null }>).map((p) => [p.product, p]));
+      assert.deepEqual([...products.keys()], ['sentinel-2', 'landsat', 'palsar', 'canopy-height', 'copernicus-dem', 'hansen', 'tmf', 'integrated-alerts', 'radd-alerts']);
+      for (const p of products.values()) assert.deepEqual([p.product, p.covered, p.note], [p.product, true, null]);
+      const s2 = products.get('sentinel-2')!;
       assert.ok(s2.tiles.length >= 1 && s2.years.includes(2020));
       const lastKept = evidence.series.map((p) => p.at).sort().at(-1)!;
-      assert.ok(s2.last_scene_date >= lastKept);
+      assert.ok(s2.last_scene_date! >= lastKept);
+      // Tile names by the test's own arithmetic on the plot's centre (far from any tile edge).
+      const ns = (lat: number, w: number) => `${lat >= 0 ? 'N' : 'S'}${String(Math.abs(lat)).padStart(w, '0')}`;
+      const ew = (lon: number) => `${lon >= 0 ? 'E' : 'W'}${String(Math.abs(lon)).padStart(3, '0')}`;
+      const [lon, lat] = [Math.floor(centre.lon), Math.floor(centre.lat)];
+      const palsar = products.get('palsar')!;
+      // PALSAR names a 1° tile by its north-west corner.
+      assert.deepEqual([palsar.tiles, palsar.years, palsar.versions], [[`${ns(lat + 1, 2)}${ew(lon)}`], [2019, 2020], ['2019 (planetary-computer mirror)', '2020 (planetary-computer mirror)']]);
+      const height = products.get('canopy-height')!;
+      assert.deepEqual([height.tiles, height.years], [[`${ns(Math.floor(centre.lat / 3) * 3, 2)}${ew(Math.floor(centre.lon / 3) * 3)}`], [2020]]);
+      const dem = products.get('copernicus-dem')!;
+      assert.deepEqual([dem.tiles, dem.years, dem.versions], [[`Copernicus_DSM_COG_10_${ns(lat, 2)}_00_${ew(lon)}_00_DEM`], [], ['GLO-30']]);
+      // The alerts at the newest version the publisher's catalogue (the demo world's copy) lists.
+      for (const [product, dataset] of [['integrated-alerts', 'gfw_integrated_alerts'], ['radd-alerts', 'wur_radd_alerts']]) {
+        const table = JSON.parse(await readFile(join(root, GFW_TABLES_DIR, `${dataset}.json`), 'utf8')) as { versions: string[] };
+        const newest = [...table.versions].sort().at(-1)!;
+        const p = products.get(product)!;
+        assert.deepEqual([p.tiles, p.versions, p.years[0], p.years.at(-1)], [[], [newest], 2021, Number(newest.slice(1, 5))], product);
+      }
       assert.equal(r.body.review_price.priced, false);
-      const ocean = await app.call('GET', '/api/v1/portal/coverage?lat=0.5&lon=-30', { key });
-      assert.equal(ocean.status, 200);
-      assert.ok(ocean.body.products.every((p: { covered: boolean; note: string }) => !p.covered && p.note.length > 0));
+    });
+
+    test('archive coverage of a point outside a product\'s ground lists it uncovered with why', async () => {
+      const products = async (lat: number, lon: number) => {
+        const r = await app.call('GET', `/api/v1/portal/coverage?lat=${lat}&lon=${lon}`, { key });
+        assert.equal(r.status, 200);
+        assert.deepEqual(r.body.place, { lon, lat });
+        return r.body.products as Array<{ product: string; covered: boolean; tiles: string[]; years: number[]; versions: string[]; note: string | null }>;
+      };
+      // The North Atlantic, past 30°N: no product covers it.
+      const north = await products(40, -30);
+      assert.equal(north.length, 9);
+      for (const p of north) assert.deepEqual([p.product, p.covered, p.tiles, p.years, p.versions, typeof p.note], [p.product, false, [], [], [], 'string']);
+      for (const p of north.filter((x) => x.product.endsWith('-alerts'))) assert.match(p.note!, /published from 30°S to 30°N only/);
+      assert.match(north.find((p) => p.product === 'tmf')!.note!, /30°S to 30°N only/);
+      assert.match(north.find((p) => p.product === 'copernicus-dem')!.note!, /no tile over the place/);
+      // The equatorial Atlantic: no file of any archive lies there; the alerts are published over the whole band.
+      const equator = await products(0.5, -30);
+      for (const p of equator) assert.equal(p.covered, p.product.endsWith('-alerts'), `${p.product}: ${p.note}`);
       assert.equal((await app.call('GET', '/api/v1/portal/coverage?lat=95&lon=10', { key })).body.error.code, 'bad_place');
       assert.equal((await app.call('GET', '/api/v1/portal/coverage', { key })).body.error.code, 'bad_place');
     });
@@ -327,7 +359,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test(`200 tile requests at once keep the event loop free (no stall over ${MAX_STALL_MS} ms) and the heap flat, keeping nothing`, async () => {
+    test(`200 tile requests at once keep the event loop free (no stall over ${MAX_STALL_MS} ms) and the heap flat, keeping nothing`, async (t) => {
       const id = evidence.scenes.find((s) => s.startsWith('S2'))!;
       const z = 17;
       const c = tileOf(centre.lon, centre.lat, z);
@@ -350,9 +382,8 @@ for (const backend of BACKENDS) {
       assert.equal(answers.length, 200);
       assert.ok(answers.every((a) => a.status === 200 && a.png), JSON.stringify(answers.filter((a) => a.status !== 200).slice(0, 2)));
       assert.ok(delay.samples >= 20, `the loop was sampled while tiles rendered (${delay.samples} samples)`);
-      // The embedded PGlite runs every query on this thread, 200 keys checked one after another in one
-      // turn; the bound is of the tiles' work, so it holds where the database runs elsewhere.
-      if (backend === 'postgresql') assert.ok(delay.max_busy_ms < MAX_STALL_MS, `the loop was held ${delay.max_busy_ms} ms at once (longest delay ${delay.max_ms} ms)`);
+      t.diagnostic(JSON.stringify(delay));
+      assert.ok(delay.max_busy_ms < MAX_STALL_MS, `the loop was held ${delay.max_busy_ms} ms at once, ${delay.max_busy_outside_gc_ms} ms in turns without a collection (longest delay ${delay.max_ms} ms; collections ${JSON.stringify(delay.gc)})`);
       // The tiles' pixels live in the pool's threads and shared buffers, not on this thread's heap:
       // 200 tiles' RGBA alone would be 52 MiB, the source windows under them several times that.
       const peakGrowth = (peak - before.heapUsed) / 2 ** 20;

@@ -1,4 +1,5 @@
 /** Map tiles, the imagery timeline and archive coverage (spec 4.10, last paragraph: shapes not shown there, designed here). */
+import { COVERAGE_PRODUCTS } from '../../engine/archive-coverage.ts';
 import { CHANGE_LAYERS, IMAGERY_LAYERS, ZOOMS } from '../../engine/map-layers.ts';
 import { SEASON_SCENES } from '../../engine/plan/map-tile.ts';
 import { authRefusals, json, nullable, ref, refusal, uuid, type Schema } from './common.ts';
@@ -76,13 +77,20 @@ export const mapSchemas: Record<string, Schema> = {
     required: ['product', 'dataset', 'covered', 'tiles', 'years', 'versions', 'last_scene_date', 'note'],
     additionalProperties: false,
     properties: {
-      product: { enum: ['sentinel-2', 'landsat', 'hansen', 'tmf'] },
+      product: {
+        enum: [...COVERAGE_PRODUCTS],
+        description: 'Every product is listed, covered or not: the optical scenes (`sentinel-2`, `landsat`), the radar mosaics (`palsar`), the canopy-height map (`canopy-height`), the terrain model (`copernicus-dem`), the loss maps (`hansen`, `tmf`) and the published alerts (`integrated-alerts`, `radd-alerts`).',
+      },
       dataset: { type: 'string', description: 'The collection or dataset read.' },
-      covered: { type: 'boolean' },
-      tiles: { ...strings, description: 'The archive\'s tiles over the place: MGRS squares, WRS-2 path/rows, 10° tiles.' },
-      years: { type: 'array', items: { type: 'integer' }, description: 'Years it holds data for over the place, ascending.' },
-      versions: { ...strings, description: 'Processing baselines (Sentinel-2), collection (Landsat) or release read.' },
-      last_scene_date: nullable(date),
+      covered: { type: 'boolean', description: 'False outside the product\'s coverage (then `tiles`, `years` and `versions` are empty and `note` says why), or when it could not be asked just now.' },
+      tiles: { ...strings, description: 'The archive\'s tiles over the place: MGRS squares (Sentinel-2), WRS-2 path/rows (Landsat), 1° tiles (the terrain model; PALSAR on its global mirror, 5° on its African one), 3° tiles (canopy height), 10° tiles (loss maps). Empty for the alerts, which are asked of the publisher\'s API.' },
+      years: {
+        type: 'array',
+        items: { type: 'integer' },
+        description: 'Years it holds data for over the place, ascending: the years of scenes found; the radar years the evidence reads (2019, 2020) that a mirror holds; the map\'s year (canopy height); the loss maps\' years; for the alerts, the years since the cutoff up to the version\'s. Empty for the terrain model, one surface.',
+      },
+      versions: { ...strings, description: 'Processing baselines (Sentinel-2), collection (Landsat), each radar year with the mirror that holds it, the release of a map, or the alerts\' version (`vYYYYMMDD`, the newest the publisher\'s catalogue reports as loaded).' },
+      last_scene_date: nullable({ ...date, description: 'The latest scene over the place (optical products); null for the others.' }),
       note: nullable({ type: 'string', description: 'Why it is not covered, or could not be asked just now; null when covered.' }),
     },
   },
@@ -173,7 +181,7 @@ export const mapPaths = {
     get: {
       operationId: 'getArchiveCoverage',
       summary: 'Which archives cover a plot or a point: tiles, years, versions and the latest scene, with the archive review price',
-      description: 'Looks up the optical scenes (Sentinel-2, Landsat) and the loss maps (Hansen, TMF) over the plot\'s boundary or the point. `review_price` is the archive imagery review\'s price (spec 2.14 `archive_review_price`).',
+      description: 'Looks up every product over the plot\'s boundary or the point, as a read finds it: the optical scenes (Sentinel-2, Landsat), the radar mosaics (PALSAR, from the first mirror holding each year), the canopy-height map, the terrain model (Copernicus DEM), the loss maps (Hansen, TMF) and the published alerts (integrated and RADD, published from 30°S to 30°N, at the version the publisher\'s catalogue names). A product outside its coverage is listed with `covered: false` and a note. `review_price` is the archive imagery review\'s price (spec 2.14 `archive_review_price`).',
       parameters: [
         { name: 'plot_id', in: 'query', required: false, schema: uuid, description: 'A plot of the workspace; or give lat and lon.' },
         { name: 'lat', in: 'query', required: false, schema: { type: 'number', minimum: -90, maximum: 90 } },

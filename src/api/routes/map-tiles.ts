@@ -58,9 +58,9 @@ export function mapTileRoutes(services: Services) {
   const auth = authenticate(services);
 
   const answer = async (ctx: Context, req: TileRequest) => {
-    const tag = await services.mapTiles.tag(req);
+    const tag = await services.mapTiles.name(req);
     const current = ctx.get('If-None-Match').split(/\s*,\s*/).includes(tag.etag);
-    const png = current ? null : await services.mapTiles.render(req);
+    const png = current ? null : await tag.render();
     // Set once the tile is in hand, so a refusal is never kept as a tile.
     ctx.set('ETag', tag.etag);
     ctx.set('Cache-Control', `private, max-age=${tag.maxAgeS}`);

@@ -10,6 +10,7 @@
 import { area, bboxPolygon, feature, featureCollection, intersect } from '@turf/turf';
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 import type { SkippedScene } from '../evidence-object.ts';
+import { pointInRings } from '../kernels/point-in-rings.ts';
 import type { LandsatScene } from '../sources/products/landsat/codes.ts';
 import type { S2Scene } from '../sources/products/sentinel-2/codes.ts';
 import type { Bbox } from '../sources/reproject.ts';
@@ -39,13 +40,53 @@ export interface Publication {
   coverage: number;
 }
 
-/** The share of `box` (lon/lat) that `footprint` covers; an item without a footprint is taken to cover it whole. */
+/** Whether the segment a–b passes through the open box (Liang–Barsky clip, then the clipped piece's middle). */
+function entersBox(ax: number, ay: number, bx: number, by: number, [w, s, e, n]: Bbox): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = bx - ax;
+  const dy = by - ay;
+  for (const [p, q] of [[-dx, ax - w], [dx, e - ax], [-dy, ay - s], [dy, n - ay]]) {
+    if (p === 0) {
+      if (q < 0) return false;
+    } else if (p < 0) t0 = Math.max(t0, q / p);
+    else t1 = Math.min(t1, q / p);
+  }
+  if (t0 >= t1) return false;
+  const t = (t0 + t1) / 2;
+  const x = ax + t * dx;
+  const y = ay + t * dy;
+  return x > w && x < e && y > s && y < n;
+}
+
+/**
+ * 1 or 0 when the box lies wholly inside or wholly outside the footprint, null when an edge of it
+ * crosses the box. With no edge through the box its inside is all on one side, so its centre says which.
+ */
+function wholeOrNone(polygons: number[][][][], box: Bbox): 0 | 1 | null {
+  for (const rings of polygons) {
+    for (const ring of rings) {
+      for (let i = 1; i < ring.length; i++) if (entersBox(ring[i - 1][0], ring[i - 1][1], ring[i][0], ring[i][1], box)) return null;
+    }
+  }
+  const [w, s, e, n] = box;
+  return polygons.some((rings) => pointInRings((w + e) / 2, (s + n) / 2, rings)) ? 1 : 0;
+}
+
+/**
+ * The share of `box` (lon/lat) that `footprint` covers; an item without a footprint is taken to
+ * cover it whole. A box wholly inside or outside is answered from the footprint's edges; only a box
+ * an edge crosses is clipped (about 0.3 ms on the main thread, and a season's map tile weighs
+ * dozens of items).
+ */
 export function boxCoverage(footprint: Geometry | null, box: Bbox): number {
   if (footprint === null) return 1;
   if (footprint.type !== 'Polygon' && footprint.type !== 'MultiPolygon') return 0;
   const boxPolygon = bboxPolygon(box);
   const boxArea = area(boxPolygon);
   if (!(boxArea > 0)) return 1;
+  const whole = wholeOrNone(footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates, box);
+  if (whole !== null) return whole;
   const common = intersect(featureCollection([boxPolygon, feature(footprint as Polygon | MultiPolygon)]));
   return common === null ? 0 : Math.min(1, area(common) / boxArea);
 }

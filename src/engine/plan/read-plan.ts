@@ -13,7 +13,8 @@ import { utcDay } from '../kernels/days.ts';
 import type { OpticalScenePlan, PlotTaskParams, RadarYearPlan } from '../worker/tasks.ts';
 import { operatingPoints as op } from '../operating-points.ts';
 import { isSourceError, isTransient, type SourceError, type SourceErrorCode } from '../sources/errors.ts';
-import { canopyHeightTile } from '../sources/products/canopy-height/codes.ts';
+import { CANOPY_HEIGHT_DATASET, canopyHeightTile } from '../sources/products/canopy-height/codes.ts';
+import { DEM_DATASET } from '../sources/products/copernicus-dem/codes.ts';
 import type { LandsatScene } from '../sources/products/landsat/codes.ts';
 import { palsarTile1, PALSAR_CF_DB } from '../sources/products/palsar/codes.ts';
 import { PalsarUnavailableError } from '../sources/products/palsar/reader.ts';
@@ -54,8 +55,8 @@ export const MAX_SCENE_CLOUD_COVER = 80;
 export const SENSORS = { 'sentinel-2': 'Sentinel-2 MSI L2A', landsat: 'Landsat 8-9 OLI Collection 2 L2' } as const;
 export type OpticalSensor = keyof typeof SENSORS;
 export const RADAR_INSTRUMENT = 'ALOS-2 PALSAR-2 yearly mosaic (L-band HH/HV, 25 m)';
-export const HEIGHT_INSTRUMENT = 'ETH Global Canopy Height 2020 (10 m)';
-export const TERRAIN_SOURCE = 'Copernicus DEM GLO-30';
+export const HEIGHT_INSTRUMENT = CANOPY_HEIGHT_DATASET.name;
+export const TERRAIN_SOURCE = DEM_DATASET.name;
 
 // Margins of the windows read around the footprint: a few pixels, so the rasterised edge is whole.
 // The optical window also reaches as far as cloud edges are buffered, so a cloud just outside the plot is seen.

@@ -45,10 +45,29 @@ export function transformer(from: Crs, to: Crs): PointTransform {
 }
 
 /**
+ * Boxes transformed lately. Each asset of a scene places the same box on the same CRS (three or
+ * four a scene, a dozen scenes for a season's map tile), and one transform costs 84 proj4 calls
+ * that allocate some 10 KiB of short-lived objects on the calling thread.
+ */
+const TRANSFORMED = new Map<string, Bbox>();
+const TRANSFORMED_KEPT = 256;
+
+/**
  * The bounding box, in `to`, of the box `bbox` given in `from`. Edges are sampled, not just
  * corners, because a straight edge in one CRS bends in the other.
  */
 export function transformBbox(bbox: Bbox, from: Crs, to: Crs, pointsPerEdge = 21): Bbox {
+  const key = `${epsgOf(from)}>${epsgOf(to)}/${pointsPerEdge}:${bbox.join(',')}`;
+  let out = TRANSFORMED.get(key);
+  if (out === undefined) {
+    out = sampledBbox(bbox, from, to, pointsPerEdge);
+    if (TRANSFORMED.size >= TRANSFORMED_KEPT) TRANSFORMED.delete(TRANSFORMED.keys().next().value!);
+    TRANSFORMED.set(key, out);
+  }
+  return [...out];
+}
+
+function sampledBbox(bbox: Bbox, from: Crs, to: Crs, pointsPerEdge: number): Bbox {
   const t = transformer(from, to);
   const [x0, y0, x1, y1] = bbox;
   let minX = Infinity;

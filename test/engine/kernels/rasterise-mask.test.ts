@@ -1,19 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pointInRings } from '../../../src/engine/kernels/point-in-rings.ts';
 import { maskFromBits, rasteriseMask, ringMask, type PixelFootprint } from '../../../src/engine/kernels/rasterise-mask.ts';
-
-// Reference: even-odd ray casting at every pixel centre.
-function centreInside(rings: number[][][], x: number, y: number): boolean {
-  let inside = false;
-  for (const ring of rings) {
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i];
-      const [xj, yj] = ring[j];
-      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-    }
-  }
-  return inside;
-}
 
 function spansCover(mask: ReturnType<typeof maskFromBits>): Uint8Array {
   const bits = new Uint8Array(mask.width * mask.height);
@@ -61,7 +49,8 @@ test('a concave star with a hole matches ray casting at every pixel centre', () 
   let expected = 0;
   for (let r = 0; r < 48; r++) {
     for (let c = 0; c < 50; c++) {
-      const want = centreInside([star, hole], c + 0.5, r + 0.5) ? 1 : 0;
+      // Reference: even-odd ray casting at every pixel centre.
+      const want = pointInRings(c + 0.5, r + 0.5, [star, hole]) ? 1 : 0;
       expected += want;
       assert.equal(mask.inside[r * 50 + c], want, `pixel ${c},${r}`);
     }

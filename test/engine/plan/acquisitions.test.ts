@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import { area, bboxPolygon, feature, featureCollection, intersect } from '@turf/turf';
+import type { MultiPolygon, Polygon } from 'geojson';
 import assert from 'node:assert/strict';
 import { boxCoverage, landsatPublication, onePerAcquisition, type Publication, SAME_ACQUISITION_MS, sentinel2Publication } from '../../../src/engine/plan/acquisitions.ts';
 import { parseLandsatItem, processedOn } from '../../../src/engine/sources/products/landsat/codes.ts';
@@ -99,6 +101,45 @@ test('box coverage: whole, half, none, and an item without a footprint taken as 
   assert.ok(Math.abs(boxCoverage(square(100, 2, 101.005, 4), BOX) - 0.5) < 0.01);
   assert.equal(boxCoverage(square(102, 2, 103, 4), BOX), 0);
   assert.equal(boxCoverage(null, BOX), 1);
+});
+
+test('box coverage answered from the edges equals the clipped share: boxes inside, outside, across edges, in a notch and in a hole', () => {
+  // An L-shaped footprint with a hole, and a second square far off.
+  const footprint: MultiPolygon = {
+    type: 'MultiPolygon',
+    coordinates: [
+      [[[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2], [0, 0]], [[0.2, 0.2], [0.6, 0.2], [0.6, 0.6], [0.2, 0.6], [0.2, 0.2]]],
+      [[[5, 5], [6, 5], [6, 6], [5, 6], [5, 5]]],
+    ],
+  };
+  const clipped = (box: Bbox) => {
+    const b = bboxPolygon(box);
+    const common = intersect(featureCollection([b, feature(footprint as Polygon | MultiPolygon)]));
+    return common === null ? 0 : Math.min(1, area(common) / area(b));
+  };
+  const cases: Array<[string, Bbox, number]> = [
+    ['inside the first polygon', [0.7, 0.1, 0.8, 0.2], 1],
+    ['inside the second polygon', [5.1, 5.1, 5.2, 5.2], 1],
+    ['in the notch of the L, within its bounding box', [1.3, 1.3, 1.5, 1.5], 0],
+    ['in the hole', [0.3, 0.3, 0.4, 0.4], 0],
+    ['far outside', [3, 3, 3.1, 3.1], 0],
+    ['across the outer edge', [1.9, 0.4, 2.1, 0.6], 0.5],
+    ['across the hole\'s edge', [0.5, 0.3, 0.7, 0.5], 0.5],
+    ['holding the whole hole', [0.1, 0.1, 0.7, 0.7], 1 - 0.16 / 0.36],
+  ];
+  for (const [what, box, share] of cases) {
+    assert.ok(Math.abs(boxCoverage(footprint, box) - share) < 0.01, `${what}: ${boxCoverage(footprint, box)}`);
+    assert.ok(Math.abs(boxCoverage(footprint, box) - clipped(box)) < 1e-9, `${what}: as clipped`);
+  }
+  // Boxes placed all over the footprint, some touching its vertices and edges exactly.
+  for (let x = -0.25; x < 2.25; x += 0.25) {
+    for (let y = -0.25; y < 2.25; y += 0.25) {
+      for (const size of [0.05, 0.2, 0.5]) {
+        const box: Bbox = [x, y, x + size, y + size];
+        assert.ok(Math.abs(boxCoverage(footprint, box) - clipped(box)) < 1e-9, `box ${box.join(', ')}`);
+      }
+    }
+  }
 });
 
 test('the processing date is read from a Collection 2 product id, and absent from a name without one', () => {

@@ -32,10 +32,12 @@ export function canopyHeightMetres(v: number): number {
   return v === CANOPY_HEIGHT_NODATA ? Number.NaN : v;
 }
 
+export const CANOPY_HEIGHT_DATASET = { name: 'ETH Global Canopy Height 2020 (10 m)', version: '2020 v1', year: 2020 } as const;
+
 export function canopyHeightProvenance(tile: string, where: ArchiveLocation): Provenance {
   return withSynthetic({
-    dataset: 'ETH Global Canopy Height 2020 (10 m)',
-    version: '2020 v1',
+    dataset: CANOPY_HEIGHT_DATASET.name,
+    version: CANOPY_HEIGHT_DATASET.version,
     tile: canopyHeightFile(tile, 'Map'),
     licence: 'CC BY 4.0',
     attribution: 'Lang, Jetz, Schindler & Wegner, ETH Zürich',

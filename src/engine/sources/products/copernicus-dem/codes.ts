@@ -35,11 +35,13 @@ export function demColumns(lat: number): number {
  */
 export const DEM_ASSUMED_NODATA: number | null = null;
 
+export const DEM_DATASET = { name: 'Copernicus DEM GLO-30', version: 'GLO-30' } as const;
+
 // The attribution wording is the one the producer's licence annex is reported to ask for; unconfirmed.
 export function demProvenance(tile: string, where: ArchiveLocation): Provenance {
   return withSynthetic({
-    dataset: 'Copernicus DEM GLO-30',
-    version: 'GLO-30',
+    dataset: DEM_DATASET.name,
+    version: DEM_DATASET.version,
     tile,
     licence: 'Copernicus DEM licence (https://spacedata.copernicus.eu/documents/20126/0/CSCDA_ESA_Mission-specific+Annex.pdf)',
     attribution: 'Produced using Copernicus WorldDEM-30 © DLR e.V. 2010-2014 and © Airbus Defence and Space GmbH 2014-2018 provided under COPERNICUS by the European Union and ESA',

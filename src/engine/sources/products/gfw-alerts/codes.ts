@@ -8,6 +8,8 @@ export const ALERT_PRODUCTS: Record<AlertProduct, {
   dataset: string; dateField: string; confidenceField: string; licence: string; attribution: string; citation: string; publishedAccuracy: string;
   /** Whether the licence lets an alert's place (centroid, bounding box) be passed on, with attribution. */
   redistributesGeometry: boolean;
+  /** Published between this latitude south and north. */
+  latitudeLimit: number;
 }> = {
   integrated: {
     dataset: 'gfw_integrated_alerts',
@@ -18,6 +20,8 @@ export const ALERT_PRODUCTS: Record<AlertProduct, {
     citation: 'Source: "Integrated Deforestation Alerts". UMD/GLAD and WUR, accessed through Global Forest Watch on [date]',
     publishedAccuracy: 'The publisher states no single accuracy figure for the integrated alerts.',
     redistributesGeometry: true,
+    // The catalogue's `geographic_coverage`: "30°N to 30°S".
+    latitudeLimit: 30,
   },
   radd: {
     dataset: 'wur_radd_alerts',
@@ -28,8 +32,16 @@ export const ALERT_PRODUCTS: Record<AlertProduct, {
     citation: 'Reiche, J. et al. (2021) Forest disturbance alerts for the Congo Basin using Sentinel-1. Environmental Research Letters 16:024005',
     publishedAccuracy: 'Accuracy is reported by region in Reiche et al. (2021); no single global figure is stated.',
     redistributesGeometry: true,
+    // Assumed: the publisher states "primary humid tropical forest", no band. That forest lies within the
+    // integrated alerts' band, which is taken as the outer bound; forest type is not checked.
+    latitudeLimit: 30,
   },
 };
+
+/** Whether the product is published at this latitude. */
+export function alertsCover(product: AlertProduct, lat: number): boolean {
+  return Math.abs(lat) <= ALERT_PRODUCTS[product].latitudeLimit;
+}
 
 /** Confidence levels in rising order, as the alert clustering counts them (1, 2, 3). */
 export const CONFIDENCE_LEVELS: readonly AlertConfidence[] = ['nominal', 'high', 'highest'];

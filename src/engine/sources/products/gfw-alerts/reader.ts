@@ -18,6 +18,8 @@ export interface AlertsRead {
 export interface AlertsAdapter {
   /** Alert pixels inside a Polygon or MultiPolygon detected between two dates (inclusive). */
   read(product: AlertProduct, geometry: Geometry, start: string, end: string, signal?: AbortSignal): Promise<AlertsRead>;
+  /** The product's dataset and the newest version its catalogue reports as loaded (the one `read` queries). */
+  catalogue(product: AlertProduct, signal?: AbortSignal): Promise<{ dataset: string; version: string }>;
 }
 
 export function createAlertsAdapter(cfg: GfwApiConfig): AlertsAdapter {
@@ -38,6 +40,10 @@ export function createAlertsAdapter(cfg: GfwApiConfig): AlertsAdapter {
         product, dataset: p.dataset, version, pixels, publisher: 'Global Forest Watch (World Resources Institute)', publishedAccuracy: p.publishedAccuracy,
         provenance: withSynthetic({ dataset: p.dataset, version, tile: null, licence: p.licence, attribution: p.attribution, citation: p.citation }, cfg.where),
       };
+    },
+    async catalogue(product, signal) {
+      const { dataset } = ALERT_PRODUCTS[product];
+      return { dataset, version: (await api.latest(dataset, signal)).version };
     },
   };
 }
