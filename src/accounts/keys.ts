@@ -1,7 +1,8 @@
 import type { Em } from '../store/orm.ts';
 import { keyLimit, notFound } from '../errors.ts';
-import { ApiKey, type SeatRole } from '../store/entities/index.ts';
+import { ApiKey, type Plan, type SeatRole } from '../store/entities/index.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
+import type { VerifiedKeys } from './verified-keys.ts';
 
 export const MAX_ACTIVE_KEYS = 5;
 const KEY_PREFIX = 'pce';
@@ -64,26 +65,48 @@ export async function listKeys(em: Em, workspaceId: string) {
   return rows.map(describeKey);
 }
 
-export async function revokeKey(em: Em, workspaceId: string, id: string) {
+/**
+ * Revokes the key; answers once no API process still takes it (src/accounts/verified-keys.ts), so a
+ * request sent after the answer is refused whichever process it reaches.
+ */
+export async function revokeKey(em: Em, keys: VerifiedKeys, workspaceId: string, id: string) {
   const row = await em.findOne(ApiKey, { id, workspaceId });
   if (!row) throw notFound(`no API key ${id} in this workspace`);
   if (!row.revokedAt) {
     row.revokedAt = new Date();
     await em.flush();
   }
+  await keys.revoked(row.id);
   return describeKey(row);
 }
 
-/** The key's workspace and seat role, or null when the key is unknown or revoked. */
-export async function authenticateKey(em: Em, key: string) {
+/** A key's seat, and its workspace's plan, which every call carries. */
+export interface VerifiedKey {
+  keyId: string;
+  workspaceId: string;
+  role: SeatRole;
+  plan: Plan;
+}
+
+/** Last use is informative: it is written at most this often, so verifying stays a read. */
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * The key's seat and its workspace's plan in one read, or null when the key is unknown or revoked
+ * (or its workspace is gone). Callers verify through VerifiedKeys, which keeps the answer a moment.
+ */
+export async function authenticateKey(em: Em, key: string): Promise<VerifiedKey | null> {
   if (!key.startsWith(`${KEY_PREFIX}_`)) return null;
-  const row = await em.findOne(ApiKey, { hash: sha256Hex(key), revokedAt: null });
-  if (!row) return null;
-  // Last use is informative; a coarse update keeps reads cheap.
+  const [row] = await em.execute<{ id: string; workspace_id: string; role: SeatRole; plan: Plan; last_used_at: Date | string | null }[]>(
+    `select k.id, k.workspace_id, k.role, w.plan, k.last_used_at
+       from api_keys k join workspaces w on w.id = k.workspace_id
+      where k.hash = ? and k.revoked_at is null`,
+    [sha256Hex(key)],
+  );
+  if (row === undefined) return null;
   const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
-    row.lastUsedAt = now;
-    await em.flush();
+  if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > LAST_USED_EVERY_MS) {
+    await em.nativeUpdate(ApiKey, { id: row.id }, { lastUsedAt: now });
   }
-  return { keyId: row.id, workspaceId: row.workspaceId, role: row.role };
+  return { keyId: row.id, workspaceId: row.workspace_id, role: row.role, plan: row.plan };
 }

@@ -1,5 +1,4 @@
 import type { Context, Next } from 'koa';
-import { authenticateKey } from '../accounts/keys.ts';
 import { resolveSession, seatOf, SESSION_COOKIE } from '../accounts/sessions.ts';
 import { Workspace } from '../store/entities/index.ts';
 import type { Caller, Services } from './context.ts';
@@ -74,7 +73,7 @@ export async function hasCredentials(services: Services, ctx: Context): Promise<
   try {
     const em = services.store.em();
     const bearer = BEARER.exec(ctx.get('Authorization'));
-    if (bearer) return (await authenticateKey(em, bearer[1])) !== null;
+    if (bearer) return (await services.keys.verify(em, bearer[1])) !== null;
     const token = ctx.cookies.get(SESSION_COOKIE);
     return token ? (await resolveSession(em, token)) !== null : false;
   } catch {
@@ -88,11 +87,9 @@ async function resolveCaller(services: Services, ctx: Context): Promise<Caller> 
   if (header) {
     const match = BEARER.exec(header);
     if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"');
-    const key = await authenticateKey(em, match[1]);
+    const key = await services.keys.verify(em, match[1]);
     if (!key) throw unauthorized('the API key is not recognised or has been revoked');
-    const workspace = await em.findOne(Workspace, { id: key.workspaceId });
-    if (!workspace) throw unauthorized('the API key\'s workspace no longer exists');
-    return { workspaceId: workspace.id, plan: workspace.plan, role: key.role, via: 'key', userId: null, keyId: key.keyId };
+    return { workspaceId: key.workspaceId, plan: key.plan, role: key.role, via: 'key', userId: null, keyId: key.keyId };
   }
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) throw unauthorized();

@@ -90,6 +90,7 @@ for (const backend of BACKENDS) {
       const row = await app.services.store.em().getConnection().execute('select hash from api_keys where id = ?', [minted.body.id]);
       assert.notEqual(row[0].hash, minted.body.key);
       assert.equal(row[0].hash.length, 64);
+      assert.equal((await app.call('GET', '/api/v1/portal/plots?limit=1', { key: minted.body.key })).status, 200);
       const revoked = await app.call('DELETE', `/api/v1/portal/api-keys/${minted.body.id}`, { cookie, workspace: workspaceId });
       assert.equal(revoked.status, 200);
       assert.ok(revoked.body.revoked_at);
