@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { PLOT_TOTALS_DELETE, PLOT_TOTALS_INSERT } from '../entities/plot.ts';
 
 /**
  * Each workspace's number of plots, kept by the database in the transaction that adds or removes
@@ -29,8 +30,8 @@ export class Migration20261124090951_plot_totals extends Migration {
         delete from plot_totals;
         return null;
       end $$;`);
-    this.addSql(`create trigger plot_totals_insert after insert on "plots" referencing new table as changed_plots for each statement execute function plot_totals_count();`);
-    this.addSql(`create trigger plot_totals_delete after delete on "plots" referencing old table as changed_plots for each statement execute function plot_totals_count();`);
+    this.addSql(PLOT_TOTALS_INSERT);
+    this.addSql(PLOT_TOTALS_DELETE);
     this.addSql(`create trigger plot_totals_truncate after truncate on "plots" for each statement execute function plot_totals_clear();`);
     // After the triggers: creating them waits for writes in flight and holds off new ones until this
     // migration commits, so the count below sees every plot written before and none twice.
