@@ -11,9 +11,11 @@ import { DEFAULT_CAPS } from '../../src/intake/limits.ts';
 import { createIntakePool } from '../../src/intake/pool.ts';
 import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
 import { plotTotal } from '../../src/store/register/plot-totals.ts';
+import { migrationsList } from '../../src/store/migrations/index.ts';
 import { openStore } from '../../src/store/orm.ts';
 import { BACKENDS, scratchDatabase, testStore, type TestStore } from '../support/db.ts';
 
+const PLOT_TOTALS = 'Migration20261124090951_plot_totals';
 const intake = createIntakePool(1, 16, DEFAULT_CAPS);
 after(() => intake.close());
 
@@ -98,11 +100,12 @@ for (const backend of BACKENDS) {
       const scratch = backend === 'postgresql' ? await scratchDatabase() : null;
       const store = await openStore({ databaseUrl: scratch?.url ?? null, pgliteDir: 'memory://' });
       try {
-        await store.orm.migrator.up({ to: 'Migration20261124060153_webhooks' });
+        const names = migrationsList.map((m) => m.name);
+        await store.orm.migrator.up({ to: names[names.indexOf(PLOT_TOTALS) - 1] });
         const [a, b] = [randomUUID(), randomUUID()];
         await store.em().transactional((tx) => insertPlots(tx, a, [plot('M-1'), plot('M-2'), plot('M-3')]));
         await store.em().transactional((tx) => insertPlots(tx, b, [plot('M-1')]));
-        assert.deepEqual(await store.migrate(), ['Migration20261124090951_plot_totals']);
+        assert.ok((await store.migrate()).includes(PLOT_TOTALS));
         assert.equal(await plotTotal(store.em(), a), 3);
         assert.equal(await plotTotal(store.em(), b), 1);
       } finally {
