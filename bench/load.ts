@@ -8,9 +8,10 @@
 // `GET /portal/plots/:id/evidence`. Before the job, one client alone on the list says what one
 // request costs, 50 clients on the list and on the reference say what the route adds with nothing
 // else running, and small uploads (one plot) sent one after another through /portal/plots/validate
-// and /portal/plots/import say what an upload costs alone. Reference in the same run, under the same job and renders: the
-// public key `GET /evidence/public-key`, which touches no database, so `ratio_to_reference` says
-// what the route's own work adds to what the process and the machine cost any request.
+// and /portal/plots/import say what an upload costs alone. Reference in the same run, under the
+// same job and renders: the public key `GET /evidence/public-key`, which touches no database, so
+// `ratio_to_reference` says what the route's own work adds to what the process and the machine
+// cost any request.
 import os from 'node:os';
 import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
