@@ -1,4 +1,5 @@
 // `npm run bench -- documents [plots]`: evidence documents per second for a four-season rubber plot,
+import { verifiedKeys } from '../src/accounts/verified-keys.ts';
 // and the book summary over a large book (default 100,000 plots) in a scratch PostgreSQL database.
 //
 // Documents: the fixture wrapper and map rendered one after another, after a warm-up. Reference in
@@ -135,7 +136,7 @@ async function bookSummary(plots: number) {
     const engine = openEngine(config, false);
     const archive = () => Promise.reject(new Error('the documents bench reads no archive'));
     const mapTiles = configuredMapTiles(config, archive, engine);
-    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
+    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), keys: verifiedKeys(config.keyCacheMs), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
     const server = createApp(services).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/portal/plots/summary`;

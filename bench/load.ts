@@ -6,9 +6,12 @@
 // on the api's document threads), autocannon drives 50 clients at (1) the register list
 // `GET /portal/plots` (its first page and its total) and (2) one plot's evidence
 // `GET /portal/plots/:id/evidence`. Before the job, one client alone on the list says what one
-// request costs. Reference in the same run, under the same job and renders: the
-// public key `GET /evidence/public-key`, which touches no database, so `ratio_to_reference` says
-// what the route's own work adds to what the process and the machine cost any request.
+// request costs, 50 clients on the list and on the reference say what the route adds with nothing
+// else running, and small uploads (one plot) sent one after another through /portal/plots/validate
+// and /portal/plots/import say what an upload costs alone. Reference in the same run, under the
+// same job and renders: the public key `GET /evidence/public-key`, which touches no database, so
+// `ratio_to_reference` says what the route's own work adds to what the process and the machine
+// cost any request.
 import os from 'node:os';
 import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
@@ -23,6 +26,24 @@ const SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm',
 const CLIENTS = 50;
 
 interface Figures { requests: number; rps: number; p50_ms: number; p99_ms: number; max_ms: number; errors: number; non_2xx: number }
+
+/** Uploads of a one-plot book, each sent when the one before has answered: the first, the median and the slowest. */
+async function uploadsAlone(base: string, key: string, route: 'validate' | 'import', count: number) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const x = -1.6 + i * 0.001;
+    const book = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { ref: `U-${route}-${i}`, commodity: 'cocoa' }, geometry: { type: 'Polygon', coordinates: [[[x, 6.7], [x + 0.0005, 6.7], [x + 0.0005, 6.7005], [x, 6.7005], [x, 6.7]]] } }] };
+    const form = new FormData();
+    form.set('file', new Blob([JSON.stringify(book)]), 'book.geojson');
+    const t = performance.now();
+    const res = await fetch(`${base}/portal/plots/${route}?country=GH`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
+    times.push(performance.now() - t);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { uploads: count, first_ms: Math.round(times[0]), p50_ms: Math.round(sorted[count >> 1]), max_ms: Math.round(sorted[count - 1]) };
+}
 
 async function hammer(url: string, key: string | null, seconds: number, connections = CLIENTS): Promise<Figures> {
   const r = await autocannon({ url, connections, duration: seconds, headers: key ? { authorization: `Bearer ${key}` } : {} });
@@ -72,8 +93,11 @@ export default async function run(args: string[]) {
     const base = String((await api.until('listening')).url);
     await worker.until('worker ready');
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const uploads = { validate: await uploadsAlone(base, key, 'validate', 20), import: await uploadsAlone(base, key, 'import', 20) };
     // The list alone: one client, no job, no renders: what one request costs.
     const listAlone = await hammer(`${base}/portal/plots`, key, Math.ceil(seconds / 2), 1);
+    const listIdle = await hammer(`${base}/portal/plots`, key, Math.ceil(seconds / 2));
+    const referenceIdle = await hammer(`${base}/evidence/public-key`, null, Math.ceil(seconds / 2));
     const started = await fetch(`${base}/portal/plots/evidence`, { method: 'POST', headers, body: JSON.stringify({ plot_ids: jobPlots }) });
     if (started.status !== 202) throw new Error(`the evidence job was not started: ${started.status} ${await started.text()}`);
     const done = async () => (await store.em().execute<{ id: string }[]>(`select id from plots where workspace_id = ? and evidence_state = 'done' limit 1`, [workspaceId]))[0]?.id ?? null;
@@ -100,8 +124,9 @@ export default async function run(args: string[]) {
 
     const result = {
       bench: 'load', plots, clients: CLIENTS, seconds, seed_s: Number(seedS.toFixed(1)),
-      list, evidence, reference, list_one_client_idle: listAlone,
+      list, evidence, reference, list_one_client_idle: listAlone, list_idle: listIdle, reference_idle: referenceIdle, uploads_alone: uploads,
       list_ratio_to_reference_p99: Number((list.p99_ms / Math.max(reference.p99_ms, 1)).toFixed(2)),
+      list_idle_ratio_to_reference_rps: Number((referenceIdle.rps / Math.max(listIdle.rps, 1)).toFixed(1)),
       evidence_ratio_to_reference_p99: Number((evidence.p99_ms / Math.max(reference.p99_ms, 1)).toFixed(2)),
       list_p99_under_50ms: list.p99_ms < 50,
       pdfs_rendered: pdfs, job_plots_read: Number(n), job_plots: jobPlots.length, job_reading_throughout: jobStillReading,
@@ -112,6 +137,9 @@ export default async function run(args: string[]) {
     console.log(line('evidence read', evidence));
     console.log(line('public key (reference)', reference));
     console.log(line('register list, one client, idle', listAlone));
+    console.log(line('register list, nothing else running', listIdle));
+    console.log(line('public key (reference), nothing else running', referenceIdle));
+    for (const [route, u] of Object.entries(uploads)) console.log(`${route}, one-plot uploads one after another: first ${u.first_ms} ms, p50 ${u.p50_ms} ms, max ${u.max_ms} ms`);
     console.log(`meanwhile: ${pdfs} PDFs rendered, ${n} of ${jobPlots.length} job plots read${jobStillReading ? ', the job still reading at the end' : ''}`);
     console.log(JSON.stringify(result));
   } finally {

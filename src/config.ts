@@ -33,6 +33,8 @@ export interface Config {
   uploadsPerWorkspace: number;
   /** How long an upload's body may take to arrive (UPLOAD_TIMEOUT_S); a slower one is cut with 408. */
   uploadTimeoutMs: number;
+  /** How long a verified API key is taken without reading it again (KEY_CACHE_MS; src/accounts/verified-keys.ts). */
+  keyCacheMs: number;
   /** Bounds on an upload's geometry (MAX_VERTICES_PER_PLOT and its siblings, src/intake/limits.ts). */
   intakeCaps: IntakeCaps;
   role: Role;
@@ -215,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     intakeQueue: integer(env, 'INTAKE_QUEUE', 4, 1, 1024),
     uploadsPerWorkspace: integer(env, 'UPLOADS_PER_WORKSPACE', 2, 1, 64),
     uploadTimeoutMs: integer(env, 'UPLOAD_TIMEOUT_S', 120, 1, 3600) * 1000,
+    keyCacheMs: integer(env, 'KEY_CACHE_MS', 1000, 0, 10_000),
     intakeCaps: intakeCaps(env),
     role: oneOf(env, 'ROLE', ROLES, 'serve'),
     signingKeyPem: signingKey(env),

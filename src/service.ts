@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { verifiedKeys } from './accounts/verified-keys.ts';
 import path from 'node:path';
 import { serveControlSocket } from './admin/control.ts';
 import { clustersOn, startAlertMonitor } from './alerts/monitor-run.ts';
@@ -78,7 +79,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   let archive: Promise<Archive> | null = null;
   const openedArchive = () => (archive ??= openConfiguredArchive(config, log));
   const mapTiles = configuredMapTiles(config, openedArchive, engine);
-  const services: Services = { config, store, queue, log, signingKey, pools: openRequestPools(config), archive: openedArchive, mapTiles, alerts: openConfiguredAlerts(config) };
+  const services: Services = { config, store, queue, log, signingKey, keys: verifiedKeys(config.keyCacheMs), pools: openRequestPools(config), archive: openedArchive, mapTiles, alerts: openConfiguredAlerts(config) };
 
   let server: Server | null = null;
   let url: string | null = null;

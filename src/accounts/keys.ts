@@ -1,7 +1,8 @@
-import type { Em, Store } from '../store/orm.ts';
-import { keyLimit, notFound, unauthorized } from '../errors.ts';
-import { ApiKey, type Plan, type SeatRole, Workspace } from '../store/entities/index.ts';
+import type { Em } from '../store/orm.ts';
+import { keyLimit, notFound } from '../errors.ts';
+import { ApiKey, type Plan, type SeatRole } from '../store/entities/index.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
+import type { VerifiedKeys } from './verified-keys.ts';
 
 export const MAX_ACTIVE_KEYS = 5;
 const KEY_PREFIX = 'pce';
@@ -64,89 +65,48 @@ export async function listKeys(em: Em, workspaceId: string) {
   return rows.map(describeKey);
 }
 
-export async function revokeKey(store: Store, workspaceId: string, id: string) {
-  const em = store.em();
+/**
+ * Revokes the key; answers once no API process still takes it (src/accounts/verified-keys.ts), so a
+ * request sent after the answer is refused whichever process it reaches.
+ */
+export async function revokeKey(em: Em, keys: VerifiedKeys, workspaceId: string, id: string) {
   const row = await em.findOne(ApiKey, { id, workspaceId });
   if (!row) throw notFound(`no API key ${id} in this workspace`);
   if (!row.revokedAt) {
     row.revokedAt = new Date();
     await em.flush();
   }
-  forgetSeats(store, (seat) => seat.keyId === row.id);
+  await keys.revoked(row.id);
   return describeKey(row);
 }
 
-/** What a valid key acts as: its seat in its workspace, and the workspace's plan. */
-export interface KeySeat {
+/** A key's seat, and its workspace's plan, which every call carries. */
+export interface VerifiedKey {
   keyId: string;
   workspaceId: string;
   role: SeatRole;
   plan: Plan;
 }
 
+/** Last use is informative: it is written at most this often, so verifying stays a read. */
+const LAST_USED_EVERY_MS = 60_000;
+
 /**
- * How long a verified key is believed without asking the database again. A map opens with dozens
- * of tile requests at once, all with one key; checking each through the ORM cost the API's thread
- * about 0.2 ms a request, every one in the turn the requests landed in. A revocation or plan change
- * made through this process forgets the key at once; one made through another process sharing the
- * database is seen within this time.
+ * The key's seat and its workspace's plan in one read, or null when the key is unknown or revoked
+ * (or its workspace is gone). Callers verify through VerifiedKeys, which keeps the answer a moment.
  */
-const VERIFIED_TTL_MS = 5_000;
-/** Keys kept per database; past this the oldest is forgotten first. */
-const VERIFIED_KEPT = 10_000;
-
-interface Verified {
-  /** By the SHA-256 of the whole key, as stored. */
-  seats: Map<string, { seat: KeySeat; until: number }>;
-  /** Raised by every forgetting, so a check that began before a revocation does not keep what it read. */
-  generation: number;
-}
-const VERIFIED = new WeakMap<Store, Verified>();
-
-function verifiedOf(store: Store): Verified {
-  let v = VERIFIED.get(store);
-  if (v === undefined) VERIFIED.set(store, (v = { seats: new Map(), generation: 0 }));
-  return v;
-}
-
-function forgetSeats(store: Store, which: (seat: KeySeat) => boolean): void {
-  const v = verifiedOf(store);
-  v.generation++;
-  for (const [hash, kept] of v.seats) if (which(kept.seat)) v.seats.delete(hash);
-}
-
-/** A plan change reaches the workspace's keys at once. */
-export function forgetWorkspaceSeats(store: Store, workspaceId: string): void {
-  forgetSeats(store, (seat) => seat.workspaceId === workspaceId);
-}
-
-/** The key's seat, or null when the key is unknown or revoked. */
-export async function verifyKey(store: Store, key: string): Promise<KeySeat | null> {
+export async function authenticateKey(em: Em, key: string): Promise<VerifiedKey | null> {
   if (!key.startsWith(`${KEY_PREFIX}_`)) return null;
-  const hash = sha256Hex(key);
-  const v = verifiedOf(store);
-  const kept = v.seats.get(hash);
-  if (kept !== undefined && kept.until > Date.now()) return kept.seat;
-  const generation = v.generation;
-  const em = store.em();
-  const row = await em.findOne(ApiKey, { hash, revokedAt: null });
-  if (!row) {
-    v.seats.delete(hash);
-    return null;
-  }
-  const workspace = await em.findOne(Workspace, { id: row.workspaceId });
-  if (!workspace) throw unauthorized('the API key\'s workspace no longer exists');
-  // Last use is informative; a coarse update keeps reads cheap.
+  const [row] = await em.execute<{ id: string; workspace_id: string; role: SeatRole; plan: Plan; last_used_at: Date | string | null }[]>(
+    `select k.id, k.workspace_id, k.role, w.plan, k.last_used_at
+       from api_keys k join workspaces w on w.id = k.workspace_id
+      where k.hash = ? and k.revoked_at is null`,
+    [sha256Hex(key)],
+  );
+  if (row === undefined) return null;
   const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
-    row.lastUsedAt = now;
-    await em.flush();
+  if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > LAST_USED_EVERY_MS) {
+    await em.nativeUpdate(ApiKey, { id: row.id }, { lastUsedAt: now });
   }
-  const seat: KeySeat = { keyId: row.id, workspaceId: row.workspaceId, role: row.role, plan: workspace.plan };
-  if (v.generation === generation) {
-    v.seats.delete(hash);
-    if (v.seats.size >= VERIFIED_KEPT) v.seats.delete(v.seats.keys().next().value!);
-    v.seats.set(hash, { seat, until: Date.now() + VERIFIED_TTL_MS });
-  }
-  return seat;
+  return { keyId: row.id, workspaceId: row.workspace_id, role: row.role, plan: row.plan };
 }

@@ -1,8 +1,7 @@
-import type { Em, Store } from '../store/orm.ts';
+import type { Em } from '../store/orm.ts';
 import { invalid, notFound } from '../errors.ts';
 import { Member, PLANS, User, Workspace, type Plan, type SeatRole } from '../store/entities/index.ts';
 import { hashPassword } from './passwords.ts';
-import { forgetWorkspaceSeats } from './keys.ts';
 
 export function parsePlan(value: unknown): Plan {
   if (typeof value === 'string' && (PLANS as readonly string[]).includes(value)) return value as Plan;
@@ -38,14 +37,12 @@ export async function createWorkspace(em: Em, input: NewWorkspace) {
   });
 }
 
-export async function setPlan(store: Store, workspaceId: string, plan: Plan) {
-  const em = store.em();
+export async function setPlan(em: Em, workspaceId: string, plan: Plan) {
   const workspace = await em.findOne(Workspace, { id: workspaceId });
   if (!workspace) throw notFound(`no workspace ${workspaceId}`);
   const previous = workspace.plan;
   workspace.plan = plan;
   await em.flush();
-  forgetWorkspaceSeats(store, workspaceId);
   return { workspace, previous };
 }
 

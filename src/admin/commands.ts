@@ -89,7 +89,7 @@ export async function runAdminCommand(store: Store, words: string[], flags: Flag
       return { workspace_id: workspaceId, keys: await listKeys(em, workspaceId) };
     }
     case 'plan set': {
-      const { workspace, previous } = await setPlan(store, need(flags, 'workspace'), parsePlan(need(flags, 'plan')));
+      const { workspace, previous } = await setPlan(em, need(flags, 'workspace'), parsePlan(need(flags, 'plan')));
       return { workspace_id: workspace.id, plan: workspace.plan, previous };
     }
     case 'reading file': {

@@ -1,5 +1,4 @@
 import type { Context, Next } from 'koa';
-import { verifyKey } from '../accounts/keys.ts';
 import { resolveSession, seatOf, SESSION_COOKIE } from '../accounts/sessions.ts';
 import { Workspace } from '../store/entities/index.ts';
 import type { Caller, Services } from './context.ts';
@@ -72,25 +71,26 @@ export function authenticate(services: Services, opts: { sessionOnly?: boolean }
 /** Whether the request carries a valid API key or a live session, for a public route that tells such a caller more; false while the database cannot say. */
 export async function hasCredentials(services: Services, ctx: Context): Promise<boolean> {
   try {
+    const em = services.store.em();
     const bearer = BEARER.exec(ctx.get('Authorization'));
-    if (bearer) return (await verifyKey(services.store, bearer[1])) !== null;
+    if (bearer) return (await services.keys.verify(em, bearer[1])) !== null;
     const token = ctx.cookies.get(SESSION_COOKIE);
-    return token ? (await resolveSession(services.store.em(), token)) !== null : false;
+    return token ? (await resolveSession(em, token)) !== null : false;
   } catch {
     return false;
   }
 }
 
 async function resolveCaller(services: Services, ctx: Context): Promise<Caller> {
+  const em = services.store.em();
   const header = ctx.get('Authorization');
   if (header) {
     const match = BEARER.exec(header);
     if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"');
-    const seat = await verifyKey(services.store, match[1]);
-    if (!seat) throw unauthorized('the API key is not recognised or has been revoked');
-    return { workspaceId: seat.workspaceId, plan: seat.plan, role: seat.role, via: 'key', userId: null, keyId: seat.keyId };
+    const key = await services.keys.verify(em, match[1]);
+    if (!key) throw unauthorized('the API key is not recognised or has been revoked');
+    return { workspaceId: key.workspaceId, plan: key.plan, role: key.role, via: 'key', userId: null, keyId: key.keyId };
   }
-  const em = services.store.em();
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) throw unauthorized();
   const session = await resolveSession(em, token);

@@ -4,6 +4,7 @@ import type { SigningKey } from '../engine/signing.ts';
 import type { Logger } from '../log.ts';
 import type { Archive } from '../engine/archive.ts';
 import type { MapTiles } from '../engine/map-tiles.ts';
+import type { VerifiedKeys } from '../accounts/verified-keys.ts';
 import type { RequestPools } from './pools.ts';
 import type { Store } from '../store/orm.ts';
 import type { Queue } from '../store/queue.ts';
@@ -17,6 +18,8 @@ export interface Services {
   queue: Queue | null;
   log: Logger;
   signingKey: SigningKey;
+  /** API keys verified a moment ago (KEY_CACHE_MS), so a call with a key is not a database read each time. */
+  keys: VerifiedKeys;
   /** Threads for PDF rendering and upload validation, so no request's CPU work holds the event loop. */
   pools: RequestPools;
   /** The process's archive, opened on first use (an API that draws no map and answers no coverage never opens it). */

@@ -2,10 +2,12 @@
  * The API process's pool for uploads: a file is parsed and judged on one of its threads, and the
  * reports come back serialized plot by plot. This thread reads them back in slices of a few
  * milliseconds, yielding between slices, so neither the validation nor the reading of a 25 MB
- * file's reports holds the event loop. A thread starts for an upload (about half a second, on the
- * thread) and ends as soon as it is idle: judging a 25 MB file leaves its heap a few hundred MB
- * large, which the process gets back only when the thread goes. Uploads beyond the threads wait
- * in the pool's queue, up to `queue` (INTAKE_QUEUE) of them: each holds a copy of its file (up to
+ * file's reports holds the event loop. A thread starts on the first upload, loading the parsers
+ * and validation (0.3 to 0.5 s of CPU, far more than judging a small file), and stays for the next
+ * ones until it has been idle IDLE_MS. Judging a 25 MB file leaves its heap a few hundred MB large,
+ * which the process gets back only when the thread goes: at most IDLE_MS after the last upload (a
+ * thread that ended as soon as it was idle made every upload sent alone pay the start). Uploads
+ * beyond the threads wait in the pool's queue, up to `queue` (INTAKE_QUEUE) of them: each holds a copy of its file (up to
  * 25 MB), so beyond that an upload is refused at once with 503 intake_busy rather than held. The
  * caps (src/intake/limits.ts) travel with each file to the thread.
  */
@@ -20,6 +22,8 @@ import type { PlotJudge } from './plot-file.ts';
 import { takingTurns } from '../turns.ts';
 import type { PlotReport } from './validate.ts';
 
+/** How long an intake thread waits for the next upload before it ends and its heap goes back. */
+const IDLE_MS = 10_000;
 /** A busy refusal's Retry-After: about the time a thread takes to judge a large file. */
 const RETRY_AFTER_S = 5;
 
@@ -34,7 +38,7 @@ export function createIntakePool(size: number, queue: number, caps: IntakeCaps):
   const pool = createPool<IntakeTasks>({
     size,
     minThreads: 0,
-    idleTimeoutMs: 0,
+    idleTimeoutMs: IDLE_MS,
     maxQueue: queue,
     filename: new URL('./judge-task.ts', import.meta.url),
     name: 'intake',

@@ -4,7 +4,7 @@ import { plotStateOfRow, type PlotState, type PlotTone } from '../engine/plot-st
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { servedReading } from '../store/register/archive-readings.ts';
-import { plotWithBoundary, registerPage, registerRow, registerRows, stateColumns, type PlotRecord } from '../store/register/plots.ts';
+import { plotWithBoundary, registerPage, registerRow, registerRows, stateColumns, type ListTotal, type PlotRecord } from '../store/register/plots.ts';
 import { shipmentRecord } from '../store/register/shipments.ts';
 import type { ValidationReport } from '../store/register/stored-json.ts';
 import { notFound } from './errors.ts';
@@ -47,8 +47,8 @@ export interface ListQuery {
   shipmentId?: string | null;
 }
 
-export interface PlotPage {
-  total: number;
+/** A page of the list; `exact: false` says more plots than `total` match (a filtered list stops counting, plots.ts COUNT_WINDOW). */
+export interface PlotPage extends ListTotal {
   rows: RegisterRow[];
 }
 
@@ -78,7 +78,8 @@ export function rowOf(r: PlotRecord): RegisterRow {
 
 /**
  * One page of the register in its stable order (upload order: the order plots were first stored,
- * file order within an import), with the total that matches the filters.
+ * file order within an import), with the total that matches the filters: exact for the whole
+ * register and for a tone (which reads every match's state anyway), bounded for the other filters.
  */
 export async function listPlots(em: Em, workspaceId: string, query: ListQuery): Promise<PlotPage> {
   const shipmentId = query.shipmentId ? query.shipmentId.toLowerCase() : null;
@@ -90,11 +91,11 @@ export async function listPlots(em: Em, workspaceId: string, query: ListQuery): 
     // columns it reads, and only the page's rows are fetched whole.
     const ids = (await stateColumns(em, workspaceId, filter)).filter((c) => plotStateOfRow(c).tone === state.tone).map((c) => c.id);
     const pageIds = ids.slice(query.offset, query.offset + query.limit);
-    if (pageIds.length === 0) return { total: ids.length, rows: [] };
-    return { total: ids.length, rows: (await registerRows(em, workspaceId, pageIds)).map(rowOf) };
+    if (pageIds.length === 0) return { total: ids.length, exact: true, rows: [] };
+    return { total: ids.length, exact: true, rows: (await registerRows(em, workspaceId, pageIds)).map(rowOf) };
   }
   const page = await registerPage(em, workspaceId, filter, query);
-  return { total: page.total, rows: page.rows.map(rowOf) };
+  return { total: page.total, exact: page.exact, rows: page.rows.map(rowOf) };
 }
 
 /** One register row; not_found outside the workspace. */

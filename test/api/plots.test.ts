@@ -4,6 +4,7 @@ import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { MAX_FILE_BYTES } from '../../src/intake/limits.ts';
+import { COUNT_WINDOW } from '../../src/store/register/plots.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type Reply, type TestApp } from '../support/app.ts';
 import { assertDocumented } from '../support/openapi.ts';
@@ -224,6 +225,34 @@ for (const backend of BACKENDS) {
         assert.equal(r.status, 422, query);
         assert.match(r.body.error.code, /^bad_(limit|offset|state)$/);
       }
+    });
+
+    test(`the whole register's total is exact; a filter counts up to ${COUNT_WINDOW} past the offset, then says total_exact false`, async () => {
+      const big = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Big Book', plan: 'trial', email: 'c@big.test', password: 'big book pass' });
+      const bigKey = big.api_key as string;
+      const size = COUNT_WINDOW + 120;
+      await app.services.store.em().execute(
+        `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, validation_state, validation_report, evidence_state, created_at, updated_at)
+         select gen_random_uuid(), ?, 'B-' || lpad(i::text, 6, '0'), 'cocoa', 'GH', 5, 'valid', '{}'::jsonb, 'none', now(), now() from generate_series(1, ?) as i`,
+        [big.workspace_id, size],
+      );
+      const list = async (query: string) => (await app.call('GET', `/api/v1/portal/plots?${query}`, { key: bigKey })).body;
+      assert.deepEqual([(await list('limit=1')).total, (await list('limit=1')).total_exact], [size, true]);
+      assert.deepEqual([(await list('offset=10100&limit=500')).total, (await list('offset=10100')).total_exact], [size, true]);
+      // Every plot matches "B-": counted to the window past the offset, then a lower bound.
+      const broad = await list('q=B-&limit=2');
+      assert.deepEqual([broad.total, broad.total_exact, broad.plots.length], [COUNT_WINDOW, false, 2]);
+      const further = await list('q=B-&limit=2&offset=100');
+      assert.deepEqual([further.total, further.total_exact], [COUNT_WINDOW + 100, false]);
+      assert.equal(further.plots[0].external_ref, 'B-000101');
+      // Past the last window the count is exact again, as is a filter matching fewer.
+      assert.deepEqual([(await list('q=B-&offset=200')).total, (await list('q=B-&offset=200')).total_exact], [size, true]);
+      assert.deepEqual([(await list('q=B-0001&state=none')).total, (await list('q=B-0001&state=none')).total_exact], [100, true]);
+      // Plots the register gains later are in the kept total at once.
+      const added = await upload('/api/v1/portal/plots/import?country=GH', book([point('B-NEW', -1.5, 6.8)]), { key: bigKey });
+      assert.equal(added.status, 200);
+      assert.equal((await list('limit=1')).total, size + 1);
+      assert.equal((await app.call('GET', '/api/v1/portal/plots?limit=1', { key })).body.total_exact, true);
     });
 
     test('q matches a fragment of the reference ignoring case, "%" and "_" literally', async () => {

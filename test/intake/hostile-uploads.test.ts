@@ -162,7 +162,9 @@ describe('hostile uploads', () => {
   });
 
   test('uploads beyond the intake thread and its queue are refused with 503 intake_busy and Retry-After', async () => {
-    const file = geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]);
+    // Some thousands of plots, so the thread is still judging the first file when the others arrive.
+    const shifted = (i: number) => [...SQUARE, SQUARE[0]].map(([lon, lat]) => [lon + (i % 100) * 0.002, lat + Math.floor(i / 100) * 0.002]);
+    const file = geojson(Array.from({ length: 5000 }, (_, i) => ({ type: 'Polygon', coordinates: [shifted(i)] })));
     const answers = await Promise.all(keys.map((key) => post(file, 'plots.geojson', key)));
     const busy = answers.filter((a) => a.status === 503);
     assert.ok(busy.length >= 1, `statuses ${answers.map((a) => a.status)}`);

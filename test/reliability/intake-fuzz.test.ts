@@ -22,7 +22,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20201231);
 /** Files judged in all. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 /** Of those, files sent through the routes on each backend (one in ten through /import): the routes cost a request each. */
-const HTTP_RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? 120);
+const HTTP_RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? 1000);
 const IMPORT_EVERY = 10;
 /** Validations in flight at once: the uploads one workspace may have judged at once (UPLOADS_PER_WORKSPACE's default). */
 const IN_FLIGHT = 2;

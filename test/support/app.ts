@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { verifiedKeys } from '../../src/accounts/verified-keys.ts';
 import type { Server } from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,7 +56,7 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
   const engine = openEngine(config, false);
   const archive = opts.archive ?? (() => openConfiguredArchive(config, log));
   const mapTiles = configuredMapTiles(config, archive, engine);
-  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
+  const services: Services = { config, store: db.store, queue, log, signingKey: loadSigningKey(null, dataDir), keys: verifiedKeys(config.keyCacheMs), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
   const server: Server = await serveApi(createApp(services), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

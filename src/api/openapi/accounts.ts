@@ -167,6 +167,7 @@ export const accountPaths = {
     delete: {
       operationId: 'revokeApiKey',
       summary: 'Revoke a key',
+      description: 'Answers once no API process takes the key any more: each keeps a key it verified for `KEY_CACHE_MS` (1 s by default), so the answer comes that long after the revocation is stored, and from then on every call with the key is refused 401.',
       security: [{ session: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, schema: uuid }],
       responses: { '200': json(ref('ApiKey'), 'The revoked key'), ...sessionRefusals, '404': refusal('No such key in the workspace', ['not_found']) },

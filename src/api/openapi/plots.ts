@@ -1,4 +1,5 @@
 import { FINDING_RULES } from '../../intake/findings.ts';
+import { COUNT_WINDOW } from '../../store/register/plots.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
@@ -104,10 +105,14 @@ export const plotSchemas: Record<string, Schema> = {
   },
   PlotPage: {
     type: 'object',
-    required: ['total', 'limit', 'offset', 'plots', 'archive_review_price'],
+    required: ['total', 'total_exact', 'limit', 'offset', 'plots', 'archive_review_price'],
     additionalProperties: false,
     properties: {
-      total: { ...integer, description: 'Plots matching the filters.' },
+      total: {
+        ...integer,
+        description: `Plots matching the filters. Without \`q\`, \`state\` or \`shipment_id\` it is the register's size, kept as plots are added and removed, and always exact. With \`q\`, an evidence \`state\` or \`shipment_id\` the matches are counted up to ${COUNT_WINDOW.toLocaleString('en')} past \`offset\`: when more match, \`total\` is \`offset\` + ${COUNT_WINDOW.toLocaleString('en')} and \`total_exact\` false. A tone \`state\` is counted exactly.`,
+      },
+      total_exact: { type: 'boolean', description: 'false: more plots than `total` match (a filtered list stopped counting); page on while a page comes back full.' },
       limit: { type: 'integer', minimum: 1, maximum: 500 },
       offset: integer,
       plots: { type: 'array', items: ref('PlotRow') },

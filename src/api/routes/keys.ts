@@ -44,7 +44,7 @@ export function keyRoutes(services: Services) {
 
   router.delete('/portal/api-keys/:id', session, async (ctx) => {
     const caller = callerOf(ctx);
-    ctx.body = await revokeKey(services.store, caller.workspaceId, pathId(ctx, 'API key'));
+    ctx.body = await revokeKey(services.store.em(), services.keys, caller.workspaceId, pathId(ctx, 'API key'));
   });
   return router;
 }

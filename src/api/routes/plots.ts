@@ -72,7 +72,7 @@ export function plotRoutes(services: Services) {
       q: queryText(ctx, 'q'),
       shipmentId: queryText(ctx, 'shipment_id'),
     });
-    ctx.body = { total: page.total, limit, offset, plots: page.rows, archive_review_price: archiveReviewPrice(services.config.archiveReview) };
+    ctx.body = { total: page.total, total_exact: page.exact, limit, offset, plots: page.rows, archive_review_price: archiveReviewPrice(services.config.archiveReview) };
   });
 
   // A segment that is no plot id is left to the routers mounted after this one (their own static

@@ -170,7 +170,6 @@ export async function registerPage(main, { params, signal }) {
         draw();
       },
     });
-    const first = page.total === 0 ? 0 : view.offset + 1;
     const last = Math.min(view.offset + view.limit, page.total);
     clear(
       rowsBox,
@@ -178,7 +177,7 @@ export async function registerPage(main, { params, signal }) {
         'div',
         { class: 'pager' },
         h('button', { type: 'button', class: 'secondary', disabled: view.offset === 0, onclick: () => ((view.offset = Math.max(0, view.offset - view.limit)), load()) }, 'Previous page'),
-        h('span', { id: 'register-count' }, `Plots ${first} to ${last} of ${page.total}`),
+        h('span', { id: 'register-count' }, countText()),
         h('button', { type: 'button', class: 'secondary', disabled: last >= page.total, onclick: () => ((view.offset += view.limit), load()) }, 'Next page'),
       ),
       rows.length === 0
@@ -227,11 +226,17 @@ export async function registerPage(main, { params, signal }) {
     );
   }
 
+  // A filtered list stops counting past a window: its total is then "more than" (total_exact false).
+  function countText() {
+    const first = page.total === 0 ? 0 : view.offset + 1;
+    return `Plots ${first} to ${Math.min(view.offset + view.limit, page.total)} of ${page.total_exact === false ? 'more than ' : ''}${page.total}`;
+  }
+
   async function load(focusCount = true) {
     try {
       page = await api('GET', '/portal/plots', { query: { state: view.state, q: view.q, shipment_id: view.shipment, limit: view.limit, offset: view.offset } });
       draw();
-      if (focusCount) announce(`Plots ${page.total === 0 ? 0 : view.offset + 1} to ${Math.min(view.offset + view.limit, page.total)} of ${page.total}`);
+      if (focusCount) announce(countText());
     } catch (err) {
       clear(rowsBox, errorNotice(err, 'The register could not be read'));
     }

@@ -7,6 +7,10 @@ export type ValidationStateValue = (typeof VALIDATION_STATES)[number];
 export const EVIDENCE_STATES = ['none', 'queued', 'running', 'done', 'failed'] as const;
 export type EvidenceState = (typeof EVIDENCE_STATES)[number];
 
+// The plot_totals triggers as migration plot_totals applies them: a change needs a new migration.
+export const PLOT_TOTALS_INSERT = `create trigger plot_totals_insert after insert on "plots" referencing new table as changed_plots for each statement execute function plot_totals_count();`;
+export const PLOT_TOTALS_DELETE = `create trigger plot_totals_delete after delete on "plots" referencing old table as changed_plots for each statement execute function plot_totals_count();`;
+
 /**
  * A register row (spec 2.1). Every statement over it lives in src/store/register: imports write the
  * boundary and its report through batched SQL (imports.ts), so a column added here is added there
@@ -22,6 +26,13 @@ export const Plot = defineEntity({
   ],
   // NULL refs are distinct in a unique index: plots uploaded without a ref never collide.
   uniques: [{ properties: ['workspaceId', 'externalRef'] }],
+  // They keep plot_totals (entities/plot-total.ts); migration plot_totals makes their functions and a
+  // truncate trigger, which the schema diff does not read. Declared as the DDL that made them so the
+  // diff keeps them: a statement trigger reading a transition table has no other declared form.
+  triggers: [
+    { name: 'plot_totals_insert', timing: 'after', events: ['insert'], forEach: 'statement', expression: PLOT_TOTALS_INSERT },
+    { name: 'plot_totals_delete', timing: 'after', events: ['delete'], forEach: 'statement', expression: PLOT_TOTALS_DELETE },
+  ],
   properties: {
     id: p.uuid().primary(),
     /** Insertion order (file order within an import): the register's stable order. */

@@ -9,6 +9,7 @@ import { Migration20261124060147_studio_boundaries } from './Migration2026112406
 import { Migration20261124061728_alert_monitors_and_cases } from './Migration20261124061728_alert_monitors_and_cases.ts';
 import { Migration20261124060153_webhooks } from './Migration20261124060153_webhooks.ts';
 import { Migration20261124090909_alert_monitor_shipments } from './Migration20261124090909_alert_monitor_shipments.ts';
+import { Migration20261124090951_plot_totals } from './Migration20261124090951_plot_totals.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: 'Migration20261124061728_alert_monitors_and_cases', class: Migration20261124061728_alert_monitors_and_cases },
   { name: 'Migration20261124060153_webhooks', class: Migration20261124060153_webhooks },
   { name: 'Migration20261124090909_alert_monitor_shipments', class: Migration20261124090909_alert_monitor_shipments },
+  { name: 'Migration20261124090951_plot_totals', class: Migration20261124090951_plot_totals },
 ];

@@ -10,6 +10,7 @@ import type { PlotGeometry } from '../../intake/types.ts';
 import { Plot, type EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { READABLE } from './evidence.ts';
+import { plotTotal } from './plot-totals.ts';
 import { ON_SHIPMENT } from './shipments.ts';
 import { evidenceFacts, plotGeometry, validationReport, type ValidationReport } from './stored-json.ts';
 
@@ -94,15 +95,37 @@ function whereOf(workspaceId: string, filter: PlotFilter): { sql: string; params
   return { sql: where.join(' and '), params };
 }
 
-/** One page of the register in its stable order (upload order), with the total the filter matches. */
-export async function registerPage(em: Em, workspaceId: string, filter: PlotFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: PlotRecord[] }> {
+/**
+ * A filtered list counts its matches up to this many past the page's offset: the count costs no more
+ * than reading that far, and beyond it the total is a lower bound (`exact: false`). The unfiltered
+ * list's total is kept by the database (plot-totals.ts) and always exact.
+ */
+export const COUNT_WINDOW = 10_000;
+
+/** A list's total: exact, or (`exact: false`) a number the matches exceed. */
+export interface ListTotal {
+  total: number;
+  exact: boolean;
+}
+
+const filtered = (filter: PlotFilter) => Boolean(filter.q || filter.evidenceState || filter.shipmentId);
+
+async function matchTotal(em: Em, workspaceId: string, filter: PlotFilter, offset: number): Promise<ListTotal> {
+  if (!filtered(filter)) return { total: await plotTotal(em, workspaceId), exact: true };
   const where = whereOf(workspaceId, filter);
-  const [{ total }] = await em.execute<{ total: number | string }[]>(`select count(*) as total from plots p where ${where.sql}`, where.params);
-  const rows = await em.execute<DbRecord[]>(
-    `select ${ROW_COLUMNS} from ${FROM} where ${where.sql} order by p.seq limit ? offset ?`,
-    [...where.params, page.limit, page.offset],
-  );
-  return { total: Number(total), rows: rows.map(recordOf) };
+  const window = Math.min(offset + COUNT_WINDOW, Number.MAX_SAFE_INTEGER - 1);
+  const [{ n }] = await em.execute<{ n: number | string }[]>(`select count(*) as n from (select 1 from plots p where ${where.sql} limit ?) m`, [...where.params, window + 1]);
+  return Number(n) > window ? { total: window, exact: false } : { total: Number(n), exact: true };
+}
+
+/** One page of the register in its stable order (upload order), with the total the filter matches. */
+export async function registerPage(em: Em, workspaceId: string, filter: PlotFilter, page: { limit: number; offset: number }): Promise<ListTotal & { rows: PlotRecord[] }> {
+  const where = whereOf(workspaceId, filter);
+  const [total, rows] = await Promise.all([
+    matchTotal(em, workspaceId, filter, page.offset),
+    em.execute<DbRecord[]>(`select ${ROW_COLUMNS} from ${FROM} where ${where.sql} order by p.seq limit ? offset ?`, [...where.params, page.limit, page.offset]),
+  ]);
+  return { ...total, rows: rows.map(recordOf) };
 }
 
 /** The few columns a plot's state is decided from, for every plot the filter matches, in register order. */
