@@ -12,6 +12,15 @@ import { decodedByteLength, type TileSpec } from '../worker/tile-decode.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
 
+/**
+ * Spare slots kept, per byte of the cache's bound. One plot's tiles on the real layout reach some
+ * 1.6 GB (a 1024² tile per band per scene), three times the default bound: with fewer spares,
+ * what a plot releases past them is dropped and the next plot makes it anew, the garbage the
+ * spares exist to avoid (the hard-world campaign on 64 sites: 4.6 GB with one byte per byte,
+ * 2.3 GB flat with four).
+ */
+const SPARE_PER_CACHE_BYTE = 4;
+
 /** A slot as the cache weighs it, and the shipments whose tasks still read it. */
 interface KeptSlot {
   slot: TileSlot;
@@ -25,7 +34,7 @@ interface KeptSlot {
 }
 
 export interface DecodedTilesOptions {
-  /** Upper bound on the decoded bytes kept (default 512 MiB); as much again may wait, spare, for reuse. */
+  /** Upper bound on the decoded bytes kept (default 512 MiB); up to four times as much may wait, spare, for reuse. */
   maxBytes?: number;
 }
 
@@ -36,8 +45,9 @@ export interface DecodedTilesOptions {
  * the cache dropped were given back only when one happened to run: on the real layout (a plot's
  * tiles some 0.5–0.9 GB of whole 1024² tiles) a campaign grew to 7.8 GB behind a 512 MB cache.
  * A slot neither the cache nor any unfinished shipment holds is therefore kept spare and handed
- * to the next tile of its byte length, so the process holds the cache, the spare slots (at most
- * as many bytes again) and the tiles of the plots in flight, whatever the collector does.
+ * to the next tile of its byte length, so the process holds the cache, the spare slots and the
+ * tiles of the plots in flight, whatever the collector does; spares are memory an earlier plot
+ * needed, handed on to the plot in flight, so together they stay near the largest plot's tiles.
  */
 export class DecodedTiles {
   readonly #slots: RangeCache<KeptSlot>;
@@ -70,9 +80,13 @@ export class DecodedTiles {
     return this.#slots.maxBytes;
   }
 
-  /** Bytes of the slots kept spare for reuse; never more than `maxBytes`. */
+  /** Bytes of the slots kept spare for reuse; never more than `maxSpareBytes`. */
   get spareBytes(): number {
     return this.#spareBytes;
+  }
+
+  get maxSpareBytes(): number {
+    return SPARE_PER_CACHE_BYTE * this.#slots.maxBytes;
   }
 
   /** Tiles asked for that were already held (decoded, or being decoded for another plot) and those that were not; `reused`: misses given a spare slot. */
@@ -116,11 +130,11 @@ export class DecodedTiles {
   }
 
   #keepSpare(kept: KeptSlot): void {
-    if (!kept.reusable || kept.byteLength > this.maxBytes) return;
+    if (!kept.reusable || kept.byteLength > this.maxSpareBytes) return;
     this.#spare.push(kept);
     this.#spareBytes += kept.byteLength;
     let drop = 0;
-    while (this.#spareBytes > this.maxBytes) this.#spareBytes -= this.#spare[drop++].byteLength;
+    while (this.#spareBytes > this.maxSpareBytes) this.#spareBytes -= this.#spare[drop++].byteLength;
     if (drop > 0) this.#spare = this.#spare.slice(drop);
   }
 
