@@ -13,11 +13,11 @@ import type { RasterRequest } from '../sources/raster-request.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
 
 /**
- * Spare slots kept, per byte of the cache's bound. One plot's tiles on the real layout reach some
- * 1.6 GB (a 1024² tile per band per scene), three times the default bound: with fewer spares,
- * what a plot releases past them is dropped and the next plot makes it anew, the garbage the
- * spares exist to avoid (the hard-world campaign on 64 sites: 4.6 GB with one byte per byte,
- * 2.3 GB flat with four).
+ * Spare slots kept, per byte of the cache's bound. One plot's tiles on the real layout reach 0.4
+ * to 1.3 GB on the hard world (a 1024² tile per band per scene), up to 2.5 times the default
+ * bound: with fewer spares, what a plot releases past them is dropped and the next plot makes it
+ * anew, the garbage the spares exist to avoid (the hard-world campaign grew to 4.6 GB on 64 sites
+ * with one spare byte per byte; with four it read 256 sites within 3.6 GB, bench/HARD-WORLD.md).
  */
 const SPARE_PER_CACHE_BYTE = 4;
 
@@ -43,7 +43,7 @@ export interface DecodedTilesOptions {
  *
  * A SharedArrayBuffer's memory lies outside V8's heap and does not hasten a collection, so slots
  * the cache dropped were given back only when one happened to run: on the real layout (a plot's
- * tiles some 0.5–0.9 GB of whole 1024² tiles) a campaign grew to 7.8 GB behind a 512 MB cache.
+ * tiles some 0.4–0.9 GB of whole 1024² tiles) a campaign grew to 7.8 GB behind a 512 MB cache.
  * A slot neither the cache nor any unfinished shipment holds is therefore kept spare and handed
  * to the next tile of its byte length, so the process holds the cache, the spare slots and the
  * tiles of the plots in flight, whatever the collector does; spares are memory an earlier plot
