@@ -145,6 +145,15 @@ export function geoFootprint(w: GridWindow): { geometry: { type: 'Polygon'; coor
   };
 }
 
+type Footprint = ReturnType<typeof geoFootprint>;
+
+/** Where an item holds data: the windows of the sites written into it, as a real item's footprint bounds its data. */
+function dataFootprint(parts: readonly Footprint[]): { geometry: unknown; bbox: number[] } {
+  const bbox = [0, 1, 2, 3].map((k) => (k < 2 ? Math.min : Math.max)(...parts.map((f) => f.bbox[k])));
+  if (parts.length === 1) return { geometry: parts[0].geometry, bbox };
+  return { geometry: { type: 'MultiPolygon', coordinates: parts.map((f) => f.geometry.coordinates) }, bbox };
+}
+
 export function writeJson(root: string, relPath: string, doc: unknown): void {
   const path = join(root, relPath);
   mkdirSync(dirname(path), { recursive: true });
@@ -206,11 +215,14 @@ interface S2Publication { tile: string; at: [number, number]; id: string; pb: st
 /**
  * The items of the scenes one thread writes. A scene is one item per tile (or path/row) and date
  * holding every site in it, so sites sharing a tile and date add their ground to one item and its
- * files; the item's cloud cover counts the pixels of every site in it. Written once all are in.
+ * files; the item's cloud cover counts the pixels of every site in it, and its footprint is their
+ * windows, where it holds data, as a real item's footprint bounds its data: a catalogue search then
+ * finds a plot the scenes of its own ground, not every date a neighbour in the tile was imaged.
+ * Written once all are in.
  */
 export class SceneItems {
-  private readonly s2 = new Map<string, { input: S2ItemInput; m: SiteModel; cloudy: number; pixels: number }>();
-  private readonly landsat = new Map<string, { input: LandsatItemInput; cloudy: number; pixels: number }>();
+  private readonly s2 = new Map<string, { input: Omit<S2ItemInput, 'geometry' | 'bbox'>; m: SiteModel; cloudy: number; pixels: number; parts: Footprint[] }>();
+  private readonly landsat = new Map<string, { input: Omit<LandsatItemInput, 'geometry' | 'bbox'>; cloudy: number; pixels: number; parts: Footprint[] }>();
 
   /** The publication already settled under this id, if a site of the same tile and date came first. */
   settled(id: string): S2Publication | undefined {
@@ -218,27 +230,30 @@ export class SceneItems {
     return i === undefined ? undefined : { tile: i.tile, at: i.at, id, pb: i.pb, offsetInPixels: i.offsetInPixels, flag: i.flag };
   }
 
-  addSentinel2(m: SiteModel, input: S2ItemInput, cloudy: number, pixels: number): void {
-    const held = this.s2.get(input.id) ?? { input, m, cloudy: 0, pixels: 0 };
+  /** Adds a site's ground to a Sentinel-2 item; `ground` is the site's window, where the item holds data. */
+  addSentinel2(m: SiteModel, input: Omit<S2ItemInput, 'geometry' | 'bbox'>, ground: Footprint, cloudy: number, pixels: number): void {
+    const held = this.s2.get(input.id) ?? { input, m, cloudy: 0, pixels: 0, parts: [] };
     held.cloudy += cloudy;
     held.pixels += pixels;
+    held.parts.push(ground);
     this.s2.set(input.id, held);
   }
 
-  addLandsat(input: LandsatItemInput, cloudy: number, pixels: number): void {
-    const held = this.landsat.get(input.id) ?? { input, cloudy: 0, pixels: 0 };
+  addLandsat(input: Omit<LandsatItemInput, 'geometry' | 'bbox'>, ground: Footprint, cloudy: number, pixels: number): void {
+    const held = this.landsat.get(input.id) ?? { input, cloudy: 0, pixels: 0, parts: [] };
     held.cloudy += cloudy;
     held.pixels += pixels;
+    held.parts.push(ground);
     this.landsat.set(input.id, held);
   }
 
   writeAll(root: string): void {
     const cover = (cloudy: number, pixels: number) => Math.round((1000 * cloudy) / pixels) / 10;
-    for (const { input, m, cloudy, pixels } of this.s2.values()) {
-      writeJson(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', input.id), s2Item(m, input, cover(cloudy, pixels)));
+    for (const { input, m, cloudy, pixels, parts } of this.s2.values()) {
+      writeJson(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', input.id), s2Item(m, { ...input, ...dataFootprint(parts) }, cover(cloudy, pixels)));
     }
-    for (const { input, cloudy, pixels } of this.landsat.values()) {
-      writeJson(root, itemPath(LANDSAT_CATALOGUE.api, LANDSAT_CATALOGUE.collection, input.id), landsatItem(input, cover(cloudy, pixels)));
+    for (const { input, cloudy, pixels, parts } of this.landsat.values()) {
+      writeJson(root, itemPath(LANDSAT_CATALOGUE.api, LANDSAT_CATALOGUE.collection, input.id), landsatItem({ ...input, ...dataFootprint(parts) }, cover(cloudy, pixels)));
     }
     this.s2.clear();
     this.landsat.clear();
@@ -264,13 +279,16 @@ export function opticalTiles(m: SiteModel): string[] {
 }
 
 /** A site's ground on the 10 m and 20 m grids of one UTM zone (the tiles of a site may lie in two). */
-interface S2Ground { g10: Ground; g20: Ground }
+interface S2Ground { g10: Ground; g20: Ground; footprint: Footprint }
 
 /** One pass seen over one zone's grids: the four reflectances at 10 m, scene classes and aerosol at 20 m. */
 interface S2Pass { r10: ReturnType<typeof reflectances>; scl: Uint8Array; aot: Uint16Array; cloudy: number }
 
-/** Writes a site's Sentinel-2 scenes (and the site's republished twins) into their tiles' items; returns what was written, for the world's manifest. */
-export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems): S2SceneRecord[] {
+/**
+ * Writes a site's Sentinel-2 scenes of `year` (every year by default), and the site's republished
+ * twins, into their tiles' items; returns what was written, for the world's manifest.
+ */
+export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems, year?: number): S2SceneRecord[] {
   const [lon0, lat0] = m.spec.centre;
   const epsg = utmEpsg(lon0, lat0);
   const tiles = sentinel2Tiles(m);
@@ -281,7 +299,9 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
     let g = grounds.get(zone);
     if (g === undefined) {
       const around = (pixel: 10 | 20) => groundOf(m, windowAround(m.frame, sentinel2Layout(...at, pixel).window.grid, S2_HALF_M));
-      grounds.set(zone, (g = { g10: around(10), g20: around(20) }));
+      const g10 = around(10);
+      // A scene's catalogue footprint is the ground its sites' windows hold, not its whole tile.
+      grounds.set(zone, (g = { g10, g20: around(20), footprint: geoFootprint(g10.window) }));
     }
     return g;
   };
@@ -311,6 +331,8 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
       flag = false;
       wrong2025 = false;
     }
+    // Skipped only here: the flags above follow every pass before this one, whichever year is written.
+    if (year !== undefined && !date.startsWith(String(year))) continue;
     const clouds = cloudField(m, seed, 's2', pass);
     // The pass over each zone's grids, the same sky and the same noise draws on each.
     const seen = new Map<S2Ground, S2Pass>();
@@ -346,7 +368,7 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
       };
       const l10 = sentinel2Layout(...p.at, 10);
       const l20 = sentinel2Layout(...p.at, 20);
-      const { g10, g20 } = groundIn(p.at);
+      const { g10, g20, footprint } = groundIn(p.at);
       const { r10, scl, aot, cloudy } = seenOn(groundIn(p.at));
       const hrefs = {} as Record<S2Asset, string>;
       for (const asset of S2_WRITTEN) {
@@ -360,8 +382,7 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
           files.add(path, { layout: l10, dtype: 'uint16', nodata: 0, scale: REFLECTANCE_SCALE, offset: withOffset ? -0.1 : 0, predictor: 2, description }, g10.window, dn(data[asset]));
         }
       }
-      const { geometry, bbox } = geoFootprint(l10.window);
-      items.addSentinel2(m, { ...p, date, platform, epsg: l10.window.grid.epsg, withOffset, hrefs, geometry, bbox, w10: l10.window, w20: l20.window }, cloudy, scl.length);
+      items.addSentinel2(m, { ...p, date, platform, epsg: l10.window.grid.epsg, withOffset, hrefs, w10: l10.window, w20: l20.window }, footprint, cloudy, scl.length);
       records.push({ site: m.spec.name, id: p.id, date, sky: pass.sky, offsetInPixels: p.offsetInPixels, flag: p.flag, aot: pass.aot });
     };
     const home: [number, number] = [lon0, lat0];
@@ -457,16 +478,20 @@ function s2Item(m: SiteModel, i: S2ItemInput, cloudCover: number) {
 
 const LANDSAT_WRITTEN: LandsatAsset[] = ['red', 'nir08', 'qa_pixel'];
 
-export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems): number {
+/** Writes a site's Landsat scenes of `year` (every year by default) into their path/row's items; returns how many. */
+export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems, year?: number): number {
   const [lon0, lat0] = m.spec.centre;
   const { path, row } = approximateWrs2(lon0, lat0);
   const layout = landsatLayout(path, row);
   const g = groundOf(m, windowAround(m.frame, layout.window.grid, LANDSAT_HALF_M));
   const noise = new NoisePool(seed, `${m.spec.name}/landsat`);
-  const { geometry, bbox } = geoFootprint(layout.window);
+  const ground = geoFootprint(g.window);
   const passes = landsatPasses(m.spec, seed);
+  let written = 0;
   for (const [k, pass] of passes.entries()) {
     const date = isoDay(pass.day);
+    if (year !== undefined && !date.startsWith(String(year))) continue;
+    written++;
     const processed = isoDay(pass.day + 12);
     const satellite = date >= '2022-01-01' && k % 2 === 1 ? 'LC09' : 'LC08';
     const id = landsatItemId(satellite, path, row, date);
@@ -495,9 +520,9 @@ export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, ite
         }, g.window, out as CogTypedArray);
       }
     }
-    items.addLandsat({ id, date, satellite, path, row, epsg: layout.window.grid.epsg, hrefs, geometry, bbox, window: layout.window }, cloudy, g.x.length);
+    items.addLandsat({ id, date, satellite, path, row, epsg: layout.window.grid.epsg, hrefs, window: layout.window }, ground, cloudy, g.x.length);
   }
-  return passes.length;
+  return written;
 }
 
 const QA_BITFIELDS = [

@@ -14,7 +14,7 @@ import { DEMO_SITES, type DemoSiteSpec } from './sites.ts';
 import { hardSiteModels } from './hard-world/sites.ts';
 
 /** Bump when anything the generator writes changes: a different version regenerates the archive. */
-export const DEMO_WORLD_VERSION = '1.2.0';
+export const DEMO_WORLD_VERSION = '1.4.0';
 export const DEMO_SEED = 'precutoff-evidence demo world';
 export const WORLD_MANIFEST = 'DEMO_WORLD.json';
 
@@ -108,7 +108,8 @@ export async function generateDemoWorld(root: string, opts: GenerateOptions = {}
   writePalsarItems(models, root);
   files.writeAll(root);
   const results = await optical;
-  const sentinel2: S2SceneRecord[] = results.flatMap((r) => r.sentinel2).sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : a.date < b.date ? -1 : 1));
+  // A site's twin of a scene (same date) keeps its place after the scene: the sort is stable.
+  const sentinel2: S2SceneRecord[] = results.flatMap((r) => r.sentinel2).sort((a, b) => (a.site < b.site ? -1 : a.site > b.site ? 1 : a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   let landsatScenes = 0;
   for (const r of results) landsatScenes += r.landsatScenes;
   for (const mf of manifests) writeJson(root, manifestPath(mf), mf.doc);

@@ -17,7 +17,7 @@ import { type Integrity, sealEvidence } from './integrity.ts';
 import type { EnginePool } from './worker/pool.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
 import type { EvidenceFacts } from './plot-state.ts';
-import { type DecodedTiles, type Shipment, shipRasters } from './plan/raster-shipment.ts';
+import { type DecodedTiles, type Shipment, shipRasters, withShipment } from './plan/raster-shipment.ts';
 import { maskRequests, withoutClouded } from './plan/clear-scenes.ts';
 import { checkReadArea, NothingToReadError, planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
 import { type PlotFootprint, plotFootprint } from './footprint.ts';
@@ -98,7 +98,7 @@ async function shipPart(plan: PlotPlan, deps: EngineDeps, signal?: AbortSignal):
   if (masks.length > 0) {
     const first = await shipRasters(masks, deps.tiles, signal);
     maskBytes = first.fetchedBytes;
-    const { clear } = await deps.pool.run('clear', { footprint: plan.task.footprint, shipment: { tiles: first.tiles, rasters: first.rasters }, masks: plan.task.optical.map((o) => o.clear) }, { signal });
+    const { clear } = await withShipment(deps.tiles, first, (m) => deps.pool.run('clear', { footprint: plan.task.footprint, shipment: { tiles: m.tiles, rasters: m.rasters }, masks: plan.task.optical.map((o) => o.clear) }, { signal }));
     plan = withoutClouded(plan, clear);
   }
   // The masks' tiles were decoded by the clear task: they travel again as their slots, without bytes.
@@ -155,7 +155,7 @@ async function readPart(part: PreparedPart, deps: EngineDeps, signal?: AbortSign
   if ('notRead' in part) return unreadPartAnswer(part.plot, part.notRead.message);
   // Shipped now, after the parts before it decoded the tiles they share: those travel without bytes.
   const { plan, shipment } = part.shipment === null ? await shipPart(part.plan, deps, signal) : { plan: part.plan, shipment: part.shipment };
-  const result = await deps.pool.run('plot', { ...plan.task, shipment: { tiles: shipment.tiles, rasters: shipment.rasters } }, { signal });
+  const result = await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('plot', { ...plan.task, shipment: { tiles: sh.tiles, rasters: sh.rasters } }, { signal }));
   return readPartAnswer(plan, result, decisionOf(plan, result));
 }
 
@@ -236,8 +236,8 @@ async function chipFor(footprint: Polygon | MultiPolygon, plan: PlotPlan, r: Plo
     const [red, green, blue] = [layers.red.request, layers.green.request, layers.blue.request];
     const shipment = await shipRasters([red, green, blue], deps.tiles, signal);
     const enc = layers.red.encoding;
-    const out = await deps.pool.run('chip', {
-      shipment: { tiles: shipment.tiles, rasters: shipment.rasters },
+    const out = await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('chip', {
+      shipment: { tiles: sh.tiles, rasters: sh.rasters },
       red: red.key,
       green: green.key,
       blue: blue.key,
@@ -245,7 +245,7 @@ async function chipFor(footprint: Polygon | MultiPolygon, plan: PlotPlan, r: Plo
       bbox,
       width,
       height,
-    }, { signal });
+    }, { signal }));
     const png = await sharp(Buffer.from(out.rgb.buffer, out.rgb.byteOffset, out.rgb.byteLength), { raw: { width: out.width, height: out.height, channels: 3 } }).png().toBuffer();
     return { png, bbox, scene: scene.id };
   } catch (err) {

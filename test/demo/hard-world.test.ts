@@ -10,9 +10,14 @@ import { loadConfig } from '../../src/config.ts';
 import { HARD_COVER_TYPES, HARD_COVERS } from '../../src/demo/hard-world/covers.ts';
 import { hardCampaignTable, runHardCampaign } from '../../src/demo/hard-world/campaign.ts';
 import { hardDemoCommand } from '../../src/demo/hard-world/command.ts';
-import { hardSite, hardSiteNames } from '../../src/demo/hard-world/sites.ts';
+import { hardSite, hardSiteModels, hardSiteName, hardSiteNames } from '../../src/demo/hard-world/sites.ts';
 import { controlsPath, hardWorld, hardWorldFiles, truthPath } from '../../src/demo/hard-world/world.ts';
 import { generateDemoWorld } from '../../src/demo/world.ts';
+import { itemPath, SceneItems, writeLandsat, writeSentinel2 } from '../../src/demo/optical.ts';
+import { RasterFiles } from '../../src/demo/raster-files.ts';
+import { FIRST_YEAR, LAST_YEAR } from '../../src/demo/schedule.ts';
+import { S2_CATALOGUES } from '../../src/engine/sources/products/sentinel-2/codes.ts';
+import { itemFilter, type StacItem } from '../../src/engine/sources/stac.ts';
 
 async function digest(root: string): Promise<string> {
   const h = createHash('sha256');
@@ -115,4 +120,50 @@ test('a tiny campaign on the hard world reads every block and reports a row per 
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+});
+
+test('sites imaged on one date share one item, whose footprint is their windows: a search over a site finds its own scenes alone', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'hard-items-'));
+  try {
+    // Six sites of one region, so some are imaged on the same tile and date.
+    const names = hardSiteNames(60).filter((_, i) => hardSite('items', i).region === 'west-africa').slice(0, 6);
+    const manifest = await generateDemoWorld(root, { world: 'hard', seed: 'items', sites: names, threads: 2 });
+    const item = async (id: string) => JSON.parse(await readFile(join(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', id)), 'utf8')) as StacItem;
+    const sitesOf = new Map<string, Set<string>>();
+    for (const r of manifest.sentinel2) sitesOf.set(r.id, (sitesOf.get(r.id) ?? new Set()).add(r.site));
+    const shared = [...sitesOf].filter(([, s]) => s.size > 1);
+    assert.ok(shared.length > 0, 'some scene holds two sites');
+    for (const [id, sites] of shared) {
+      const g = (await item(id)).geometry as { type: string; coordinates: unknown[] };
+      assert.deepEqual([g.type, g.coordinates.length], ['MultiPolygon', sites.size]);
+    }
+    const site = hardSiteModels('items', [names[0]], 'regional')[0];
+    const lons = site.lonLatRing.map((p) => p[0]);
+    const lats = site.lonLatRing.map((p) => p[1]);
+    const found = itemFilter({ collections: ['sentinel-2-l2a'], bbox: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)], datetime: '../..' });
+    const hits = new Set<string>();
+    for (const id of sitesOf.keys()) if (found(await item(id))) hits.add(id);
+    assert.deepEqual(hits, new Set([...sitesOf].filter(([, s]) => s.has(names[0])).map(([id]) => id)));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('a site written a year at a time gives the scenes written at once, holding a fraction of the files at any time', () => {
+  const [m] = hardSiteModels('years', [hardSiteName(0)], 'regional');
+  const whole = new RasterFiles();
+  const sentinel2 = writeSentinel2(m, 'years', whole, new SceneItems());
+  const landsat = writeLandsat(m, 'years', whole, new SceneItems());
+  const byYear: typeof sentinel2 = [];
+  let landsatByYear = 0;
+  let most = 0;
+  for (let year = FIRST_YEAR; year <= LAST_YEAR; year++) {
+    const files = new RasterFiles();
+    byYear.push(...writeSentinel2(m, 'years', files, new SceneItems(), year));
+    landsatByYear += writeLandsat(m, 'years', files, new SceneItems(), year);
+    most = Math.max(most, files.size);
+  }
+  assert.deepEqual(byYear, sentinel2);
+  assert.equal(landsatByYear, landsat);
+  assert.ok(most * 4 < whole.size, `a year holds ${most} of ${whole.size} files`);
 });

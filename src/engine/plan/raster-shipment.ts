@@ -5,34 +5,71 @@
  * here, least recently used first out, bounded in bytes, so a tile is decoded once and every later
  * plot that needs it receives the decoded SharedArrayBuffer itself, which costs nothing to pass.
  */
-import { type ShippedRaster, type ShippedTile, type TileSlot, newTileSlot, slotIsReady } from '../worker/raster-window.ts';
+import { type ShippedRaster, type ShippedTile, type TileSlot, emptyTileSlot, newTileSlot, slotIsReady } from '../worker/raster-window.ts';
 import { DEFAULT_DECODED_TILE_BYTES, RangeCache } from '../sources/range-cache.ts';
 import type { Cog, PixelWindow } from '../sources/cog.ts';
-import type { TileSpec } from '../worker/tile-decode.ts';
+import { decodedByteLength, type TileSpec } from '../worker/tile-decode.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
 
-/** A slot as the cache weighs it. */
+/**
+ * Spare slots kept, per byte of the cache's bound. One plot's tiles on the real layout reach 0.4
+ * to 1.3 GB on the hard world (a 1024² tile per band per scene), up to 2.5 times the default
+ * bound: with fewer spares, what a plot releases past them is dropped and the next plot makes it
+ * anew, the garbage the spares exist to avoid (the hard-world campaign grew to 4.6 GB on 64 sites
+ * with one spare byte per byte; with four it read 256 sites within 3.6 GB, bench/HARD-WORLD.md).
+ */
+const SPARE_PER_CACHE_BYTE = 4;
+
+/** A slot as the cache weighs it, and the shipments whose tasks still read it. */
 interface KeptSlot {
   slot: TileSlot;
   readonly byteLength: number;
+  /** Shipments holding the slot whose tasks have not ended. */
+  users: number;
+  /** Whether the cache still keeps it. */
+  cached: boolean;
+  /** False once a task holding it failed: a thread may still be writing it, so it is never lent to another tile. */
+  reusable: boolean;
 }
 
 export interface DecodedTilesOptions {
-  /** Upper bound on the decoded bytes kept (default 512 MiB). */
+  /** Upper bound on the decoded bytes kept (default 512 MiB); up to four times as much may wait, spare, for reuse. */
   maxBytes?: number;
 }
 
-/** The decoded-tile cache: one per worker process, shared by every plot its jobs read. */
+/**
+ * The decoded-tile cache: one per worker process, shared by every plot its jobs read.
+ *
+ * A SharedArrayBuffer's memory lies outside V8's heap and does not hasten a collection, so slots
+ * the cache dropped were given back only when one happened to run: on the real layout (a plot's
+ * tiles some 0.4–0.9 GB of whole 1024² tiles) a campaign grew to 7.8 GB behind a 512 MB cache.
+ * A slot neither the cache nor any unfinished shipment holds is therefore kept spare and handed
+ * to the next tile of its byte length, so the process holds the cache, the spare slots and the
+ * tiles of the plots in flight, whatever the collector does; spares are memory an earlier plot
+ * needed, handed on to the plot in flight, so together they stay near the largest plot's tiles.
+ */
 export class DecodedTiles {
   readonly #slots: RangeCache<KeptSlot>;
+  /** By the slot a shipment carries; weak, so a shipment dropped unfinished holds nothing here. */
+  readonly #kept = new WeakMap<TileSlot, KeptSlot>();
+  /** Spare slots, oldest first. */
+  #spare: KeptSlot[] = [];
+  #spareBytes = 0;
   #hits = 0;
   #misses = 0;
+  #reused = 0;
 
   constructor(options: DecodedTilesOptions = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_DECODED_TILE_BYTES;
     if (!Number.isFinite(maxBytes) || maxBytes < 0) throw new TypeError(`decoded tiles option "maxBytes" must be a non-negative number, got ${maxBytes}`);
-    this.#slots = new RangeCache<KeptSlot>({ maxBytes });
+    this.#slots = new RangeCache<KeptSlot>({
+      maxBytes,
+      onEvict: (_key, kept) => {
+        kept.cached = false;
+        if (kept.users === 0) this.#keepSpare(kept);
+      },
+    });
   }
 
   get bytes(): number {
@@ -43,25 +80,86 @@ export class DecodedTiles {
     return this.#slots.maxBytes;
   }
 
-  /** Tiles asked for that were already held (decoded, or being decoded for another plot) and those that were not. */
-  stats(): { hits: number; misses: number } {
-    return { hits: this.#hits, misses: this.#misses };
+  /** Bytes of the slots kept spare for reuse; never more than `maxSpareBytes`. */
+  get spareBytes(): number {
+    return this.#spareBytes;
   }
 
-  /** The slot of a tile, made (empty) on first use. */
-  slot(key: string, make: () => TileSlot): TileSlot {
-    const kept = this.#slots.peek(key);
+  get maxSpareBytes(): number {
+    return SPARE_PER_CACHE_BYTE * this.#slots.maxBytes;
+  }
+
+  /** Tiles asked for that were already held (decoded, or being decoded for another plot) and those that were not; `reused`: misses given a spare slot. */
+  stats(): { hits: number; misses: number; reused: number } {
+    return { hits: this.#hits, misses: this.#misses, reused: this.#reused };
+  }
+
+  /** The slot of a tile, made (empty) on first use; held for the caller until it calls `release`. */
+  slot(key: string, spec: TileSpec): TileSlot {
+    let kept = this.#slots.peek(key);
     if (kept !== undefined) {
       this.#hits++;
       // Touch it: a slot in use is the most recently used.
       this.#slots.set(key, kept);
-      return kept.slot;
+    } else {
+      this.#misses++;
+      const byteLength = decodedByteLength(spec);
+      const slot = this.#takeSpare(byteLength) ?? newTileSlot(spec);
+      kept = { slot, byteLength: slot.data.byteLength, users: 0, cached: true, reusable: true };
+      this.#kept.set(slot, kept);
+      this.#slots.set(key, kept);
+      // A tile larger than the whole bound is served but never kept.
+      kept.cached = this.#slots.peek(key) === kept;
     }
-    this.#misses++;
-    const slot = make();
-    this.#slots.set(key, { slot, byteLength: slot.data.byteLength });
-    return slot;
+    kept.users++;
+    return kept.slot;
   }
+
+  /**
+   * A shipment's task has ended: its slots are no longer held by it. After a failed task a worker
+   * may still be decoding into them, so they are left to the collector instead of being lent.
+   */
+  release(shipment: Pick<Shipment, 'tiles'>, finished: boolean): void {
+    for (const t of shipment.tiles) {
+      const kept = t.slot === null ? undefined : this.#kept.get(t.slot);
+      if (kept === undefined) continue;
+      kept.users--;
+      if (!finished) kept.reusable = false;
+      if (kept.users === 0 && !kept.cached) this.#keepSpare(kept);
+    }
+  }
+
+  #keepSpare(kept: KeptSlot): void {
+    if (!kept.reusable || kept.byteLength > this.maxSpareBytes) return;
+    this.#spare.push(kept);
+    this.#spareBytes += kept.byteLength;
+    let drop = 0;
+    while (this.#spareBytes > this.maxSpareBytes) this.#spareBytes -= this.#spare[drop++].byteLength;
+    if (drop > 0) this.#spare = this.#spare.slice(drop);
+  }
+
+  #takeSpare(byteLength: number): TileSlot | null {
+    const k = this.#spare.findIndex((s) => s.byteLength === byteLength);
+    if (k < 0) return null;
+    const [kept] = this.#spare.splice(k, 1);
+    this.#spareBytes -= byteLength;
+    this.#reused++;
+    emptyTileSlot(kept.slot);
+    return kept.slot;
+  }
+}
+
+/** Runs a task over a shipment, then releases the shipment's slots, as finished or failed. */
+export async function withShipment<T>(decoded: DecodedTiles, shipment: Shipment, task: (shipment: Shipment) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await task(shipment);
+  } catch (err) {
+    decoded.release(shipment, false);
+    throw err;
+  }
+  decoded.release(shipment, true);
+  return result;
 }
 
 export interface Shipment {
@@ -100,7 +198,7 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
         }
         tiles.push(tile);
         if (ref.length > 0) {
-          tile.slot = decoded.slot(key, () => newTileSlot(spec));
+          tile.slot = decoded.slot(key, spec);
           if (!slotIsReady(tile.slot)) {
             fetches.push(cog.readTileBytes(ref, fetchSignal).then((bytes) => {
               tile.bytes = bytes;
@@ -152,6 +250,8 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
     await Promise.all(fetches);
   } catch (err) {
     inner.abort(err);
+    // No thread has seen these slots yet.
+    decoded.release({ tiles }, true);
     throw err;
   }
   return { tiles, rasters, fetchedBytes };

@@ -11,9 +11,11 @@ export interface Sized {
   readonly byteLength: number;
 }
 
-export interface RangeCacheOptions {
+export interface RangeCacheOptions<V = unknown> {
   /** Upper bound on the bytes held; an entry larger than this is served but never kept. */
   maxBytes: number;
+  /** Told of each entry pushed out to stay within the bound (not of one deleted or replaced). */
+  onEvict?: (key: string, value: V) => void;
 }
 
 export interface RangeCacheStats {
@@ -37,12 +39,14 @@ export class RangeCache<V extends Sized = Uint8Array> {
   readonly #entries = new Map<string, V>();
   readonly #flights = new Map<string, Flight<V>>();
   readonly #stats: RangeCacheStats = { hits: 0, misses: 0, coalesced: 0, evictions: 0 };
+  readonly #onEvict: ((key: string, value: V) => void) | undefined;
 
-  constructor(options: RangeCacheOptions) {
+  constructor(options: RangeCacheOptions<V>) {
     if (!Number.isFinite(options.maxBytes) || options.maxBytes < 0) {
       throw new TypeError(`range cache option "maxBytes" must be a non-negative number, got ${options.maxBytes}`);
     }
     this.maxBytes = options.maxBytes;
+    this.#onEvict = options.onEvict;
   }
 
   /** Bytes held now; never more than `maxBytes`. */
@@ -89,6 +93,7 @@ export class RangeCache<V extends Sized = Uint8Array> {
       this.#entries.delete(oldest);
       this.#bytes -= v.byteLength;
       this.#stats.evictions++;
+      this.#onEvict?.(oldest, v);
     }
   }
 

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { booleanIntersects } from '@turf/turf';
+import { bboxPolygon, booleanIntersects } from '@turf/turf';
 import type { Geometry } from 'geojson';
 import { z } from 'zod';
 import { SourceError } from './errors.ts';
@@ -239,13 +239,14 @@ function itemInterval(item: StacItem): [number, number] | null {
   return [t, t];
 }
 
-// A bbox whose minX exceeds its maxX crosses the antimeridian: test its two halves.
+// A bbox whose minX exceeds its maxX crosses the antimeridian: it is tested as its two halves.
+function bboxHalves(bb: number[]): Array<[number, number, number, number]> {
+  const [x0, y0, x1, y1] = bb.length === 6 ? [bb[0], bb[1], bb[3], bb[4]] : bb;
+  return x0 <= x1 ? [[x0, y0, x1, y1]] : [[x0, y0, 180, y1], [-180, y0, x1, y1]];
+}
+
 function bboxIntersects(a: number[], b: number[]): boolean {
-  const split = (bb: number[]) => {
-    const [x0, y0, x1, y1] = bb.length === 6 ? [bb[0], bb[1], bb[3], bb[4]] : bb;
-    return x0 <= x1 ? [[x0, y0, x1, y1]] : [[x0, y0, 180, y1], [-180, y0, x1, y1]];
-  };
-  for (const p of split(a)) for (const q of split(b)) if (p[0] <= q[2] && q[0] <= p[2] && p[1] <= q[3] && q[1] <= p[3]) return true;
+  for (const p of bboxHalves(a)) for (const q of bboxHalves(b)) if (p[0] <= q[2] && q[0] <= p[2] && p[1] <= q[3] && q[1] <= p[3]) return true;
   return false;
 }
 
@@ -292,6 +293,7 @@ const OPERATORS: Record<string, Comparison> = {
 export function itemFilter(q: StacQuery): (item: StacItem) => boolean {
   const [from, to] = parseInterval(q.datetime);
   const collections = new Set(q.collections);
+  const area = q.bbox === undefined ? null : bboxHalves(q.bbox).map((half) => bboxPolygon(half).geometry);
   const conditions = Object.entries(q.query ?? {}).flatMap(([property, ops]) =>
     Object.entries(ops).map(([op, operand]) => {
       const compare = OPERATORS[op];
@@ -306,6 +308,8 @@ export function itemFilter(q: StacQuery): (item: StacItem) => boolean {
     if (q.bbox !== undefined) {
       const box = item.bbox ?? geometryBbox(item.geometry);
       if (box === null || !bboxIntersects(box, q.bbox)) return false;
+      // STAC API Item Search selects by the item's geometry; its bbox only rules out the far ones cheaply.
+      if (area !== null && item.geometry !== null && !area.some((half) => booleanIntersects(item.geometry as unknown as Geometry, half))) return false;
     }
     if (q.intersects !== undefined && (item.geometry === null || !booleanIntersects(item.geometry as unknown as Geometry, q.intersects))) return false;
     return conditions.every((c) => c(item));

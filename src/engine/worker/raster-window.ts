@@ -33,6 +33,11 @@ export function newTileSlot(spec: TileSpec): TileSlot {
   return { state: new SharedArrayBuffer(STATE_BYTES), data: new SharedArrayBuffer(decodedByteLength(spec)) };
 }
 
+/** Empties a slot no thread holds any more, so another tile of its size can be decoded into it (main thread). */
+export function emptyTileSlot(slot: TileSlot): void {
+  Atomics.store(new Int32Array(slot.state), STATE_WORD, TILE_STATE.EMPTY);
+}
+
 export function slotIsReady(slot: TileSlot): boolean {
   return Atomics.load(new Int32Array(slot.state), STATE_WORD) === TILE_STATE.READY;
 }

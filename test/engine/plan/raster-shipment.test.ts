@@ -59,7 +59,7 @@ test('a tile two windows touch travels once; once decoded, it travels as its slo
   assert.equal(again.tiles[0].slot, first.tiles[0].slot);
   assert.equal(f.reads(), 2);
   // Two tiles made, then one asked for again: the cache counts one hit beside two misses.
-  assert.deepEqual(decoded.stats(), { hits: 1, misses: 2 });
+  assert.deepEqual(decoded.stats(), { hits: 1, misses: 2, reused: 0 });
 });
 
 test('the decoded tiles kept stay within their bound, the least recently used going first', async () => {
@@ -113,4 +113,54 @@ test('a box across four files of one grid reads as one mosaic, the missing file 
 test('a mosaic whose every file is missing is refused with the first file\'s cause', async () => {
   const opened = await Promise.allSettled(['a.tif', 'b.tif'].map((f) => openCog(openByteSource(join(tmpdir(), `pce-none-${process.pid}`, f)))));
   assert.throws(() => mosaicForBox(opened, [0, 0, 1, 1], () => 0), (e: unknown) => isSourceError(e, 'not_found'));
+});
+
+test('a slot neither the cache nor a shipment holds is lent, emptied, to the next tile of its size', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const a = await shipRasters([corner(0, 0)], decoded);
+  assembleRasters(a.rasters, a.tiles);
+  decoded.release(a, true);
+  // The second tile pushes the first out of the cache; nothing holds it, so it waits spare.
+  const b = await shipRasters([corner(300, 0)], decoded);
+  assert.equal(decoded.spareBytes, 256 * 256 * 2);
+  assembleRasters(b.rasters, b.tiles);
+  decoded.release(b, true);
+  const c = await shipRasters([corner(0, 300)], decoded);
+  assert.equal(c.tiles[0].slot!.data, a.tiles[0].slot!.data, 'the first tile\'s memory is lent to the third');
+  assert.equal(slotIsReady(c.tiles[0].slot!), false, 'lent empty, so its tile is decoded afresh');
+  assert.equal(assembleRasters(c.rasters, c.tiles).get(corner(0, 300).key)!.raw[0], value(0, 300));
+  assert.deepEqual(decoded.stats(), { hits: 0, misses: 3, reused: 1 });
+});
+
+test('a slot is not lent while an unfinished shipment holds it, nor ever after its task failed', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const held = await shipRasters([corner(0, 0)], decoded);
+  const failed = await shipRasters([corner(300, 0)], decoded);
+  assert.equal(decoded.spareBytes, 0, 'evicted while its shipment is unfinished: not spare');
+  decoded.release(failed, false);
+  await shipRasters([corner(0, 300)], decoded);
+  assert.equal(decoded.spareBytes, 0, 'evicted after its task failed: left to the collector');
+  decoded.release(held, true);
+  assert.equal(decoded.spareBytes, 256 * 256 * 2, 'released once out of the cache: spare');
+});
+
+test('reading many tiles one shipment at a time makes no more slots than the cache and its spares hold', async () => {
+  using f = await fixture();
+  const tileBytes = 256 * 256 * 2;
+  const decoded = new DecodedTiles({ maxBytes: 2 * tileBytes });
+  const made = new Set<SharedArrayBuffer>();
+  for (let k = 0; k < 40; k++) {
+    // Four tiles round and round: each read evicts one a later read needs again.
+    const s = await shipRasters([rasterRequest(f.cog, { x0: (k % 2) * 300, y0: (Math.floor(k / 2) % 2) * 300, width: 8, height: 8 })], decoded);
+    assembleRasters(s.rasters, s.tiles);
+    decoded.release(s, true);
+    made.add(s.tiles[0].slot!.data);
+    assert.ok(decoded.bytes <= decoded.maxBytes && decoded.spareBytes <= decoded.maxSpareBytes);
+  }
+  assert.ok(made.size <= 4, `${made.size} slots made for 40 reads of four tiles`);
+  assert.ok(decoded.stats().reused > 0);
 });

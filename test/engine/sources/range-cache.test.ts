@@ -33,6 +33,21 @@ test('never holds more bytes than its bound, evicting the least recently used', 
   assert.equal(cache.bytes, 8000);
 });
 
+test('tells of each entry pushed out to stay within the bound, not of one replaced or deleted', () => {
+  const evicted: string[] = [];
+  const cache = new RangeCache({ maxBytes: 10_000, onEvict: (key) => evicted.push(key) });
+  cache.set('a', bytes(4000));
+  cache.set('a', bytes(4000));
+  cache.set('b', bytes(4000));
+  cache.delete('b');
+  cache.set('c', bytes(4000));
+  assert.deepEqual(evicted, []);
+  cache.set('d', bytes(4000));
+  assert.deepEqual(evicted, ['a']);
+  cache.set('e', bytes(9000));
+  assert.deepEqual(evicted, ['a', 'c', 'd']);
+});
+
 test('coalesces concurrent loads of one key and does not remember failures', async () => {
   const cache = new RangeCache({ maxBytes: 1 << 20 });
   let loads = 0;
