@@ -97,6 +97,15 @@ export function windowGeoTransform(w: GridWindow): [number, number, number, numb
   return [g.anchorX + w.col0 * g.pixel, g.pixel, 0, g.anchorY - w.row0 * g.pixel, 0, -g.pixel];
 }
 
+/** The part of `w` inside `within`, two windows of one grid (empty when they do not meet). */
+export function windowWithin(w: GridWindow, within: GridWindow): GridWindow {
+  const col0 = Math.max(w.col0, within.col0);
+  const row0 = Math.max(w.row0, within.row0);
+  const width = Math.max(0, Math.min(w.col0 + w.width, within.col0 + within.width) - col0);
+  const height = Math.max(0, Math.min(w.row0 + w.height, within.row0 + within.height) - row0);
+  return { grid: w.grid, col0, row0, width, height };
+}
+
 /** The window of `grid` covering a square of half-size `halfM` metres around the frame's centre. */
 export function windowAround(f: LocalFrame, grid: Grid, halfM: number): GridWindow {
   let minX: number, minY: number, maxX: number, maxY: number;

@@ -9,7 +9,7 @@ import { mirrorPath } from '../engine/sources/products/archive-url.ts';
 import { LANDSAT_CATALOGUE, LANDSAT_SR_ENCODING, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, QA_PIXEL_NODATA, landsatAssetHref, landsatDn, landsatItemId, type LandsatAsset, type LandsatSrAsset } from '../engine/sources/products/landsat/codes.ts';
 import { mgrsSquare, utmEpsg } from '../engine/sources/products/mgrs.ts';
 import { BOA_ADD_OFFSET_DN, REFLECTANCE_SCALE, S2_ASSETS, S2_CATALOGUES, SCL, baselineAtLeast, earthSearchV1AssetHref, earthSearchV1ItemId, type S2Asset } from '../engine/sources/products/sentinel-2/codes.ts';
-import { type GridWindow, pixelCentres, tilesUnder, windowAround, windowGeoTransform } from './geometry.ts';
+import { type GridWindow, pixelCentres, tilesUnder, windowAround, windowGeoTransform, windowWithin } from './geometry.ts';
 import { approximateWrs2, landsatLayout, S2_TILE_M, sentinel2Layout } from './layouts.ts';
 import { CLOUD, type Cover, HAZE_PER_AOT, type Spectrum, ndvi, visible } from './landscape.ts';
 import { randomFor, valueNoise } from './random.ts';
@@ -279,7 +279,7 @@ export function opticalTiles(m: SiteModel): string[] {
 }
 
 /** A site's ground on the 10 m and 20 m grids of one UTM zone (the tiles of a site may lie in two). */
-interface S2Ground { g10: Ground; g20: Ground; footprint: Footprint }
+interface S2Ground { g10: Ground; g20: Ground }
 
 /** One pass seen over one zone's grids: the four reflectances at 10 m, scene classes and aerosol at 20 m. */
 interface S2Pass { r10: ReturnType<typeof reflectances>; scl: Uint8Array; aot: Uint16Array; cloudy: number }
@@ -299,9 +299,7 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
     let g = grounds.get(zone);
     if (g === undefined) {
       const around = (pixel: 10 | 20) => groundOf(m, windowAround(m.frame, sentinel2Layout(...at, pixel).window.grid, S2_HALF_M));
-      const g10 = around(10);
-      // A scene's catalogue footprint is the ground its sites' windows hold, not its whole tile.
-      grounds.set(zone, (g = { g10, g20: around(20), footprint: geoFootprint(g10.window) }));
+      grounds.set(zone, (g = { g10: around(10), g20: around(20) }));
     }
     return g;
   };
@@ -368,7 +366,9 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
       };
       const l10 = sentinel2Layout(...p.at, 10);
       const l20 = sentinel2Layout(...p.at, 20);
-      const { g10, g20, footprint } = groundIn(p.at);
+      const { g10, g20 } = groundIn(p.at);
+      // The item's footprint is the site's ground this tile's file holds, as a real item's bounds its data.
+      const footprint = geoFootprint(windowWithin(g10.window, l10.window));
       const { r10, scl, aot, cloudy } = seenOn(groundIn(p.at));
       const hrefs = {} as Record<S2Asset, string>;
       for (const asset of S2_WRITTEN) {
