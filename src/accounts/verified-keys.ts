@@ -27,20 +27,32 @@ export interface VerifiedKeys {
 
 export function verifiedKeys(ttlMs: number): VerifiedKeys {
   const entries = new Map<string, { key: VerifiedKey; readAt: number }>();
+  // Reads in flight: a map's burst of tiles with one key, landing together, waits on one read, as
+  // long as it was sent within `ttlMs` (what an entry read then would still answer).
+  const reading = new Map<string, { verified: Promise<VerifiedKey | null>; readAt: number }>();
   return {
     async verify(em, key) {
       const hash = sha256Hex(key);
+      const now = performance.now();
       const entry = entries.get(hash);
-      if (entry !== undefined && performance.now() - entry.readAt < ttlMs) return entry.key;
+      if (entry !== undefined && now - entry.readAt < ttlMs) return entry.key;
       entries.delete(hash);
+      const inFlight = reading.get(hash);
+      if (inFlight !== undefined && now - inFlight.readAt < ttlMs) return inFlight.verified;
       // Taken before the read is sent, so the entry never outlives a revocation the read missed.
-      const readAt = performance.now();
-      const verified = await authenticateKey(em, key);
-      if (verified !== null && ttlMs > 0) {
-        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-        entries.set(hash, { key: verified, readAt });
+      const readAt = now;
+      const verified = authenticateKey(em, key);
+      if (ttlMs > 0) reading.set(hash, { verified, readAt });
+      try {
+        const found = await verified;
+        if (found !== null && ttlMs > 0) {
+          if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+          entries.set(hash, { key: found, readAt });
+        }
+        return found;
+      } finally {
+        if (reading.get(hash)?.verified === verified) reading.delete(hash);
       }
-      return verified;
     },
     async revoked(keyId) {
       for (const [hash, entry] of entries) if (entry.key.keyId === keyId) entries.delete(hash);

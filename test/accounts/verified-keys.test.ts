@@ -55,6 +55,24 @@ for (const backend of BACKENDS) {
       assert.equal(await keys.verify(em(), key), null);
     });
 
+    test('calls with one key that land together wait on one read of it', async () => {
+      const keys = verifiedKeys(LONG_TTL_MS);
+      const key = await mint();
+      const reads: string[] = [];
+      const base = em();
+      // The database as the calls see it, noting each statement sent.
+      const counting = new Proxy(base, {
+        get: (target, name) => {
+          if (name === 'execute') return (sql: string, ...rest: unknown[]) => { reads.push(sql); return (target.execute as (...a: unknown[]) => unknown).call(target, sql, ...rest); };
+          const value = Reflect.get(target, name, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const seats = await Promise.all(Array.from({ length: 50 }, () => keys.verify(counting, key)));
+      assert.ok(seats.every((seat) => seat !== null && seat.keyId === seats[0]!.keyId));
+      assert.equal(reads.filter((sql) => /from api_keys/.test(sql)).length, 1);
+    });
+
     test('an unknown key is never kept: a key minted after a refusal works at once', async () => {
       const keys = verifiedKeys(TTL_MS);
       assert.equal(await keys.verify(em(), 'pce_unknown_key'), null);
