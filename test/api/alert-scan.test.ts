@@ -13,7 +13,7 @@ import { ALERT_PRODUCTS } from '../../src/engine/sources/products/gfw-alerts/cod
 import type { AlertsAdapter } from '../../src/engine/sources/products/gfw-alerts/reader.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, whileQueueRefuses, type TestApp } from '../support/app.ts';
 import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, seedWorkspace, site } from '../engine/evidence-helpers.ts';
 
@@ -234,17 +234,8 @@ for (const backend of BACKENDS) {
       assert.match(nothing.body.statement, /No published integrated alerts were found.*nothing was queued/);
 
       const cleared = await insertSitePlot(em, workspaceId, CLEARED);
-      const boss = app.services.queue!.boss;
-      const send = boss.send.bind(boss);
-      boss.send = (async () => {
-        throw new Error('connection refused');
-      }) as typeof boss.send;
-      try {
-        const r = await scanAndAdjudicate(key, { plot_ids: [cleared] });
-        assert.deepEqual([r.status, r.body.error.code], [503, 'queue_unavailable']);
-      } finally {
-        boss.send = send;
-      }
+      const r = await whileQueueRefuses(app, () => scanAndAdjudicate(key, { plot_ids: [cleared] }));
+      assert.deepEqual([r.status, r.body.error.code], [503, 'queue_unavailable']);
       assert.deepEqual(await counts(workspaceId), { plots: 2, queued: 0, events: 0, units: 0 });
 
       const standard = await seedWorkspace(app.services.store, 'standard');

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, whileQueueRefuses, type TestApp } from '../support/app.ts';
 import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
 
 const ADJUDICATE = '/api/v1/eudr/alerts/adjudicate';
@@ -185,16 +185,7 @@ for (const backend of BACKENDS) {
 
     test('a queue that cannot take the job answers 503 queue_unavailable: nothing registered, no reference taken', async () => {
       const { workspaceId, key } = await seedWorkspace(app.services.store);
-      const boss = app.services.queue!.boss;
-      const send = boss.send.bind(boss);
-      boss.send = (async () => {
-        throw new Error('connection refused');
-      }) as typeof boss.send;
-      try {
-        await refused(key, [alert('Q-1')], 503, 'queue_unavailable');
-      } finally {
-        boss.send = send;
-      }
+      await whileQueueRefuses(app, () => refused(key, [alert('Q-1')], 503, 'queue_unavailable'));
       assert.equal(await count(app, workspaceId), 0);
       const queue = app.services.queue;
       app.services.queue = null;

@@ -14,7 +14,7 @@ import { palsarTile1 } from '../../src/engine/sources/products/palsar/codes.ts';
 import { type ArchiveServer, serveDemoArchive } from '../support/archive-server.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, whileQueueRefuses, type TestApp } from '../support/app.ts';
 import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, site, waitUntilRead } from '../engine/evidence-helpers.ts';
 import { buildSiteModel } from '../../src/demo/site-model.ts';
@@ -97,19 +97,11 @@ for (const backend of BACKENDS) {
       const em = app.services.store.em();
       const id = await insertSitePlot(em, workspaceId, A);
       const boss = app.services.queue!.boss;
-      const send = boss.send.bind(boss);
       const before_ = (await boss.findJobs(QUEUES.evidence.name)).length;
       // The queue fails at the very send, after the plots were marked queued in the transaction.
-      boss.send = (async () => {
-        throw new Error('connection refused');
-      }) as typeof boss.send;
-      try {
-        const r = await app.call('POST', RUN, { key, body: { plot_ids: [id] } });
-        assert.equal(r.status, 503);
-        assert.equal(r.body.error.code, 'queue_unavailable');
-      } finally {
-        boss.send = send;
-      }
+      const r = await whileQueueRefuses(app, () => app.call('POST', RUN, { key, body: { plot_ids: [id] } }));
+      assert.equal(r.status, 503);
+      assert.equal(r.body.error.code, 'queue_unavailable');
       const row = await plotRow(em, id);
       assert.equal(row.evidence_state, 'none');
       assert.equal((await boss.findJobs(QUEUES.evidence.name)).length, before_);

@@ -91,3 +91,17 @@ export async function startTestApp(backend: Backend, env: Record<string, string>
     },
   };
 }
+
+/** Runs `work` while the app's queue refuses every job at its send, as a queue whose connection dropped does. */
+export async function whileQueueRefuses<T>(app: TestApp, work: () => Promise<T>): Promise<T> {
+  const boss = app.services.queue!.boss;
+  const send = boss.send.bind(boss);
+  boss.send = (async () => {
+    throw new Error('connection refused');
+  }) as typeof boss.send;
+  try {
+    return await work();
+  } finally {
+    boss.send = send;
+  }
+}
