@@ -77,7 +77,8 @@ export interface PlotFilter {
 /** `%` and `_` in a fragment are literal. */
 const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function whereOf(workspaceId: string, filter: PlotFilter): { sql: string; params: unknown[] } {
+/** The filter as SQL; `narrowed` when it keeps fewer than all the workspace's plots. */
+function whereOf(workspaceId: string, filter: PlotFilter): { sql: string; params: unknown[]; narrowed: boolean } {
   const where = ['p.workspace_id = ?'];
   const params: unknown[] = [workspaceId];
   if (filter.q) {
@@ -92,7 +93,7 @@ function whereOf(workspaceId: string, filter: PlotFilter): { sql: string; params
     where.push(ON_SHIPMENT);
     params.push(filter.shipmentId);
   }
-  return { sql: where.join(' and '), params };
+  return { sql: where.join(' and '), params, narrowed: where.length > 1 };
 }
 
 /**
@@ -108,11 +109,8 @@ export interface ListTotal {
   exact: boolean;
 }
 
-const filtered = (filter: PlotFilter) => Boolean(filter.q || filter.evidenceState || filter.shipmentId);
-
-async function matchTotal(em: Em, workspaceId: string, filter: PlotFilter, offset: number): Promise<ListTotal> {
-  if (!filtered(filter)) return { total: await plotTotal(em, workspaceId), exact: true };
-  const where = whereOf(workspaceId, filter);
+async function matchTotal(em: Em, workspaceId: string, where: ReturnType<typeof whereOf>, offset: number): Promise<ListTotal> {
+  if (!where.narrowed) return { total: await plotTotal(em, workspaceId), exact: true };
   const window = Math.min(offset + COUNT_WINDOW, Number.MAX_SAFE_INTEGER - 1);
   const [{ n }] = await em.execute<{ n: number | string }[]>(`select count(*) as n from (select 1 from plots p where ${where.sql} limit ?) m`, [...where.params, window + 1]);
   return Number(n) > window ? { total: window, exact: false } : { total: Number(n), exact: true };
@@ -122,7 +120,7 @@ async function matchTotal(em: Em, workspaceId: string, filter: PlotFilter, offse
 export async function registerPage(em: Em, workspaceId: string, filter: PlotFilter, page: { limit: number; offset: number }): Promise<ListTotal & { rows: PlotRecord[] }> {
   const where = whereOf(workspaceId, filter);
   const [total, rows] = await Promise.all([
-    matchTotal(em, workspaceId, filter, page.offset),
+    matchTotal(em, workspaceId, where, page.offset),
     em.execute<DbRecord[]>(`select ${ROW_COLUMNS} from ${FROM} where ${where.sql} order by p.seq limit ? offset ?`, [...where.params, page.limit, page.offset]),
   ]);
   return { ...total, rows: rows.map(recordOf) };
