@@ -26,8 +26,8 @@ export const MAX_ZIP_EXPANDED_BYTES = 256 * 1024 * 1024;
 /**
  * Bounds on the geometry of one upload, configurable (src/config.ts) and carried to the intake
  * thread with each file. They are checked from counts before any geometry is built, so the repair
- * (JSTS noding, whose cost grows with vertices times crossings) never meets an input it cannot finish
- * in a few seconds; the time budget per plot is the backstop behind them.
+ * (JSTS noding, whose cost grows with vertices times crossings) rarely meets an input it cannot finish
+ * in a few seconds; the time budget per plot stops the ones they miss.
  */
 export interface IntakeCaps {
   /** MAX_VERTICES_PER_PLOT: a 1 ha plot traced every 10 cm has 4,000; a real boundary rarely tens of thousands. */
@@ -39,9 +39,10 @@ export interface IntakeCaps {
   /** MAX_RING_CROSSINGS: points where a plot's rings cross or touch one another or themselves. */
   crossingsPerPlot: number;
   /**
-   * PLOT_TIME_BUDGET_MS: judging one plot longer than this rejects it as geometry_too_complex. The
-   * worst plot measured under the default caps (100,000 vertices crossing themselves about 960 times)
-   * took 1.4 to 6.4 s on a loaded two-core machine, the repair's noding dominating.
+   * PLOT_TIME_BUDGET_MS: judging one plot is stopped once it has taken this long (the repair reads the
+   * clock in its loops, src/intake/plot-deadline.ts), and the plot rejected as geometry_too_complex.
+   * The worst plot measured under the default caps (100,000 vertices crossing themselves about 960
+   * times) took 1.4 to 6.4 s on a loaded two-core machine, the repair's noding dominating.
    */
   plotBudgetMs: number;
   /** MAX_PLOT_AREA_HA: the largest plot taken, in hectares, a point's declared area included. */

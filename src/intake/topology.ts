@@ -14,6 +14,7 @@ import ArrayList from 'jsts/java/util/ArrayList.js';
 import OverlayOp from 'jsts/org/locationtech/jts/operation/overlay/OverlayOp.js';
 import { finding, type Finding } from './findings.ts';
 import type { IntakeCaps } from './limits.ts';
+import { PlotOutOfTime, plotDeadline, type PlotDeadline } from './plot-deadline.ts';
 import { overCap } from './shape.ts';
 import { signedArea2 } from './rings.ts';
 import type { Position } from './types.ts';
@@ -60,9 +61,10 @@ function polygonsIn(g: JGeometry): JGeometry[] {
  * are formed, and a face is kept when an odd number of the rings surround it (even-odd rule). This is
  * the "linework" repair of GEOS/PostGIS ST_MakeValid: a figure eight becomes its two lobes.
  */
-function rebuildEvenOdd(rings: Position[][]): JGeometry[] {
+function rebuildEvenOdd(rings: Position[][], deadline: PlotDeadline): JGeometry[] {
   const lines = rings.map((r) => factory.createLineString(r.map(([x, y]) => new Coordinate(x, y))));
   const noded = UnaryUnionOp.union(factory.createMultiLineString(lines));
+  deadline.check();
   const polygonizer = new Polygonizer();
   polygonizer.add(noded);
   const ringCoordinates = rings.map((r) => r.map(([x, y]) => new Coordinate(x, y)));
@@ -70,7 +72,9 @@ function rebuildEvenOdd(rings: Position[][]): JGeometry[] {
   for (const face of polygonizer.getPolygons().toArray() as JGeometry[]) {
     const inside = new InteriorPointArea(face).getInteriorPoint();
     let surrounding = 0;
+    // Each look-up walks a whole ring: faces times vertices, the rebuild's own quadratic loop.
     for (const ring of ringCoordinates) {
+      deadline.check();
       if (RayCrossingCounter.locatePointInRing(inside, ring) === Location.INTERIOR) surrounding++;
     }
     if (surrounding % 2 === 1) kept.push(face);
@@ -92,11 +96,12 @@ const OVER = new Error('over the crossing cap');
  * costs about the number of crossings it finds, and stopping at the cap bounds it however the
  * rings are drawn (a ring retracing a square thousands of times overlaps itself millions of times).
  */
-function crossingsUpTo(polygons: Position[][][], cap: number): number {
+function crossingsUpTo(polygons: Position[][][], cap: number, deadline: PlotDeadline): number {
   const intersector = new RobustLineIntersector();
   let count = 0;
   const counter = {
     processIntersections(e0: JSegments, i0: number, e1: JSegments, i1: number) {
+      deadline.check();
       const a = e0.getCoordinates();
       const b = e1.getCoordinates();
       intersector.computeIntersection(a[i0], a[i0 + 1], b[i1], b[i1 + 1]);
@@ -128,34 +133,41 @@ export type TopologyChecked = { polygons: Position[][][]; repairs: Finding[]; re
 /**
  * Makes the polygons valid and fit for a filing: crossings and badly nested rings are rebuilt
  * (even-odd), overlapping parts merged, holes filled (the EU system keeps only outer boundaries).
- * Every output polygon is a single counterclockwise ring.
+ * Every output polygon is a single counterclockwise ring. Throws PlotOutOfTime once `deadline` (by
+ * default the plot's budget from the call) has passed.
  */
-export function checkTopology(polygons: Position[][][], caps: IntakeCaps): TopologyChecked {
+export function checkTopology(polygons: Position[][][], caps: IntakeCaps, deadline = plotDeadline(caps.plotBudgetMs)): TopologyChecked {
   const repairs: Finding[] = [];
   try {
-    if (crossingsUpTo(polygons, caps.crossingsPerPlot) > caps.crossingsPerPlot) {
+    if (crossingsUpTo(polygons, caps.crossingsPerPlot, deadline) > caps.crossingsPerPlot) {
       return { rejection: overCap(`more than ${caps.crossingsPerPlot.toLocaleString('en')} points where its rings cross or touch`, caps, 'crossingsPerPlot') };
     }
     let parts: JGeometry[] = [];
     for (const rings of polygons) {
-      const covering = holeCoveringShell(rings);
+      const covering = holeCoveringShell(rings, deadline);
       if (covering) return { rejection: covering };
       const polygon = toPolygon(rings);
       const op = new IsValidOp(polygon);
-      if (op.isValid()) {
+      const valid = op.isValid();
+      deadline.check();
+      if (valid) {
         parts.push(polygon);
         continue;
       }
       const error = op.getValidationError();
       const code = CROSSINGS.has(error.getErrorType()) ? 'self_intersection' : 'invalid_rings';
-      const rebuilt = rebuildEvenOdd(rings);
+      const rebuilt = rebuildEvenOdd(rings, deadline);
+      deadline.check();
       parts.push(...rebuilt);
       if (rebuilt.length > 0 && !repairs.some((f) => f.code === code)) repairs.push(finding(code, near(error.getCoordinate())));
     }
     if (parts.length > 1) {
       const multi = factory.createMultiPolygon(parts);
-      if (!IsValidOp.isValid(multi)) {
+      const overlapping = !IsValidOp.isValid(multi);
+      deadline.check();
+      if (overlapping) {
         parts = polygonsIn(UnaryUnionOp.union(multi));
+        deadline.check();
         repairs.push(finding('overlapping_parts'));
       }
     }
@@ -171,6 +183,7 @@ export function checkTopology(polygons: Position[][][], caps: IntakeCaps): Topol
     const out = parts.map((p) => [counterclockwise(positions(p.getExteriorRing()))]);
     return { polygons: out, repairs };
   } catch (error) {
+    if (error instanceof PlotOutOfTime) throw error;
     return unrepairable(error);
   }
 }
@@ -179,11 +192,16 @@ export function checkTopology(polygons: Position[][][], caps: IntakeCaps): Topol
  * A hole that covers its outer ring (the same ring, or a larger one around it): the even-odd rebuild
  * would leave nothing or the wrong ring's inside, and the EU system, ignoring holes, the outer ring alone.
  */
-function holeCoveringShell(rings: Position[][]): Finding | null {
+function holeCoveringShell(rings: Position[][], deadline: PlotDeadline): Finding | null {
   const shell = rings[0].map(([x, y]) => new Coordinate(x, y));
   for (let h = 1; h < rings.length; h++) {
     const hole = rings[h].map(([x, y]) => new Coordinate(x, y));
-    if (shell.some((c) => RayCrossingCounter.locatePointInRing(c, hole) === Location.EXTERIOR)) continue;
+    // Shell vertices times hole vertices when the hole covers the shell: the clock is read at each.
+    const outside = (c: JCoordinate) => {
+      deadline.check();
+      return RayCrossingCounter.locatePointInRing(c, hole) === Location.EXTERIOR;
+    };
+    if (shell.some(outside)) continue;
     const how = Math.abs(signedArea2(rings[h])) <= Math.abs(signedArea2(rings[0])) * (1 + 1e-9) ? 'equal to' : 'larger than and around';
     return finding('hole_covers_outer_ring', `Hole ${h} is ${how} the outer ring.`);
   }

@@ -11,6 +11,7 @@ import {
 import { polygonsAreaHa } from './geodesic.ts';
 import { onLand } from './land.ts';
 import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_REF_CHARS } from './limits.ts';
+import { PlotOutOfTime, plotDeadline, type PlotDeadline } from './plot-deadline.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
 import { numberFrom, plotProperties, plotReference, textFrom } from './properties.ts';
 import { tidyRings } from './rings.ts';
@@ -100,11 +101,7 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
   };
   const refs = new Set<string>();
   for (const raw of file.plots) {
-    const started = performance.now();
-    let report = judgePlot(raw, context);
-    const took = performance.now() - started;
-    // A backstop: the caps keep every step short, so a plot reaching this is one the caps missed.
-    if (took > context.caps.plotBudgetMs) report = overBudget(report, took, context.caps);
+    const report = judgePlot(raw, context);
     if (report.ref !== null) {
       if (refs.has(report.ref)) {
         report.rejections.push(finding('duplicate_ref', `The ref is "${report.ref}".`));
@@ -129,10 +126,8 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
   return { format: file.format, country: context.country, notes, row_errors: file.row_errors, row_errors_omitted: file.row_errors_omitted };
 }
 
-function overBudget(report: PlotReport, took: number, caps: IntakeCaps): PlotReport {
-  const detail = `Judging it took ${Math.round(took)} ms; the most one plot may take is ${caps.plotBudgetMs} ms (${CAP_VARIABLES.plotBudgetMs}).`;
-  return { ...report, validation_state: 'rejected', rejections: [...report.rejections, finding('geometry_too_complex', detail)], geometry: null, area_ha: null };
-}
+const outOfTime = (out: PlotOutOfTime, caps: IntakeCaps) =>
+  finding('geometry_too_complex', `Judging it was stopped after ${Math.round(out.tookMs)} ms; the most one plot may take is ${caps.plotBudgetMs} ms (${CAP_VARIABLES.plotBudgetMs}).`);
 
 const ha = (x: number) => `${Number(x.toFixed(4))} ha`;
 
@@ -182,7 +177,7 @@ function judgePlot(raw: RawPlot, context: Context): PlotReport {
     else found.push(finding('unknown_country', `It reads "${String(props.country)}". ${ACCEPTED_COUNTRY_FORMS}`));
   }
 
-  const { geometry, area } = judgeGeometry(raw, country, declared, commodity, found, context);
+  const { geometry, area } = judgeInTime(raw, country, declared, commodity, found, context);
 
   const rejections = found.filter((f) => effectOf(f.code) === 'reject');
   const repairs = found.filter((f) => effectOf(f.code) === 'repair');
@@ -203,6 +198,28 @@ function judgePlot(raw: RawPlot, context: Context): PlotReport {
   };
 }
 
+type JudgedGeometry = { geometry: PlotGeometry | null; area: number | null };
+
+const none: JudgedGeometry = { geometry: null, area: null };
+
+/**
+ * The geometry judged within the plot's budget (PLOT_TIME_BUDGET_MS): the repair reads the clock as
+ * it goes and is stopped once the budget is spent, and a plot that finished past it is rejected all
+ * the same, its boundary not kept. Either way the rest of the file goes on.
+ */
+function judgeInTime(raw: RawPlot, country: string | null, declared: number | null, commodity: string | null, found: Finding[], context: Context): JudgedGeometry {
+  const deadline = plotDeadline(context.caps.plotBudgetMs);
+  try {
+    const judged = judgeGeometry(raw, country, declared, commodity, found, context, deadline);
+    deadline.check();
+    return judged;
+  } catch (error) {
+    if (!(error instanceof PlotOutOfTime)) throw error;
+    found.push(outOfTime(error, context.caps));
+    return none;
+  }
+}
+
 function judgeGeometry(
   raw: RawPlot,
   country: string | null,
@@ -210,8 +227,8 @@ function judgeGeometry(
   commodity: string | null,
   found: Finding[],
   context: Context,
-): { geometry: PlotGeometry | null; area: number | null } {
-  const none = { geometry: null, area: null };
+  deadline: PlotDeadline,
+): JudgedGeometry {
   if (raw.axesSwapped) found.push(finding('axis_order_swapped', raw.axesSwapped));
   const reading = readShape(raw.geometry, context.caps);
   if (reading.rejection) {
@@ -222,7 +239,7 @@ function judgeGeometry(
 
   // Placed by the centroid of the repaired boundary: that of a boundary that crosses itself or winds a
   // part the wrong way lies where the plot does not. Coordinates off the Earth either way round are not repaired.
-  const repair = (polygons: Position[][][]) => repairPolygons(polygons, !raw.orientationByFormat, context.caps);
+  const repair = (polygons: Position[][][]) => repairPolygons(polygons, !raw.orientationByFormat, context.caps, deadline);
   const asRead = reading.shape.kind === 'polygons' && (onEarth(reading.shape) || onEarth(swapAxes(reading.shape)))
     ? repair(reading.shape.polygons)
     : null;
@@ -289,11 +306,12 @@ function repairPolygons(
   polygons: Position[][][],
   reportOrientation: boolean,
   caps: IntakeCaps,
+  deadline: PlotDeadline,
 ): { polygons: Position[][][]; repairs: Finding[]; rejection?: undefined } | { polygons?: undefined; repairs: Finding[]; rejection: Finding } {
   const unwrapped = unwrapAntimeridian(polygons);
   const tidied = tidyRings(unwrapped.polygons, reportOrientation);
   if (tidied.rejection) return { repairs: [], rejection: tidied.rejection };
-  const checked = checkTopology(tidied.polygons, caps);
+  const checked = checkTopology(tidied.polygons, caps, deadline);
   if (checked.rejection) return { repairs: tidied.repairs, rejection: checked.rejection };
   const repairs = [...tidied.repairs, ...checked.repairs];
   if (!unwrapped.crossed) return { polygons: checked.polygons, repairs };

@@ -10,6 +10,8 @@ import { writeShapefile } from '../fixtures/shapefile.ts';
 import { validatePlots, type PlotReport, type ValidateOptions } from '../../src/intake/validate.ts';
 import { FINDING_RULES, effectOf, type FindingCode } from '../../src/intake/findings.ts';
 import { checkTopology } from '../../src/intake/topology.ts';
+import { PlotOutOfTime } from '../../src/intake/plot-deadline.ts';
+import { selfCrossingStar } from '../support/hostile-files.ts';
 import { DEFAULT_CAPS, type IntakeCaps } from '../../src/intake/limits.ts';
 import { resolveCountry } from '../../src/intake/countries.ts';
 import type { Position } from '../../src/intake/types.ts';
@@ -350,7 +352,7 @@ cases.push({
     assert.match(over({ caps: caps({ verticesPerPlot: 4 }) })[0], /5 vertices.*is 4 \(MAX_VERTICES_PER_PLOT\)/);
     const twoParts = { type: 'MultiPolygon', coordinates: [[SQUARE], [SQUARE.map(([x, y]): Position => [x + 0.01, y])]] };
     assert.match(over({ caps: caps({ partsPerPlot: 1 }) }, twoParts)[0], /2 parts.*is 1 \(MAX_PARTS_PER_PLOT\)/);
-    assert.match(over({ caps: caps({ plotBudgetMs: 0 }) })[0], /Judging it took \d+ ms.*is 0 ms \(PLOT_TIME_BUDGET_MS\)/);
+    assert.match(over({ caps: caps({ plotBudgetMs: 0 }) })[0], /Judging it was stopped after \d+ ms.*is 0 ms \(PLOT_TIME_BUDGET_MS\)/);
     assert.deepEqual(over({}), []);
   },
 });
@@ -430,6 +432,30 @@ test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash',
   const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]], DEFAULT_CAPS);
   assert.equal(result.rejection?.code, 'unrepairable_geometry');
   cases.push({ code: 'unrepairable_geometry', name: 'covered above', plot: () => assert.fail() });
+});
+
+test('the repair reads the plot\'s clock inside its loops and stops where the budget runs out, not at the end', () => {
+  const star = [selfCrossingStar(227, 40)];
+  let checks = 0;
+  const counting = { check: () => void checks++ };
+  const repaired = checkTopology([star], DEFAULT_CAPS, counting);
+  assert.deepEqual(repaired.rejection, undefined);
+  // One reading for each crossing looked at and each face of the rebuild tested against the ring, at least.
+  assert.ok(checks > 900, `${checks} readings of the clock`);
+  let left = Math.floor(checks / 2);
+  const spent = { check: () => { if (--left < 0) throw new PlotOutOfTime(1); } };
+  assert.throws(() => checkTopology([star], DEFAULT_CAPS, spent), PlotOutOfTime);
+  assert.equal(left, -1, 'stopped at the first reading past the budget');
+});
+
+test('a self-crossing star over PLOT_TIME_BUDGET_MS is rejected naming it while the next plot of the file is judged', () => {
+  // The star's repair takes seconds of CPU, a square well under a millisecond once Ghana's boundary is loaded (judged first here).
+  judgeAll([feature(polygon(SQUARE))]);
+  const report = judgeAll([feature(polygon(selfCrossingStar(227, 100))), feature(polygon(SQUARE))], { country: 'GH', caps: caps({ plotBudgetMs: 100 }) });
+  assert.equal(report.plots[0].validation_state, 'rejected');
+  assert.equal(report.plots[0].geometry, null);
+  assert.match(report.plots[0].rejections.at(-1)!.message, /stopped after \d+ ms; the most one plot may take is 100 ms \(PLOT_TIME_BUDGET_MS\)/);
+  assert.equal(report.plots[1].validation_state, 'valid');
 });
 
 test('every finding code has a fixture that triggers it', () => {

@@ -52,6 +52,34 @@ export function retracedSquareGeoJson(turns = 750): HostileFile {
   return { bytes: featureCollection([polygon(ring)]), filename: 'retraced.geojson' };
 }
 
+/**
+ * The ring of a star polygon {points/3}, 0.01 degrees across: each edge joins a vertex to the third
+ * after it round a circle, so each crosses four others, 2 × `points` crossings in all (454 at 227
+ * points), with `perEdge` vertices along every edge (at 440: 99,881 vertices, under every cap). The
+ * repair's noding and rebuild of it take seconds, its crossings counted in milliseconds.
+ */
+export function selfCrossingStar(points = 227, perEdge = 440): [number, number][] {
+  const corner = (k: number): [number, number] => {
+    const a = (2 * Math.PI * ((3 * k) % points)) / points;
+    return [LON + 0.01 * Math.cos(a), LAT + 0.01 * Math.sin(a)];
+  };
+  const ring: [number, number][] = [];
+  for (let k = 0; k < points; k++) {
+    const [x0, y0] = corner(k);
+    const [x1, y1] = corner(k + 1);
+    for (let j = 0; j < perEdge; j++) ring.push([x0 + ((x1 - x0) * j) / perEdge, y0 + ((y1 - y0) * j) / perEdge]);
+  }
+  ring.push(ring[0]);
+  return ring;
+}
+
+/** `plots` self-crossing stars (selfCrossingStar()) in one GeoJSON: nine of the full size make 22 MB. */
+export function selfCrossingStarsGeoJson(plots = 9, perEdge = 440): HostileFile {
+  // Eight decimals: cut to six, the points along an edge zigzag and cross their neighbours.
+  const ring = selfCrossingStar(227, perEdge).map(([lon, lat]) => `[${lon.toFixed(8)},${lat.toFixed(8)}]`);
+  return { bytes: featureCollection(Array.from({ length: plots }, () => polygon(ring))), filename: 'stars.geojson' };
+}
+
 /** One MultiPolygon of `parts` small disjoint squares on a grid (10,000 parts). */
 export function manyPartsGeoJson(parts = 10_000): HostileFile {
   const side = Math.ceil(Math.sqrt(parts));
