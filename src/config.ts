@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_DECODED_TILE_BYTES, DEFAULT_RANGE_CACHE_BYTES } from './engine/sources/range-cache.ts';
-import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps } from './intake/limits.ts';
+import { CAP_VARIABLES, DEFAULT_CAPS, DEFAULT_FILE_BUDGET_MS, type IntakeCaps } from './intake/limits.ts';
 
 /** Environment → one typed, validated config object. A wrong value stops the start naming the variable. */
 export const ROLES = ['serve', 'api', 'worker'] as const;
@@ -37,6 +37,8 @@ export interface Config {
   keyCacheMs: number;
   /** Bounds on an upload's geometry (MAX_VERTICES_PER_PLOT and its siblings, src/intake/limits.ts). */
   intakeCaps: IntakeCaps;
+  /** The longest one upload is judged (FILE_TIME_BUDGET_MS); past it its thread is terminated and the upload refused. */
+  intakeFileBudgetMs: number;
   role: Role;
   /** Ed25519 private key (PEM); null means "generate under the data directory on first start". */
   signingKeyPem: string | null;
@@ -219,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadTimeoutMs: integer(env, 'UPLOAD_TIMEOUT_S', 120, 1, 3600) * 1000,
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 1000, 0, 10_000),
     intakeCaps: intakeCaps(env),
+    intakeFileBudgetMs: integer(env, 'FILE_TIME_BUDGET_MS', DEFAULT_FILE_BUDGET_MS, 1, 3_600_000),
     role: oneOf(env, 'ROLE', ROLES, 'serve'),
     signingKeyPem: signingKey(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

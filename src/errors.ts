@@ -97,6 +97,7 @@ export type IntakeCode =
   | 'unknown_country'
   | 'duplicate_ref'
   | 'intake_busy'
+  | 'judging_over_budget'
   | 'too_many_uploads'
   | 'upload_timeout';
 

@@ -58,19 +58,20 @@ describe('config', () => {
   test('the upload bounds and geometry caps take their defaults and are told by their variables', () => {
     const c = loadConfig({});
     assert.deepEqual(c.intakeCaps, DEFAULT_CAPS);
-    assert.deepEqual([c.intakeQueue, c.uploadsPerWorkspace, c.uploadTimeoutMs], [4, 2, 120_000]);
+    assert.deepEqual([c.intakeQueue, c.uploadsPerWorkspace, c.uploadTimeoutMs, c.intakeFileBudgetMs], [4, 2, 120_000, 60_000]);
     const told = loadConfig({
       MAX_VERTICES_PER_PLOT: '5000',
       MAX_VERTICES_PER_FILE: '200000',
       MAX_PARTS_PER_PLOT: '20',
       MAX_RING_CROSSINGS: '0',
       PLOT_TIME_BUDGET_MS: '2000',
+      FILE_TIME_BUDGET_MS: '30000',
       INTAKE_QUEUE: '8',
       UPLOADS_PER_WORKSPACE: '1',
       UPLOAD_TIMEOUT_S: '30',
     });
     assert.deepEqual(told.intakeCaps, { verticesPerPlot: 5000, verticesPerFile: 200_000, partsPerPlot: 20, crossingsPerPlot: 0, plotBudgetMs: 2000, plotAreaHa: 10_000 });
-    assert.deepEqual([told.intakeQueue, told.uploadsPerWorkspace, told.uploadTimeoutMs], [8, 1, 30_000]);
+    assert.deepEqual([told.intakeQueue, told.uploadsPerWorkspace, told.uploadTimeoutMs, told.intakeFileBudgetMs], [8, 1, 30_000, 30_000]);
   });
 
   test('the plot area cap is 10,000 ha unless MAX_PLOT_AREA_HA says otherwise', () => {
@@ -97,6 +98,7 @@ describe('config', () => {
     ['MAX_PARTS_PER_PLOT', { MAX_PARTS_PER_PLOT: '0' }],
     ['MAX_RING_CROSSINGS', { MAX_RING_CROSSINGS: '-1' }],
     ['PLOT_TIME_BUDGET_MS', { PLOT_TIME_BUDGET_MS: '0' }],
+    ['FILE_TIME_BUDGET_MS', { FILE_TIME_BUDGET_MS: '0' }],
     ['INTAKE_QUEUE', { INTAKE_QUEUE: '0' }],
     ['UPLOADS_PER_WORKSPACE', { UPLOADS_PER_WORKSPACE: '0' }],
     ['UPLOAD_TIMEOUT_S', { UPLOAD_TIMEOUT_S: '1.5' }],

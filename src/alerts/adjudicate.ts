@@ -46,7 +46,7 @@ export interface AdjudicateDeps {
   em: Em;
   queue: Queue | null;
   /** Checks a batch off the event loop (the intake pool). */
-  judge: (batch: AlertToJudge[]) => Promise<AlertJudgement>;
+  judge: (batch: AlertToJudge[], workspaceId: string) => Promise<AlertJudgement>;
 }
 
 const geometryOf = (shape: Shape): PlotGeometry =>
@@ -96,7 +96,7 @@ function plotColumns(input: AlertInput, judged: JudgedAlert, country: string | n
  */
 export async function adjudicateAlerts(deps: AdjudicateDeps, workspace: { id: string; plan: Plan }, inputs: AlertInput[]): Promise<AdjudicatedAlert[]> {
   const countries = await countriesOf(deps.em, workspace.id, inputs);
-  const judgement = await deps.judge(inputs.map((a, i) => ({ ref: a.ref, geometry: a.geometry, alert_date: a.alert_date, country: countries[i] })));
+  const judgement = await deps.judge(inputs.map((a, i) => ({ ref: a.ref, geometry: a.geometry, alert_date: a.alert_date, country: countries[i] })), workspace.id);
   if ('refusal' in judgement) throw alertRefusal(judgement.refusal.code, judgement.refusal.message);
   const rows = judgement.alerts.map((judged, i) => plotColumns(inputs[i], judged, countries[i]));
   const queue = await readyQueue(deps.queue);

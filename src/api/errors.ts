@@ -88,6 +88,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   too_many_vertices: 422,
   geometry_too_complex: 422,
   intake_busy: 503,
+  judging_over_budget: 422,
   too_many_uploads: 429,
   upload_timeout: 408,
   unknown_country: 422,

@@ -17,7 +17,7 @@ export interface RequestPools {
 
 export function openRequestPools(config: Config): RequestPools {
   const documents = createDocumentPool(config.documentPoolSize);
-  const intake = createIntakePool(config.intakePoolSize, config.intakeQueue, config.intakeCaps);
+  const intake = createIntakePool(config.intakePoolSize, config.intakeQueue, config.intakeCaps, config.intakeFileBudgetMs);
   const alerts = createAlertPool(config.alertPoolSize);
   return {
     documents,

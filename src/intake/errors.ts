@@ -53,6 +53,12 @@ export const shapefileRecordTooComplex = (where: string, found: string, cap: str
 export const intakeBusy = (retryAfterSeconds: number) =>
   new DomainError('intake_busy', 'The service is judging as many uploads as it takes at once; send the file again shortly.', retryAfterSeconds);
 
+export const judgingOverBudget = (budgetMs: number) =>
+  new DomainError(
+    'judging_over_budget',
+    `Judging the upload took longer than ${budgetMs / 1000} s (FILE_TIME_BUDGET_MS), the most one upload may take; it was stopped and nothing was stored. Split the file, or simplify the boundaries the report would reject as too complex.`,
+  );
+
 export const tooManyUploads = (limit: number) =>
   new DomainError('too_many_uploads', `This workspace already has ${limit} upload(s) being judged, the most it may have at once; send the next when one has answered.`);
 

@@ -102,7 +102,7 @@ function entryOf(plot: PlotReport): PlotEntry {
 async function judgeFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<IntakeReport> {
   const country = input.country?.trim() ? resolveCountry(input.country) : null;
   const producers = await workspaceProducers(em, input.workspaceId);
-  return judge({ bytes: input.bytes, filename: input.filename, country, producers, now: input.now });
+  return judge({ bytes: input.bytes, filename: input.filename, country, producers, now: input.now }, input.workspaceId);
 }
 
 /** POST /portal/plots/validate: the report an import would give, storing nothing. */

@@ -71,6 +71,14 @@ export const CAP_VARIABLES: Record<keyof IntakeCaps, string> = {
 /** A cap as refusals and findings state it: its value and the variable that sets it. */
 export const capText = (caps: IntakeCaps, cap: keyof IntakeCaps) => `${caps[cap].toLocaleString('en')} (${CAP_VARIABLES[cap]})`;
 
+/**
+ * The longest one upload is judged on an intake thread, by default (FILE_TIME_BUDGET_MS): past it the
+ * thread is terminated and the upload refused. The largest files measured (25 MB: 20,000 polygons,
+ * 100,000 points, a 17 MB KML) take 1 to 6 s on a shared two-core machine, so a minute leaves them
+ * room under load while bounding how long one upload keeps others from a thread.
+ */
+export const DEFAULT_FILE_BUDGET_MS = 60_000;
+
 /** How many row errors a report lists; beyond them it gives only their number. */
 export const MAX_ROW_ERRORS = 100;
 

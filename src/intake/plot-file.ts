@@ -33,8 +33,12 @@ export interface JudgeRequest {
   caps?: IntakeCaps;
 }
 
-/** Parses and judges one file: the report of every plot, storing nothing. Throws a DomainError for a file refused whole. */
-export type PlotJudge = (request: JudgeRequest) => Promise<IntakeReport>;
+/**
+ * Parses and judges one file of a workspace (the intake pool serves workspaces in turns): the report
+ * of every plot, storing nothing. Throws a DomainError for a file refused whole.
+ */
+export type PlotJudge = (request: JudgeRequest, workspaceId: string) => Promise<IntakeReport>;
 
-/** The judgement on the calling thread; the API runs it in the intake pool. */
-export const judgePlotFile: PlotJudge = async (request) => validatePlots(await readPlotFile(request.bytes, request.filename, request.caps), request);
+/** The judgement on the calling thread, a PlotJudge taking no turns; the API runs it in the intake pool. */
+export const judgePlotFile = async (request: JudgeRequest): Promise<IntakeReport> =>
+  validatePlots(await readPlotFile(request.bytes, request.filename, request.caps), request);

@@ -7,20 +7,22 @@
  * ones until it has been idle IDLE_MS. Judging a 25 MB file leaves its heap a few hundred MB large,
  * which the process gets back only when the thread goes: at most IDLE_MS after the last upload (a
  * thread that ended as soon as it was idle made every upload sent alone pay the start). Uploads
- * beyond the threads wait in the pool's queue, up to `queue` (INTAKE_QUEUE) of them: each holds a copy of its file (up to
- * 25 MB), so beyond that an upload is refused at once with 503 intake_busy rather than held. The
- * caps (src/intake/limits.ts) travel with each file to the thread.
+ * beyond the threads wait for a turn (src/intake/workspace-turns.ts: fair between workspaces, each turn
+ * at most FILE_TIME_BUDGET_MS, its thread terminated past it), up to `queue` (INTAKE_QUEUE) of them:
+ * each holds a copy of its file (up to 25 MB), so beyond that an upload is refused at once with 503
+ * intake_busy rather than held. The caps (src/intake/limits.ts) travel with each file to the thread.
  */
 import { DefaultDeserializer } from 'node:v8';
 import type { AlertJudgement, AlertToJudge } from '../alerts/judge-alerts.ts';
-import { createPool, PoolError } from '../engine/worker/pool.ts';
+import { createPool } from '../engine/worker/pool.ts';
 import { DomainError } from '../errors.ts';
-import { intakeBusy } from './errors.ts';
-import type { IntakeCaps } from './limits.ts';
+import { intakeBusy, judgingOverBudget } from './errors.ts';
+import { DEFAULT_FILE_BUDGET_MS, type IntakeCaps } from './limits.ts';
 import type { IntakeTasks } from './judge-task.ts';
 import type { PlotJudge } from './plot-file.ts';
 import { takingTurns } from '../turns.ts';
 import type { PlotReport } from './validate.ts';
+import { workspaceTurns, type TurnsState } from './workspace-turns.ts';
 
 /** How long an intake thread waits for the next upload before it ends and its heap goes back. */
 const IDLE_MS = 10_000;
@@ -29,26 +31,33 @@ const RETRY_AFTER_S = 5;
 
 export interface IntakePool {
   judge: PlotJudge;
-  /** Checks an adjudicate batch on a thread. */
-  judgeAlerts(batch: AlertToJudge[]): Promise<AlertJudgement>;
+  /** Checks a workspace's adjudicate batch on a thread, in the workspace's turn. */
+  judgeAlerts(batch: AlertToJudge[], workspaceId: string): Promise<AlertJudgement>;
+  /** The turns running and waiting, for GET /health. */
+  state(): TurnsState;
   close(): Promise<void>;
 }
 
-export function createIntakePool(size: number, queue: number, caps: IntakeCaps): IntakePool {
+export function createIntakePool(size: number, queue: number, caps: IntakeCaps, fileBudgetMs = DEFAULT_FILE_BUDGET_MS): IntakePool {
   const pool = createPool<IntakeTasks>({
     size,
     minThreads: 0,
     idleTimeoutMs: IDLE_MS,
-    maxQueue: queue,
+    // The turns hand the pool at most `size` tasks; one waits here only while a stopped thread's successor starts.
+    maxQueue: size,
     filename: new URL('./judge-task.ts', import.meta.url),
     name: 'intake',
   });
+  const turns = workspaceTurns({
+    threads: size,
+    queue,
+    budgetMs: fileBudgetMs,
+    busy: () => intakeBusy(RETRY_AFTER_S),
+    overBudget: () => judgingOverBudget(fileBudgetMs),
+  });
   return {
-    async judge(request) {
-      const judged = await pool.run('judge', { ...request, caps }).catch((error: unknown) => {
-        if (error instanceof PoolError && error.code === 'pool_full') throw intakeBusy(RETRY_AFTER_S);
-        throw error;
-      });
+    async judge(request, workspaceId) {
+      const judged = await turns.take(workspaceId, (signal) => pool.run('judge', { ...request, caps }, { signal }));
       if ('refusal' in judged) throw new DomainError(judged.refusal.code, judged.refusal.message);
       const reader = new DefaultDeserializer(judged.plots);
       reader.readHeader();
@@ -60,12 +69,8 @@ export function createIntakePool(size: number, queue: number, caps: IntakeCaps):
       }
       return { ...judged.report, plots };
     },
-    judgeAlerts(batch) {
-      return pool.run('alerts', batch).catch((error: unknown) => {
-        if (error instanceof PoolError && error.code === 'pool_full') throw intakeBusy(RETRY_AFTER_S);
-        throw error;
-      });
-    },
+    judgeAlerts: (batch, workspaceId) => turns.take(workspaceId, (signal) => pool.run('alerts', batch, { signal })),
+    state: () => turns.state(),
     close: () => pool.close(),
   };
 }

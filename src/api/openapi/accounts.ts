@@ -6,7 +6,7 @@ export const accountSchemas: Record<string, Schema> = {
     type: 'object',
     required: ['status'],
     description:
-      'An anonymous caller gets only `status`. A caller with a valid API key (any role) or a signed-in session also gets `role` and each dependency\'s check, with its error when it fails; no file paths in either.',
+      'An anonymous caller gets only `status`. A caller with a valid API key (any role) or a signed-in session also gets `role` and each dependency\'s check, with its error when it fails; no file paths in either. `status` is `degraded` (503) when a dependency is down or the intake is stalled: an upload judged past FILE_TIME_BUDGET_MS whose thread has not stopped, or one that has waited longer than that for an intake thread.',
     properties: {
       status: { enum: ['ok', 'degraded'] },
       role: { enum: ['serve', 'api', 'worker'] },
@@ -16,6 +16,20 @@ export const accountSchemas: Record<string, Schema> = {
         type: 'object',
         required: ['ok'],
         properties: { ok: { type: 'boolean' }, kind: { enum: ['demo', 'public'] }, synthetic: { type: 'boolean' }, error: { type: 'string' } },
+      },
+      intake: {
+        type: 'object',
+        required: ['ok', 'running', 'waiting', 'longest_running_ms', 'longest_waiting_ms', 'stopped'],
+        description: 'This process\'s upload threads: uploads judged and waiting for a turn, the longest of each, and uploads stopped at FILE_TIME_BUDGET_MS since the start; `error` says why it is stalled.',
+        properties: {
+          ok: { type: 'boolean' },
+          running: { type: 'integer' },
+          waiting: { type: 'integer' },
+          longest_running_ms: { type: 'integer' },
+          longest_waiting_ms: { type: 'integer' },
+          stopped: { type: 'integer' },
+          error: { type: 'string' },
+        },
       },
     },
   },
@@ -98,9 +112,9 @@ export const accountPaths = {
   '/health': {
     get: {
       operationId: 'getHealth',
-      summary: 'Service status; database, queue and archive checks for a caller with credentials',
+      summary: 'Service status; database, queue, archive and intake checks for a caller with credentials',
       security: [],
-      responses: { '200': json(ref('Health')), '503': json(ref('Health'), 'A dependency is down') },
+      responses: { '200': json(ref('Health')), '503': json(ref('Health'), 'A dependency is down or the intake is stalled') },
     },
   },
   '/workspace': {

@@ -325,8 +325,8 @@ export const alertPaths = {
         ...gateRefusals,
         '404': refusal('A `producer_id` names no producer of the workspace', ['not_found']),
         '422': refusal(
-          'The batch is refused whole: not an array, empty or over 500 alerts; a reference repeated in the batch or already in the register; a geometry that is no Point, Polygon or MultiPolygon or cannot be read; a coordinate off the Earth; coordinates that fit the alert\'s country (its own, else its producer\'s) only with longitude and latitude exchanged; a footprint over 5 km2; an `alert_date` before 2021-01-01; a field of the wrong type; an unrecognised country',
-          ['bad_body', 'no_alerts', 'too_many_alerts', 'ref_in_use', 'bad_geometry', 'coordinates_out_of_range', 'axis_order_swapped', 'footprint_too_large', 'alert_before_cutoff', 'bad_alert', 'unknown_country'],
+          'The batch is refused whole: not an array, empty or over 500 alerts; a reference repeated in the batch or already in the register; a geometry that is no Point, Polygon or MultiPolygon or cannot be read; a coordinate off the Earth; coordinates that fit the alert\'s country (its own, else its producer\'s) only with longitude and latitude exchanged; a footprint over 5 km2; an `alert_date` before 2021-01-01; a field of the wrong type; an unrecognised country; checking it took longer than FILE_TIME_BUDGET_MS',
+          ['bad_body', 'no_alerts', 'too_many_alerts', 'ref_in_use', 'bad_geometry', 'coordinates_out_of_range', 'axis_order_swapped', 'footprint_too_large', 'alert_before_cutoff', 'bad_alert', 'unknown_country', 'judging_over_budget'],
         ),
       },
     },

@@ -255,14 +255,14 @@ const countryParameter = {
 const uploadRefusals = {
   ...authRefusals,
   '413': refusal('The file is over 25 MB (refused while it streams in)', ['file_too_large']),
-  '422': refusal('The file cannot be taken as a whole; nothing is stored', [
+  '422': refusal('The file cannot be taken as a whole, or judging it took longer than FILE_TIME_BUDGET_MS (judging_over_budget: it was stopped); nothing is stored', [
     'empty_file', 'file_required', 'unknown_country', 'unsupported_format', 'bad_encoding', 'bad_json', 'bad_geojson',
     'bad_zip', 'zip_too_large', 'bad_shapefile', 'unsupported_crs', 'bad_csv', 'bad_kml', 'too_many_plots', 'too_many_vertices',
-    'geometry_too_complex',
+    'geometry_too_complex', 'judging_over_budget',
   ]),
   '408': refusal('The body did not arrive within UPLOAD_TIMEOUT_S; the connection is closed', ['upload_timeout']),
   '429': refusal('The workspace already has UPLOADS_PER_WORKSPACE uploads being read or judged', ['too_many_uploads']),
-  '503': refusal('The intake threads and their queue (INTAKE_QUEUE) are full; Retry-After says when to send again', ['intake_busy']),
+  '503': refusal('The intake threads are busy and INTAKE_QUEUE uploads already wait for a turn; Retry-After says when to send again', ['intake_busy']),
 };
 
 const plotId = { name: 'id', in: 'path', required: true, schema: uuid };
