@@ -73,10 +73,13 @@ export function selfCrossingStar(points = 227, perEdge = 440): [number, number][
   return ring;
 }
 
-/** `plots` self-crossing stars (selfCrossingStar()) in one GeoJSON: nine of the full size make 22 MB. */
-export function selfCrossingStarsGeoJson(plots = 9, perEdge = 440): HostileFile {
+/**
+ * `plots` self-crossing stars (selfCrossingStar()) in one GeoJSON: nine of the full size make 22 MB,
+ * the file of issue 29 that held a thread for minutes.
+ */
+export function selfCrossingStarsGeoJson(plots = 9, points = 227, perEdge = 440): HostileFile {
   // Eight decimals: cut to six, the points along an edge zigzag and cross their neighbours.
-  const ring = selfCrossingStar(227, perEdge).map(([lon, lat]) => `[${lon.toFixed(8)},${lat.toFixed(8)}]`);
+  const ring = selfCrossingStar(points, perEdge).map(([lon, lat]) => `[${lon.toFixed(8)},${lat.toFixed(8)}]`);
   return { bytes: featureCollection(Array.from({ length: plots }, () => polygon(ring))), filename: 'stars.geojson' };
 }
 
