@@ -56,7 +56,7 @@ export const intakeBusy = (retryAfterSeconds: number) =>
 export const judgingOverBudget = (budgetMs: number) =>
   new DomainError(
     'judging_over_budget',
-    `Judging the upload took longer than ${budgetMs / 1000} s (FILE_TIME_BUDGET_MS), the most one upload may take; it was stopped and nothing was stored. Split the file, or simplify the boundaries the report would reject as too complex.`,
+    `Judging the upload took longer than ${budgetMs / 1000} s (FILE_TIME_BUDGET_MS), the most one upload may take; it was stopped and nothing was stored. Send it in smaller files (or batches), or simplify the boundaries it holds.`,
   );
 
 export const tooManyUploads = (limit: number) =>
