@@ -1,8 +1,9 @@
 import { Buffer } from 'node:buffer';
 import { open as openShapefile } from 'shapefile';
 import { DomainError } from '../errors.ts';
-import { badShapefile, shapefileRecordTooComplex, tooManyPlots, tooManyVertices } from './errors.ts';
-import { capText, DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
+import { badShapefile, shapefileRecordTooComplex, tableTooLarge, tooManyPlots, tooManyVertices } from './errors.ts';
+import { capText, DEFAULT_CAPS, MAX_DBF_RECORD_BYTES, MAX_PLOTS, type IntakeCaps } from './limits.ts';
+import { checkTableSize } from './table-size.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
 import { messageOf, unzip, type Watch } from './zip.ts';
@@ -87,19 +88,45 @@ function watchShp(name: string, caps: IntakeCaps, vertices: { count: number }): 
 /** Room for what a writer may leave after a .dbf's last record (its end-of-file mark, padding). */
 const DBF_SLACK_BYTES = 64 * 1024;
 
-/** The .dbf's header, once inflated, must account for the entry's declared size and hold no more records than an import takes. */
+/**
+ * The .dbf's header, once inflated, must account for the entry's declared size and hold no more
+ * records than an import takes; once its field descriptors have inflated too, the table's fields,
+ * record size and values are bounded (checkTable), all before a record is read.
+ */
 function watchDbf(name: string, declared: number): Watch {
-  let checked = false;
+  let counted = false;
+  let tabled = false;
   return (dbf) => {
-    if (checked || dbf.length < 12) return;
-    checked = true;
+    if (dbf.length < 12) return;
     const count = dbf.readUInt32LE(4);
-    if (count > MAX_PLOTS) throw tooManyPlots();
-    const size = dbf.readUInt16LE(8) + dbf.readUInt16LE(10) * count;
-    if (declared > size + DBF_SLACK_BYTES) {
-      throw badShapefile(`${name}: its header accounts for ${size} bytes but the zip declares ${declared}.`);
+    const headerLength = dbf.readUInt16LE(8);
+    if (!counted) {
+      counted = true;
+      if (count > MAX_PLOTS) throw tooManyPlots();
+      const size = headerLength + dbf.readUInt16LE(10) * count;
+      if (declared > size + DBF_SLACK_BYTES) {
+        throw badShapefile(`${name}: its header accounts for ${size} bytes but the zip declares ${declared}.`);
+      }
+    }
+    if (!tabled && dbf.length >= headerLength) {
+      tabled = true;
+      checkTable(name, dbf, count, headerLength);
     }
   };
+}
+
+/**
+ * The .dbf's fields (descriptors of 32 bytes from byte 32 to the 0x0D that ends them), its record
+ * size and its values against the table bounds (checkTableSize, MAX_DBF_RECORD_BYTES).
+ */
+function checkTable(name: string, dbf: Buffer, records: number, headerLength: number): void {
+  let fields = 0;
+  while (32 + 32 * fields < headerLength && dbf[32 + 32 * fields] !== 0x0d) fields++;
+  checkTableSize(fields, records, 'dbf', name);
+  const recordLength = dbf.readUInt16LE(10);
+  if (recordLength > MAX_DBF_RECORD_BYTES) {
+    throw tableTooLarge(`records of ${recordLength.toLocaleString('en')} bytes (${name})`, `${MAX_DBF_RECORD_BYTES.toLocaleString('en')} bytes a record`);
+  }
 }
 
 /** The most a .prj or .cpg may declare (a projection's WKT is a few KB); the .shx holds 8 bytes a record. */
