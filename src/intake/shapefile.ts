@@ -248,7 +248,7 @@ function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): number {
     if (recordType !== 0 && recordType !== type) {
       throw fail(`record ${n} at byte ${offset} has shape type ${recordType} in a file of type ${type}: the offsets are broken.`);
     }
-    if (recordType !== 0) checkRecord(shp, offset + 8, length, kind, (detail) => fail(`record ${n} at byte ${offset} ${detail}`));
+    if (recordType !== 0) checkRecord(shp, offset + 8, length, type, kind, (detail) => fail(`record ${n} at byte ${offset} ${detail}`));
     records.push({ offset, length });
     offset += 8 + length;
   }
@@ -269,25 +269,38 @@ function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): number {
   return records.length;
 }
 
-function checkRecord(shp: Buffer, at: number, length: number, kind: string, fail: (detail: string) => Error): void {
-  if (kind === 'point') {
-    if (length < 20) throw fail(`is ${length} bytes, too short for a point.`);
-    return;
-  }
+/**
+ * A record's content length must be the one its shape type and counts take: a point 20 bytes, a
+ * polygon its header, part starts and points, each Z or M variant with its range and values (M
+ * optional, as writers leave it out). Anything longer is bytes the reader would skip unseen (a point
+ * claiming 250 MB of zeros), anything shorter a record read into its neighbour.
+ */
+function checkRecord(shp: Buffer, at: number, length: number, type: number, kind: string, fail: (detail: string) => Error): void {
+  let base = 20;
+  let points = 1;
   if (kind === 'multipoint') {
-    const points = length >= 40 ? shp.readInt32LE(at + 36) : -1;
-    if (points < 0 || 40 + 16 * points > length) throw fail('holds more points than its length allows.');
-    return;
+    points = length >= 40 ? shp.readInt32LE(at + 36) : -1;
+    if (points < 0) throw fail(`is ${length} bytes, too short for a multipoint.`);
+    base = 40 + 16 * points;
+  } else if (kind === 'poly') {
+    if (length < 44) throw fail(`is ${length} bytes, too short for a polygon.`);
+    const parts = shp.readInt32LE(at + 36);
+    points = shp.readInt32LE(at + 40);
+    if (parts < 0 || points < 0 || 44 + 4 * parts + 16 * points > length) throw fail(`holds ${parts} parts and ${points} points, more than its length allows.`);
+    base = 44 + 4 * parts + 16 * points;
+    let previous = -1;
+    for (let i = 0; i < parts; i++) {
+      const start = shp.readInt32LE(at + 44 + 4 * i);
+      if (start <= previous || start >= points || (i === 0 && start !== 0)) throw fail(`has part ${i + 1} starting at point ${start}, which is out of order.`);
+      previous = start;
+    }
   }
-  if (length < 44) throw fail(`is ${length} bytes, too short for a polygon.`);
-  const parts = shp.readInt32LE(at + 36);
-  const points = shp.readInt32LE(at + 40);
-  if (parts < 0 || points < 0 || 44 + 4 * parts + 16 * points > length) throw fail(`holds ${parts} parts and ${points} points, more than its length allows.`);
-  let previous = -1;
-  for (let i = 0; i < parts; i++) {
-    const start = shp.readInt32LE(at + 44 + 4 * i);
-    if (start <= previous || start >= points || (i === 0 && start !== 0)) throw fail(`has part ${i + 1} starting at point ${start}, which is out of order.`);
-    previous = start;
+  // A Z or M section: a range of two doubles, then one double a point (a point's alone has no range).
+  const section = kind === 'point' ? 8 : 16 + 8 * points;
+  const variant = Math.floor(type / 10);
+  const lengths = variant === 0 ? [base] : variant === 1 ? [base + section, base + 2 * section] : [base, base + section];
+  if (!lengths.includes(length)) {
+    throw fail(`claims ${length} bytes of content, where its shape type ${type} and its ${points} point(s) take ${lengths.join(' or ')}.`);
   }
 }
 
