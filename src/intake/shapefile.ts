@@ -80,6 +80,9 @@ function watchShp(name: string, caps: IntakeCaps, vertices: { count: number }): 
       if (vertices.count > caps.verticesPerFile) throw tooManyVertices(capText(caps, 'verticesPerFile'));
       const length = shp.readInt32BE(next + 4) * 2;
       if (length < 4) return;
+      // A record claiming more bytes than its shape takes is refused here, before those bytes inflate.
+      const disagreement = SHAPE_TYPES[type] && parts >= 0 && points >= 0 ? lengthDisagreement(type, parts, points, length) : null;
+      if (disagreement) throw badShapefile(`${where} ${disagreement}`);
       next += 8 + length;
     }
   };
@@ -273,21 +276,31 @@ function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): number {
  * A record's content length must be the one its shape type and counts take: a point 20 bytes, a
  * polygon its header, part starts and points, each Z or M variant with its range and values (M
  * optional, as writers leave it out). Anything longer is bytes the reader would skip unseen (a point
- * claiming 250 MB of zeros), anything shorter a record read into its neighbour.
+ * claiming 250 MB of zeros), anything shorter a record read into its neighbour. Null when it agrees.
  */
+function lengthDisagreement(type: number, parts: number, points: number, length: number): string | null {
+  const kind = SHAPE_TYPES[type];
+  if (kind === 'null') return length === 4 ? null : `claims ${length} bytes of content, where a null shape takes 4.`;
+  const base = kind === 'point' ? 20 : kind === 'multipoint' ? 40 + 16 * points : 44 + 4 * parts + 16 * points;
+  // A Z or M section: a range of two doubles, then one double a point (a point's alone has no range).
+  const section = kind === 'point' ? 8 : 16 + 8 * points;
+  const variant = Math.floor(type / 10);
+  const lengths = variant === 0 ? [base] : variant === 1 ? [base + section, base + 2 * section] : [base, base + section];
+  if (lengths.includes(length)) return null;
+  return `claims ${length} bytes of content, where its shape type ${type} and its ${points} point(s) take ${lengths.join(' or ')}.`;
+}
+
 function checkRecord(shp: Buffer, at: number, length: number, type: number, kind: string, fail: (detail: string) => Error): void {
-  let base = 20;
+  let parts = 0;
   let points = 1;
   if (kind === 'multipoint') {
     points = length >= 40 ? shp.readInt32LE(at + 36) : -1;
     if (points < 0) throw fail(`is ${length} bytes, too short for a multipoint.`);
-    base = 40 + 16 * points;
   } else if (kind === 'poly') {
     if (length < 44) throw fail(`is ${length} bytes, too short for a polygon.`);
-    const parts = shp.readInt32LE(at + 36);
+    parts = shp.readInt32LE(at + 36);
     points = shp.readInt32LE(at + 40);
     if (parts < 0 || points < 0 || 44 + 4 * parts + 16 * points > length) throw fail(`holds ${parts} parts and ${points} points, more than its length allows.`);
-    base = 44 + 4 * parts + 16 * points;
     let previous = -1;
     for (let i = 0; i < parts; i++) {
       const start = shp.readInt32LE(at + 44 + 4 * i);
@@ -295,13 +308,8 @@ function checkRecord(shp: Buffer, at: number, length: number, type: number, kind
       previous = start;
     }
   }
-  // A Z or M section: a range of two doubles, then one double a point (a point's alone has no range).
-  const section = kind === 'point' ? 8 : 16 + 8 * points;
-  const variant = Math.floor(type / 10);
-  const lengths = variant === 0 ? [base] : variant === 1 ? [base + section, base + 2 * section] : [base, base + section];
-  if (!lengths.includes(length)) {
-    throw fail(`claims ${length} bytes of content, where its shape type ${type} and its ${points} point(s) take ${lengths.join(' or ')}.`);
-  }
+  const disagreement = lengthDisagreement(type, parts, points, length);
+  if (disagreement) throw fail(disagreement);
 }
 
 function checkDbf(name: string, dbf: Buffer, shpRecords: number): void {
