@@ -65,7 +65,6 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
   const text = utf8Text(bytes).replace(/^\uFEFF/, '');
   if (text.trim() === '') throw emptyFile();
   const { delimiter, header } = sniffHeader(text);
-  checkTableSize(header.length, 0, 'csv', 'the header line');
   const lonAt = columnIndex(header, LON);
   const latAt = columnIndex(header, LAT);
 
