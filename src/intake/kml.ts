@@ -71,6 +71,7 @@ export function parseKml(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): Pa
   if (!/<([\w-]+:)?kml[\s>]/.test(text)) throw notKml();
   // KML declares no document type; one that does may define entities that expand without bound.
   if (/<!DOCTYPE/i.test(text)) throw badKml('it declares a DOCTYPE, which KML does not use.');
+  if (placemarkTagsPast(text, MAX_PLOTS)) throw tooManyPlots();
   const root = parsed(text).find((node) => tagOf(node) === 'kml');
   if (!root) throw notKml();
 
@@ -95,6 +96,17 @@ function parsed(text: string): Node[] {
     if (/nested tags/i.test(message)) throw nestingTooDeep('elements within elements');
     throw badKml(`${message.slice(0, MAX_QUOTED_CHARS)}.`);
   }
+}
+
+/**
+ * Whether the text opens more than `max` Placemark elements, counted on the text before it is parsed
+ * into a tree (25 MB of KML has room for two million empty ones, a tree of some gigabytes). An upper
+ * bound: one inside a comment counts too.
+ */
+function placemarkTagsPast(text: string, max: number): boolean {
+  let count = 0;
+  for (const _ of text.matchAll(/<(?:[\w-]+:)?Placemark[\s/>]/g)) if (++count > max) return true;
+  return false;
 }
 
 const notKml = () => unsupportedFormat('The file is XML (or HTML) but not KML: its root element is not <kml>.');

@@ -9,6 +9,7 @@ import {
   combPolygonGeoJson,
   declaringSize,
   deepGeoJson,
+  folderFloodKmz,
   type HostileFile,
   hugePolygonShapefileZip,
   inflatingZip,
@@ -189,8 +190,11 @@ describe('hostile uploads', () => {
     assertRefused(await send(kmlBomb), 422, 'zip_too_large', /expands doc\.kml to 250,000,000 bytes of KML, more than the 25 MB allowed/);
   });
 
-  test('a KMZ of 500,000 Placemarks in one Document is refused with too_many_plots, not a stack overflow', async () => {
+  test('a KMZ of 500,000 Placemarks is refused with too_many_plots, and one of 200,000 Folders walked without overflowing the stack', async () => {
     assertRefused(await send(placemarkFloodKmz()), 422, 'too_many_plots', /100,000 plots/);
+    const folders = await send(folderFloodKmz());
+    assert.equal(folders.status, 200, JSON.stringify(folders.body).slice(0, 300));
+    assert.deepEqual(folders.body.plots, []);
   });
 
   test('GeoJSON nested 40,000 levels deep is refused with nesting_too_deep', async () => {

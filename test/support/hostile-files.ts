@@ -198,10 +198,17 @@ export function kmlBombKmz(inflatedBytes = 250_000_000): HostileFile {
   return { bytes: zipped({ 'doc.kml': kml }), filename: 'bomb.kmz' };
 }
 
+/** A KMZ of one Document holding `count` empty `tag` elements side by side. */
+const crowdedKmz = (tag: string, count: number): HostileFile => ({
+  bytes: zipped({ 'doc.kml': Buffer.from(`<kml><Document>${`<${tag}/>`.repeat(count)}</Document></kml>`) }),
+  filename: 'crowded.kmz',
+});
+
 /** A KMZ of one Document holding `placemarks` empty Placemarks (500,000: 6 MB of KML, some kilobytes zipped). */
-export function placemarkFloodKmz(placemarks = 500_000): HostileFile {
-  return { bytes: zipped({ 'doc.kml': Buffer.from(`<kml><Document>${'<Placemark/>'.repeat(placemarks)}</Document></kml>`) }), filename: 'flood.kmz' };
-}
+export const placemarkFloodKmz = (placemarks = 500_000) => crowdedKmz('Placemark', placemarks);
+
+/** A KMZ of one Document holding `folders` empty Folders (200,000: more than a call's arguments may spread). */
+export const folderFloodKmz = (folders = 200_000) => crowdedKmz('Folder', folders);
 
 /** A GeoJSON Feature whose Polygon's coordinates nest `levels` arrays deep (40,000: 80 KB). */
 export function deepGeoJson(levels = 40_000): HostileFile {
