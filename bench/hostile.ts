@@ -30,8 +30,9 @@ import { ADMIN_URL } from '../test/support/db.ts';
 import { serveDemoArchive } from '../test/support/archive-server.ts';
 import { demoWorld } from '../test/support/demo-world.ts';
 import {
-  cattlePointGeoJson, combPolygonGeoJson, type HostileFile, hugePolygonShapefileZip, inflatingZip, manyPartsGeoJson,
-  nonFeatureGeoJson, nullRecordsShapefileZip, quoteStormCsv, retracedSquareGeoJson,
+  badQuoteRowsCsv, cattlePointGeoJson, combPolygonGeoJson, deepGeoJson, type HostileFile, hugePolygonShapefileZip, inflatingZip,
+  kmlBombKmz, longPointShapefileZip, manyEntriesZip, manyLayersShapefileZip, manyPartsGeoJson, nonFeatureGeoJson,
+  nullRecordsShapefileZip, placemarkFloodKmz, quoteStormCsv, retracedSquareGeoJson, wideCsv, wideDbfShapefileZip,
 } from '../test/support/hostile-files.ts';
 import { polygonPlotsGeoJson } from './fixtures.ts';
 
@@ -64,6 +65,17 @@ const ATTACKS: Attack[] = [
   { name: 'shapefile_20m_null_records', file: 'nullRecordsShapefileZip(20_000_000)', build: () => nullRecordsShapefileZip() },
   { name: 'geojson_12m_non_features', file: 'nonFeatureGeoJson(12_000_000)', build: () => nonFeatureGeoJson() },
   { name: 'cattle_point_1e9_ha', file: 'cattlePointGeoJson(1e9)', build: () => cattlePointGeoJson(), engine: true },
+  // Issue 29's parser bounds.
+  { name: 'kmz_kml_250mb', file: 'kmlBombKmz(250_000_000)', build: () => kmlBombKmz() },
+  { name: 'kmz_500000_placemarks', file: 'placemarkFloodKmz(500_000)', build: () => placemarkFloodKmz() },
+  { name: 'geojson_40000_deep', file: 'deepGeoJson(40_000)', build: () => deepGeoJson() },
+  { name: 'zip_1001_entries', file: 'manyEntriesZip(1_001)', build: () => manyEntriesZip() },
+  { name: 'zip_400_layers', file: 'manyLayersShapefileZip(400)', build: () => manyLayersShapefileZip() },
+  { name: 'dbf_2000_fields', file: 'wideDbfShapefileZip({ fields: 2_000, records: 50_000 })', build: () => wideDbfShapefileZip() },
+  { name: 'dbf_at_values_cap', file: 'wideDbfShapefileZip({ fields: 20, records: 100_000 })', build: () => wideDbfShapefileZip({ fields: 20, records: 100_000 }) },
+  { name: 'csv_1m_columns', file: 'wideCsv(1_000_000)', build: () => wideCsv() },
+  { name: 'csv_2m_quoting_errors', file: 'badQuoteRowsCsv(2_000_000)', build: () => badQuoteRowsCsv() },
+  { name: 'shapefile_point_250mb', file: 'longPointShapefileZip(250_000_000)', build: () => longPointShapefileZip() },
 ];
 
 /** What the answer said: the status, the error code, or the plots' rejection codes and row errors counted. */

@@ -3,11 +3,12 @@ import { parse } from 'csv-parse/sync';
 import type { CsvError, Info } from 'csv-parse/sync';
 import { writtenDecimals } from './decimals.ts';
 import { DomainError } from '../errors.ts';
-import { badCsv, emptyFile, tooManyPlots } from './errors.ts';
-import { MAX_PLOTS, MAX_QUOTED_CHARS } from './limits.ts';
+import { badCsv, emptyFile, tooManyPlots, tooManyRowErrors } from './errors.ts';
+import { MAX_FIELDS, MAX_PLOTS, MAX_QUOTED_CHARS, MAX_UNREADABLE_ROWS } from './limits.ts';
 import { numberFrom } from './properties.ts';
 import { utf8Text } from './text.ts';
 import { rowErrorLog } from './row-errors.ts';
+import { checkTableSize } from './table-size.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
 
 /** The delimiters a spreadsheet writes: comma, semicolon (where the comma is the decimal mark), tab, pipe. */
@@ -32,11 +33,21 @@ const columnIndex = (header: string[], names: string[]) => header.findIndex((h) 
 
 /**
  * The delimiter is the one whose split of the header line yields both a lon and a lat column;
- * a header that no delimiter splits that way is refused, naming what was found.
+ * a header that no delimiter splits that way is refused, naming what was found. The parser costs
+ * about a microsecond a character, so a delimiter is tried only where the line holds it once at
+ * least and no more often than a header may have columns; the header is refused as too wide when
+ * only such a delimiter could read it.
  */
 function sniffHeader(text: string): { delimiter: string; header: string[] } {
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  let widest = 0;
   for (const delimiter of DELIMITERS) {
+    const columns = firstLine.split(delimiter).length;
+    if (columns < 2) continue;
+    if (columns > MAX_FIELDS) {
+      widest = Math.max(widest, columns);
+      continue;
+    }
     let header: string[];
     try {
       header = (parse(firstLine, { delimiter, relax_quotes: true }) as string[][])[0] ?? [];
@@ -45,6 +56,7 @@ function sniffHeader(text: string): { delimiter: string; header: string[] } {
     }
     if (columnIndex(header, LON) >= 0 && columnIndex(header, LAT) >= 0) return { delimiter, header };
   }
+  if (widest > 0) checkTableSize(widest, 0, 'csv', 'the header line');
   throw badCsv(`the first line must name a lon and a lat column (it reads: ${JSON.stringify(firstLine.slice(0, 200))}).`);
 }
 
@@ -70,6 +82,7 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
       return;
     }
     if (plots.length >= MAX_PLOTS) throw tooManyPlots();
+    checkTableSize(header.length, plots.length + 1, 'csv', `line ${line}`);
     const properties: Record<string, unknown> = {};
     header.forEach((name, i) => {
       if (i !== lonAt && i !== latAt && name.trim() !== '') properties[name.trim()] = record[i];
@@ -84,7 +97,9 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
     plots.push({ index: index++, geometry, properties, writtenDecimals: Math.min(writtenDecimals(lonText), writtenDecimals(latText)) });
   };
   let erringLine: number | undefined;
+  let firstErringLine: number | undefined;
   let errorsOnRow = 0;
+  let unreadable = 0;
   try {
     parse(text, {
       delimiter,
@@ -100,6 +115,8 @@ export function parseCsv(bytes: Uint8Array): ParsedFile {
         const line = typeof error?.lines === 'number' ? error.lines : undefined;
         errorsOnRow = line === erringLine ? errorsOnRow + 1 : 1;
         erringLine = line;
+        firstErringLine ??= line;
+        if (++unreadable > MAX_UNREADABLE_ROWS) throw tooManyRowErrors(firstErringLine);
         if (errorsOnRow > MAX_ERRORS_PER_ROW) throw badCsv(`line ${line} has more than ${MAX_ERRORS_PER_ROW} quoting errors.`);
         rowErrors.add({ index: index++, line, code: 'ragged_row', message: `The row cannot be read: ${quoted(error?.message ?? 'malformed quoting')}.` });
       },

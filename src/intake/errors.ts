@@ -1,6 +1,6 @@
 /** Refusals of a whole uploaded file (codes in src/errors.ts's IntakeCode); per-plot problems are findings, never these. */
 import { DomainError } from '../errors.ts';
-import { MAX_FILE_BYTES, MAX_PLOTS, MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
+import { MAX_FILE_BYTES, MAX_NESTING_DEPTH, MAX_PLOTS, MAX_UNREADABLE_ROWS, MAX_ZIP_ENTRIES } from './limits.ts';
 
 const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 
@@ -24,10 +24,24 @@ export const badGeoJson = (detail: string) => new DomainError('bad_geojson', `Th
 
 export const badZip = (detail: string) => new DomainError('bad_zip', `The zip archive cannot be read: ${detail}`);
 
-export const zipTooLarge = (declaredBytes: number) =>
+/** `what` the archive holds or expands to, over `cap` bytes. */
+export const zipTooLarge = (what: string, cap: number) => new DomainError('zip_too_large', `The zip archive ${what}, more than the ${mb(cap)} allowed.`);
+
+export const zipTooManyEntries = (entries: number) =>
+  new DomainError('zip_too_large', `The zip archive holds ${entries.toLocaleString('en')} entries, more than the ${MAX_ZIP_ENTRIES.toLocaleString('en')} a plot file may have.`);
+
+/** `where` says where the document passes the bound. */
+export const nestingTooDeep = (where: string) =>
+  new DomainError('nesting_too_deep', `The file nests more than ${MAX_NESTING_DEPTH} levels deep (${where}); a plot file needs a handful.`);
+
+/** A CSV's or .dbf's table over a bound: `found` what it has, `cap` the most taken. */
+export const tableTooLarge = (found: string, cap: string) =>
+  new DomainError('table_too_large', `The file's table has ${found}; the most taken is ${cap}. Leave out the columns the plots do not need, or split the file.`);
+
+export const tooManyRowErrors = (firstLine: number | undefined) =>
   new DomainError(
-    'zip_too_large',
-    `The zip archive expands to ${declaredBytes} bytes of shapefile parts, more than the ${mb(MAX_ZIP_EXPANDED_BYTES)} allowed.`,
+    'too_many_row_errors',
+    `More than ${MAX_UNREADABLE_ROWS.toLocaleString('en')} rows cannot be read (the first at line ${firstLine ?? '?'}), so the file was not read on: check its quoting and delimiter.`,
   );
 
 export const badShapefile = (detail: string) => new DomainError('bad_shapefile', `The shapefile cannot be read: ${detail}`);

@@ -1,6 +1,7 @@
 import { writtenCoordinateDecimals } from './decimals.ts';
-import { badGeoJson, badJson, emptyFile, tooManyPlots, tooManyVertices } from './errors.ts';
-import { capText, DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
+import { badGeoJson, badJson, emptyFile, nestingTooDeep, tooManyPlots, tooManyVertices } from './errors.ts';
+import { jsonNestingPast } from './json-nesting.ts';
+import { capText, DEFAULT_CAPS, MAX_NESTING_DEPTH, MAX_PLOTS, type IntakeCaps } from './limits.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import { countOf, depthOf } from './shape.ts';
 import { utf8Text } from './text.ts';
@@ -21,6 +22,8 @@ const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typ
 export function parseGeoJson(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): ParsedFile {
   const text = utf8Text(bytes);
   if (text.trim() === '') throw emptyFile();
+  const deep = jsonNestingPast(text, MAX_NESTING_DEPTH);
+  if (deep) throw nestingTooDeep(`at line ${deep.line}`);
   let root: unknown;
   try {
     root = JSON.parse(text);

@@ -49,6 +49,7 @@ export interface PlotEntry {
 export interface ValidationAnswer {
   country: string | null;
   notes: string[];
+  notes_omitted: number;
   row_errors: RowError[];
   row_errors_omitted: number;
   plots: PlotEntry[];
@@ -108,7 +109,7 @@ async function judgeFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promis
 /** POST /portal/plots/validate: the report an import would give, storing nothing. */
 export async function validatePlotFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<ValidationAnswer> {
   const report = await judgeFile(em, judge, input);
-  return { country: report.country, notes: report.notes, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: report.plots.map(entryOf) };
+  return { country: report.country, notes: report.notes, notes_omitted: report.notes_omitted, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: report.plots.map(entryOf) };
 }
 
 function reportOf(plot: PlotReport) {
@@ -231,5 +232,5 @@ export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput
     }
   });
   counters.registered = counters.created + counters.updated + counters.skipped;
-  return { imported: counters, country: report.country, notes: report.notes, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: entries };
+  return { imported: counters, country: report.country, notes: report.notes, notes_omitted: report.notes_omitted, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: entries };
 }

@@ -7,8 +7,8 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { writtenDecimals } from './decimals.ts';
-import { badKml, emptyFile, tooManyPlots, tooManyVertices, unsupportedFormat } from './errors.ts';
-import { capText, DEFAULT_CAPS, MAX_PLOTS, MAX_QUOTED_CHARS, type IntakeCaps } from './limits.ts';
+import { badKml, emptyFile, nestingTooDeep, tooManyPlots, tooManyVertices, unsupportedFormat, zipTooLarge } from './errors.ts';
+import { capText, DEFAULT_CAPS, MAX_KML_BYTES, MAX_NESTING_DEPTH, MAX_PLOTS, MAX_QUOTED_CHARS, type IntakeCaps } from './limits.ts';
 import { utf8Text } from './text.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
 import { unzip, zipPaths } from './zip.ts';
@@ -26,6 +26,8 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
+  // The parser builds the tree recursively; a document nested deeper is refused before it recurses further.
+  maxNestedTags: MAX_NESTING_DEPTH,
 });
 
 const isNode = (x: unknown): x is Node => x !== null && typeof x === 'object' && !Array.isArray(x);
@@ -54,7 +56,11 @@ export async function isKmz(bytes: Uint8Array): Promise<boolean> {
 export async function parseKmz(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): Promise<ParsedFile> {
   const paths = await zipPaths(bytes);
   const kml = paths.find((p) => p.toLowerCase() === 'doc.kml') ?? paths.find((p) => p.toLowerCase().endsWith('.kml'));
-  const { taken } = await unzip(bytes, (path) => (path === kml ? () => {} : null));
+  const { taken } = await unzip(bytes, (path, declared) => {
+    if (path !== kml) return null;
+    if (declared > MAX_KML_BYTES) throw zipTooLarge(`expands ${path} to ${declared.toLocaleString('en')} bytes of KML`, MAX_KML_BYTES);
+    return () => {};
+  });
   if (taken.length === 0) throw badKml('the KMZ holds no .kml document.');
   return { ...parseKml(taken[0].bytes, caps), format: 'kmz' };
 }
@@ -65,13 +71,13 @@ export function parseKml(bytes: Uint8Array, caps: IntakeCaps = DEFAULT_CAPS): Pa
   if (!/<([\w-]+:)?kml[\s>]/.test(text)) throw notKml();
   // KML declares no document type; one that does may define entities that expand without bound.
   if (/<!DOCTYPE/i.test(text)) throw badKml('it declares a DOCTYPE, which KML does not use.');
+  if (placemarkTagsPast(text, MAX_PLOTS)) throw tooManyPlots();
   const root = parsed(text).find((node) => tagOf(node) === 'kml');
   if (!root) throw notKml();
 
   const plots: RawPlot[] = [];
   const read: Read = { decimals: 0, vertices: 0, caps };
   for (const placemark of placemarks(root)) {
-    if (plots.length >= MAX_PLOTS) throw tooManyPlots();
     read.decimals = 0;
     const geometry = geometryOf(placemark, read);
     plots.push({ index: plots.length, geometry, properties: propertiesOf(placemark), featureId: attribute(placemark, 'id'), writtenDecimals: read.decimals });
@@ -86,8 +92,21 @@ function parsed(text: string): Node[] {
   try {
     return parser.parse(text) as Node[];
   } catch (error) {
-    throw badKml(error instanceof Error ? `${error.message.slice(0, MAX_QUOTED_CHARS)}.` : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    if (/nested tags/i.test(message)) throw nestingTooDeep('elements within elements');
+    throw badKml(`${message.slice(0, MAX_QUOTED_CHARS)}.`);
   }
+}
+
+/**
+ * Whether the text opens more than `max` Placemark elements, counted on the text before it is parsed
+ * into a tree (25 MB of KML has room for two million empty ones, a tree of some gigabytes). An upper
+ * bound: one inside a comment counts too.
+ */
+function placemarkTagsPast(text: string, max: number): boolean {
+  let count = 0;
+  for (const _ of text.matchAll(/<(?:[\w-]+:)?Placemark[\s/>]/g)) if (++count > max) return true;
+  return false;
 }
 
 const notKml = () => unsupportedFormat('The file is XML (or HTML) but not KML: its root element is not <kml>.');
@@ -103,21 +122,28 @@ function malformed(text: string, err: { msg: string; line: number }): string {
   return `line ${err.line}: ${err.msg.slice(0, MAX_QUOTED_CHARS)}`;
 }
 
-/** The Placemarks in document order, through Documents and Folders at any depth (walked without recursion). */
+/**
+ * The Placemarks in document order, through Documents and Folders at any depth, walked without
+ * recursion and refused past MAX_PLOTS as they are found (a Folder may hold millions of them).
+ */
 function placemarks(root: Node): Node[] {
   const found: Node[] = [];
   const pending: Node[] = [root];
   while (pending.length > 0) {
     const node = pending.pop()!;
     if (tagOf(node) === 'Placemark') {
+      if (found.length >= MAX_PLOTS) throw tooManyPlots();
       found.push(node);
       continue;
     }
-    // Pushed in reverse so that they come off in document order.
-    pending.push(...childrenOf(node).filter((c) => ['Placemark', 'Document', 'Folder'].includes(tagOf(c))).reverse());
+    // Pushed last to first, one at a time, so that they come off in document order.
+    const inner = childrenOf(node);
+    for (let i = inner.length - 1; i >= 0; i--) if (CONTAINERS.has(tagOf(inner[i]))) pending.push(inner[i]);
   }
   return found;
 }
+
+const CONTAINERS = new Set(['Placemark', 'Document', 'Folder']);
 
 function propertiesOf(placemark: Node): Record<string, unknown> {
   const properties: Record<string, unknown> = {};

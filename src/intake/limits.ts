@@ -24,6 +24,51 @@ export const MAX_PLOT_AREA_HA = 10_000;
 export const MAX_ZIP_EXPANDED_BYTES = 256 * 1024 * 1024;
 
 /**
+ * Bound on the entries of a zip, checked from its central directory before any is read: a shapefile
+ * is five parts, a KMZ a document and its images; a zip of a million empty entries is not a plot file.
+ */
+export const MAX_ZIP_ENTRIES = 1_000;
+
+/**
+ * Bound on the KML document inside a KMZ, as declared and as inflated: no larger than a KML uploaded
+ * by itself may be. The document is parsed whole into a tree many times its size (250 MB of KML took
+ * 5.5 GB), so the upload cap, not the zip's, is what bounds the parse.
+ */
+export const MAX_KML_BYTES = MAX_FILE_BYTES;
+
+/**
+ * How deep a GeoJSON or KML document may nest, refused before it is parsed: a FeatureCollection's
+ * coordinates lie 8 levels down and KML's Folders rarely nest past ten, while the walks over a
+ * document (and JSON's own) use the stack as deep as it nests.
+ */
+export const MAX_NESTING_DEPTH = 100;
+
+/**
+ * The most columns of a CSV or fields of a shapefile's .dbf: dBASE IV's own bound, and far past a
+ * plot's attributes. Each is a property of every plot, so a file's cost grows with it times its rows.
+ */
+export const MAX_FIELDS = 255;
+
+/**
+ * The most property values (columns times rows, fields times records) one file may hold: each costs
+ * a few microseconds to read and some tens of bytes as a plot's property, whatever its width.
+ * 100,000 plots of 20 properties fit.
+ */
+export const MAX_FIELD_VALUES = 2_000_000;
+
+/** The longest .dbf record taken: 64 text fields as wide as GDAL writes them (254 characters). */
+export const MAX_DBF_RECORD_BYTES = 16 * 1024;
+
+/**
+ * Rows a CSV parser cannot read (bad quoting) cost it about 0.1 ms each to report; past this many the
+ * file is refused rather than read on for minutes.
+ */
+export const MAX_UNREADABLE_ROWS = 10_000;
+
+/** How many notes a report lists; beyond them it gives only their number. */
+export const MAX_NOTES = 100;
+
+/**
  * Bounds on the geometry of one upload, configurable (src/config.ts) and carried to the intake
  * thread with each file. They are checked from counts before any geometry is built, so the repair
  * (JSTS noding, whose cost grows with vertices times crossings) rarely meets an input it cannot finish

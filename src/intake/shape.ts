@@ -22,9 +22,12 @@ export function depthOf(x: unknown): number {
   return depth;
 }
 
+/** A MultiPolygon's coordinates nest 4 deep; deeper ones are unreadable (readShape rejects them) and not walked. */
+const DEEPEST_COORDINATES = 4;
+
 /** The parts and vertices of coordinates nested `depth` deep, counted from array lengths alone. */
 export function countOf(coordinates: unknown, depth: number): { parts: number; vertices: number } {
-  if (!Array.isArray(coordinates)) return { parts: 0, vertices: 0 };
+  if (!Array.isArray(coordinates) || depth > DEEPEST_COORDINATES) return { parts: 0, vertices: 0 };
   if (depth <= 1) return { parts: 1, vertices: 1 };
   if (depth === 2) return { parts: 1, vertices: coordinates.length };
   let vertices = 0;

@@ -1,8 +1,9 @@
 import { Buffer } from 'node:buffer';
 import { open as openShapefile } from 'shapefile';
 import { DomainError } from '../errors.ts';
-import { badShapefile, shapefileRecordTooComplex, tooManyPlots, tooManyVertices } from './errors.ts';
-import { capText, DEFAULT_CAPS, MAX_PLOTS, type IntakeCaps } from './limits.ts';
+import { badShapefile, shapefileRecordTooComplex, tableTooLarge, tooManyPlots, tooManyVertices } from './errors.ts';
+import { capText, DEFAULT_CAPS, MAX_DBF_RECORD_BYTES, MAX_PLOTS, type IntakeCaps } from './limits.ts';
+import { checkTableSize } from './table-size.ts';
 import { reprojectGeometry, toWgs84, type Reprojection } from './reproject.ts';
 import type { ParsedFile, RawPlot } from './types.ts';
 import { messageOf, unzip, type Watch } from './zip.ts';
@@ -79,6 +80,9 @@ function watchShp(name: string, caps: IntakeCaps, vertices: { count: number }): 
       if (vertices.count > caps.verticesPerFile) throw tooManyVertices(capText(caps, 'verticesPerFile'));
       const length = shp.readInt32BE(next + 4) * 2;
       if (length < 4) return;
+      // A record claiming more bytes than its shape takes is refused here, before those bytes inflate.
+      const disagreement = SHAPE_TYPES[type] && parts >= 0 && points >= 0 ? lengthDisagreement(type, parts, points, length) : null;
+      if (disagreement) throw badShapefile(`${where} ${disagreement}`);
       next += 8 + length;
     }
   };
@@ -87,19 +91,45 @@ function watchShp(name: string, caps: IntakeCaps, vertices: { count: number }): 
 /** Room for what a writer may leave after a .dbf's last record (its end-of-file mark, padding). */
 const DBF_SLACK_BYTES = 64 * 1024;
 
-/** The .dbf's header, once inflated, must account for the entry's declared size and hold no more records than an import takes. */
+/**
+ * The .dbf's header, once inflated, must account for the entry's declared size and hold no more
+ * records than an import takes; once its field descriptors have inflated too, the table's fields,
+ * record size and values are bounded (checkTable), all before a record is read.
+ */
 function watchDbf(name: string, declared: number): Watch {
-  let checked = false;
+  let counted = false;
+  let tabled = false;
   return (dbf) => {
-    if (checked || dbf.length < 12) return;
-    checked = true;
+    if (dbf.length < 12) return;
     const count = dbf.readUInt32LE(4);
-    if (count > MAX_PLOTS) throw tooManyPlots();
-    const size = dbf.readUInt16LE(8) + dbf.readUInt16LE(10) * count;
-    if (declared > size + DBF_SLACK_BYTES) {
-      throw badShapefile(`${name}: its header accounts for ${size} bytes but the zip declares ${declared}.`);
+    const headerLength = dbf.readUInt16LE(8);
+    if (!counted) {
+      counted = true;
+      if (count > MAX_PLOTS) throw tooManyPlots();
+      const size = headerLength + dbf.readUInt16LE(10) * count;
+      if (declared > size + DBF_SLACK_BYTES) {
+        throw badShapefile(`${name}: its header accounts for ${size} bytes but the zip declares ${declared}.`);
+      }
+    }
+    if (!tabled && dbf.length >= headerLength) {
+      tabled = true;
+      checkTable(name, dbf, count, headerLength);
     }
   };
+}
+
+/**
+ * The .dbf's fields (descriptors of 32 bytes from byte 32 to the 0x0D that ends them), its record
+ * size and its values against the table bounds (checkTableSize, MAX_DBF_RECORD_BYTES).
+ */
+function checkTable(name: string, dbf: Buffer, records: number, headerLength: number): void {
+  let fields = 0;
+  while (32 + 32 * fields < headerLength && dbf[32 + 32 * fields] !== 0x0d) fields++;
+  checkTableSize(fields, records, 'dbf', name);
+  const recordLength = dbf.readUInt16LE(10);
+  if (recordLength > MAX_DBF_RECORD_BYTES) {
+    throw tableTooLarge(`records of ${recordLength.toLocaleString('en')} bytes (${name})`, `${MAX_DBF_RECORD_BYTES.toLocaleString('en')} bytes a record`);
+  }
 }
 
 /** The most a .prj or .cpg may declare (a projection's WKT is a few KB); the .shx holds 8 bytes a record. */
@@ -221,7 +251,7 @@ function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): number {
     if (recordType !== 0 && recordType !== type) {
       throw fail(`record ${n} at byte ${offset} has shape type ${recordType} in a file of type ${type}: the offsets are broken.`);
     }
-    if (recordType !== 0) checkRecord(shp, offset + 8, length, kind, (detail) => fail(`record ${n} at byte ${offset} ${detail}`));
+    if (recordType !== 0) checkRecord(shp, offset + 8, length, type, kind, (detail) => fail(`record ${n} at byte ${offset} ${detail}`));
     records.push({ offset, length });
     offset += 8 + length;
   }
@@ -242,26 +272,44 @@ function checkShp(name: string, shp: Buffer, shx: Buffer | undefined): number {
   return records.length;
 }
 
-function checkRecord(shp: Buffer, at: number, length: number, kind: string, fail: (detail: string) => Error): void {
-  if (kind === 'point') {
-    if (length < 20) throw fail(`is ${length} bytes, too short for a point.`);
-    return;
-  }
+/**
+ * A record's content length must be the one its shape type and counts take: a point 20 bytes, a
+ * polygon its header, part starts and points, each Z or M variant with its range and values (M
+ * optional, as writers leave it out). Anything longer is bytes the reader would skip unseen (a point
+ * claiming 250 MB of zeros), anything shorter a record read into its neighbour. Null when it agrees.
+ */
+function lengthDisagreement(type: number, parts: number, points: number, length: number): string | null {
+  const kind = SHAPE_TYPES[type];
+  if (kind === 'null') return length === 4 ? null : `claims ${length} bytes of content, where a null shape takes 4.`;
+  const base = kind === 'point' ? 20 : kind === 'multipoint' ? 40 + 16 * points : 44 + 4 * parts + 16 * points;
+  // A Z or M section: a range of two doubles, then one double a point (a point's alone has no range).
+  const section = kind === 'point' ? 8 : 16 + 8 * points;
+  const variant = Math.floor(type / 10);
+  const lengths = variant === 0 ? [base] : variant === 1 ? [base + section, base + 2 * section] : [base, base + section];
+  if (lengths.includes(length)) return null;
+  return `claims ${length} bytes of content, where its shape type ${type} and its ${points} point(s) take ${lengths.join(' or ')}.`;
+}
+
+function checkRecord(shp: Buffer, at: number, length: number, type: number, kind: string, fail: (detail: string) => Error): void {
+  let parts = 0;
+  let points = 1;
   if (kind === 'multipoint') {
-    const points = length >= 40 ? shp.readInt32LE(at + 36) : -1;
-    if (points < 0 || 40 + 16 * points > length) throw fail('holds more points than its length allows.');
-    return;
+    points = length >= 40 ? shp.readInt32LE(at + 36) : -1;
+    if (points < 0) throw fail(`is ${length} bytes, too short for a multipoint.`);
+  } else if (kind === 'poly') {
+    if (length < 44) throw fail(`is ${length} bytes, too short for a polygon.`);
+    parts = shp.readInt32LE(at + 36);
+    points = shp.readInt32LE(at + 40);
+    if (parts < 0 || points < 0 || 44 + 4 * parts + 16 * points > length) throw fail(`holds ${parts} parts and ${points} points, more than its length allows.`);
+    let previous = -1;
+    for (let i = 0; i < parts; i++) {
+      const start = shp.readInt32LE(at + 44 + 4 * i);
+      if (start <= previous || start >= points || (i === 0 && start !== 0)) throw fail(`has part ${i + 1} starting at point ${start}, which is out of order.`);
+      previous = start;
+    }
   }
-  if (length < 44) throw fail(`is ${length} bytes, too short for a polygon.`);
-  const parts = shp.readInt32LE(at + 36);
-  const points = shp.readInt32LE(at + 40);
-  if (parts < 0 || points < 0 || 44 + 4 * parts + 16 * points > length) throw fail(`holds ${parts} parts and ${points} points, more than its length allows.`);
-  let previous = -1;
-  for (let i = 0; i < parts; i++) {
-    const start = shp.readInt32LE(at + 44 + 4 * i);
-    if (start <= previous || start >= points || (i === 0 && start !== 0)) throw fail(`has part ${i + 1} starting at point ${start}, which is out of order.`);
-    previous = start;
-  }
+  const disagreement = lengthDisagreement(type, parts, points, length);
+  if (disagreement) throw fail(disagreement);
 }
 
 function checkDbf(name: string, dbf: Buffer, shpRecords: number): void {

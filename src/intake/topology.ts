@@ -208,8 +208,16 @@ function holeCoveringShell(rings: Position[][], deadline: PlotDeadline): Finding
   return null;
 }
 
-// JSTS throws TopologyException on input its noding cannot resolve (near-coincident edges).
-const unrepairable = (error: unknown) => ({ rejection: finding('unrepairable_geometry', error instanceof Error ? `(${error.message})` : undefined) });
+/**
+ * JSTS throws TopologyException on input its noding cannot resolve (edges that nearly coincide), with
+ * the point where it stopped; the finding says so in its own words and names that point, never the
+ * library's message, which quotes its classes and the plot's whole linework.
+ */
+function unrepairable(error: unknown): { rejection: Finding } {
+  const at = (error as { getCoordinate?: () => JCoordinate | undefined } | null)?.getCoordinate?.();
+  const detail = at ? `Edges nearly coincide where the repair stopped. ${near(at)}` : undefined;
+  return { rejection: finding('unrepairable_geometry', detail) };
+}
 
 const counterclockwise = (ring: Position[]) => (signedArea2(ring) < 0 ? ring.slice().reverse() : ring);
 

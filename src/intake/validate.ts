@@ -10,7 +10,7 @@ import {
 } from './findings.ts';
 import { polygonsAreaHa } from './geodesic.ts';
 import { onLand } from './land.ts';
-import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_REF_CHARS } from './limits.ts';
+import { CAP_VARIABLES, DEFAULT_CAPS, type IntakeCaps, MAX_NOTES, MAX_REF_CHARS } from './limits.ts';
 import { PlotOutOfTime, plotDeadline, type PlotDeadline } from './plot-deadline.ts';
 import { producerMatcher, type ProducerMatch, type ProducerRef } from './producers.ts';
 import { numberFrom, plotProperties, plotReference, textFrom } from './properties.ts';
@@ -46,7 +46,10 @@ export interface IntakeReport {
   format: SourceFormat;
   /** The query's country (alpha-2), or null. */
   country: string | null;
+  /** The first MAX_NOTES notes. */
   notes: string[];
+  /** Notes beyond those listed. */
+  notes_omitted: number;
   row_errors: RowError[];
   row_errors_omitted: number;
   plots: PlotReport[];
@@ -123,7 +126,15 @@ export function judgeEachPlot(file: ParsedFile, options: ValidateOptions, take: 
   for (const code of context.uncheckedCountries) {
     notes.push(`The country was not checked for plots in ${code}, and their axis order only against land: the country is outside the recognised list.`);
   }
-  return { format: file.format, country: context.country, notes, row_errors: file.row_errors, row_errors_omitted: file.row_errors_omitted };
+  // A note per layer of a zip, say, is bounded by the zip's entries; the report lists no more than MAX_NOTES all the same.
+  return {
+    format: file.format,
+    country: context.country,
+    notes: notes.slice(0, MAX_NOTES),
+    notes_omitted: Math.max(0, notes.length - MAX_NOTES),
+    row_errors: file.row_errors,
+    row_errors_omitted: file.row_errors_omitted,
+  };
 }
 
 const outOfTime = (out: PlotOutOfTime, caps: IntakeCaps) =>

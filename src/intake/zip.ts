@@ -1,14 +1,15 @@
 /**
  * The zip archive of an upload (a zipped shapefile, a KMZ), read with the guards a hostile archive
- * needs: the declared sizes of the entries taken are bounded before anything is inflated, yauzl
- * checks while inflating that no entry outgrows its declared size, and each entry is shown as it
+ * needs: the entry count and the declared sizes of the entries taken are bounded before anything is
+ * inflated, and the bytes actually inflated are counted against each entry's declared size as they
+ * come (headers lie), so no entry, and no archive, inflates past its bound. Each entry is shown as it
  * inflates to a watch that can refuse it after its first chunk.
  */
 import { Buffer } from 'node:buffer';
 import yauzl from 'yauzl';
 import { DomainError } from '../errors.ts';
-import { badZip, unsupportedFormat, zipTooLarge } from './errors.ts';
-import { MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
+import { badZip, unsupportedFormat, zipTooLarge, zipTooManyEntries } from './errors.ts';
+import { MAX_ZIP_ENTRIES, MAX_ZIP_EXPANDED_BYTES } from './limits.ts';
 
 /** Sees the bytes inflated so far after each chunk and throws to stop the inflating. */
 export type Watch = (inflated: Buffer) => void;
@@ -46,6 +47,8 @@ export async function unzip(bytes: Uint8Array, pick: Pick): Promise<Unzipped> {
   const seen: string[] = [];
   let declared = 0;
   try {
+    // From the end of the central directory, before a single entry is read.
+    if (archive.entryCount > MAX_ZIP_ENTRIES) throw zipTooManyEntries(archive.entryCount);
     for await (const entry of archive.eachEntry()) {
       const path = entry.fileName;
       if (skipped(path)) continue;
@@ -54,7 +57,7 @@ export async function unzip(bytes: Uint8Array, pick: Pick): Promise<Unzipped> {
       if (!watch) continue;
       if (entry.isEncrypted()) throw badZip('it is password protected.');
       declared += entry.uncompressedSize;
-      if (declared > MAX_ZIP_EXPANDED_BYTES) throw zipTooLarge(declared);
+      if (declared > MAX_ZIP_EXPANDED_BYTES) throw zipTooLarge(`expands to ${declared.toLocaleString('en')} bytes of plot files`, MAX_ZIP_EXPANDED_BYTES);
       wanted.push({ entry, watch });
     }
     if (seen.includes('[Content_Types].xml')) throw unsupportedFormat('The file is an Office document (a spreadsheet?); save the sheet as CSV.');
@@ -72,17 +75,20 @@ export async function unzip(bytes: Uint8Array, pick: Pick): Promise<Unzipped> {
 }
 
 /**
- * Inflates one entry into a buffer that grows as the bytes come (never to more than the entry's
- * declared size, which yauzl holds it to), showing `watch` the bytes so far after every chunk: a part
- * whose header already breaks a bound is refused after its first chunk, not after all of it.
+ * Inflates one entry into a buffer that grows as the bytes come, counting them: a chunk that would
+ * take the entry past its declared size is refused before it is kept (yauzl checks the same; this
+ * count does not rest on it), so the entries together never pass the archive's bound on their
+ * declared sizes. `watch` sees the bytes so far after every chunk: a part whose header already
+ * breaks a bound is refused after its first chunk, not after all of it.
  */
 async function inflate(stream: NodeJS.ReadableStream & { destroy(): void }, declared: number, watch: Watch): Promise<Buffer> {
   let whole = Buffer.allocUnsafe(Math.min(declared, 64 * 1024));
   let length = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (length + chunk.length > declared) throw badZip(`an entry inflates past the ${declared} bytes it declares.`);
       if (length + chunk.length > whole.length) {
-        const grown = Buffer.allocUnsafe(Math.min(Math.max(declared, length + chunk.length), Math.max(2 * whole.length, length + chunk.length)));
+        const grown = Buffer.allocUnsafe(Math.min(declared, Math.max(2 * whole.length, length + chunk.length)));
         whole.copy(grown, 0, 0, length);
         whole = grown;
       }

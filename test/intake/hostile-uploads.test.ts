@@ -3,24 +3,37 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runAdminCommand } from '../../src/admin/commands.ts';
+import { unzip } from '../../src/intake/zip.ts';
 import {
+  badQuoteRowsCsv,
   combPolygonGeoJson,
+  declaringSize,
+  deepGeoJson,
+  folderFloodKmz,
   type HostileFile,
   hugePolygonShapefileZip,
   inflatingZip,
+  kmlBombKmz,
+  longPointShapefileZip,
+  manyEntriesZip,
+  manyLayersShapefileZip,
   manyPartsGeoJson,
   nonFeatureGeoJson,
   nullRecordsShapefileZip,
+  placemarkFloodKmz,
   quoteStormCsv,
   retracedSquareGeoJson,
+  wideCsv,
+  wideDbfShapefileZip,
 } from '../support/hostile-files.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
  * Uploads built to crash, freeze or exhaust the service, each sent through the route as a hostile
- * client would: each is refused in the spec's shape or its plot rejected naming the cap, /health
- * answers within a second throughout, and the service answers the next request. One backend: the
- * attacks never reach the database.
+ * client would: each is refused in the spec's shape or its plot rejected naming the cap, and the
+ * service answers the next request; the first attacks also watch /health answer within a second
+ * throughout, the parsers' bounds are asserted on their refusals alone. One backend: the attacks
+ * never reach the database.
  */
 
 const HEALTH_WITHIN_MS = 1000;
@@ -47,6 +60,10 @@ let bomb: HostileFile;
 let hugePolygon: HostileFile;
 let nullRecords: HostileFile;
 let nonFeatures: HostileFile;
+/** Ten times the largest KML taken on its own, as the issue's KMZ was; a point claiming as many bytes. */
+const INFLATED = 250_000_000;
+let kmlBomb: HostileFile;
+let longPoint: HostileFile;
 
 async function workspace(n: number): Promise<string> {
   const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: `Hostile ${n}`, plan: 'trial', email: `h${n}@hostile.test`, password: 'hostile pass' });
@@ -84,13 +101,19 @@ async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; wor
   }
 }
 
-/** The attack, its answer, /health throughout, and the service still judging a plain plot after it. */
-async function attack({ bytes, filename }: HostileFile): Promise<Answer> {
-  const { result, worstHealthMs } = await healthDuring(() => post(bytes, filename));
-  assert.ok(worstHealthMs < HEALTH_WITHIN_MS, `/health took ${Math.round(worstHealthMs)} ms while the upload was judged`);
+/** The upload's answer, and the service still judging a plain plot after it. */
+async function send({ bytes, filename }: HostileFile): Promise<Answer> {
+  const answer = await post(bytes, filename);
   const next = await post(geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]), 'next.geojson');
   assert.equal(next.status, 200);
   assert.equal(next.body.plots[0].validation_state, 'valid');
+  return answer;
+}
+
+/** The attack sent as send() does, with /health answering within HEALTH_WITHIN_MS throughout. */
+async function attack(file: HostileFile): Promise<Answer> {
+  const { result, worstHealthMs } = await healthDuring(() => send(file));
+  assert.ok(worstHealthMs < HEALTH_WITHIN_MS, `/health took ${Math.round(worstHealthMs)} ms while the upload was judged`);
   return result;
 }
 
@@ -113,6 +136,7 @@ function assertPlotRejected(answer: Answer, names: RegExp): void {
 describe('hostile uploads', () => {
   before(async () => {
     [bomb, hugePolygon, nullRecords, nonFeatures] = [inflatingZip(), hugePolygonShapefileZip(), nullRecordsShapefileZip(), nonFeatureGeoJson(NON_FEATURES)];
+    [kmlBomb, longPoint] = [kmlBombKmz(INFLATED), longPointShapefileZip(INFLATED)];
     app = await startTestApp('postgresql', { INTAKE_POOL_SIZE: '1', INTAKE_QUEUE: '1', UPLOADS_PER_WORKSPACE: '1', UPLOAD_TIMEOUT_S: '2' });
     for (let n = 0; n < 4; n++) keys.push(await workspace(n));
   });
@@ -161,6 +185,56 @@ describe('hostile uploads', () => {
     assertPlotRejected(await attack(manyPartsGeoJson()), /10,000 parts.*1,000 \(MAX_PARTS_PER_PLOT\)/);
   });
 
+  test('a KMZ whose KML inflates to 250 MB is refused with zip_too_large from its declared size', async () => {
+    assert.ok(kmlBomb.bytes.length < 1024 * 1024, `the KMZ is ${kmlBomb.bytes.length} bytes`);
+    assertRefused(await send(kmlBomb), 422, 'zip_too_large', /expands doc\.kml to 250,000,000 bytes of KML, more than the 25 MB allowed/);
+  });
+
+  test('a KMZ of 500,000 Placemarks is refused with too_many_plots, and one of 200,000 Folders walked without overflowing the stack', async () => {
+    assertRefused(await send(placemarkFloodKmz()), 422, 'too_many_plots', /100,000 plots/);
+    const folders = await send(folderFloodKmz());
+    assert.equal(folders.status, 200, JSON.stringify(folders.body).slice(0, 300));
+    assert.deepEqual(folders.body.plots, []);
+  });
+
+  test('GeoJSON nested 40,000 levels deep is refused with nesting_too_deep', async () => {
+    assertRefused(await send(deepGeoJson()), 422, 'nesting_too_deep', /more than 100 levels deep \(at line 1\)/);
+  });
+
+  test('a zip of 1,001 entries is refused with zip_too_large before an entry is read', async () => {
+    assertRefused(await send(manyEntriesZip()), 422, 'zip_too_large', /holds 1,001 entries, more than the 1,000/);
+  });
+
+  test('a .dbf of 2,000 fields, of records over 16 KB or of 2.5 M values is refused with table_too_large from its header', async () => {
+    assertRefused(await send(wideDbfShapefileZip({ fields: 2_000, records: 5_000 })), 422, 'table_too_large', /2,000 fields \(plots\.dbf\).*255 fields/);
+    const wideRecords = wideDbfShapefileZip({ fields: 100, width: 200, records: 10 });
+    assertRefused(await send(wideRecords), 422, 'table_too_large', /records of 20,001 bytes.*16,384 bytes a record/);
+    const manyValues = wideDbfShapefileZip({ fields: 255, records: 10_000 });
+    assertRefused(await send(manyValues), 422, 'table_too_large', /more than 2,000,000 values \(255 fields of 10,000 records/);
+  });
+
+  test('a CSV of 1,000,000 columns is refused with table_too_large from its header line', async () => {
+    assertRefused(await send(wideCsv()), 422, 'table_too_large', /1,000,000 columns \(the header line\).*255 columns/);
+  });
+
+  test('a 24 MB CSV with a quoting error on every row is refused with too_many_row_errors past 10,000 of them', async () => {
+    assertRefused(await send(badQuoteRowsCsv()), 422, 'too_many_row_errors', /More than 10,000 rows cannot be read \(the first at line 2\)/);
+  });
+
+  test('a shapefile point whose record claims 250 MB is refused with bad_shapefile, not stored as a plot', async () => {
+    assert.ok(longPoint.bytes.length < 1024 * 1024, `the zip is ${longPoint.bytes.length} bytes`);
+    assertRefused(await send(longPoint), 422, 'bad_shapefile', /Record 1 of plots\.shp claims 250000000 bytes of content, where its shape type 1 and its 1 point\(s\) take 20\./);
+  });
+
+  test('a zip of 400 layers answers 100 notes and counts the other 1,100', async () => {
+    const answer = await send(manyLayersShapefileZip());
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.plots.length, 400);
+    assert.equal(answer.body.notes.length, 100);
+    assert.equal(answer.body.notes_omitted, 1_100);
+    assert.match(answer.body.notes[0], /^layer0: no \.shx in the zip/);
+  });
+
   test('uploads beyond the intake thread and its queue are refused with 503 intake_busy and Retry-After', async () => {
     // Some thousands of plots, so the thread is still judging the first file when the others arrive.
     const shifted = (i: number) => [...SQUARE, SQUARE[0]].map(([lon, lat]) => [lon + (i % 100) * 0.002, lat + Math.floor(i / 100) * 0.002]);
@@ -200,4 +274,17 @@ describe('hostile uploads', () => {
     const after = await post(geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]), 'plots.geojson', keys[1]);
     assert.equal(after.status, 200);
   });
+});
+
+test('an entry whose header understates its size inflates no further than it declares, then the zip is refused', async () => {
+  const declared = 1000;
+  const lying = declaringSize(kmlBombKmz(30_000_000).bytes, declared);
+  let inflated = 0;
+  await assert.rejects(
+    unzip(lying, () => (bytes) => {
+      inflated = Math.max(inflated, bytes.length);
+    }),
+    (error: { code?: string }) => error.code === 'bad_zip',
+  );
+  assert.ok(inflated <= declared, `${inflated} bytes inflated past the ${declared} declared`);
 });

@@ -431,6 +431,9 @@ test('crosses_antimeridian: a ring across 180 degrees is cut into a part on eith
 test('unrepairable_geometry: a JSTS failure becomes a rejection, never a crash', () => {
   const result = checkTopology([[[[0, 0], [1, 1], [1, 0], [Infinity, 1], [0, 0]]]], DEFAULT_CAPS);
   assert.equal(result.rejection?.code, 'unrepairable_geometry');
+  // In the service's words, naming the point: never the library's message (its classes, the plot's linework).
+  assert.match(result.rejection.message, /Edges nearly coincide where the repair stopped\. Near 1\.000000, 0\.000000\.$/);
+  assert.doesNotMatch(result.rejection.message, /LINESTRING|non-noded|Exception|NaN/);
   cases.push({ code: 'unrepairable_geometry', name: 'covered above', plot: () => assert.fail() });
 });
 

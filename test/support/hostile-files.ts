@@ -3,7 +3,7 @@
  * and the file name to send them under. Shared by the hostile-input bench and the tests that assert
  * each attack's refusal, so both send the same bytes. Coordinates lie in southern Ghana.
  */
-import { zipSync } from 'fflate';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { header } from '../fixtures/shapefile.ts';
 
 export interface HostileFile {
@@ -116,8 +116,47 @@ const SHP_HEADER = 100;
 const POLYGON = 5;
 
 
-/** A zip of the given entries, stored at the strongest DEFLATE level (repeated bytes shrink about a thousand times). */
-const zipped = (entries: Record<string, Uint8Array>) => Buffer.from(zipSync(entries, { level: 9 }));
+/**
+ * A zip of the given entries, each DEFLATEd at the strongest level (repeated bytes shrink about a
+ * thousand times). Written here over node:zlib, which deflates 250 MB in seconds where fflate takes
+ * a quarter of a minute; the headers are the plain ones every reader takes (no dates, no extras).
+ */
+function zipped(entries: Record<string, Uint8Array>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [path, data] of Object.entries(entries)) {
+    const name = Buffer.from(path);
+    const deflated = deflateRawSync(data, { level: 9 });
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(deflated.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    local.copy(central, 16, 14, 26);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, deflated);
+    centrals.push(central, name);
+    offset += local.length + name.length + deflated.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(centrals.length / 2, 8);
+  end.writeUInt16LE(centrals.length / 2, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
 
 /**
  * A zipped shapefile of one polygon record holding one ring of `vertices` points (15 M: a 240 MB
@@ -176,4 +215,127 @@ export function nullRecordsShapefileZip(records = 20_000_000): HostileFile {
   record.writeInt32LE(0, 8);
   shp.fill(record, SHP_HEADER);
   return { bytes: zipped({ 'plots.shp': shp }), filename: 'null-records.zip' };
+}
+
+/**
+ * A KMZ whose doc.kml is a KML document padded with spaces to `inflatedBytes` (250 MB, about 0.25 MB
+ * zipped: ten times the largest KML taken on its own).
+ */
+export function kmlBombKmz(inflatedBytes = 250_000_000): HostileFile {
+  const kml = new Uint8Array(inflatedBytes).fill(0x20);
+  kml.set(Buffer.from('<kml><Document>'), 0);
+  const tail = Buffer.from('</Document></kml>');
+  kml.set(tail, inflatedBytes - tail.length);
+  return { bytes: zipped({ 'doc.kml': kml }), filename: 'bomb.kmz' };
+}
+
+/** A KMZ of one Document holding `count` empty `tag` elements side by side. */
+const crowdedKmz = (tag: string, count: number): HostileFile => ({
+  bytes: zipped({ 'doc.kml': Buffer.from(`<kml><Document>${`<${tag}/>`.repeat(count)}</Document></kml>`) }),
+  filename: 'crowded.kmz',
+});
+
+/** A KMZ of one Document holding `placemarks` empty Placemarks (500,000: 6 MB of KML, some kilobytes zipped). */
+export const placemarkFloodKmz = (placemarks = 500_000) => crowdedKmz('Placemark', placemarks);
+
+/** A KMZ of one Document holding `folders` empty Folders (200,000: more than a call's arguments may spread). */
+export const folderFloodKmz = (folders = 200_000) => crowdedKmz('Folder', folders);
+
+/** A GeoJSON Feature whose Polygon's coordinates nest `levels` arrays deep (40,000: 80 KB). */
+export function deepGeoJson(levels = 40_000): HostileFile {
+  const coordinates = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  return { bytes: Buffer.from(`{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":${coordinates}}}`), filename: 'deep.geojson' };
+}
+
+/** A CSV of `rows` rows, each with a quote inside an unquoted field: a quoting error a row (2,000,000: 24 MB). */
+export function badQuoteRowsCsv(rows = 2_000_000): HostileFile {
+  const row = `Q"1,${LON},${LAT}\n`;
+  return { bytes: Buffer.concat([Buffer.from('ref,lon,lat\n'), Buffer.alloc(row.length * rows, row)]), filename: 'quoting.csv' };
+}
+
+/** A CSV whose header names lon, lat and `columns` - 2 more, with one data row (1,000,000 columns: 14 MB). */
+export function wideCsv(columns = 1_000_000): HostileFile {
+  const header = ['lon', 'lat', ...Array.from({ length: columns - 2 }, (_, i) => `c${i}`)].join(',');
+  const row = [LON, LAT, ...Array<string>(columns - 2).fill('x')].join(',');
+  return { bytes: Buffer.from(`${header}\n${row}\n`), filename: 'wide.csv' };
+}
+
+/** A .shp of `records` point records, all at one place, and its .shx. */
+function pointShapefile(records: number): { shp: Buffer; shx: Buffer } {
+  const POINT = 1;
+  const shp = Buffer.alloc(SHP_HEADER + 28 * records);
+  header(POINT, shp.length).copy(shp, 0);
+  const shx = Buffer.alloc(SHP_HEADER + 8 * records);
+  header(POINT, shx.length).copy(shx, 0);
+  for (let i = 0; i < records; i++) {
+    const at = SHP_HEADER + 28 * i;
+    shp.writeInt32BE(i + 1, at);
+    shp.writeInt32BE(10, at + 4);
+    shp.writeInt32LE(POINT, at + 8);
+    shp.writeDoubleLE(LON, at + 12);
+    shp.writeDoubleLE(LAT, at + 20);
+    shx.writeInt32BE(at / 2, SHP_HEADER + 8 * i);
+    shx.writeInt32BE(10, SHP_HEADER + 8 * i + 4);
+  }
+  return { shp, shx };
+}
+
+/**
+ * A zipped shapefile of `records` points whose .dbf has `fields` text fields of `width` bytes, each
+ * holding "x" (2,000 fields of 50,000 records: a 100 MB .dbf, some hundreds of kilobytes zipped).
+ */
+export function wideDbfShapefileZip({ fields = 2_000, width = 1, records = 50_000 } = {}): HostileFile {
+  const headerLength = 32 + 32 * fields + 1;
+  const recordLength = 1 + fields * width;
+  const dbf = Buffer.alloc(headerLength + recordLength * records + 1, 'x');
+  dbf.fill(0, 0, headerLength);
+  dbf.writeUInt8(0x03, 0);
+  dbf.writeUInt32LE(records, 4);
+  dbf.writeUInt16LE(headerLength, 8);
+  dbf.writeUInt16LE(recordLength, 10);
+  for (let f = 0; f < fields; f++) {
+    dbf.write(`F${f}`, 32 + 32 * f, 'latin1');
+    dbf.write('C', 32 + 32 * f + 11, 'latin1');
+    dbf.writeUInt8(width, 32 + 32 * f + 16);
+  }
+  dbf.writeUInt8(0x0d, headerLength - 1);
+  // Each record opens with its deletion flag, a space for a live record.
+  for (let r = 0; r < records; r++) dbf[headerLength + recordLength * r] = 0x20;
+  dbf[dbf.length - 1] = 0x1a;
+  const { shp, shx } = pointShapefile(records);
+  return { bytes: zipped({ 'plots.shp': shp, 'plots.shx': shx, 'plots.dbf': dbf }), filename: 'wide-dbf.zip' };
+}
+
+/**
+ * A zipped shapefile of one point record whose content length claims `claimedBytes` (250 MB) and
+ * whose file is that long, zeros after the point: every length the file gives agrees with its size.
+ */
+export function longPointShapefileZip(claimedBytes = 250_000_000): HostileFile {
+  const { shp: one } = pointShapefile(1);
+  const shp = Buffer.alloc(SHP_HEADER + 8 + claimedBytes);
+  one.copy(shp);
+  header(1, shp.length).copy(shp, 0);
+  shp.writeInt32BE(claimedBytes / 2, SHP_HEADER + 4);
+  return { bytes: zipped({ 'plots.shp': shp }), filename: 'long-point.zip' };
+}
+
+/** A zip of `entries` empty text files. */
+export function manyEntriesZip(entries = 1_001): HostileFile {
+  return { bytes: zipped(Object.fromEntries(Array.from({ length: entries }, (_, i) => [`e${i}.txt`, new Uint8Array(0)]))), filename: 'entries.zip' };
+}
+
+/** A zip of `layers` shapefiles of one point each, each a .shp alone, so each layer has three notes (no .shx, .dbf, .prj). */
+export function manyLayersShapefileZip(layers = 400): HostileFile {
+  const { shp } = pointShapefile(1);
+  return { bytes: zipped(Object.fromEntries(Array.from({ length: layers }, (_, i) => [`layer${i}.shp`, shp]))), filename: 'layers.zip' };
+}
+
+/** The zip with every entry's uncompressed size, in its central directory and its local header, set to `size`: a header that lies. */
+export function declaringSize(archive: Uint8Array, size: number): Buffer {
+  const b = Buffer.from(archive);
+  for (let i = 0; i + 4 <= b.length; i++) {
+    if (b.readUInt32LE(i) === 0x02014b50) b.writeUInt32LE(size, i + 24);
+    else if (b.readUInt32LE(i) === 0x04034b50) b.writeUInt32LE(size, i + 22);
+  }
+  return b;
 }

@@ -149,11 +149,12 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ValidationReport: {
     type: 'object',
-    required: ['country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
+    required: ['country', 'notes', 'notes_omitted', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       country: nullable({ ...alpha2, description: 'The query\'s `country`, as alpha-2.' }),
-      notes: { type: 'array', items: { type: 'string' } },
+      notes: { type: 'array', items: { type: 'string' }, description: 'What to know about the file as a whole: the first 100.' },
+      notes_omitted: { ...integer, description: 'Notes beyond the 100 listed in `notes`, counted only.' },
       row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
       row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
       plots: { type: 'array', items: ref('PlotReportEntry') },
@@ -161,7 +162,7 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ImportReport: {
     type: 'object',
-    required: ['imported', 'country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
+    required: ['imported', 'country', 'notes', 'notes_omitted', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       imported: {
@@ -185,7 +186,8 @@ export const plotSchemas: Record<string, Schema> = {
         },
       },
       country: nullable(alpha2),
-      notes: { type: 'array', items: { type: 'string' } },
+      notes: { type: 'array', items: { type: 'string' }, description: 'What to know about the file as a whole: the first 100.' },
+      notes_omitted: { ...integer, description: 'Notes beyond the 100 listed in `notes`, counted only.' },
       row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
       row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
       plots: { type: 'array', items: ref('PlotReportEntry') },
@@ -258,7 +260,7 @@ const uploadRefusals = {
   '422': refusal('The file cannot be taken as a whole, or judging it took longer than FILE_TIME_BUDGET_MS (judging_over_budget: it was stopped); nothing is stored', [
     'empty_file', 'file_required', 'unknown_country', 'unsupported_format', 'bad_encoding', 'bad_json', 'bad_geojson',
     'bad_zip', 'zip_too_large', 'bad_shapefile', 'unsupported_crs', 'bad_csv', 'bad_kml', 'too_many_plots', 'too_many_vertices',
-    'geometry_too_complex', 'judging_over_budget',
+    'geometry_too_complex', 'judging_over_budget', 'nesting_too_deep', 'table_too_large', 'too_many_row_errors',
   ]),
   '408': refusal('The body did not arrive within UPLOAD_TIMEOUT_S; the connection is closed', ['upload_timeout']),
   '429': refusal('The workspace already has UPLOADS_PER_WORKSPACE uploads being read or judged', ['too_many_uploads']),
