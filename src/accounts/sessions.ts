@@ -2,7 +2,7 @@ import type { Em } from '../store/orm.ts';
 import { unauthorized } from '../errors.ts';
 import { Member, Session, User, Workspace } from '../store/entities/index.ts';
 import { verifyPassword } from './passwords.ts';
-import { forgetAccountFailures, recordFailure, refuseIfThrottled, throttleKeys } from './sign-in-throttle.ts';
+import { recordFailure, recordSuccess, refuseIfThrottled, throttleKeys } from './sign-in-throttle.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
 
 export const SESSION_COOKIE = 'pce_session';
@@ -19,7 +19,7 @@ export async function signIn(em: Em, email: string, password: string, address: s
     await recordFailure(em, keys);
     throw unauthorized('email or password not recognised');
   }
-  await forgetAccountFailures(em, keys);
+  await recordSuccess(em, keys);
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
   em.create(Session, { id: crypto.randomUUID(), userId: user.id, hash: sha256Hex(token), expiresAt });
