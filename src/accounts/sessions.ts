@@ -1,6 +1,7 @@
 import type { Em } from '../store/orm.ts';
 import { unauthorized } from '../errors.ts';
 import { Member, Session, User, Workspace } from '../store/entities/index.ts';
+import { normalEmail } from './emails.ts';
 import { verifyPassword } from './passwords.ts';
 import { recordFailure, recordSuccess, refuseIfThrottled, throttleKeys } from './sign-in-throttle.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
@@ -10,7 +11,7 @@ export const SESSION_DAYS = 14;
 
 /** `address` is the client's address as the API sees it (TRUST_PROXY decides whether a proxy may name it). */
 export async function signIn(em: Em, email: string, password: string, address: string) {
-  const normalized = email.trim().toLowerCase();
+  const normalized = normalEmail(email);
   const keys = throttleKeys(normalized, address);
   await refuseIfThrottled(em, keys);
   const user = await em.findOne(User, { email: normalized });

@@ -1,5 +1,6 @@
 import type { Em } from '../store/orm.ts';
 import { tooManyAttempts } from '../errors.ts';
+import { normalEmail } from './emails.ts';
 import { sha256Hex } from './tokens.ts';
 
 /**
@@ -61,6 +62,17 @@ export async function recordSuccess(em: Em, keys: ThrottleKeys): Promise<void> {
      on conflict (account, address) do update set last_signed_in_at = now()`,
     [keys.account, keys.client],
   );
+}
+
+/**
+ * The operator's reset (`sign-in clear`): forgets every failure counted at the account, from every
+ * client, so its owner can sign in from anywhere at once. Answers how many counts were cleared.
+ */
+export async function clearAccountFailures(em: Em, email: string): Promise<number> {
+  // The pair key with no address is the start of every client's pair key at this account.
+  const { account, pair } = throttleKeys(normalEmail(email), '');
+  const cleared = await em.execute<{ key: string }[]>('delete from sign_in_failures where key = ? or starts_with(key, ?) returning key', [account, pair]);
+  return cleared.length;
 }
 
 async function countFailure(em: Em, key: string, free: number): Promise<void> {

@@ -95,6 +95,20 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('the operator\'s sign-in clear forgets the account\'s counts from every client, and no other account\'s', async () => {
+      const email = await account('reset@acme.test');
+      const bystander = await account('unreset@acme.test');
+      for (let i = 0; i < FREE_FAILURES.pair; i++) {
+        assert.equal((await signIn(email, `slip ${i}`, '192.0.2.110')).status, 401);
+        assert.equal((await signIn(bystander, `slip ${i}`, '192.0.2.111')).status, 401);
+      }
+      assert.equal((await signIn(email, 'right password', '192.0.2.110')).status, 429);
+      const cleared = await runAdminCommand(app.services.store, ['sign-in', 'clear'], { email: ' Reset@Acme.test ' });
+      assert.equal(cleared.cleared, 2, 'its client\'s count and its own');
+      assert.equal((await signIn(email, 'right password', '192.0.2.110')).status, 200);
+      assert.equal((await signIn(bystander, 'right password', '192.0.2.111')).status, 429);
+    });
+
     test('a sign-in from another site\'s page is refused 403 cross_site and counts nothing; the service\'s own pages and non-browser clients sign in', async () => {
       const email = await account('framed@acme.test');
       const from = (headers: Record<string, string>) =>
