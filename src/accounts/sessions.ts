@@ -1,8 +1,9 @@
 import type { Em } from '../store/orm.ts';
 import { unauthorized } from '../errors.ts';
 import { Member, Session, User, Workspace } from '../store/entities/index.ts';
+import { normalEmail } from './emails.ts';
 import { verifyPassword } from './passwords.ts';
-import { forgetAccountFailures, recordFailure, refuseIfThrottled, throttleKeys } from './sign-in-throttle.ts';
+import { recordFailure, recordSuccess, refuseIfThrottled, throttleKeys } from './sign-in-throttle.ts';
 import { randomToken, sha256Hex } from './tokens.ts';
 
 export const SESSION_COOKIE = 'pce_session';
@@ -10,7 +11,7 @@ export const SESSION_DAYS = 14;
 
 /** `address` is the client's address as the API sees it (TRUST_PROXY decides whether a proxy may name it). */
 export async function signIn(em: Em, email: string, password: string, address: string) {
-  const normalized = email.trim().toLowerCase();
+  const normalized = normalEmail(email);
   const keys = throttleKeys(normalized, address);
   await refuseIfThrottled(em, keys);
   const user = await em.findOne(User, { email: normalized });
@@ -19,7 +20,7 @@ export async function signIn(em: Em, email: string, password: string, address: s
     await recordFailure(em, keys);
     throw unauthorized('email or password not recognised');
   }
-  await forgetAccountFailures(em, keys);
+  await recordSuccess(em, keys);
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000);
   em.create(Session, { id: crypto.randomUUID(), userId: user.id, hash: sha256Hex(token), expiresAt });

@@ -1,6 +1,7 @@
 import type { Em } from '../store/orm.ts';
 import { invalid, notFound } from '../errors.ts';
 import { Member, PLANS, User, Workspace, type Plan, type SeatRole } from '../store/entities/index.ts';
+import { normalEmail } from './emails.ts';
 import { hashPassword } from './passwords.ts';
 
 export function parsePlan(value: unknown): Plan {
@@ -24,7 +25,7 @@ export interface NewWorkspace {
  */
 export async function createWorkspace(em: Em, input: NewWorkspace) {
   if (!input.name.trim()) throw invalid('name_required', 'the workspace needs a name');
-  const email = input.email.trim().toLowerCase();
+  const email = normalEmail(input.email);
   if (!EMAIL.test(email)) throw invalid('bad_email', `"${input.email}" is not an email address`);
   if (input.password.length < 8) throw invalid('weak_password', 'the password needs at least 8 characters');
   return em.transactional(async (tx) => {

@@ -1,4 +1,5 @@
 import { listKeys, mintKey } from '../accounts/keys.ts';
+import { clearAccountFailures } from '../accounts/sign-in-throttle.ts';
 import { createWorkspace, parsePlan, setPlan } from '../accounts/workspaces.ts';
 import { checkBody, fileReadingBody, withdrawReadingBody } from '../api/bodies.ts';
 import { fileReading, OPERATOR, plotReadings, withdrawReading } from '../engine/archive-readings.ts';
@@ -25,7 +26,9 @@ export const USAGE = `usage: npm run --silent admin -- <command> [flags] [--json
                --observed cultivated|forest|cleared|unclear --plot_share 0..1 --reviewer NAME --statement TEXT
       files an archive review reading against the plot's evidence, as the operator
   reading list --workspace ID --plot ID
-  reading withdraw --workspace ID --plot ID --reading ID [--reason TEXT]`;
+  reading withdraw --workspace ID --plot ID --reading ID [--reason TEXT]
+  sign-in clear --email E
+      forgets the failed sign-ins counted at the account, from every client, so its owner can sign in at once`;
 
 function need(flags: Flags, name: string): string {
   const v = flags[name];
@@ -108,6 +111,10 @@ export async function runAdminCommand(store: Store, words: string[], flags: Flag
       if (!UUID.test(readingId)) throw notFound(`no archive reading ${readingId}`);
       const reason = checkBody(withdrawReadingBody, typeof flags.reason === 'string' ? { reason: flags.reason } : {}).reason ?? null;
       return { ...(await withdrawReading(em, { ...readingTarget(flags), readingId }, OPERATOR, reason)) };
+    }
+    case 'sign-in clear': {
+      const email = need(flags, 'email');
+      return { email, cleared: await clearAccountFailures(em, email) };
     }
     default:
       throw usage(`unknown command "${words.join(' ')}"\n${USAGE}`);

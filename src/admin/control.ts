@@ -57,6 +57,8 @@ export function sendToService(dataDir: string, words: string[], flags: Flags): P
   return new Promise((resolve, reject) => {
     const req = http.request({ socketPath, method: 'POST', path: '/admin' }, (res) => {
       const chunks: Buffer[] = [];
+      // A service that stops mid-answer cuts the body; the command fails rather than the process.
+      res.on('error', reject);
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         try {

@@ -143,23 +143,42 @@ function parserRefusal(err: Error & { code?: string }): DomainError {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Refuses a state-changing request that carries the session cookie and comes from another site, as a
- * browser says it: Sec-Fetch-Site when sent (only same-origin or a user's own navigation pass; a sibling
- * subdomain is same-site, not same-origin), else Origin against the service's public origin or the
- * request's own. A request with neither header does not come from a browser page and is let through;
- * an API key is never sent by a browser on its own, so key-authenticated calls need no check.
+ * Where a request came from when a browser says it came from another site, else null: Sec-Fetch-Site
+ * when sent (only same-origin or a user's own navigation pass; a sibling subdomain is same-site, not
+ * same-origin), else Origin against the service's public origin or the request's own. A request with
+ * neither header does not come from a browser page and is let through.
+ */
+function crossSiteSource(ctx: Context, publicOrigin: string): string | null {
+  const site = ctx.get('Sec-Fetch-Site');
+  const origin = ctx.get('Origin');
+  // The request's own origin from its Host (Koa's ctx.origin is the Origin header itself).
+  const sameOrigin = site ? site === 'same-origin' || site === 'none' : !origin || origin === publicOrigin || origin === `${ctx.protocol}://${ctx.host}`;
+  return sameOrigin ? null : origin || `a ${site} page`;
+}
+
+/**
+ * Refuses a state-changing request that carries the session cookie and comes from another site. An
+ * API key is never sent by a browser on its own, so key-authenticated calls need no check.
  */
 export function refuseCrossSiteWrites(baseUrl: string) {
   const publicOrigin = new URL(baseUrl).origin;
   return async (ctx: Context, next: Next) => {
     if (SAFE_METHODS.has(ctx.method) || ctx.get('Authorization') || !ctx.cookies.get(SESSION_COOKIE)) return next();
-    const site = ctx.get('Sec-Fetch-Site');
-    const origin = ctx.get('Origin');
-    // The request's own origin from its Host (Koa's ctx.origin is the Origin header itself).
-    const sameOrigin = site ? site === 'same-origin' || site === 'none' : !origin || origin === publicOrigin || origin === `${ctx.protocol}://${ctx.host}`;
-    if (!sameOrigin) {
-      throw crossSite(`a signed-in session changes things only from the service's own pages (${publicOrigin}); this request came from ${origin || `a ${site} page`}`);
-    }
+    const source = crossSiteSource(ctx, publicOrigin);
+    if (source !== null) throw crossSite(`a signed-in session changes things only from the service's own pages (${publicOrigin}); this request came from ${source}`);
+    return next();
+  };
+}
+
+/**
+ * Refuses a sign-in from another site's page, which could sign the browser in to an account of that
+ * site's choosing. It carries no session cookie yet, so refuseCrossSiteWrites lets it by.
+ */
+export function refuseCrossSiteSignIn(baseUrl: string) {
+  const publicOrigin = new URL(baseUrl).origin;
+  return async (ctx: Context, next: Next) => {
+    const source = crossSiteSource(ctx, publicOrigin);
+    if (source !== null) throw crossSite(`sign-in is accepted only from the service's own pages (${publicOrigin}); this request came from ${source}`);
     return next();
   };
 }

@@ -4,9 +4,11 @@
  * an attempt connects to the very address this check passed (`Pinned`), so a host that changes its
  * answer after the check (DNS rebinding) gains nothing: the name is resolved once per attempt.
  *
- * Addresses are classified by ipaddr.js: anything it does not class as plain `unicast` is refused,
- * and IPv6 forms that carry an IPv4 address (mapped, translated, NAT64, 6to4, Teredo) are refused
- * whatever they carry, so no spelling of an internal IPv4 address gets through.
+ * Addresses are classified by ipaddr.js: anything it does not class as plain `unicast` is refused.
+ * An IPv6 address that carries an IPv4 address (IPv4-compatible, mapped, translated, NAT64, 6to4,
+ * Teredo) reaches that IPv4 address, so it is judged as the address it carries: no spelling of an
+ * internal IPv4 address gets through, and a public one (a DNS64 answer for an IPv4-only receiver)
+ * is accepted as the IPv4 address itself would be.
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
@@ -48,18 +50,80 @@ const FORBIDDEN: Record<string, string> = {
   reserved: 'a reserved, documentation or benchmarking address',
   benchmarking: 'a benchmarking address',
   uniqueLocal: 'a unique-local IPv6 address (fc00::/7, where some cloud metadata services also live)',
-  ipv4Mapped: 'an IPv4-mapped IPv6 address',
-  rfc6145: 'an IPv4-translated IPv6 address',
-  rfc6052: 'a NAT64 address (64:ff9b::/96), which reaches an IPv4 address through a translator',
-  '6to4': 'a 6to4 address, which carries an IPv4 address',
-  teredo: 'a Teredo address, which carries an IPv4 address',
   deprecatedSiteLocal: 'a site-local IPv6 address',
 };
+
+/** An IPv4 address an IPv6 address carries, and where in it. */
+interface Carried {
+  form: string;
+  ipv4: ipaddr.IPv4;
+}
+
+const ipv4At = (bytes: number[], at: number, mask = 0) => new ipaddr.IPv4(bytes.slice(at, at + 4).map((b) => b ^ mask));
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by its form, or null for a form that carries none.
+ * NAT64 (RFC 6052) puts the address in the last 32 bits under the well-known /96 prefix; under the
+ * local-use prefix (64:ff9b:1::/48) that is the common /96 layout, and the prefix is refused anyway.
+ */
+function carriedIPv4(v6: ipaddr.IPv6): Carried[] | null {
+  const bytes = v6.toByteArray();
+  const last = ipv4At(bytes, 12);
+  switch (v6.range()) {
+    case 'ipv4Mapped':
+      return [{ form: 'an IPv4-mapped IPv6 address carrying', ipv4: last }];
+    case 'rfc6145':
+      return [{ form: 'an IPv4-translated IPv6 address carrying', ipv4: last }];
+    case 'rfc6052':
+      return [{ form: 'a NAT64 address carrying', ipv4: last }];
+    case '6to4':
+      return [{ form: 'a 6to4 address carrying', ipv4: ipv4At(bytes, 2) }];
+    case 'teredo':
+      // The Teredo server in bits 32-63; the client's public address in the last 32, inverted.
+      return [
+        { form: 'a Teredo address whose server is', ipv4: ipv4At(bytes, 4) },
+        { form: 'a Teredo address whose client is', ipv4: ipv4At(bytes, 12, 0xff) },
+      ];
+    case 'unicast':
+      // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291 but still connected to); :: and ::1 are ranges of their own.
+      return bytes.slice(0, 12).every((b) => b === 0) ? [{ form: 'an IPv4-compatible IPv6 address carrying', ipv4: last }] : null;
+    default:
+      return null;
+  }
+}
+
+const LOCAL_USE_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/**
+ * Parses an address. An IPv6 address written with a dotted IPv4 tail (glibc writes ::7f00:1 as
+ * ::127.0.0.1) has its tail rewritten as two hex groups first: ipaddr.js reads `::a.b.c.d` as
+ * IPv4-mapped, not as the IPv4-compatible address it is.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const hexTail = address.includes(':')
+    ? address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`)
+    : address;
+  return ipaddr.parse(hexTail);
+}
 
 /** Why an address is not public, or null when it is. */
 export function nonPublicReason(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'not an IP address';
-  const range = ipaddr.parse(address).range();
+  const ip = parseAddress(address);
+  const carried = ip.kind() === 'ipv6' ? carriedIPv4(ip as ipaddr.IPv6) : null;
+  if (carried !== null) {
+    for (const { form, ipv4 } of carried) {
+      const reason = rangeReason(ipv4);
+      if (reason !== null) return `${form} ${ipv4.toString()}, ${reason}`;
+    }
+    if (ip.match(LOCAL_USE_NAT64)) return 'a local-use NAT64 address (64:ff9b:1::/48), which reaches only its own network\'s translator';
+    return null;
+  }
+  return rangeReason(ip);
+}
+
+function rangeReason(ip: ipaddr.IPv4 | ipaddr.IPv6): string | null {
+  const range = ip.range();
   if (range === 'unicast') return null;
   return FORBIDDEN[range] ?? `an address reserved for special use (${range})`;
 }

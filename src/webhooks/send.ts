@@ -59,11 +59,18 @@ export function eventBody(event: OutboxEventRow): Buffer {
 // Connections are kept between attempts; each was opened to an address the guard passed.
 const agent = { http: new http.Agent({ keepAlive: true, maxSockets: 8 }), https: new https.Agent({ keepAlive: true, maxSockets: 8 }) };
 
-/** A lookup that answers only the checked address: the connection cannot go anywhere else. */
+/**
+ * A lookup that answers only the checked address: the connection cannot go anywhere else. It answers
+ * on a later turn, as a real lookup does: answered at once, a connect the kernel refuses at once
+ * (ENETUNREACH, EPERM) destroyed the socket inside tls.connect, before any listener was attached,
+ * and its 'error' ended the process.
+ */
 function pinnedLookup(pinned: Pinned): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
+    setImmediate(() => {
+      if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned.address, family: pinned.family }]);
+      else callback(null, pinned.address, pinned.family);
+    });
   };
 }
 

@@ -61,6 +61,50 @@ const FORBIDDEN: [string, RegExp][] = [
   ['[fec0::1]', /site-local/],
 ];
 
+const hex16 = (hi: number, lo: number) => ((hi << 8) | lo).toString(16);
+
+/** Each IPv6 form that carries an IPv4 address: how it writes `ipv4`, and the words that name it. */
+const CARRIERS: { form: string; write: (ipv4: string) => string; named: string }[] = [
+  { form: 'IPv4-compatible', write: (v4) => `::${v4}`, named: 'IPv4-compatible' },
+  { form: 'IPv4-mapped', write: (v4) => `::ffff:${v4}`, named: 'IPv4-mapped' },
+  { form: 'IPv4-translated', write: (v4) => `::ffff:0:${v4}`, named: 'IPv4-translated' },
+  { form: 'NAT64 well-known prefix', write: (v4) => `64:ff9b::${v4}`, named: 'NAT64' },
+  { form: 'NAT64 local-use prefix', write: (v4) => `64:ff9b:1::${v4}`, named: 'NAT64' },
+  {
+    form: '6to4',
+    write: (v4) => {
+      const [a, b, c, d] = v4.split('.').map(Number);
+      return `2002:${hex16(a, b)}:${hex16(c, d)}::1`;
+    },
+    named: '6to4',
+  },
+  {
+    // A public Teredo server (65.54.227.120); the client's address in the last 32 bits, every bit inverted.
+    form: 'Teredo',
+    write: (v4) => {
+      const [a, b, c, d] = v4.split('.').map((n) => 255 - Number(n));
+      return `2001:0:4136:e378:8000:63bf:${hex16(a, b)}:${hex16(c, d)}`;
+    },
+    named: 'Teredo address whose client',
+  },
+];
+
+/** Internal IPv4 addresses of each class, and the rule the message must name. */
+const CARRIED: [string, RegExp][] = [
+  ['127.0.0.1', /loopback/],
+  ['127.9.8.7', /loopback/],
+  ['10.0.0.5', /private/],
+  ['192.168.1.1', /private/],
+  ['169.254.169.254', /link-local.*metadata/],
+  ['100.100.100.200', /carrier-grade NAT/],
+  ['224.0.0.251', /multicast/],
+  ['192.0.2.10', /documentation/],
+  ['0.0.0.7', /unspecified/],
+];
+
+const PUBLIC_V4 = '93.184.215.14';
+const escaped = (text: string) => text.replace(/[.[\]]/g, '\\$&');
+
 describe('the webhook address guard', () => {
   test('refuses every non-public address written in the URL, naming the rule', async () => {
     for (const [host, rule] of FORBIDDEN) {
@@ -86,6 +130,47 @@ describe('the webhook address guard', () => {
     }
     const mixed: Resolve = async () => [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.8', family: 4 }];
     assert.match(await refusal(addressGuard({ allowLoopback: false, resolve: mixed }), 'https://split.example.test/'), /resolves to 10\.0\.0\.8/);
+  });
+
+  test('refuses every IPv6 form that carries an internal IPv4 address, written in the URL, naming the form, the address and its class', async () => {
+    for (const { form, write, named } of CARRIERS) {
+      for (const [ipv4, rule] of CARRIED) {
+        const message = await refusal(strict, `https://[${write(ipv4)}]/hook`);
+        assert.match(message, new RegExp(`${named}.* ${escaped(ipv4)}, an? `), `${form} carrying ${ipv4}: ${message}`);
+        assert.match(message, rule, `${form} carrying ${ipv4}`);
+      }
+    }
+  });
+
+  test('refuses a host name that resolves to any of those forms, as the resolver writes it (::127.0.0.1 included)', async () => {
+    for (const { form, write, named } of CARRIERS) {
+      for (const [ipv4, rule] of CARRIED) {
+        const address = write(ipv4);
+        const guard = addressGuard({ allowLoopback: false, resolve: async () => [{ address: PUBLIC_V4, family: 4 }, { address, family: 6 }] });
+        const message = await refusal(guard, 'https://hooks.example.test/in');
+        assert.match(message, new RegExp(`resolves to ${escaped(address)}, which is .*${named}.* ${escaped(ipv4)}, an? `), `${form} carrying ${ipv4}: ${message}`);
+        assert.match(message, rule, `${form} carrying ${ipv4}`);
+      }
+    }
+  });
+
+  test('accepts a form that carries a public IPv4 address as that address would be, except the local-use NAT64 prefix', async () => {
+    for (const { form, write } of CARRIERS) {
+      const address = write(PUBLIC_V4);
+      const guard = addressGuard({ allowLoopback: false, resolve: async () => [{ address, family: 6 }] });
+      if (form === 'NAT64 local-use prefix') {
+        assert.match(await refusal(strict, `https://[${address}]/hook`), /local-use NAT64 address/);
+        assert.match(await refusal(guard, 'https://hooks.example.test/in'), /local-use NAT64 address/);
+        continue;
+      }
+      assert.equal((await strict.check(`https://[${address}]/hook`)).family, 6, form);
+      assert.equal((await guard.check('https://hooks.example.test/in')).address, address, form);
+    }
+  });
+
+  test('refuses a Teredo address whose server is internal, whatever its client', async () => {
+    // Server 10.0.0.1 (0a00:0001); client 93.184.215.14 inverted.
+    assert.match(await refusal(strict, 'https://[2001:0:a00:1:8000:63bf:a247:28f1]/hook'), /Teredo address whose server is 10\.0\.0\.1, a private address/);
   });
 
   test('refuses localhost through the system resolver', async () => {
@@ -115,6 +200,7 @@ describe('the webhook address guard', () => {
     assert.equal((await loopback.check('https://[::1]:9/in')).address, '::1');
     assert.match(await refusal(loopback, 'https://10.0.0.1/'), /private/);
     assert.match(await refusal(loopback, 'https://[::ffff:127.0.0.1]/'), /IPv4-mapped/);
+    assert.match(await refusal(loopback, 'https://[::127.0.0.1]/'), /IPv4-compatible/);
     assert.match(await refusal(loopback, 'http://93.184.215.14/'), /must use https/);
   });
 

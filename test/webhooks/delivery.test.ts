@@ -229,6 +229,37 @@ for (const backend of BACKENDS) {
       }
     });
 
+    test('a host that changes its answer to an IPv6 address carrying an internal IPv4 address is not sent to', async () => {
+      let answer6 = '2606:4700:4700::1111';
+      const resolve: Resolve = async () => [{ address: answer6, family: 6 }];
+      const guard = addressGuard({ allowLoopback: false, resolve });
+      const rebinding = startDispatcher({ store: db.store, log, sender: { ...sender, guard }, concurrency: 4, background: false });
+      try {
+        await createEndpoint(em(), guard, workspaceId, { url: 'https://rebind6.example.test/in' });
+        // Compatible, mapped, NAT64, 6to4 and Teredo (client inverted) spellings of loopback and of a private address.
+        const carriers: [string, RegExp][] = [
+          ['::127.0.0.1', /IPv4-compatible IPv6 address carrying 127\.0\.0\.1, a loopback address/],
+          ['::ffff:10.0.0.5', /IPv4-mapped IPv6 address carrying 10\.0\.0\.5, a private address/],
+          ['64:ff9b::a9fe:a9fe', /NAT64 address carrying 169\.254\.169\.254, a link-local address/],
+          ['2002:7f00:1::1', /6to4 address carrying 127\.0\.0\.1, a loopback address/],
+          ['2001:0:4136:e378:8000:63bf:f5ff:fffa', /Teredo address whose client is 10\.0\.0\.5, a private address/],
+        ];
+        for (const [address, rule] of carriers) {
+          answer6 = address;
+          const eventId = await emit();
+          assert.equal(await rebinding.runOnce(), 1, address);
+          const d = (await deliveries()).find((x) => x.event_id === eventId)!;
+          assert.equal(d.status, 'pending', address);
+          assert.equal(d.last_status_code, null, address);
+          assert.match(d.last_error!, new RegExp(`^not sent: the host rebind6\\.example\\.test resolves to ${address.replace(/\./g, '\\.')}, which is`), address);
+          assert.match(d.last_error!, rule, address);
+        }
+        assert.equal(receiver.received.length, 0);
+      } finally {
+        await rebinding.stop();
+      }
+    });
+
     test('one slow receiver does not hold back another endpoint', async () => {
       // The slow receiver answers nothing until the fast endpoint has all its deliveries.
       const held: import('node:http').ServerResponse[] = [];

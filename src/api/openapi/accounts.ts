@@ -1,3 +1,4 @@
+import { FIRST_BLOCK_SECONDS, FREE_FAILURES, KNOWN_CLIENT_DAYS, MAX_BLOCK_SECONDS } from '../../accounts/sign-in-throttle.ts';
 import { SEAT_ROLES } from '../../store/entities/index.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
@@ -134,13 +135,14 @@ export const accountPaths = {
         content: { 'application/json': { schema: ref('SignInRequest') } },
       },
       description:
-        'An unknown email takes as long to refuse as a wrong password. Failed sign-ins are counted per account (5 free) and per client address (20 free); past that, sign-in is refused with 429 for 30 s, doubling with each further failure up to 15 minutes. A success clears the account\'s count. The cookie is `Secure` when BASE_URL is https or a trusted proxy (TRUST_PROXY) forwarded an https request.',
+        `An unknown email takes as long to refuse as a wrong password. Failed sign-ins limit the rate of guessing, not the owner: they are counted per account and client address (${FREE_FAILURES.pair} free), per client address (${FREE_FAILURES.address} free) and per account from every address together (${FREE_FAILURES.account} free); past a count's free failures, sign-in is refused with 429 for ${FIRST_BLOCK_SECONDS} s, doubling with each further failure up to ${MAX_BLOCK_SECONDS / 60} minutes. The per-account count does not hold back a client address that has signed in to the account in the last ${KNOWN_CLIENT_DAYS} days, so the owner's usual client signs in while others guess. A success clears its client's count at the account. A sign-in from another site's page (Sec-Fetch-Site other than same-origin or none, or an Origin other than the service's) is refused with 403 \`cross_site\`. The cookie is \`Secure\` when BASE_URL is https or a trusted proxy (TRUST_PROXY) forwarded an https request.`,
       responses: {
         '200': json(ref('SignIn')),
         '401': refusal('Email or password not recognised', ['unauthorized']),
+        '403': refusal('Sent from another site\'s page', ['cross_site']),
         '422': refusal('A field is missing', ['email_required', 'password_required']),
         '429': {
-          ...refusal('Too many failed sign-ins for this account or from this address; the `Retry-After` header gives the seconds to wait', ['too_many_attempts']),
+          ...refusal('Too many failed sign-ins from this client at this account, from this address, or at this account from addresses that have not signed in to it; the `Retry-After` header gives the seconds to wait', ['too_many_attempts']),
           headers: { 'Retry-After': { description: 'Seconds until sign-in is accepted again', schema: { type: 'integer', minimum: 1 } } },
         },
       },

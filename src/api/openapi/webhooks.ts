@@ -133,7 +133,7 @@ export const webhookSchemas: Record<string, Schema> = {
 };
 
 const idParameter = (what: string) => ({ name: 'id', in: 'path', required: true, schema: uuid, description: `The ${what}'s id.` });
-const BAD_URL = 'The URL is refused (`bad_url`: not https, credentials in it, or a host that resolves to a non-public address; the message says which rule), or an event name is unknown (`bad_events`)';
+const BAD_URL = 'The URL is refused (`bad_url`: not https, credentials in it, or a host that resolves to a non-public address, an IPv6 address carrying a non-public IPv4 address included; the message says which rule), or an event name is unknown (`bad_events`)';
 const notFound = (what: string) => ({ '404': refusal(`No such ${what} in the workspace`, ['not_found']) });
 
 export const webhookPaths = {

@@ -2,14 +2,14 @@ import Router from '@koa/router';
 import { SESSION_COOKIE, SESSION_DAYS, signIn, signOut } from '../../accounts/sessions.ts';
 import type { Services } from '../context.ts';
 import { invalid } from '../../errors.ts';
-import { jsonBody } from '../middleware.ts';
+import { jsonBody, refuseCrossSiteSignIn } from '../middleware.ts';
 import { readBody, signInBody } from '../bodies.ts';
 
 /** Browser sign-in: email and password give a session cookie; keys are then minted from the session. */
 export function sessionRoutes(services: Services) {
   const router = new Router();
   const publicHttps = services.config.baseUrl.startsWith('https:');
-  router.post('/auth/sign-in', jsonBody, async (ctx) => {
+  router.post('/auth/sign-in', refuseCrossSiteSignIn(services.config.baseUrl), jsonBody, async (ctx) => {
     const { email, password } = readBody(ctx, signInBody);
     const result = await signIn(services.store.em(), email, password, ctx.ip);
     // Secure when browsers reach the service over https: its public address says so, or a trusted proxy

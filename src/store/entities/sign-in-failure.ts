@@ -1,11 +1,11 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/** Failed sign-ins counted per account or per client address (src/accounts/sign-in-throttle.ts owns its SQL). */
+/** Failed sign-ins counted per account and client address, per client address and per account (src/accounts/sign-in-throttle.ts owns its SQL). */
 export const SignInFailure = defineEntity({
   name: 'SignInFailure',
   tableName: 'sign_in_failures',
   properties: {
-    /** `account:<sha256 of the email>` or `address:<client address>`. */
+    /** `pair:<sha256 of the email>:<client address>`, `address:<client address>` or `account:<sha256 of the email>`. */
     key: p.string().primary(),
     failures: p.integer(),
     lastFailedAt: p.datetime(),
