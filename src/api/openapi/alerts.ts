@@ -1,6 +1,6 @@
 import { ALERT_OUTCOMES } from '../../alerts/outcome.ts';
 import { CASE_STATUSES, MONITOR_SCOPES, SEVERITIES } from '../../store/entities/index.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 
 const hectares: Schema = { type: 'number', minimum: 0 };
 const date: Schema = { type: 'string', format: 'date' };
@@ -293,7 +293,7 @@ export const alertPaths = {
     },
   },
   '/eudr/alerts/scan-and-adjudicate': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'scanAndAdjudicateAlerts',
       summary: 'Scan, then adjudicate every alert found as one batch: each costs one plot of evidence',
       description:
@@ -310,10 +310,10 @@ export const alertPaths = {
           ['no_plots', 'too_many_plots', 'bad_product', 'bad_window', 'alert_before_cutoff', 'bad_min_area_ha', 'too_many_alerts', 'ref_in_use', 'geometry_not_redistributable', 'bad_plot_ids', 'bad_body'],
         ),
       },
-    },
+    }),
   },
   '/eudr/alerts/adjudicate': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'adjudicateAlerts',
       summary: 'Adjudicate 1 to 500 canopy-change alerts: each becomes a plot read for prior management, one job for the batch',
       description:
@@ -329,7 +329,7 @@ export const alertPaths = {
           ['bad_body', 'no_alerts', 'too_many_alerts', 'ref_in_use', 'bad_geometry', 'coordinates_out_of_range', 'axis_order_swapped', 'footprint_too_large', 'alert_before_cutoff', 'bad_alert', 'unknown_country'],
         ),
       },
-    },
+    }),
   },
   '/eudr/alerts/{id}': {
     get: {

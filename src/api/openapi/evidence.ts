@@ -1,5 +1,5 @@
 import { REASON_BUCKETS } from '../../engine/reason-buckets.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
 const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
@@ -77,7 +77,7 @@ const plotId = { name: 'id', in: 'path', required: true, schema: uuid };
 /** Listed before the plot family's paths: `/portal/plots/evidence` must not be taken for `/portal/plots/{id}`. */
 export const evidencePaths = {
   '/portal/plots/evidence': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'runEvidence',
       summary: 'Queue evidence reads: one job, its plots read one after another',
       description:
@@ -92,7 +92,7 @@ export const evidencePaths = {
         '422': refusal('Neither `all: true` nor `plot_ids` given, or a field of the wrong type', ['no_plots', 'bad_body', 'bad_plot_ids', 'bad_rerun', 'bad_all']),
         '503': refusal('The queue could not take the job; nothing was written, repeat the same call shortly', ['queue_unavailable']),
       },
-    },
+    }),
   },
   '/portal/plots/evidence/summary': {
     get: {

@@ -1,6 +1,6 @@
 import { FINDING_RULES } from '../../intake/findings.ts';
 import { COUNT_WINDOW } from '../../store/register/plots.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
 const alpha2: Schema = { type: 'string', pattern: '^[A-Z]{2}$' };
@@ -280,7 +280,7 @@ export const plotPaths = {
     },
   },
   '/portal/plots/import': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'importPlotFile',
       summary: 'Import a plot file into the register, in one transaction: all of it or nothing',
       description:
@@ -288,7 +288,7 @@ export const plotPaths = {
       parameters: [countryParameter],
       requestBody: uploadBody,
       responses: { '200': json(ref('ImportReport')), ...uploadRefusals },
-    },
+    }),
   },
   '/portal/plots/countries': {
     get: { operationId: 'listCountries', summary: 'The recognised countries and the accepted forms of `country`', responses: { '200': json(ref('CountryList')), ...authRefusals } },

@@ -1,7 +1,7 @@
 import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../../store/entities/index.ts';
 import { EU_MEMBER_STATES } from '../../statements/shipment-fields.ts';
 import { PROBLEM_CODES } from '../../statements/problems.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 import { workspaceQuery } from './documents.ts';
 
 const count: Schema = { type: 'integer', minimum: 0 };
@@ -192,7 +192,7 @@ export const statementPaths = {
       summary: 'The workspace\'s shipments in creation order, with counts per batch',
       responses: { '200': json(ref('ShipmentList')), ...authRefusals },
     },
-    post: {
+    post: withIdempotencyKey({
       operationId: 'createShipment',
       summary: 'Create a shipment, with plots in the shapes the add route takes',
       requestBody: jsonBody('ShipmentRequest'),
@@ -203,7 +203,7 @@ export const statementPaths = {
         '409': refusal('A shipment with that reference exists', ['duplicate_reference']),
         '422': refusal('A field a statement would refuse, refused first', [...new Set([...FIELD_CODES, ...PLOT_CODES])]),
       },
-    },
+    }),
   },
   '/portal/statements/shipments/{id}': {
     get: {
@@ -300,11 +300,11 @@ export const statementPaths = {
     },
   },
   '/portal/statements/from-shipment': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'createStatementFromShipment',
       summary: 'Store a statement linked to a shipment; the internal reference defaults to the shipment\'s',
       ...storeStatementOperation,
-    },
+    }),
   },
   '/portal/statements': {
     get: {
@@ -312,11 +312,11 @@ export const statementPaths = {
       summary: 'The workspace\'s stored statements in creation order',
       responses: { '200': json(ref('StatementList')), ...authRefusals },
     },
-    post: {
+    post: withIdempotencyKey({
       operationId: 'createStatement',
       summary: 'Store a statement linked to a shipment (as from-shipment)',
       ...storeStatementOperation,
-    },
+    }),
   },
   '/portal/statements/{id}': {
     get: {

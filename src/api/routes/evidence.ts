@@ -7,6 +7,7 @@ import type { Services } from '../context.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { isUuid, pathId } from '../parse.ts';
 import { readBody, runEvidenceBody } from '../bodies.ts';
+import { idempotent } from '../idempotency.ts';
 
 /** `{all: true}` or `{plot_ids, rerun}` (spec 4.2); neither is `no_plots`. */
 export function parseRunRequest(body: z.infer<typeof runEvidenceBody.schema>): RunRequest {
@@ -31,7 +32,7 @@ export function evidenceRoutes(services: Services) {
     return { id: caller.workspaceId, plan: caller.plan };
   };
 
-  router.post('/portal/plots/evidence', auth, async (ctx) => {
+  router.post('/portal/plots/evidence', auth, idempotent(services.store), async (ctx) => {
     const answer = await runEvidence(em(), services.queue, workspace(ctx), parseRunRequest(readBody(ctx, runEvidenceBody)));
     ctx.status = answer.job_id === null ? 200 : 202;
     ctx.body = answer;

@@ -9,6 +9,7 @@ import { STATEMENT_FORMATS, type StatementFormat, type StatementResult } from '.
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { addPlotsBody, readBody, removePlotsBody, shipmentBody, shipmentChangeBody, statementBody, statementChangeBody } from '../bodies.ts';
+import { idempotent } from '../idempotency.ts';
 import { isUuid, pathId } from '../parse.ts';
 
 function formatOf(ctx: Context): StatementFormat {
@@ -53,7 +54,7 @@ export function statementRoutes(services: Services) {
     ctx.body = { shipments: await listShipments(em(), workspaceOf(ctx)), archive_review_price: price() };
   });
 
-  router.post('/portal/statements/shipments', auth, async (ctx) => {
+  router.post('/portal/statements/shipments', auth, idempotent(services.store), async (ctx) => {
     const body = readBody(ctx, shipmentBody);
     ctx.status = 201;
     ctx.body = { ...(await createShipment(em(), workspaceOf(ctx), body)), archive_review_price: price() };
@@ -109,8 +110,8 @@ export function statementRoutes(services: Services) {
     ctx.status = 201;
     ctx.body = await createStatement(em(), workspaceOf(ctx), body);
   };
-  router.post('/portal/statements/from-shipment', auth, storeStatement);
-  router.post('/portal/statements', auth, storeStatement);
+  router.post('/portal/statements/from-shipment', auth, idempotent(services.store), storeStatement);
+  router.post('/portal/statements', auth, idempotent(services.store), storeStatement);
 
   router.get('/portal/statements', auth, async (ctx) => {
     ctx.body = { statements: await listStatements(em(), workspaceOf(ctx)) };

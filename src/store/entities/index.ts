@@ -5,6 +5,7 @@ import { ArchiveReading } from './archive-reading.ts';
 import { BoundaryAnalysis } from './boundary-analysis.ts';
 import { Evidence } from './evidence.ts';
 import { EvidenceUnit } from './evidence-unit.ts';
+import { IdempotencyKey } from './idempotency-key.ts';
 import { Member } from './member.ts';
 import { OutboxEvent } from './outbox.ts';
 import { Plot } from './plot.ts';
@@ -20,7 +21,7 @@ import { WebhookDelivery } from './webhook-delivery.ts';
 import { WebhookEndpoint } from './webhook-endpoint.ts';
 import { Workspace } from './workspace.ts';
 
-export { AlertCase, AlertMonitor, ApiKey, ArchiveReading, BoundaryAnalysis, Evidence, EvidenceUnit, Member, OutboxEvent, Plot, PlotTotal, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, StudioBoundary, User, WebhookDelivery, WebhookEndpoint, Workspace };
+export { AlertCase, AlertMonitor, ApiKey, ArchiveReading, BoundaryAnalysis, Evidence, EvidenceUnit, IdempotencyKey, Member, OutboxEvent, Plot, PlotTotal, Producer, Session, Shipment, ShipmentPlot, SignInFailure, Statement, StudioBoundary, User, WebhookDelivery, WebhookEndpoint, Workspace };
 export { DELIVERY_STATUSES, type DeliveryStatus } from './webhook-delivery.ts';
 export { PLANS, type Plan } from './workspace.ts';
 export { SEAT_ROLES, type SeatRole } from './member.ts';
@@ -29,4 +30,4 @@ export { ANALYSIS_HALVES, ANALYSIS_STATES, type AnalysisHalf, type AnalysisState
 export { CASE_STATUSES, SEVERITIES, type CaseStatus, type Severity } from './alert-case.ts';
 export { MONITOR_SCOPES, type MonitorScope } from './alert-monitor.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
-export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, PlotTotal, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis, AlertMonitor, AlertCase, WebhookEndpoint, WebhookDelivery];
+export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, PlotTotal, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis, AlertMonitor, AlertCase, WebhookEndpoint, WebhookDelivery, IdempotencyKey];
