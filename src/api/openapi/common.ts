@@ -126,3 +126,20 @@ export function withIdempotencyKey<O extends Operation & { parameters?: Paramete
   };
   return { ...op, parameters: [...(op.parameters ?? []), header], responses };
 }
+
+/**
+ * An answer tagged for conditional requests (src/api/entity-tag.ts): `ETag` on the 200, and a 304
+ * with no body to an `If-None-Match` that names the current tag.
+ */
+export function withEntityTag<O extends Operation & { parameters?: Parameter[] }>(op: O, what: string): O {
+  const etag = { ETag: { description: `A digest of ${what}; it changes exactly when the answer would`, schema: { type: 'string' } } };
+  const header = {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The `ETag` of an answer already held (or several, comma-separated, or `*`): answered 304 with no body while it is current.',
+    schema: { type: 'string' },
+  };
+  const responses = { ...op.responses, '200': { ...op.responses['200'], headers: { ...op.responses['200'].headers, ...etag } }, '304': { description: 'Not modified: the answer held is current', headers: etag } };
+  return { ...op, parameters: [...(op.parameters ?? []), header], responses };
+}

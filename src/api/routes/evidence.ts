@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { getEvidenceWrapper } from '../../engine/evidence-store.ts';
 import { evidenceSummary, runEvidence, type RunRequest } from '../../engine/evidence-runs.ts';
 import { authenticate, callerOf } from '../auth.ts';
+import { answeredNotModified, entityTag } from '../entity-tag.ts';
 import type { Services } from '../context.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { isUuid, pathId } from '../parse.ts';
@@ -43,7 +44,11 @@ export function evidenceRoutes(services: Services) {
   });
 
   router.get('/portal/plots/:id/evidence', auth, async (ctx) => {
-    ctx.body = await getEvidenceWrapper(em(), callerOf(ctx).workspaceId, pathId(ctx, 'plot'));
+    // The tag is the answer's own digest: it moves with the evidence and with a reading filed or withdrawn beside it.
+    const answer = JSON.stringify(await getEvidenceWrapper(em(), callerOf(ctx).workspaceId, pathId(ctx, 'plot')));
+    if (answeredNotModified(ctx, entityTag(answer))) return;
+    ctx.type = 'application/json';
+    ctx.body = answer;
   });
   return router;
 }
