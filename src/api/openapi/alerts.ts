@@ -1,3 +1,4 @@
+import { UNWATCHABLE_NAMED } from '../../alerts/monitor-run.ts';
 import { ALERT_OUTCOMES } from '../../alerts/outcome.ts';
 import { CASE_STATUSES, MONITOR_SCOPES, SEVERITIES } from '../../store/entities/index.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
@@ -13,7 +14,7 @@ const SEVERITY_TEXT = 'From the cluster\'s strongest confidence and its area: `h
 export const alertSchemas: Record<string, Schema> = {
   AlertMonitor: {
     type: 'object',
-    required: ['id', 'label', 'scope', 'plot_ids', 'shipment_id', 'product', 'min_area_ha', 'since', 'active', 'last_run_at', 'created_at', 'open_cases'],
+    required: ['id', 'label', 'scope', 'plot_ids', 'shipment_id', 'product', 'min_area_ha', 'since', 'active', 'last_run_at', 'created_at', 'open_cases', 'unwatchable'],
     additionalProperties: false,
     description: 'A watch over plots for newly published alerts. A scheduled run (hourly) scans its plots from `since` to the day of the run and opens a case on the alert queue for each alert cluster no case of the monitor holds yet (the same product, first detected within 90 days, overlapping bounds), sending `alert.opened`. A cluster seen again, grown, updates its case and sends nothing.',
     properties: {
@@ -32,6 +33,24 @@ export const alertSchemas: Record<string, Schema> = {
       last_run_at: nullable(timestamp),
       created_at: timestamp,
       open_cases: { type: 'integer', minimum: 0 },
+      unwatchable: {
+        type: 'object',
+        required: ['count', 'plots'],
+        additionalProperties: false,
+        description: `The watched plots the product can never be read over, found when the monitor is made and again at each run: outside the band it is published in (30°S to 30°N), or without a usable boundary. They open no case, so they are not watched; \`count\` counts them all, \`plots\` names the first ${UNWATCHABLE_NAMED}.`,
+        properties: {
+          count: { type: 'integer', minimum: 0 },
+          plots: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['plot_id', 'ref', 'why'],
+              additionalProperties: false,
+              properties: { plot_id: uuid, ref: nullable({ type: 'string' }), why: { type: 'string', description: 'Why, in words.' } },
+            },
+          },
+        },
+      },
     },
   },
   AlertCase: {

@@ -28,6 +28,6 @@ export { SEAT_ROLES, type SeatRole } from './member.ts';
 export { ACTIVITY_TYPES, SHIPMENT_UNITS, type ActivityType, type ShipmentUnit } from './shipment.ts';
 export { ANALYSIS_HALVES, ANALYSIS_STATES, type AnalysisHalf, type AnalysisState } from './boundary-analysis.ts';
 export { CASE_STATUSES, SEVERITIES, type CaseStatus, type Severity } from './alert-case.ts';
-export { MONITOR_SCOPES, type MonitorScope } from './alert-monitor.ts';
+export { MONITOR_SCOPES, type MonitorScope, type Unwatchable } from './alert-monitor.ts';
 export { EVIDENCE_STATES, VALIDATION_STATES, type EvidenceState, type ValidationStateValue } from './plot.ts';
 export const entities = [Workspace, User, Member, ApiKey, Session, EvidenceUnit, Producer, Plot, PlotTotal, Evidence, OutboxEvent, SignInFailure, ArchiveReading, Shipment, ShipmentPlot, Statement, StudioBoundary, BoundaryAnalysis, AlertMonitor, AlertCase, WebhookEndpoint, WebhookDelivery, IdempotencyKey];

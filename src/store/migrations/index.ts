@@ -11,6 +11,7 @@ import { Migration20261124060153_webhooks } from './Migration20261124060153_webh
 import { Migration20261124090909_alert_monitor_shipments } from './Migration20261124090909_alert_monitor_shipments.ts';
 import { Migration20261124090951_plot_totals } from './Migration20261124090951_plot_totals.ts';
 import { Migration20261127083932_idempotency_keys } from './Migration20261127083932_idempotency_keys.ts';
+import { Migration20261127090047_monitor_unwatchable_plots } from './Migration20261127090047_monitor_unwatchable_plots.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: 'Migration20261124090909_alert_monitor_shipments', class: Migration20261124090909_alert_monitor_shipments },
   { name: 'Migration20261124090951_plot_totals', class: Migration20261124090951_plot_totals },
   { name: 'Migration20261127083932_idempotency_keys', class: Migration20261127083932_idempotency_keys },
+  { name: 'Migration20261127090047_monitor_unwatchable_plots', class: Migration20261127090047_monitor_unwatchable_plots },
 ];
