@@ -200,6 +200,7 @@ export const webhookPaths = {
       responses: {
         '200': json(ref('WebhookDeliveryPage')),
         ...authRefusals,
+        '404': refusal('`endpoint_id` names no endpoint of the workspace', ['not_found']),
         '422': refusal('A filter is not one the log takes', ['bad_endpoint_id', 'bad_status', 'bad_limit', 'bad_cursor']),
       },
     },
