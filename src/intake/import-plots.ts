@@ -47,7 +47,8 @@ export interface PlotEntry {
 }
 
 export interface ValidationAnswer {
-  country: string | null;
+  /** The query's country as alpha-2; absent when the query named none (spec 2.3 types it a string). */
+  country?: string;
   notes: string[];
   row_errors: RowError[];
   row_errors_omitted: number;
@@ -105,10 +106,13 @@ async function judgeFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promis
   return judge({ bytes: input.bytes, filename: input.filename, country, producers, now: input.now });
 }
 
+/** The report's `country`: the query's, or no key at all when it named none (never null). */
+const queryCountry = (country: string | null) => (country === null ? {} : { country });
+
 /** POST /portal/plots/validate: the report an import would give, storing nothing. */
 export async function validatePlotFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<ValidationAnswer> {
   const report = await judgeFile(em, judge, input);
-  return { country: report.country, notes: report.notes, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: report.plots.map(entryOf) };
+  return { ...queryCountry(report.country), notes: report.notes, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: report.plots.map(entryOf) };
 }
 
 function reportOf(plot: PlotReport) {
@@ -231,5 +235,5 @@ export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput
     }
   });
   counters.registered = counters.created + counters.updated + counters.skipped;
-  return { imported: counters, country: report.country, notes: report.notes, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: entries };
+  return { imported: counters, ...queryCountry(report.country), notes: report.notes, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: entries };
 }

@@ -107,6 +107,15 @@ for (const backend of BACKENDS) {
       assert.equal((await app.call('GET', '/api/v1/portal/plots', { key })).body.total, before);
     });
 
+    test('a file sent without a country answers a report with no country key, never country: null', async () => {
+      for (const path of ['/api/v1/portal/plots/validate', '/api/v1/portal/plots/import']) {
+        const r = await upload(path, book([point('NC-1', -1.62, 6.71)]));
+        assert.equal(r.status, 200);
+        assert.equal('country' in r.body, false, path);
+        assert.ok(r.body.notes.some((n: string) => /country/i.test(n)), 'the notes say the axis-order check was skipped');
+      }
+    });
+
     test('validates a KML upload through the intake threads, and refuses a truncated one with 422 bad_kml naming the line', async () => {
       const kml = `<?xml version="1.0" encoding="UTF-8"?>
 <kml xmlns="http://www.opengis.net/kml/2.2"><Document>

@@ -149,10 +149,10 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ValidationReport: {
     type: 'object',
-    required: ['country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
+    required: ['notes', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
-      country: nullable({ ...alpha2, description: 'The query\'s `country`, as alpha-2.' }),
+      country: { ...alpha2, description: 'The query\'s `country`, as alpha-2; absent when the query named none (each plot\'s own `country` then says what it carries). Never null.' },
       notes: { type: 'array', items: { type: 'string' } },
       row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
       row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
@@ -161,7 +161,7 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ImportReport: {
     type: 'object',
-    required: ['imported', 'country', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
+    required: ['imported', 'notes', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       imported: {
@@ -184,7 +184,7 @@ export const plotSchemas: Record<string, Schema> = {
           evidence_in_flight: { ...integer, description: 'Plots whose boundary moved while a read was queued or running.' },
         },
       },
-      country: nullable(alpha2),
+      country: { ...alpha2, description: 'The query\'s `country`, as alpha-2; absent when the query named none (each plot\'s own `country` then says what it carries). Never null.' },
       notes: { type: 'array', items: { type: 'string' } },
       row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
       row_errors_omitted: { ...integer, description: 'Row errors beyond the 100 listed in `row_errors`, counted only.' },
