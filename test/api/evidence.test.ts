@@ -269,6 +269,12 @@ for (const backend of BACKENDS) {
         assert.match(row.evidence_error!, /^The read could not be completed: no archive covers the plot: .*open ocean, or a pole/);
         assert.equal(row.verdict, null, 'not charged as insufficient_record');
         assert.equal(await units(app, workspaceId), 0);
+        const [failed] = await events(app, workspaceId, 'plot.evidence.failed');
+        assert.equal((failed.data.next_step as { code: string }).code, 'check_location', 'not run_again: the same archives cover nothing there');
+        const refused = await app.call('GET', `/api/v1/portal/plots/${ocean}/evidence`, { key });
+        assert.equal(refused.status, 409);
+        assert.match(refused.body.error.message, /no archive covers the plot.*Check its coordinates/);
+        assert.doesNotMatch(refused.body.error.message, /run evidence for it again/);
       });
 
       test('a plot in two parts on two continents is read part by part, served with its parts, and its document shows them', async () => {

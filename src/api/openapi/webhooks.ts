@@ -34,7 +34,7 @@ const deliveryRequired = Object.keys(deliveryProperties);
 
 const EVENT_DATA =
   'By type (spec 6.2): `plot.evidence.completed`: `plot_id`, `ref`, `commodity`, `area_ha`, `state`, `result` (the verdict code), `finding`, `reason`, `reasons`, `next_step`, `issued_at`, `evidence_url`, `document_url`. ' +
-  '`plot.evidence.failed`: `plot_id`, `ref`, `error`, `next_step` (code `run_again`), `failed_at`. ' +
+  '`plot.evidence.failed`: `plot_id`, `ref`, `error`, `next_step` (code `run_again`, or `check_location` when no archive covers the plot, which a second read cannot mend), `failed_at`. ' +
   '`batch.completed`: `shipment_id`, `reference`, `commodity`, `plots`, `read`, `failed`, `findings`, `without_finding`, `shipment_url`, `report_url`. ' +
   '`alert.opened`: `alert_id`, `plot_id`, `ref`, `monitor_id`, `opened_at`, `severity`, `flagged_area_km2`, `alert_url`. ' +
   '`archive.reading.filed`: `plot_id`, `ref`, `reading`, `evidence_url`, `document_url`. ' +
