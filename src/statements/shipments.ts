@@ -11,6 +11,7 @@ import { isUuid } from '../store/ids.ts';
 import type { Em } from '../store/orm.ts';
 import type { ActivityType, ShipmentUnit } from '../store/entities/index.ts';
 import { stopShipmentMonitors } from '../store/register/alert-queue.ts';
+import { frozenStatements } from './statement-facts.ts';
 import {
   addShipmentPlots,
   batchCounts,
@@ -192,7 +193,7 @@ export async function changeShipment(em: Em, workspaceId: string, id: string, in
 export async function deleteShipment(em: Em, workspaceId: string, id: string): Promise<void> {
   const record = await shipmentOf(em, workspaceId, id);
   await em.transactional(async (tx) => {
-    await deleteShipmentRow(tx, workspaceId, record.id);
+    await deleteShipmentRow(tx, workspaceId, record.id, await frozenStatements(tx, workspaceId, record));
     await stopShipmentMonitors(tx, workspaceId, record.id);
   });
 }

@@ -248,7 +248,16 @@ for (const backend of BACKENDS) {
       await refused('GET', `/portal/statements/shipments/${s.body.id}`, undefined, 404, 'not_found');
       const kept = await api('GET', '/portal/statements');
       assert.equal(kept.body.statements.find((x: { id: string }) => x.id === stored.body.id).shipment_id, null);
-      await refused('GET', `/portal/statements/${stored.body.id}?format=xml`, undefined, 409, 'not_ready');
+      // Spec 4.9: statements stay, served from the batch as it stood when it was deleted.
+      const afterDelete = await api('GET', `/portal/statements/${stored.body.id}`);
+      assert.equal(afterDelete.status, 200);
+      assert.equal(afterDelete.body.check.ready, true);
+      assert.deepEqual(afterDelete.body.check.payload, detail.body.check.payload);
+      const keptXml = await file(`/portal/statements/${second.body.id}?format=xml`);
+      assert.equal(keptXml.text, xml.text, 'the same file as before the deletion');
+      const renamed = await api('PATCH', `/portal/statements/${second.body.id}`, { internal_reference: 'S-2-KEPT' });
+      assert.equal(renamed.status, 200);
+      assert.match((await file(`/portal/statements/${second.body.id}?format=xml`)).text, /<dds:internalReferenceNumber>S-2-KEPT<\/dds:internalReferenceNumber>/);
       assert.equal((await api('GET', `/portal/plots/${plots[0].id}`)).status, 200, 'the plots stay');
     });
   });

@@ -150,7 +150,7 @@ export const statementSchemas: Record<string, Schema> = {
   Statement: {
     type: 'object',
     required: ['id', 'shipment_id', 'internal_reference', 'species', 'created_at', 'updated_at'],
-    description: 'A stored statement: an internal reference linked to the batch it is built from. Its files are built from the batch as it stands when asked for; a deleted shipment leaves `shipment_id` null.',
+    description: 'A stored statement: an internal reference linked to the batch it is built from. Its files are built from the batch as it stands when asked for; a deleted shipment leaves `shipment_id` null, and the statement is served from then on, check and files, from the batch as it stood at the deletion (spec 4.9: statements stay), under its own reference and species.',
     properties: {
       id: uuid,
       shipment_id: nullable(uuid),
@@ -327,7 +327,7 @@ export const statementPaths = {
         '200': { description: 'The statement with its check, or the file', content: { 'application/json': { schema: ref('StatementDetail') }, ...fileContent } },
         ...authRefusals,
         '404': refusal('No such statement, or its shipment is gone', ['not_found']),
-        '409': refusal('A file format asked for while the statement cannot be built, or its shipment was deleted; the message lists the problems', ['not_ready']),
+        '409': refusal('A file format asked for while the statement cannot be built (or its shipment was deleted before statements kept the batch\'s facts); the message lists the problems', ['not_ready']),
         '422': refusal('An unknown format', ['bad_format']),
         '503': refusal('The documents threads are full; ask again shortly (Retry-After)', ['busy']),
       },

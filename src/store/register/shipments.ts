@@ -126,12 +126,16 @@ export async function updateShipment(em: Em, workspaceId: string, id: string, fi
   return true;
 }
 
-/** Removes the batch and its membership rows; its plots and statements stay (a statement keeps no shipment). */
-export async function deleteShipment(em: Em, workspaceId: string, id: string): Promise<boolean> {
+/**
+ * Removes the batch and its membership rows; its plots and statements stay: a statement keeps no
+ * shipment, and keeps the facts `frozen` gives it (by statement id), which it is served from.
+ */
+export async function deleteShipment(em: Em, workspaceId: string, id: string, frozen: { id: string; facts: object }[]): Promise<boolean> {
   return em.transactional(async (tx) => {
     const gone = await tx.execute('delete from shipments where id = ? and workspace_id = ?', [id, workspaceId], 'run');
     if (Number((gone as { affectedRows?: number }).affectedRows ?? 0) === 0) return false;
     await tx.execute('delete from shipment_plots where shipment_id = ?', [id], 'run');
+    for (const f of frozen) await tx.execute('update statements set facts = ?::jsonb where id = ? and shipment_id = ?', [JSON.stringify(f.facts), f.id, id], 'run');
     await tx.execute('update statements set shipment_id = null, updated_at = now() where shipment_id = ?', [id], 'run');
     return true;
   });
@@ -304,6 +308,17 @@ export async function insertStatement(em: Em, workspaceId: string, fields: { shi
 export async function statementRecord(em: Em, workspaceId: string, id: string): Promise<StatementRecord | null> {
   const s = await em.findOne(Statement, { id, workspaceId });
   return s === null ? null : statementOf(s);
+}
+
+/** The statements stored from one shipment. */
+export async function shipmentStatements(em: Em, workspaceId: string, shipmentId: string): Promise<StatementRecord[]> {
+  return (await em.find(Statement, { workspaceId, shipmentId }, { orderBy: { seq: 'asc' } })).map(statementOf);
+}
+
+/** The facts a statement was frozen with when its shipment was deleted; null while it has one (or was left without them). */
+export async function frozenFacts(em: Em, workspaceId: string, id: string): Promise<object | null> {
+  const [row] = await em.execute<{ facts: object | null }[]>('select facts from statements where id = ? and workspace_id = ?', [id, workspaceId]);
+  return row?.facts ?? null;
 }
 
 export async function statementRecords(em: Em, workspaceId: string): Promise<StatementRecord[]> {
