@@ -61,6 +61,7 @@ export type InputCode =
   | 'bad_quantity'
   | 'bad_unit'
   | 'bad_destination'
+  | 'bad_border_cross_country'
   | 'bad_activity'
   | 'bad_date'
   | 'bad_species'

@@ -52,6 +52,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   bad_quantity: 422,
   bad_unit: 422,
   bad_destination: 422,
+  bad_border_cross_country: 422,
   bad_activity: 422,
   bad_date: 422,
   bad_species: 422,

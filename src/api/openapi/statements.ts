@@ -11,7 +11,7 @@ const shipmentId = { name: 'id', in: 'path', required: true, schema: { type: 'st
 const statementId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The statement id.' };
 const shipmentNotFound = refusal('No such shipment in the workspace', ['not_found']);
 
-const FIELD_CODES = ['reference_required', 'reference_too_long', 'bad_hs_code', 'bad_quantity', 'bad_unit', 'bad_destination', 'bad_activity', 'bad_date', 'bad_species', 'species_scientific_name_required', 'bad_text', 'bad_producer_id', 'bad_body'];
+const FIELD_CODES = ['reference_required', 'reference_too_long', 'bad_hs_code', 'bad_quantity', 'bad_unit', 'bad_destination', 'bad_border_cross_country', 'bad_activity', 'bad_date', 'bad_species', 'species_scientific_name_required', 'bad_text', 'bad_producer_id', 'bad_body'];
 const PLOT_CODES = ['no_plots', 'too_many_plots', 'bad_plot_ids', 'bad_refs', 'bad_producer_id', 'bad_body'];
 
 const formatParameter = {
@@ -24,7 +24,7 @@ const formatParameter = {
 };
 
 const fileContent = {
-  'application/soap+xml': { schema: { type: 'string' } },
+  'text/xml': { schema: { type: 'string', description: '`soap`: a SOAP 1.1 envelope, served as SOAP 1.1 has it (application/soap+xml is SOAP 1.2\'s).' } },
   'application/xml': { schema: { type: 'string' } },
   'application/geo+json': { schema: { type: 'object' } },
 };
@@ -47,7 +47,8 @@ export const statementSchemas: Record<string, Schema> = {
   Shipment: {
     type: 'object',
     required: [
-      'id', 'reference', 'commodity', 'description_of_goods', 'hs_code', 'quantity', 'unit', 'destination_country', 'activity_type', 'shipped_on', 'arrives_on',
+      'id', 'reference', 'commodity', 'description_of_goods', 'hs_code', 'quantity', 'unit', 'net_mass_kg', 'supplementary_unit', 'supplementary_unit_type',
+      'destination_country', 'border_cross_country', 'activity_type', 'shipped_on', 'arrives_on',
       'producer_ids', 'species', 'note', 'wood', 'counts', 'created_at', 'updated_at',
     ],
     description: 'A batch of goods a due diligence statement is built from. A field the caller has not given is null, and the statement names it as waiting on the caller.',
@@ -59,7 +60,11 @@ export const statementSchemas: Record<string, Schema> = {
       hs_code: nullable({ type: 'string', pattern: '^[0-9]{2,8}$', description: 'Digits only.' }),
       quantity: nullable({ type: 'number' }),
       unit: nullable({ enum: [...SHIPMENT_UNITS] }),
+      net_mass_kg: nullable({ type: 'number', description: 'V3\'s `netWeight`, as given; the statement takes a `quantity` in kg or t when this is null.' }),
+      supplementary_unit: nullable({ type: 'number', description: 'V3\'s `supplementaryUnit`, in `supplementary_unit_type`; the statement takes a `quantity` in m3 (MTQ) when this is null.' }),
+      supplementary_unit_type: nullable({ type: 'string', pattern: '^[A-Z0-9]{3,4}$', description: 'V3\'s `supplementaryUnitQualifier` (MTQ, NAR, KSD…). An Appendix I heading\'s own type is named among the statement\'s problems when the batch lacks it.' }),
       destination_country: nullable({ enum: [...EU_MEMBER_STATES] }),
+      border_cross_country: nullable({ enum: [...EU_MEMBER_STATES], description: 'V3\'s `borderCrossCountry`: the member state of entry (IMPORT) or exit (EXPORT) at the customs border; sent on IMPORT and EXPORT statements only.' }),
       activity_type: { enum: [...ACTIVITY_TYPES] },
       shipped_on: nullable(date),
       arrives_on: nullable(date),

@@ -21,7 +21,8 @@ function formatOf(ctx: Context): StatementFormat {
 }
 
 const FILE_TYPES: Record<Exclude<StatementFormat, 'json'>, { type: string; extension: string }> = {
-  soap: { type: 'application/soap+xml; charset=utf-8', extension: 'soap.xml' },
+  // The envelope is SOAP 1.1 (schemas.xmlsoap.org/soap/envelope/), whose media type is text/xml; application/soap+xml is SOAP 1.2's.
+  soap: { type: 'text/xml; charset=utf-8', extension: 'soap.xml' },
   xml: { type: 'application/xml; charset=utf-8', extension: 'xml' },
   geojson: { type: 'application/geo+json; charset=utf-8', extension: 'geojson' },
 };

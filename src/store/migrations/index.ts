@@ -13,6 +13,7 @@ import { Migration20261124090951_plot_totals } from './Migration20261124090951_p
 import { Migration20261127083932_idempotency_keys } from './Migration20261127083932_idempotency_keys.ts';
 import { Migration20261127090047_monitor_unwatchable_plots } from './Migration20261127090047_monitor_unwatchable_plots.ts';
 import { Migration20261127093615_statement_frozen_facts } from './Migration20261127093615_statement_frozen_facts.ts';
+import { Migration20261127095153_shipment_goods_measure } from './Migration20261127095153_shipment_goods_measure.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261127083932_idempotency_keys', class: Migration20261127083932_idempotency_keys },
   { name: 'Migration20261127090047_monitor_unwatchable_plots', class: Migration20261127090047_monitor_unwatchable_plots },
   { name: 'Migration20261127093615_statement_frozen_facts', class: Migration20261127093615_statement_frozen_facts },
+  { name: 'Migration20261127095153_shipment_goods_measure', class: Migration20261127095153_shipment_goods_measure },
 ];

@@ -17,7 +17,11 @@ export interface ShipmentFields {
   hs_code: string | null;
   quantity: number | null;
   unit: ShipmentUnit | null;
+  net_mass_kg: number | null;
+  supplementary_unit: number | null;
+  supplementary_unit_type: string | null;
   destination_country: string | null;
+  border_cross_country: string | null;
   activity_type: ActivityType;
   shipped_on: string | null;
   arrives_on: string | null;
@@ -70,7 +74,11 @@ function recordOf(s: Shipment): ShipmentRecord {
     hs_code: s.hsCode ?? null,
     quantity: s.quantity === null || s.quantity === undefined ? null : Number(s.quantity),
     unit: s.unit ?? null,
+    net_mass_kg: s.netMassKg === null || s.netMassKg === undefined ? null : Number(s.netMassKg),
+    supplementary_unit: s.supplementaryUnit === null || s.supplementaryUnit === undefined ? null : Number(s.supplementaryUnit),
+    supplementary_unit_type: s.supplementaryUnitType ?? null,
     destination_country: s.destinationCountry ?? null,
+    border_cross_country: s.borderCrossCountry ?? null,
     activity_type: s.activityType,
     shipped_on: s.shippedOn ?? null,
     arrives_on: s.arrivesOn ?? null,
@@ -89,7 +97,11 @@ const columnsOf = (f: Partial<ShipmentFields>) => ({
   ...(f.hs_code !== undefined && { hsCode: f.hs_code }),
   ...(f.quantity !== undefined && { quantity: f.quantity }),
   ...(f.unit !== undefined && { unit: f.unit }),
+  ...(f.net_mass_kg !== undefined && { netMassKg: f.net_mass_kg }),
+  ...(f.supplementary_unit !== undefined && { supplementaryUnit: f.supplementary_unit }),
+  ...(f.supplementary_unit_type !== undefined && { supplementaryUnitType: f.supplementary_unit_type }),
   ...(f.destination_country !== undefined && { destinationCountry: f.destination_country }),
+  ...(f.border_cross_country !== undefined && { borderCrossCountry: f.border_cross_country }),
   ...(f.activity_type !== undefined && { activityType: f.activity_type }),
   ...(f.shipped_on !== undefined && { shippedOn: f.shipped_on }),
   ...(f.arrives_on !== undefined && { arrivesOn: f.arrives_on }),
