@@ -61,6 +61,7 @@ export type InputCode =
   | 'bad_quantity'
   | 'bad_unit'
   | 'bad_destination'
+  | 'bad_border_cross_country'
   | 'bad_activity'
   | 'bad_date'
   | 'bad_species'
@@ -75,7 +76,8 @@ export type InputCode =
   | 'bad_tile'
   | 'bad_scene'
   | 'bad_season'
-  | 'bad_place';
+  | 'bad_place'
+  | 'bad_idempotency_key';
 
 /** Refusals of a whole uploaded file (src/intake/errors.ts); per-plot problems are findings, never these. */
 export type IntakeCode =
@@ -160,6 +162,8 @@ export type ErrorCode =
   | 'already_withdrawn'
   | 'duplicate_reference'
   | 'not_ready'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_flight'
   | 'queue_unavailable'
   | 'too_many_attempts'
   | 'cross_site'
@@ -187,6 +191,10 @@ export const findingIssued = (message: string) => new DomainError('finding_issue
 /** Another archive reading is served with the plot's evidence; it is withdrawn first. */
 export const readingOnRecord = (message: string) => new DomainError('reading_on_record', message);
 export const alreadyWithdrawn = (message: string) => new DomainError('already_withdrawn', message);
+/** An Idempotency-Key sent before with another request. */
+export const idempotencyKeyReused = (message: string) => new DomainError('idempotency_key_reused', message);
+/** An Idempotency-Key whose first request has not answered yet. */
+export const idempotencyKeyInFlight = (message: string) => new DomainError('idempotency_key_in_flight', message);
 export const queueUnavailable = (message: string) => new DomainError('queue_unavailable', message);
 export const tooManyAttempts = (message: string, retryAfterSeconds: number) => new DomainError('too_many_attempts', message, retryAfterSeconds);
 export const crossSite = (message: string) => new DomainError('cross_site', message);

@@ -12,14 +12,14 @@ import type { AlertProduct } from '../engine/sources/products/gfw-alerts/codes.t
 import type { AlertsAdapter } from '../engine/sources/products/gfw-alerts/reader.ts';
 import type { EnginePool } from '../engine/worker/pool.ts';
 import type { Logger } from '../log.ts';
-import type { AlertCase, AlertMonitor } from '../store/entities/index.ts';
+import type { AlertCase, AlertMonitor, Unwatchable } from '../store/entities/index.ts';
 import type { Em, Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { activeMonitors, casesOnPlot, markMonitorRun, monitoredPlotIds, openCase, updateCase, type CaseFigures } from '../store/register/alert-queue.ts';
-import { plotsToScan } from '../store/register/alerts.ts';
+import { activeMonitors, casesOnPlot, markMonitorRun, monitoredPlotIds, openCase, recordUnwatchable, updateCase, type CaseFigures } from '../store/register/alert-queue.ts';
+import { plotsToScan, type ScannedPlot } from '../store/register/alerts.ts';
 import { writeEvent } from '../store/outbox.ts';
 import { ALERT_LIMITS } from './limits.ts';
-import { scanPlot, type ScannedAlert } from './scan.ts';
+import { scanPlot, unwatchableWhy, type ScannedAlert } from './scan.ts';
 import { caseSeverity } from './severity.ts';
 
 /** Every hour, on the hour. */
@@ -89,25 +89,56 @@ async function settlePlot(deps: MonitorRunDeps, monitor: AlertMonitor, plot: { i
   });
 }
 
+/** How many of a monitor's unwatchable plots it names; the count covers them all. */
+export const UNWATCHABLE_NAMED = 100;
+
+/** Gathers the plots a monitor's product can never be read over, as its plots are gone through. */
+function unwatchableList(product: AlertProduct) {
+  const found: Unwatchable = { count: 0, plots: [] };
+  return {
+    /** True when the plot cannot be watched (and is noted). */
+    note(plot: ScannedPlot): boolean {
+      const why = unwatchableWhy(plot, product);
+      if (why === null) return false;
+      if (found.count++ < UNWATCHABLE_NAMED) found.plots.push({ plot_id: plot.id, ref: plot.external_ref, why });
+      return true;
+    },
+    found,
+  };
+}
+
+/** The monitored plots, a scan's worth at a time. */
+async function* monitoredPlots(em: Em, monitor: AlertMonitor): AsyncGenerator<ScannedPlot> {
+  const ids = await monitoredPlotIds(em, monitor);
+  for (let i = 0; i < ids.length; i += ALERT_LIMITS.maxScanPlots) yield* await plotsToScan(em, monitor.workspaceId, ids.slice(i, i + ALERT_LIMITS.maxScanPlots));
+}
+
+/** Notes on a new monitor which of its plots it cannot watch, so it says so before its first run. */
+export async function noteUnwatchable(em: Em, monitor: AlertMonitor): Promise<Unwatchable> {
+  const list = unwatchableList(monitor.product as AlertProduct);
+  for await (const plot of monitoredPlots(em, monitor)) list.note(plot);
+  await recordUnwatchable(em, monitor.id, list.found);
+  return list.found;
+}
+
 /** Scans one monitor's plots, a scan's worth of plots at a time; answers how many cases opened. */
 async function runMonitor(deps: MonitorRunDeps, monitor: AlertMonitor, now: Date): Promise<number> {
   const em = deps.store.em();
   const today = now.toISOString().slice(0, 10);
   const request = { start: monitor.since, end: today < monitor.since ? monitor.since : today, product: monitor.product as AlertProduct, minAreaHa: Number(monitor.minAreaHa) };
-  const ids = await monitoredPlotIds(em, monitor);
+  const unwatchable = unwatchableList(request.product);
   let opened = 0;
-  for (let i = 0; i < ids.length; i += ALERT_LIMITS.maxScanPlots) {
-    for (const plot of await plotsToScan(em, monitor.workspaceId, ids.slice(i, i + ALERT_LIMITS.maxScanPlots))) {
-      const scan = await scanPlot(deps, plot, request);
-      // A plot that could not be read is scanned again on the next run; nothing is opened or closed for it.
-      if (!('alerts' in scan)) {
-        deps.log.warn({ monitorId: monitor.id, plotId: plot.id, refusal: scan.refusal }, 'monitored plot not scanned');
-        continue;
-      }
-      opened += await settlePlot(deps, monitor, plot, scan.alerts.map((a) => figuresOf(a, request.product)), now);
+  for await (const plot of monitoredPlots(em, monitor)) {
+    if (unwatchable.note(plot)) continue;
+    const scan = await scanPlot(deps, plot, request);
+    // A plot that could not be read is scanned again on the next run; nothing is opened or closed for it.
+    if (!('alerts' in scan)) {
+      deps.log.warn({ monitorId: monitor.id, plotId: plot.id, refusal: scan.refusal }, 'monitored plot not scanned');
+      continue;
     }
+    opened += await settlePlot(deps, monitor, plot, scan.alerts.map((a) => figuresOf(a, request.product)), now);
   }
-  await markMonitorRun(em, monitor.id, now);
+  await markMonitorRun(em, monitor.id, now, unwatchable.found);
   return opened;
 }
 

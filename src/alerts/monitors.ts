@@ -4,12 +4,13 @@
  * a shipment's or a list of them for newly published alerts, and works the cases the scheduled run opens.
  */
 import { alertRefusal, DomainError, invalid, notFound } from '../errors.ts';
-import type { AlertMonitor, CaseStatus, MonitorScope } from '../store/entities/index.ts';
+import type { AlertMonitor, CaseStatus, MonitorScope, Unwatchable } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import {
   closeCase, insertMonitor, openCaseCounts, plotsInWorkspace, workspaceCase, workspaceCases, workspaceMonitor, workspaceMonitors, type CaseFilter, type CaseRow,
 } from '../store/register/alert-queue.ts';
 import { shipmentOf } from '../statements/shipments.ts';
+import { noteUnwatchable } from './monitor-run.ts';
 import { parseScanWindow } from './scan.ts';
 
 /** Plots one monitor may list. */
@@ -39,6 +40,8 @@ export interface MonitorRecord {
   last_run_at: string | null;
   created_at: string;
   open_cases: number;
+  /** The watched plots its product can never be read over (outside its band, or with no boundary): they open no case. */
+  unwatchable: Unwatchable;
 }
 
 export interface CaseRecord {
@@ -78,6 +81,7 @@ function monitorRecord(m: AlertMonitor, open: number): MonitorRecord {
     last_run_at: m.lastRunAt ? m.lastRunAt.toISOString() : null,
     created_at: m.createdAt.toISOString(),
     open_cases: open,
+    unwatchable: m.unwatchable ?? { count: 0, plots: [] },
   };
 }
 
@@ -134,6 +138,7 @@ export async function createMonitor(em: Em, workspaceId: string, input: MonitorI
     minAreaHa: window.minAreaHa,
     since: window.start,
   });
+  row.unwatchable = await noteUnwatchable(em, row);
   return monitorRecord(row, 0);
 }
 

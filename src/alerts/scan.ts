@@ -8,7 +8,8 @@ import type { MultiPolygon, Polygon } from 'geojson';
 import type { AlertCluster, AlertPixels } from '../engine/kernels/alert-clusters.ts';
 import { isoDate, utcDay } from '../engine/kernels/days.ts';
 import type { AlertsAdapter, AlertsRead } from '../engine/sources/products/gfw-alerts/reader.ts';
-import { ALERT_PIXEL_DEG, ALERT_PRODUCTS, CONFIDENCE_LEVELS, type AlertConfidence, type AlertProduct } from '../engine/sources/products/gfw-alerts/codes.ts';
+import { ALERT_PIXEL_DEG, ALERT_PRODUCTS, alertsBand, alertsCover, CONFIDENCE_LEVELS, type AlertConfidence, type AlertProduct } from '../engine/sources/products/gfw-alerts/codes.ts';
+import { footprintBox } from '../engine/context/plot.ts';
 import { alertRefusal, DomainError, invalid, notFound } from '../errors.ts';
 import type { Em } from '../store/orm.ts';
 import { takingTurns } from '../turns.ts';
@@ -180,11 +181,25 @@ function alertOf(c: AlertCluster, source: AlertSource): ScannedAlert {
   return alert;
 }
 
+/**
+ * Why the product can never be read over the plot, in words, or null when it can: no usable boundary,
+ * or a place outside the product's published band (the middle of the plot's extent decides, as archive
+ * coverage reads it). Such a plot would otherwise scan clear for ever.
+ */
+export function unwatchableWhy(plot: ScannedPlot, product: AlertProduct): string | null {
+  const area = scannedArea(plot);
+  if (area === null) return 'the plot has no usable boundary (it was rejected at upload)';
+  const box = footprintBox(area);
+  const lat = (box[1] + box[3]) / 2;
+  return alertsCover(product, lat) ? null : `${alertsBand(product)}, and this plot lies at ${lat.toFixed(2)}°`;
+}
+
 /** One plot's scan: its alerts, or a refusal in words when it could not be read. */
 export async function scanPlot(deps: Pick<ScanDeps, 'source' | 'clusters'>, plot: ScannedPlot, request: Omit<ScanRequest, 'plotIds'>): Promise<PlotScan> {
   const head = { plot_id: plot.id, ref: plot.external_ref, area_ha: plot.area_ha, truncated: false };
-  const area = scannedArea(plot);
-  if (area === null) return { ...head, source: null, refusal: 'The plot has no usable boundary (it was rejected at upload), so no alerts could be read over it.' };
+  const why = unwatchableWhy(plot, request.product);
+  if (why !== null) return { ...head, source: null, refusal: `No alerts can be read over this plot: ${why}. An empty list would wrongly read as clear.` };
+  const area = scannedArea(plot)!;
   let read: AlertsRead;
   try {
     read = await deps.source.read(request.product, area, request.start, request.end);

@@ -35,7 +35,16 @@ const fileRequired = (field: string, why: string) =>
  * client reads it. A body still arriving after `timeoutMs` (a client trickling bytes to hold the
  * connection and its buffer) is refused with 408, and the connection closed behind the answer.
  */
-export async function readUpload(ctx: Context, options: UploadOptions): Promise<Upload> {
+export function readUpload(ctx: Context, options: UploadOptions): Promise<Upload> {
+  // Read once however many ask: the idempotency check digests the file before the route reads it.
+  let read = uploadsRead.get(ctx.req);
+  if (read === undefined) uploadsRead.set(ctx.req, (read = readUploadOnce(ctx, options)));
+  return read;
+}
+
+const uploadsRead = new WeakMap<Context['req'], Promise<Upload>>();
+
+async function readUploadOnce(ctx: Context, options: UploadOptions): Promise<Upload> {
   // An upload is read as its bytes arrive, under its cap: an encoded body would outgrow the cap once inflated.
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {

@@ -96,7 +96,7 @@ export function csvField(value: string | number | null): string {
 
 function csvLine(entry: BookEntry, baseUrl: string): string {
   const { row, state } = entry;
-  const step = nextStep({ evidence_state: row.evidence_state, verdict: row.verdict, reasons: row.reasons, area_ha: row.area_ha, readable: row.readable });
+  const step = nextStep({ evidence_state: row.evidence_state, error: row.evidence_error, verdict: row.verdict, reasons: row.reasons, area_ha: row.area_ha, readable: row.readable });
   const fields: Array<string | number | null> = [
     row.id,
     row.external_ref,

@@ -16,7 +16,7 @@ import { permanent, RADAR_INSTRUMENT, RADAR_YEARS } from './plan/read-plan.ts';
 import { isTransient } from './sources/errors.ts';
 import { CANOPY_HEIGHT_DATASET } from './sources/products/canopy-height/codes.ts';
 import { DEM_DATASET } from './sources/products/copernicus-dem/codes.ts';
-import { ALERT_PRODUCTS, type AlertProduct, alertsCover } from './sources/products/gfw-alerts/codes.ts';
+import { ALERT_PRODUCTS, type AlertProduct, alertsBand, alertsCover } from './sources/products/gfw-alerts/codes.ts';
 import { HANSEN_VERSION } from './sources/products/hansen/codes.ts';
 import { LANDSAT_CATALOGUE } from './sources/products/landsat/codes.ts';
 import { PalsarUnavailableError } from './sources/products/palsar/reader.ts';
@@ -89,8 +89,8 @@ async function palsarCoverage(archive: Archive, box: Bbox, signal?: AbortSignal)
 /** A published alert product: inside its latitude band, at the newest version its catalogue reports. */
 async function alertsCoverage(archive: Archive, product: AlertProduct, box: Bbox, today: string, signal?: AbortSignal): Promise<ProductCoverage> {
   const name = product === 'integrated' ? 'integrated-alerts' : 'radd-alerts';
-  const { dataset, latitudeLimit } = ALERT_PRODUCTS[product];
-  if (!alertsCover(product, (box[1] + box[3]) / 2)) return none(name, dataset, `the alerts are published from ${latitudeLimit}°S to ${latitudeLimit}°N only`);
+  const { dataset } = ALERT_PRODUCTS[product];
+  if (!alertsCover(product, (box[1] + box[3]) / 2)) return none(name, dataset, alertsBand(product));
   try {
     const { version } = await archive.alerts.catalogue(product, signal);
     // Versions are named by their date (`v20250909`).

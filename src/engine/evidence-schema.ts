@@ -340,7 +340,7 @@ export const nextStepSchema = z.object({
   code: z.enum(NEXT_STEP_CODES),
   note: text,
 }).describe(
-  'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `run_evidence` (never read, or withdrawn), `correct_and_upload_again` (rejected at upload or without a boundary: never read as it stands), `await_read` (queued or being read). `note` is display text.',
+  'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `check_location` (the read failed because no archive covers the place: reading again cannot help; check the coordinates), `run_evidence` (never read, or withdrawn), `correct_and_upload_again` (rejected at upload or without a boundary: never read as it stands), `await_read` (queued or being read). `note` is display text.',
 );
 
 export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
@@ -380,8 +380,12 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
   seasons_with_dip: count,
   phase_locked: z.boolean().describe('Every measured season dipped, in phase, over the whole plot: false too when a part of it larger than 0.5 ha or a tenth of the plot shows no dip at the plot\'s troughs.'),
   dip_blocks: blocks.describe('The dry-season dip tested block by block at the plot\'s troughs; here `forest_like` counts blocks without the in-phase dip. Null when no scene was read.'),
-  phase_sd_days: reading.describe('Null when fewer than two seasons dipped.'),
-  mean_depth: reading.describe('Null when no season was measured.'),
+  phase_sd_days: reading.describe(
+    'Circular standard deviation of the trough dates, in days. Spec 2.7 types it a number; it is null when fewer than two seasons dipped, as a spread needs two dates, and an absence is never served as a 0 that would read as perfectly phase-locked.',
+  ),
+  mean_depth: reading.describe(
+    'Mean plateau-to-trough depth of the measured seasons. Spec 2.7 types it a number; it is null when no season was measured, since a 0 would read as a measured absence of any dip.',
+  ),
   seasons_without_answer: z.array(z.number().int()),
   structure: z.object({
     layer: text,

@@ -34,7 +34,7 @@ function missingEvidence(plot: PlotHold) {
     none: 'it has not been read, or its evidence was withdrawn when its boundary changed; run evidence for it',
     queued: 'its read is queued',
     running: 'its read is under way',
-    failed: `its last read failed (${plot.evidence_error ?? 'no reason recorded'}); run evidence for it again`,
+    failed: `its last read failed (${plot.evidence_error ?? 'no reason recorded'}); ${nextStep({ evidence_state: 'failed', verdict: null, area_ha: plot.area_ha, error: plot.evidence_error })!.note}`,
     done: 'no stored evidence was found for it',
   };
   return noEvidence(`plot ${plot.id} has no evidence: its evidence state is ${plot.evidence_state}, ${why[plot.evidence_state]}`);
@@ -143,7 +143,7 @@ export function failedEvent(plot: PlotHold, error: string, at: Date): object {
     plot_id: plot.id,
     ref: plot.external_ref,
     error,
-    next_step: nextStep({ evidence_state: 'failed', verdict: null, area_ha: plot.area_ha }),
+    next_step: nextStep({ evidence_state: 'failed', verdict: null, area_ha: plot.area_ha, error }),
     failed_at: at.toISOString(),
   };
 }

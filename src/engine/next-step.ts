@@ -21,6 +21,8 @@ export const NEXT_STEP_CODES = [
   'document_prior_use',
   /** The read failed; it cost nothing. */
   'run_again',
+  /** No archive covers the place: reading again cannot help; the coordinates are checked. */
+  'check_location',
   /** Never read, or the evidence was withdrawn by a changed boundary. */
   'run_evidence',
   /** Rejected at upload, or without a geometry: never read until corrected. */
@@ -35,8 +37,16 @@ export interface NextStep {
   note: string;
 }
 
+/**
+ * How a read that found no archive over the plot states it (src/engine/plan/read-plan.ts); a failure
+ * recorded with it is not one a second read can mend.
+ */
+export const NO_ARCHIVE_COVERS = 'no archive covers the plot';
+
 export interface NextStepInput {
   evidence_state: ReadState;
+  /** A failed read's recorded reason. */
+  error?: string | null;
   /** The stored verdict; null while nothing is stored. */
   verdict: Verdict | null;
   /** The stored `reasons`; the floor is read from them as well as from the area. */
@@ -68,6 +78,9 @@ export const NEXT_STEP_NOTES: Record<NextStepCode, string> = {
     'A well-observed record shows no annual canopy cycle, so the record gives no evidence of management ' +
     `before the cutoff. If the plot held a crop before 31 December 2020, show it with ${RECORDS}.`,
   run_again: 'The read failed and used none of the allowance. Run evidence for this plot again.',
+  check_location:
+    'No archive covers the place the plot stands (open ocean, or a pole), so reading it again reads nothing again. ' +
+    'Check its coordinates (longitude and latitude exchanged put a plot in the sea), correct them and upload it again; it used none of the allowance.',
   run_evidence: 'No evidence is held for this plot. Run evidence for it.',
   correct_and_upload_again:
     'The plot was rejected at upload or has no boundary, so it cannot be read. Correct it as its validation ' +
@@ -82,7 +95,8 @@ export function nextStep(input: NextStepInput): NextStep | null {
     case 'failed':
     case 'none':
       if (input.readable === false) return step('correct_and_upload_again');
-      return step(input.evidence_state === 'failed' ? 'run_again' : 'run_evidence');
+      if (input.evidence_state === 'none') return step('run_evidence');
+      return step(input.error?.includes(NO_ARCHIVE_COVERS) ? 'check_location' : 'run_again');
     case 'queued':
     case 'running':
       return step('await_read');

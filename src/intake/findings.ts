@@ -179,7 +179,7 @@ export const FINDING_RULES = {
   },
   duplicate_ref: {
     effect: 'reject',
-    message: 'An earlier plot of this file has the same ref; a ref names one plot, so only the first is taken.',
+    message: 'An earlier plot of this file has the same ref; a ref names one plot, so only the first carries it and this one is stored rejected without it.',
   },
 } as const satisfies Record<string, FindingRule>;
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../store/orm.ts';
-import { insertPlots, storedByRef, updatePlots, type PlotColumns, type PlotUpdate, type StoredPlot } from '../store/register/imports.ts';
+import { insertPlots, storedByRef, storedRepeats, updatePlots, type PlotColumns, type PlotUpdate, type StoredPlot } from '../store/register/imports.ts';
 import { lockRegister } from '../store/register/lock.ts';
 import { takingTurns } from '../turns.ts';
 import { boundaryMoved } from './boundary-shift.ts';
@@ -39,7 +39,7 @@ export interface PlotEntry {
   findings: Finding[];
   repairs: Finding[];
   rejections: Finding[];
-  /** Import only: the register's plot, null for a plot skipped as a repeated ref. */
+  /** Import only: the register's plot (a repeated ref's too, stored rejected without the ref). */
   plot_id?: string | null;
   outcome?: PlotOutcome;
   /** Import only, on a stored plot whose boundary moved: its evidence withdrawn, or a read in flight (spec 3.1). */
@@ -47,7 +47,8 @@ export interface PlotEntry {
 }
 
 export interface ValidationAnswer {
-  country: string | null;
+  /** The query's country as alpha-2; absent when the query named none (spec 2.3 types it a string). */
+  country?: string;
   notes: string[];
   notes_omitted: number;
   row_errors: RowError[];
@@ -106,10 +107,13 @@ async function judgeFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promis
   return judge({ bytes: input.bytes, filename: input.filename, country, producers, now: input.now }, input.workspaceId);
 }
 
+/** The report's `country`: the query's, or no key at all when it named none (never null). */
+const queryCountry = (country: string | null) => (country === null ? {} : { country });
+
 /** POST /portal/plots/validate: the report an import would give, storing nothing. */
 export async function validatePlotFile(em: Em, judge: PlotJudge, input: PlotFileInput): Promise<ValidationAnswer> {
   const report = await judgeFile(em, judge, input);
-  return { country: report.country, notes: report.notes, notes_omitted: report.notes_omitted, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: report.plots.map(entryOf) };
+  return { ...queryCountry(report.country), notes: report.notes, notes_omitted: report.notes_omitted, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: report.plots.map(entryOf) };
 }
 
 function reportOf(plot: PlotReport) {
@@ -145,26 +149,37 @@ const isRepeat = (plot: PlotReport) => plot.rejections.some((f) => f.code === 'd
 
 type PlotWrite = { insert: PlotColumns } | { update: PlotUpdate } | null;
 
-/** What one plot does to the register: the row it writes (none when unchanged), counted and entered in the answer. */
+/**
+ * What one plot does to the register: the row it writes (none when unchanged), counted and entered in
+ * the answer. A repeat of a ref earlier in the file is stored too, rejected and without the ref, which
+ * its report's `repeat_of` names (spec 4.1: rejected plots are stored).
+ */
 function diffPlot(plot: PlotReport, entry: PlotEntry, previous: StoredPlot | undefined, counters: ImportCounters): PlotWrite {
   if (plot.producer_id !== null) counters.producers_matched++;
   else if (namedProducer(plot)) counters.producers_unmatched++;
+  const repeat = isRepeat(plot);
   const row: PlotColumns = {
     id: previous?.id ?? randomUUID(),
-    external_ref: plot.ref,
+    external_ref: repeat ? null : plot.ref,
     commodity: plot.commodity,
     country: plot.country ?? previous?.country ?? null,
     area_ha: entry.area_ha,
     declared_area_ha: plot.declared_area_ha,
     geometry: plot.geometry,
     validation_state: plot.validation_state,
-    validation_report: reportOf(plot),
+    validation_report: repeat ? { ...reportOf(plot), repeat_of: plot.ref! } : reportOf(plot),
     planted_year: plot.planted_year,
     producer_id: plot.producer_id ?? previous?.producer_id ?? null,
   };
   entry.plot_id = row.id;
   entry.country = row.country;
   entry.producer_id = row.producer_id;
+  if (repeat) {
+    counters.duplicate_refs++;
+    entry.outcome = 'duplicate_ref';
+    if (!previous) return { insert: row };
+    return unchanged(previous, row) ? null : { update: { ...row, moved: boundaryMoved(previous.geometry, row.geometry) } };
+  }
   if (!previous) {
     counters.created++;
     if (plot.ref === null) counters.unreferenced_inserted++;
@@ -209,6 +224,8 @@ export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput
 
   await em.transactional(async (tx) => {
     await lockRegister(tx, input.workspaceId);
+    // Repeats are few; read once, so a ref repeated across chunks matches its stored repeats in file order.
+    const repeats = await storedRepeats(tx, input.workspaceId, report.plots.filter(isRepeat).map((p) => p.ref!));
     for (let start = 0; start < report.plots.length; start += DIFF_CHUNK) {
       const plots = report.plots.slice(start, start + DIFF_CHUNK);
       const stored = await storedByRef(tx, input.workspaceId, plots.filter((p) => p.ref !== null && !isRepeat(p)).map((p) => p.ref!));
@@ -216,14 +233,8 @@ export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput
       const updates: PlotUpdate[] = [];
       for (const [k, plot] of plots.entries()) {
         await turn();
-        const entry = entries[start + k];
-        if (isRepeat(plot)) {
-          counters.duplicate_refs++;
-          entry.plot_id = null;
-          entry.outcome = 'duplicate_ref';
-          continue;
-        }
-        const write = diffPlot(plot, entry, plot.ref === null ? undefined : stored.get(plot.ref), counters);
+        const previous = plot.ref === null ? undefined : isRepeat(plot) ? repeats.get(plot.ref)?.shift() : stored.get(plot.ref);
+        const write = diffPlot(plot, entries[start + k], previous, counters);
         if (write && 'insert' in write) inserts.push(write.insert);
         else if (write) updates.push(write.update);
       }
@@ -231,6 +242,6 @@ export async function importPlots(em: Em, judge: PlotJudge, input: PlotFileInput
       await updatePlots(tx, input.workspaceId, updates);
     }
   });
-  counters.registered = counters.created + counters.updated + counters.skipped;
-  return { imported: counters, country: report.country, notes: report.notes, notes_omitted: report.notes_omitted, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: entries };
+  counters.registered = counters.created + counters.updated + counters.skipped + counters.duplicate_refs;
+  return { imported: counters, ...queryCountry(report.country), notes: report.notes, notes_omitted: report.notes_omitted, row_errors: report.row_errors, row_errors_omitted: report.row_errors_omitted, plots: entries };
 }

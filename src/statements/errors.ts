@@ -16,6 +16,11 @@ export const badHsCode = (value: string) =>
 export const badDestination = (value: string) =>
   invalid('bad_destination', `destination_country ${JSON.stringify(value)} is not an EU member state: give the member state where the goods are placed on the market (alpha-2, alpha-3 or its name)`);
 
+export const badBorderCrossCountry = (value: string) =>
+  invalid('bad_border_cross_country', `border_cross_country ${JSON.stringify(value)} is not an EU member state: give the member state where the goods enter (IMPORT) or leave (EXPORT) the customs territory`);
+
+export const badUnit = (message: string) => invalid('bad_unit', message);
+
 export const badDate = (message: string) => invalid('bad_date', message);
 
 export const speciesNameRequired = (index: number) =>

@@ -5,6 +5,7 @@
  * a rejected plot, a hole, a point standing for more than 4 ha, vertices that meet on the grid) is
  * named among the problems; the geometry is never changed to pass.
  */
+import { randomBytes } from 'node:crypto';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
 import { onSixDecimalGrid } from '../intake/decimals.ts';
 import type { PlotGeometry, Position } from '../intake/types.ts';
@@ -91,4 +92,17 @@ export function plotFeature(plot: GeolocatedPlot, producerName: string | null, p
   return { feature, problems };
 }
 
-export const featureCollection = (features: Feature[]): FeatureCollection => ({ type: 'FeatureCollection', features });
+/**
+ * A FeatureCollection of the geolocation as its file is written: every coordinate with six decimals
+ * (`99.130000`), as the grid holds it. JSON.stringify writes the shortest form (`99.13`), which the
+ * information system, and this service's own `low_precision` check on a re-upload, read as two decimals.
+ */
+export function featureCollection(features: Feature[]): string {
+  const collection: FeatureCollection = { type: 'FeatureCollection', features };
+  // Coordinates go out as strings under a mark no text of the file can carry (a fresh nonce), then lose their quotes.
+  const mark = `@${randomBytes(12).toString('hex')}@`;
+  const text = JSON.stringify(collection, (key, value) => (key === 'coordinates' ? `${mark}${coordinateText(value)}` : value));
+  return text.replace(new RegExp(`"${mark}([-\\d.,[\\]]*)"`, 'g'), '$1');
+}
+
+const coordinateText = (c: unknown): string => (Array.isArray(c) ? `[${c.map(coordinateText).join(',')}]` : (c as number).toFixed(6));

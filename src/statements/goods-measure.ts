@@ -39,29 +39,49 @@ const decimal6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 const FIELD = 'statement.commodities[0].descriptors.goodsMeasure';
 
-export function goodsMeasure(activity: ActivityType, hs: string | null, quantity: number | null, unit: ShipmentUnit | null): { measure: GoodsMeasure; problems: Problem[] } {
+/** What a batch gives of its quantity: the spec's `{quantity, unit}`, and V3's net mass and supplementary unit. */
+export interface BatchMeasure {
+  quantity: number | null;
+  unit: ShipmentUnit | null;
+  netMassKg: number | null;
+  supplementaryUnit: number | null;
+  supplementaryUnitType: string | null;
+}
+
+/**
+ * V3's goods measure of a batch: the net mass given, else the quantity in kg or t; the supplementary
+ * unit given with its type, else a quantity in m3 as MTQ. What the heading needs and the batch does not
+ * give is named among the problems, so a heading that takes both (4403 roundwood: kg and m3) is filed
+ * with both.
+ */
+export function goodsMeasure(activity: ActivityType, hs: string | null, batch: BatchMeasure): { measure: GoodsMeasure; problems: Problem[] } {
   const problems: Problem[] = [];
-  if (quantity === null || unit === null) {
-    const missing = [quantity === null && 'quantity', unit === null && 'unit'].filter(Boolean).join(' and ');
-    problems.push(problem('missing', FIELD, `The batch has no ${missing}: give the quantity with its unit (kg, t or m3).`, 'EUDR_COMMODITIES_DESCRIPTOR_QUANTITY_MISSING'));
+  const { quantity, unit } = batch;
+  const fromQuantity = quantity !== null && unit !== null;
+  const netWeight = batch.netMassKg ?? (fromQuantity && KG_PER[unit] !== null ? quantity * KG_PER[unit] : null);
+  const given = batch.supplementaryUnit !== null ? { amount: batch.supplementaryUnit, type: batch.supplementaryUnitType } : null;
+  const supplementary = given ?? (fromQuantity && SUPPLEMENTARY[unit] !== null ? { amount: quantity, type: SUPPLEMENTARY[unit] } : null);
+  if (netWeight === null && supplementary === null) {
+    problems.push(problem('missing', FIELD, 'The batch has no quantity: give net_mass_kg (or quantity with its unit, kg, t or m3), and supplementary_unit with its type where the heading takes one.', 'EUDR_COMMODITIES_DESCRIPTOR_QUANTITY_MISSING'));
     return { measure: {}, problems };
   }
-  const kgPer = KG_PER[unit];
-  const qualifier = SUPPLEMENTARY[unit];
+  if (given !== null && given.type === null) {
+    problems.push(problem('supplementary_unit_type_required', `${FIELD}.supplementaryUnitQualifier`, `The batch gives a supplementary unit of ${given.amount} without its type: give supplementary_unit_type (for example MTQ, NAR or KSD).`));
+  }
   const measure: GoodsMeasure = {
-    ...(kgPer !== null && { netWeight: decimal6(quantity * kgPer) }),
-    ...(qualifier !== null && { supplementaryUnit: decimal6(quantity), supplementaryUnitQualifier: qualifier }),
+    ...(netWeight !== null && { netWeight: decimal6(netWeight) }),
+    ...(supplementary !== null && supplementary.type !== null && { supplementaryUnit: decimal6(supplementary.amount), supplementaryUnitQualifier: supplementary.type }),
   };
   if (activity === 'IMPORT' || activity === 'EXPORT') {
-    if (measure.netWeight === undefined) {
-      problems.push(problem('net_mass_required', `${FIELD}.netWeight`, `Net mass in kg is mandatory for ${activity}; the batch gives ${quantity} ${unit}: give its quantity in kg or t (the volume can stay in the note).`, 'EUDR_COMMODITIES_DESCRIPTOR_NET_MASS_EMPTY'));
-    }
     const wanted = hs === null ? null : appendixIUnit(hs);
+    if (measure.netWeight === undefined) {
+      problems.push(problem('net_mass_required', `${FIELD}.netWeight`, `Net mass in kg is mandatory for ${activity}: give net_mass_kg${wanted === null ? '' : ` beside the supplementary unit in ${wanted} that HS heading ${hs} takes`}.`, 'EUDR_COMMODITIES_DESCRIPTOR_NET_MASS_EMPTY'));
+    }
     if (wanted !== null && measure.supplementaryUnitQualifier !== wanted) {
-      problems.push(problem('supplementary_unit_required', `${FIELD}.supplementaryUnit`, `HS heading ${hs} takes a supplementary unit in ${wanted} (Appendix I of the units-of-measure guidance), which the batch does not give.`, 'EUDR_COMMODITIES_DESCRIPTOR_SUPPLEMENTARY_UNIT_MISSING'));
+      problems.push(problem('supplementary_unit_required', `${FIELD}.supplementaryUnit`, `HS heading ${hs} takes a supplementary unit in ${wanted} beside the net mass (Appendix I of the units-of-measure guidance): give supplementary_unit with supplementary_unit_type ${wanted}.`, 'EUDR_COMMODITIES_DESCRIPTOR_SUPPLEMENTARY_UNIT_MISSING'));
     }
     if (wanted === null && measure.supplementaryUnitQualifier !== undefined) {
-      problems.push(problem('supplementary_unit_not_allowed', `${FIELD}.supplementaryUnit`, `HS heading ${hs ?? '(none)'} takes no supplementary unit for ${activity}, yet the batch is measured in ${unit}: give its net mass in kg or t.`));
+      problems.push(problem('supplementary_unit_not_allowed', `${FIELD}.supplementaryUnit`, `HS heading ${hs ?? '(none)'} takes no supplementary unit for ${activity}, yet the batch gives one in ${measure.supplementaryUnitQualifier}: give its net mass alone.`));
     }
   }
   return { measure, problems };

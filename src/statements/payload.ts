@@ -32,7 +32,11 @@ export interface StatementFacts {
   hsCode: string | null;
   quantity: number | null;
   unit: ShipmentUnit | null;
+  netMassKg: number | null;
+  supplementaryUnit: number | null;
+  supplementaryUnitType: string | null;
   destinationCountry: string | null;
+  borderCrossCountry: string | null;
   activityType: ActivityType;
   species: Species[] | null;
   plots: FilingPlot[];
@@ -68,6 +72,8 @@ export interface V3Payload {
     internalReferenceNumber: string;
     activityType: ActivityType;
     countryOfActivity: string | null;
+    /** IMPORT and EXPORT: the member state of entry or exit at the customs border, when the batch gives it. */
+    borderCrossCountry?: string;
     commodities: V3Commodity[];
     geoLocationConfidential: boolean;
   };
@@ -136,7 +142,15 @@ function speciesInfo(facts: StatementFacts, problems: Problem[]): V3Commodity['s
 /** The statement for these facts, with every problem V3 would raise before it accepted it. */
 export function buildStatement(facts: StatementFacts): BuiltStatement {
   const problems = fieldProblems(facts);
-  const measure = goodsMeasure(facts.activityType, facts.hsCode, facts.quantity, facts.unit);
+  // Facts frozen before the goods measure had its own fields read them as not given.
+  const measure = goodsMeasure(facts.activityType, facts.hsCode, {
+    quantity: facts.quantity,
+    unit: facts.unit,
+    netMassKg: facts.netMassKg ?? null,
+    supplementaryUnit: facts.supplementaryUnit ?? null,
+    supplementaryUnitType: facts.supplementaryUnitType ?? null,
+  });
+  const border = facts.activityType === 'IMPORT' || facts.activityType === 'EXPORT' ? (facts.borderCrossCountry ?? null) : null;
   problems.push(...measure.problems);
   const species = speciesInfo(facts, problems);
 
@@ -158,7 +172,7 @@ export function buildStatement(facts: StatementFacts): BuiltStatement {
       if (made.feature !== null) own.push(made.feature);
     }
     features.push(...own);
-    const geojson = Buffer.from(JSON.stringify(featureCollection(own)));
+    const geojson = Buffer.from(featureCollection(own));
     geolocationBytes += geojson.length;
     producers.push({ position: producers.length + 1, country: group.country, ...(group.name !== null && { name: group.name }), geometryGeojson: geojson.toString('base64') });
   }
@@ -182,6 +196,7 @@ export function buildStatement(facts: StatementFacts): BuiltStatement {
         internalReferenceNumber: facts.internalReference,
         activityType: facts.activityType,
         countryOfActivity: facts.destinationCountry,
+        ...(border !== null && { borderCrossCountry: border }),
         commodities: [{
           position: 1,
           descriptors: { descriptionOfGoods: facts.descriptionOfGoods, goodsMeasure: measure.measure },

@@ -24,6 +24,7 @@ export const PROBLEM_CODES = [
   'net_mass_required',
   'supplementary_unit_required',
   'supplementary_unit_not_allowed',
+  'supplementary_unit_type_required',
   'species_required',
   'producer_country_required',
   'plot_rejected',

@@ -13,7 +13,7 @@ import { openCasesOnShipment } from '../store/register/alert-queue.ts';
 import { registerRows } from '../store/register/plots.ts';
 import { batchCounts, shipmentPlotIds } from '../store/register/shipments.ts';
 import { shipmentOf } from './shipments.ts';
-import { factsOf } from './statements.ts';
+import { factsOf } from './statement-facts.ts';
 
 export interface ReportDeps {
   em: Em;

@@ -4,7 +4,7 @@
  * and the order of the dates. What the body's schema checks (types, enums) is in src/api/bodies.ts.
  */
 import { lookupCountry } from '../intake/countries.ts';
-import { badDate, badDestination, badHsCode, referenceRequired } from './errors.ts';
+import { badBorderCrossCountry, badDate, badDestination, badHsCode, badUnit, referenceRequired } from './errors.ts';
 
 export const REFERENCE_MAX = 50;
 
@@ -31,11 +31,31 @@ export function hsCode(value: string): string {
   return digits;
 }
 
-/** The destination as an EU member state's alpha-2 code; Greece's EL is read as the GR the schema takes. */
-export function destinationCountry(value: string): string {
+/** An EU member state's alpha-2 code, or null; Greece's EL is read as the GR the schema takes. */
+function memberState(value: string): string | null {
   const text = value.trim();
   const code = text.toUpperCase() === 'EL' ? 'GR' : text.toUpperCase() === 'XI' ? 'XI' : lookupCountry(text);
-  if (code === null || !(EU_MEMBER_STATES as readonly string[]).includes(code)) throw badDestination(value);
+  return code !== null && (EU_MEMBER_STATES as readonly string[]).includes(code) ? code : null;
+}
+
+/** The destination as an EU member state. */
+export function destinationCountry(value: string): string {
+  const code = memberState(value);
+  if (code === null) throw badDestination(value);
+  return code;
+}
+
+/** The member state of entry (IMPORT) or exit (EXPORT) at the customs border, V3's `borderCrossCountry`. */
+export function borderCrossCountry(value: string): string {
+  const code = memberState(value);
+  if (code === null) throw badBorderCrossCountry(value);
+  return code;
+}
+
+/** A supplementary unit's type as V3's SupplementaryUnitQualifierType takes it: 3 or 4 characters (MTQ, NAR, KSD…), upper case. */
+export function supplementaryUnitType(value: string): string {
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z0-9]{3,4}$/.test(code)) throw badUnit(`supplementary_unit_type ${JSON.stringify(value)} is not a unit code: give the 3 or 4 letters of the heading's supplementary unit, for example MTQ (m3), NAR (items) or KSD (kg of dry substance)`);
   return code;
 }
 

@@ -11,6 +11,7 @@ import { isUuid } from '../store/ids.ts';
 import type { Em } from '../store/orm.ts';
 import type { ActivityType, ShipmentUnit } from '../store/entities/index.ts';
 import { stopShipmentMonitors } from '../store/register/alert-queue.ts';
+import { frozenStatements } from './statement-facts.ts';
 import {
   addShipmentPlots,
   batchCounts,
@@ -30,7 +31,7 @@ import {
   type ShipmentRecord,
 } from '../store/register/shipments.ts';
 import { duplicateReference, noPlots, tooManyPlotsInCall } from './errors.ts';
-import { checkDates, destinationCountry, hsCode, shipmentReference } from './shipment-fields.ts';
+import { borderCrossCountry, checkDates, destinationCountry, hsCode, shipmentReference, supplementaryUnitType } from './shipment-fields.ts';
 import { isWood, parseSpecies, type Species, type SpeciesEntry } from './species.ts';
 
 /** Spec 4.9: the most plots one add call takes. */
@@ -59,7 +60,11 @@ export interface ShipmentInput {
   hs_code?: string | null;
   quantity?: number | null;
   unit?: ShipmentUnit | null;
+  net_mass_kg?: number | null;
+  supplementary_unit?: number | null;
+  supplementary_unit_type?: string | null;
   destination_country?: string | null;
+  border_cross_country?: string | null;
   activity_type?: ActivityType;
   shipped_on?: string | null;
   arrives_on?: string | null;
@@ -88,6 +93,8 @@ const blankless = (value: string | null | undefined) => (value === undefined ? u
 async function fieldsOf(em: Em, workspaceId: string, input: ShipmentInput): Promise<Partial<ShipmentFields>> {
   const hs = blankless(input.hs_code);
   const destination = blankless(input.destination_country);
+  const border = blankless(input.border_cross_country);
+  const unitType = blankless(input.supplementary_unit_type);
   const producerIds = input.producer_ids === undefined ? undefined : [...new Set((input.producer_ids ?? []).map((id) => id.toLowerCase()))];
   if (producerIds !== undefined && producerIds.length > 0) {
     const known = producerIds.every((id) => isUuid(id)) ? await knownProducerIds(em, workspaceId, producerIds) : new Set<string>();
@@ -101,7 +108,11 @@ async function fieldsOf(em: Em, workspaceId: string, input: ShipmentInput): Prom
     hs_code: hs === undefined || hs === null ? hs : hsCode(hs),
     quantity: input.quantity,
     unit: input.unit,
+    net_mass_kg: input.net_mass_kg,
+    supplementary_unit: input.supplementary_unit,
+    supplementary_unit_type: unitType === undefined || unitType === null ? unitType : supplementaryUnitType(unitType),
     destination_country: destination === undefined || destination === null ? destination : destinationCountry(destination),
+    border_cross_country: border === undefined || border === null ? border : borderCrossCountry(border),
     activity_type: input.activity_type,
     shipped_on: input.shipped_on,
     arrives_on: input.arrives_on,
@@ -164,7 +175,11 @@ export async function createShipment(em: Em, workspaceId: string, input: Shipmen
       hs_code: fields.hs_code ?? null,
       quantity: fields.quantity ?? null,
       unit: fields.unit ?? null,
+      net_mass_kg: fields.net_mass_kg ?? null,
+      supplementary_unit: fields.supplementary_unit ?? null,
+      supplementary_unit_type: fields.supplementary_unit_type ?? null,
       destination_country: fields.destination_country ?? null,
+      border_cross_country: fields.border_cross_country ?? null,
       activity_type: fields.activity_type ?? 'IMPORT',
       shipped_on: fields.shipped_on ?? null,
       arrives_on: fields.arrives_on ?? null,
@@ -192,7 +207,7 @@ export async function changeShipment(em: Em, workspaceId: string, id: string, in
 export async function deleteShipment(em: Em, workspaceId: string, id: string): Promise<void> {
   const record = await shipmentOf(em, workspaceId, id);
   await em.transactional(async (tx) => {
-    await deleteShipmentRow(tx, workspaceId, record.id);
+    await deleteShipmentRow(tx, workspaceId, record.id, await frozenStatements(tx, workspaceId, record));
     await stopShipmentMonitors(tx, workspaceId, record.id);
   });
 }

@@ -48,6 +48,6 @@ export async function statement({ facts, format, schemaDir }: StatementTask): Pr
   const file = !ready || format === 'json' ? null
     : format === 'xml' ? xml
     : format === 'soap' ? statementSoap(built.payload)
-    : JSON.stringify(featureCollection(built.features));
+    : featureCollection(built.features);
   return { ready, schema_checked: schemaChecked, problems, payload: built.payload, file };
 }

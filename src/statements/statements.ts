@@ -9,19 +9,18 @@ import { notFound } from '../intake/errors.ts';
 import { isUuid } from '../store/ids.ts';
 import type { Em } from '../store/orm.ts';
 import {
-  batchProducers,
-  filingPlots,
+  frozenFacts,
   insertStatement,
   statementRecord,
   statementRecords,
   updateStatement,
-  type ShipmentRecord,
   type StatementRecord,
 } from '../store/register/shipments.ts';
 import { duplicateReference, notReady } from './errors.ts';
 import type { StatementFacts } from './payload.ts';
 import { shipmentReference } from './shipment-fields.ts';
 import { shipmentOf } from './shipments.ts';
+import { factsOf } from './statement-facts.ts';
 import { parseSpecies, type Species, type SpeciesEntry } from './species.ts';
 import type { StatementFormat, StatementResult } from './statement-task.ts';
 
@@ -30,24 +29,6 @@ export interface StatementDeps {
   documents: DocumentPool;
   /** TRACES_SCHEMA_DIR. */
   schemaDir: string;
-}
-
-/** The facts of a batch's statement under an internal reference and, when set, the statement's own species. */
-export async function factsOf(em: Em, workspaceId: string, shipment: ShipmentRecord, internalReference: string, species: Species[] | null): Promise<StatementFacts> {
-  const named = shipment.producer_ids.length === 0 ? [] : await batchProducers(em, workspaceId, shipment.id, shipment.producer_ids);
-  return {
-    internalReference,
-    commodity: shipment.commodity,
-    descriptionOfGoods: shipment.description_of_goods,
-    hsCode: shipment.hs_code,
-    quantity: shipment.quantity,
-    unit: shipment.unit,
-    destinationCountry: shipment.destination_country,
-    activityType: shipment.activity_type,
-    species: species ?? (shipment.species as Species[] | null),
-    plots: await filingPlots(em, shipment.id),
-    namedProducers: named.filter((p) => shipment.producer_ids.includes(p.id)),
-  };
 }
 
 /** Answers a check (`json`), or the file with the problems refused as not_ready. */
@@ -121,10 +102,15 @@ export async function changeStatement(em: Em, workspaceId: string, id: string, i
 /** A stored statement's check or file, built from its batch as it stands now. */
 export async function storedStatement(deps: StatementDeps, workspaceId: string, id: string, format: StatementFormat): Promise<StatementResult> {
   const stored = await statementOf(deps.em, workspaceId, id);
+  let facts: StatementFacts;
   if (stored.shipment_id === null) {
-    throw notReady([{ message: `The shipment of statement ${stored.internal_reference} was deleted; store a new statement from a shipment.` }]);
+    // Its shipment was deleted: the batch as it stood then, under the statement's own reference and species.
+    const frozen = (await frozenFacts(deps.em, workspaceId, stored.id)) as StatementFacts | null;
+    if (frozen === null) throw notReady([{ message: `The shipment of statement ${stored.internal_reference} was deleted before statements kept its facts; store a new statement from a shipment.` }]);
+    facts = { ...frozen, internalReference: stored.internal_reference, species: stored.species ?? frozen.species };
+  } else {
+    const shipment = await shipmentOf(deps.em, workspaceId, stored.shipment_id);
+    facts = await factsOf(deps.em, workspaceId, shipment, stored.internal_reference, stored.species);
   }
-  const shipment = await shipmentOf(deps.em, workspaceId, stored.shipment_id);
-  const facts = await factsOf(deps.em, workspaceId, shipment, stored.internal_reference, stored.species);
   return fileOrRefusal(await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
 }

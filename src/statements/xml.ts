@@ -45,6 +45,7 @@ function requestXml(payload: V3Payload, declare: boolean): string {
     el('dds:internalReferenceNumber', s.internalReferenceNumber),
     el('dds:activityType', s.activityType),
     el('dds:countryOfActivity', s.countryOfActivity),
+    el('dds:borderCrossCountry', s.borderCrossCountry),
     ...s.commodities.map(commodityXml),
     el('dds:geoLocationConfidential', s.geoLocationConfidential),
     '</dds:statement>',

@@ -79,7 +79,8 @@ export async function listEndpoints(em: Em, workspaceId: string) {
   return rows.map(describeEndpoint);
 }
 
-async function endpointOf(em: Em, workspaceId: string, id: string): Promise<WebhookEndpoint> {
+/** The workspace's endpoint; not_found for another workspace's or none. */
+export async function endpointOf(em: Em, workspaceId: string, id: string): Promise<WebhookEndpoint> {
   const row = await em.findOne(WebhookEndpoint, { id, workspaceId });
   if (!row) throw notFound(`no webhook endpoint ${id} in this workspace`);
   return row;

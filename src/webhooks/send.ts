@@ -11,7 +11,7 @@ import got from 'got';
 import { DomainError } from '../errors.ts';
 import type { OutboxEventRow } from '../store/outbox.ts';
 import { addressGuard, type AddressGuard, type Pinned } from './address-guard.ts';
-import { signatureHeader } from './signature.ts';
+import { signatureHeader, standardWebhookHeaders } from './signature.ts';
 
 /** Spec 8: the receiver has 10 seconds, connection and whole answer together. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -97,6 +97,8 @@ export async function attemptDelivery(sender: Sender, target: AttemptTarget): Pr
     'x-service-delivery': target.deliveryId,
     'x-service-timestamp': String(timestamp),
     'x-service-signature': signatureHeader(target.secret, timestamp, body),
+    // The same attempt signed as Standard Webhooks has it, keyed on the event id: its verifiers deduplicate on webhook-id.
+    ...standardWebhookHeaders(target.secret, target.event.id, timestamp, body),
   };
   return new Promise<AttemptResult>((resolve) => {
     const request = got.stream.post(pinned.url, {

@@ -93,6 +93,29 @@ for (const backend of BACKENDS) {
       assert.deepEqual((await app.call('GET', MONITORS, { key: other.key })).body.monitors, []);
     });
 
+    test('a monitor says which of its plots its product cannot watch, when made and after each run', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const em = app.services.store.em();
+      const vosges = { type: 'Polygon', coordinates: [[[7, 48], [7.003, 48], [7.003, 48.002], [7, 48.002], [7, 48]]] };
+      const inEurope = async (ref: string) => {
+        const id = await insertSitePlot(em, workspaceId, 'id-kalbar-rubber', { ref });
+        await em.execute('update plots set geometry = ?::jsonb where id = ?', [JSON.stringify(vosges), id]);
+        return id;
+      };
+      await insertSitePlot(em, workspaceId, 'id-kalbar-rubber', { ref: 'KB-TROPICS' });
+      const first = await inEurope('EU-1');
+      const monitor = await app.call('POST', MONITORS, { key, body: { all: true } });
+      assert.equal(monitor.status, 201);
+      assert.equal(monitor.body.unwatchable.count, 1);
+      assert.deepEqual(monitor.body.unwatchable.plots.map((p: { plot_id: string; ref: string }) => [p.plot_id, p.ref]), [[first, 'EU-1']]);
+      assert.match(monitor.body.unwatchable.plots[0].why, /published from 30°S to 30°N only, and this plot lies at 48\.00°/);
+      const second = await inEurope('EU-2');
+      await runMonitors(deps, new Date());
+      const listed = (await app.call('GET', MONITORS, { key })).body.monitors.find((m: { id: string }) => m.id === monitor.body.id);
+      assert.equal(listed.unwatchable.count, 2);
+      assert.deepEqual(listed.unwatchable.plots.map((p: { plot_id: string }) => p.plot_id).sort(), [first, second].sort());
+    });
+
     test('two scheduled runs open exactly one case per new cluster, each with its alert.opened event', async () => {
       const { workspaceId, key } = await seedWorkspace(app.services.store);
       const plot = await insertSitePlot(app.services.store.em(), workspaceId, 'id-kalbar-rubber', { ref: 'KB-9' });

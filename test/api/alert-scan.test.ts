@@ -146,6 +146,22 @@ for (const backend of BACKENDS) {
       assert.equal(r.body.plots[0].source, null);
     });
 
+    test('a plot outside the product\'s published band carries its refusal, not an empty list that would read as clear', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const em = app.services.store.em();
+      const european = await insertSitePlot(em, workspaceId, PALM, { ref: 'EU-TIMBER' });
+      // A timber stand in the Vosges, 48° north.
+      await em.execute('update plots set geometry = ?::jsonb where id = ?', [JSON.stringify({ type: 'Polygon', coordinates: [[[7, 48], [7.003, 48], [7.003, 48.002], [7, 48.002], [7, 48]]] }), european]);
+      const tropical = await insertSitePlot(em, workspaceId, PALM);
+      for (const product of ['integrated', 'radd']) {
+        const r = await scan(key, `plot_id=${european}&plot_id=${tropical}&product=${product}`);
+        assert.equal(r.status, 200);
+        assert.equal(r.body.plots[0].alerts, undefined);
+        assert.match(r.body.plots[0].refusal, new RegExp(`${ALERT_PRODUCTS[product as 'radd'].dataset} alerts are published from 30°S to 30°N only, and this plot lies at 48\\.00°`));
+        assert.ok(Array.isArray(r.body.plots[1].alerts));
+      }
+    });
+
     test('each refusal of 7.5 from a crafted request', async () => {
       const { workspaceId, key } = await seedWorkspace(app.services.store);
       const id = await insertSitePlot(app.services.store.em(), workspaceId, CLEARED);

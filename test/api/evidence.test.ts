@@ -140,6 +140,41 @@ for (const backend of BACKENDS) {
       await storeFixtureRead(app.services.store.em(), app.services.signingKey, { workspaceId, plotId, evidence, facts });
     }
 
+    test('the evidence and its document carry an ETag and answer 304 to If-None-Match naming it; a new read changes both', async () => {
+      const { workspaceId, key } = await seedWorkspace(app.services.store);
+      const id = await insertSitePlot(app.services.store.em(), workspaceId, B);
+      const paths = [`/api/v1/portal/plots/${id}/evidence`, `/api/v1/portal/plots/${id}/evidence.pdf`];
+      const tags = async () => {
+        const held: string[] = [];
+        for (const path of paths) {
+          const r = await app.call('GET', path, { key });
+          assert.equal(r.status, 200);
+          const tag = r.headers.get('etag');
+          assert.match(String(tag), /^"[A-Za-z0-9_-]{32}"$/);
+          held.push(tag!);
+        }
+        return held;
+      };
+      await finishRead(workspaceId, id, fixtureEvidence({ seed: 7 }), { seasons_measured: 4 });
+      const first = await tags();
+      assert.notEqual(first[0], first[1]);
+      for (const [i, path] of paths.entries()) {
+        for (const held of [first[i], `W/${first[i]}`, `"other", ${first[i]}`, '*']) {
+          const r = await app.call('GET', path, { key, headers: { 'if-none-match': held } });
+          assert.equal(r.status, 304, `${path} with If-None-Match ${held}`);
+          assert.equal(r.body, '');
+          assert.equal(r.headers.get('etag'), first[i]);
+        }
+        assert.equal((await app.call('GET', path, { key, headers: { 'if-none-match': '"other"' } })).status, 200);
+      }
+      assert.deepEqual(await tags(), first, 'the same stored evidence keeps its tags');
+      await finishRead(workspaceId, id, fixtureEvidence({ seed: 8 }), { seasons_measured: 4 });
+      const second = await tags();
+      assert.notEqual(second[0], first[0]);
+      assert.notEqual(second[1], first[1]);
+      for (const [i, path] of paths.entries()) assert.equal((await app.call('GET', path, { key, headers: { 'if-none-match': first[i] } })).status, 200);
+    });
+
     test('while a rerun is queued the register row shows the read in flight, not the finding both evidence routes refuse', async () => {
       const { workspaceId, key } = await seedWorkspace(app.services.store);
       const id = await insertSitePlot(app.services.store.em(), workspaceId, B);
@@ -234,6 +269,12 @@ for (const backend of BACKENDS) {
         assert.match(row.evidence_error!, /^The read could not be completed: no archive covers the plot: .*open ocean, or a pole/);
         assert.equal(row.verdict, null, 'not charged as insufficient_record');
         assert.equal(await units(app, workspaceId), 0);
+        const [failed] = await events(app, workspaceId, 'plot.evidence.failed');
+        assert.equal((failed.data.next_step as { code: string }).code, 'check_location', 'not run_again: the same archives cover nothing there');
+        const refused = await app.call('GET', `/api/v1/portal/plots/${ocean}/evidence`, { key });
+        assert.equal(refused.status, 409);
+        assert.match(refused.body.error.message, /no archive covers the plot.*Check its coordinates/);
+        assert.doesNotMatch(refused.body.error.message, /run evidence for it again/);
       });
 
       test('a plot in two parts on two continents is read part by part, served with its parts, and its document shows them', async () => {

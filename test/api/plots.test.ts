@@ -82,7 +82,7 @@ for (const backend of BACKENDS) {
       const r = await upload('/api/v1/portal/plots/import?country=GHA', book([point('NEW-1', -1.5, 6.8), point('NEW-1', -1.5, 6.9), point(null, -1.5, 7)]));
       assert.equal(r.status, 200);
       assert.deepEqual(r.body.imported, {
-        created: 2, updated: 0, skipped: 0, duplicate_refs: 1, unreferenced_inserted: 1, registered: 2,
+        created: 2, updated: 0, skipped: 0, duplicate_refs: 1, unreferenced_inserted: 1, registered: 3,
         producers_matched: 0, producers_unmatched: 0, evidence_stale: 0, evidence_in_flight: 0,
       });
       assert.equal(r.body.country, 'GH');
@@ -97,6 +97,25 @@ for (const backend of BACKENDS) {
       assert.equal(detail.body.state.label, 'Not read yet');
     });
 
+    test('a ref repeated in one file is rejected and stored as rejected, without the ref; a re-upload updates it rather than adding another', async () => {
+      const file = book([point('REP-1', -1.55, 6.8), point('REP-1', -1.56, 6.81)]);
+      const first = await upload('/api/v1/portal/plots/import?country=GH', file);
+      assert.equal(first.status, 200);
+      const [kept, repeat] = first.body.plots;
+      assert.deepEqual([kept.outcome, repeat.outcome, repeat.validation_state], ['created', 'duplicate_ref', 'rejected']);
+      assert.deepEqual(repeat.rejections.map((f: { code: string }) => f.code), ['duplicate_ref']);
+      assert.equal(first.body.imported.duplicate_refs, 1);
+      const stored = await app.call('GET', `/api/v1/portal/plots/${repeat.plot_id}`, { key });
+      assert.equal(stored.status, 200);
+      assert.deepEqual([stored.body.external_ref, stored.body.validation_state, stored.body.validation_report.repeat_of], [null, 'rejected', 'REP-1']);
+      assert.deepEqual(stored.body.geometry, { type: 'Point', coordinates: [-1.56, 6.81] });
+      const before = (await app.call('GET', '/api/v1/portal/plots', { key })).body.total;
+      const again = await upload('/api/v1/portal/plots/import?country=GH', book([point('REP-1', -1.55, 6.8), point('REP-1', -1.57, 6.82)]));
+      assert.equal(again.body.plots[1].plot_id, repeat.plot_id, 'the stored repeat is matched, not added to');
+      assert.equal((await app.call('GET', '/api/v1/portal/plots', { key })).body.total, before);
+      assert.deepEqual((await app.call('GET', `/api/v1/portal/plots/${repeat.plot_id}`, { key })).body.geometry, { type: 'Point', coordinates: [-1.57, 6.82] });
+    });
+
     test('validate answers the same per-plot report and stores nothing', async () => {
       const before = (await app.call('GET', '/api/v1/portal/plots', { key })).body.total;
       const r = await upload('/api/v1/portal/plots/validate?country=GH', book([point('V-1', 6.7, -1.6)]), { key: memberKey });
@@ -105,6 +124,15 @@ for (const backend of BACKENDS) {
       assert.equal(r.body.plots[0].validation_state, 'repaired');
       assert.deepEqual(r.body.plots[0].repairs.map((f: { code: string }) => f.code), ['axis_order_swapped']);
       assert.equal((await app.call('GET', '/api/v1/portal/plots', { key })).body.total, before);
+    });
+
+    test('a file sent without a country answers a report with no country key, never country: null', async () => {
+      for (const path of ['/api/v1/portal/plots/validate', '/api/v1/portal/plots/import']) {
+        const r = await upload(path, book([point('NC-1', -1.62, 6.71)]));
+        assert.equal(r.status, 200);
+        assert.equal('country' in r.body, false, path);
+        assert.ok(r.body.notes.some((n: string) => /country/i.test(n)), 'the notes say the axis-order check was skipped');
+      }
     });
 
     test('validates a KML upload through the intake threads, and refuses a truncated one with 422 bad_kml naming the line', async () => {

@@ -183,6 +183,34 @@ for (const backend of BACKENDS) {
       await refused('PATCH', `/portal/statements/shipments/${s.body.id}`, { arrives_on: '2026-02-01' }, 422, 'bad_date');
     });
 
+    test('a roundwood import (HS 4403.91) takes net mass and m3 side by side and its border country, and is filed with both, valid against V3', async () => {
+      const wood = { commodity: 'wood', description_of_goods: 'Teak logs', hs_code: '4403.91', destination_country: 'DE', species: [{ scientific_name: 'Tectona grandis', common_name: 'Teak' }], plot_ids: [plots[0].id] };
+      const onlyVolume = await api('POST', '/portal/statements/shipments', { reference: 'LOGS-M3', ...wood, quantity: 25, unit: 'm3' });
+      const waiting = await api('GET', `/portal/statements/shipments/${onlyVolume.body.id}/statement`);
+      assert.deepEqual(waiting.body.problems.map((p: { code: string }) => p.code), ['net_mass_required']);
+      assert.match(waiting.body.problems[0].message, /give net_mass_kg beside the supplementary unit in MTQ that HS heading 440391 takes/);
+
+      const s = await api('POST', '/portal/statements/shipments', { reference: 'LOGS', ...wood, net_mass_kg: 18500, supplementary_unit: 25, supplementary_unit_type: 'mtq', border_cross_country: 'Belgium' });
+      assert.equal(s.status, 201);
+      assert.deepEqual([s.body.net_mass_kg, s.body.supplementary_unit, s.body.supplementary_unit_type, s.body.border_cross_country, s.body.quantity], [18500, 25, 'MTQ', 'BE', null]);
+      const check = await api('GET', `/portal/statements/shipments/${s.body.id}/statement`);
+      assert.deepEqual(check.body.problems, []);
+      assert.equal(check.body.ready, true);
+      assert.equal(check.body.payload.statement.borderCrossCountry, 'BE');
+      assert.deepEqual(check.body.payload.statement.commodities[0].descriptors.goodsMeasure, { netWeight: 18500, supplementaryUnit: 25, supplementaryUnitQualifier: 'MTQ' });
+      const xml = await file(`/portal/statements/shipments/${s.body.id}/statement?format=xml`);
+      assert.match(xml.text, /<dds:countryOfActivity>DE<\/dds:countryOfActivity><dds:borderCrossCountry>BE<\/dds:borderCrossCountry>/);
+      assert.match(xml.text, /<eudrCommon:netWeight>18500<\/eudrCommon:netWeight><eudrCommon:supplementaryUnit>25<\/eudrCommon:supplementaryUnit><eudrCommon:supplementaryUnitQualifier>MTQ<\/eudrCommon:supplementaryUnitQualifier>/);
+      assert.deepEqual(await checkSchema(xml.text, app.services.config.tracesSchemaDir), { checked: true, valid: true, errors: [] });
+
+      await refused('PATCH', `/portal/statements/shipments/${s.body.id}`, { border_cross_country: 'Norway' }, 422, 'bad_border_cross_country');
+      await refused('PATCH', `/portal/statements/shipments/${s.body.id}`, { supplementary_unit_type: 'cubic metres' }, 422, 'bad_unit');
+      await refused('PATCH', `/portal/statements/shipments/${s.body.id}`, { net_mass_kg: 0 }, 422, 'bad_quantity');
+      const domestic = await api('PATCH', `/portal/statements/shipments/${s.body.id}`, { activity_type: 'DOMESTIC' });
+      assert.equal(domestic.status, 200);
+      assert.equal((await api('GET', `/portal/statements/shipments/${s.body.id}/statement`)).body.payload.statement.borderCrossCountry, undefined, 'no border crossed on the domestic market');
+    });
+
     test('the statement: ready over a complete batch, its files valid against the V3 schemas; 409 not_ready with the problems otherwise', async () => {
       const s = await api('POST', '/portal/statements/shipments', { reference: 'READY', ...COMPLETE, plot_ids: [plots[0].id, plots[3].id] });
       const check = await api('GET', `/portal/statements/shipments/${s.body.id}/statement`);
@@ -196,7 +224,8 @@ for (const backend of BACKENDS) {
       assert.match(xml.type, /application\/xml/);
       assert.deepEqual(await checkSchema(xml.text, app.services.config.tracesSchemaDir), { checked: true, valid: true, errors: [] });
       const soap = await file(`/portal/statements/shipments/${s.body.id}/statement?format=soap`);
-      assert.match(soap.type, /application\/soap\+xml/);
+      assert.match(soap.type, /^text\/xml; charset=utf-8$/, 'a SOAP 1.1 envelope is text/xml');
+      assert.match(soap.text, /xmlns:soapenv="http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/"/);
       assert.match(soap.text, /\{\{wsse_username\}\}/);
       const geojson = await file(`/portal/statements/shipments/${s.body.id}/statement?format=geojson`);
       assert.equal(geojson.status, 200);
@@ -248,7 +277,16 @@ for (const backend of BACKENDS) {
       await refused('GET', `/portal/statements/shipments/${s.body.id}`, undefined, 404, 'not_found');
       const kept = await api('GET', '/portal/statements');
       assert.equal(kept.body.statements.find((x: { id: string }) => x.id === stored.body.id).shipment_id, null);
-      await refused('GET', `/portal/statements/${stored.body.id}?format=xml`, undefined, 409, 'not_ready');
+      // Spec 4.9: statements stay, served from the batch as it stood when it was deleted.
+      const afterDelete = await api('GET', `/portal/statements/${stored.body.id}`);
+      assert.equal(afterDelete.status, 200);
+      assert.equal(afterDelete.body.check.ready, true);
+      assert.deepEqual(afterDelete.body.check.payload, detail.body.check.payload);
+      const keptXml = await file(`/portal/statements/${second.body.id}?format=xml`);
+      assert.equal(keptXml.text, xml.text, 'the same file as before the deletion');
+      const renamed = await api('PATCH', `/portal/statements/${second.body.id}`, { internal_reference: 'S-2-KEPT' });
+      assert.equal(renamed.status, 200);
+      assert.match((await file(`/portal/statements/${second.body.id}?format=xml`)).text, /<dds:internalReferenceNumber>S-2-KEPT<\/dds:internalReferenceNumber>/);
       assert.equal((await api('GET', `/portal/plots/${plots[0].id}`)).status, 200, 'the plots stay');
     });
   });

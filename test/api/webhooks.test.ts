@@ -48,7 +48,7 @@ for (const backend of BACKENDS) {
     test('creates an endpoint for every event by default, shows its secret once and a hint afterwards', async () => {
       const made = await create({ label: 'ERP' });
       assert.equal(made.status, 201);
-      assert.match(made.body.secret, /^whsec_[A-Za-z0-9_-]{40,}$/);
+      assert.match(made.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       assert.equal(made.body.secret_hint, `whsec_…${made.body.secret.slice(-4)}`);
       assert.equal(made.body.active, true);
       const list = await call('GET', '/portal/webhooks');
@@ -176,6 +176,10 @@ for (const backend of BACKENDS) {
       assert.equal((await call('GET', '/portal/webhooks/deliveries?cursor=nonsense')).body.error.code, 'bad_cursor');
       assert.equal((await call('GET', '/portal/webhooks/deliveries?endpoint_id=abc')).body.error.code, 'bad_endpoint_id');
       assert.deepEqual((await call('GET', '/portal/webhooks/deliveries', undefined, otherKey)).body.deliveries, []);
+      for (const [id, who] of [[randomUUID(), null], [a.id, otherKey]] as const) {
+        const unknown = await call('GET', `/portal/webhooks/deliveries?endpoint_id=${id}`, undefined, who ?? undefined);
+        assert.deepEqual([unknown.status, unknown.body.error.code], [404, 'not_found'], 'an endpoint the workspace does not hold is not_found, like the other filters');
+      }
 
       const one = await call('GET', `/portal/webhooks/deliveries/${sent[0]}`);
       assert.equal(one.body.event.type, 'webhook.test');

@@ -65,3 +65,18 @@ test('the served document refuses a withdrawn decision line in any block', () =>
     assert.equal(served(evidence), false, `${block}.${line}`);
   }
 });
+
+test('phase_sd_days and mean_depth are null where the record cannot give them, and the served document says why against spec 2.7\'s number', () => {
+  const thin = stored((e) => {
+    e.phase_sd_days = null;
+    e.mean_depth = null;
+  });
+  assert.ok(evidenceObjectSchema.safeParse(thin).success);
+  assert.ok(served(thin), JSON.stringify(served.errors));
+  const doc = openApiDocument('http://localhost/api/v1') as unknown as { components: { schemas: Record<string, { properties: Record<string, { description?: string; type?: string[] }> }> } };
+  const { properties } = doc.components.schemas.EvidenceObject;
+  for (const field of ['phase_sd_days', 'mean_depth']) {
+    assert.deepEqual(properties[field].type, ['number', 'null'], field);
+    assert.match(String(properties[field].description), /Spec 2\.7 types it a number; it is null when .*, (as|since) /, field);
+  }
+});

@@ -24,6 +24,8 @@ const TABLE: Array<[string, NextStepInput, NextStepCode | null]> = [
   ['no prior management asks for the use to be documented', done('no_prior_management_evidenced', 8, ['no_canopy_cycle']), 'document_prior_use'],
   ['a failed read runs again', { evidence_state: 'failed', verdict: null, area_ha: 9 }, 'run_again'],
   ['a failed read under 4 ha still runs again', { evidence_state: 'failed', verdict: null, area_ha: 1 }, 'run_again'],
+  ['a read that found no archive over the plot checks its place, since reading again cannot help', { evidence_state: 'failed', verdict: null, area_ha: 9, error: 'The read could not be completed: no archive covers the plot: nothing was read' }, 'check_location'],
+  ['a read that failed otherwise runs again', { evidence_state: 'failed', verdict: null, area_ha: 9, error: 'The archive could not be read (timeout): slow' }, 'run_again'],
   ['an unread plot runs evidence', { evidence_state: 'none', verdict: null, area_ha: 9 }, 'run_evidence'],
   ['a rejected plot is corrected and uploaded again, never run as it stands', { evidence_state: 'none', verdict: null, area_ha: 9, readable: false }, 'correct_and_upload_again'],
   ['a plot rejected since its read failed is corrected, not run again', { evidence_state: 'failed', verdict: null, area_ha: 9, readable: false }, 'correct_and_upload_again'],

@@ -18,7 +18,7 @@ export function filingPlot(over: Partial<FilingPlot> = {}): FilingPlot {
 export function statementFacts(over: Partial<StatementFacts> = {}): StatementFacts {
   return {
     internalReference: 'SHIP-2026-001', commodity: 'cocoa', descriptionOfGoods: 'Cocoa beans, whole, raw', hsCode: '1801', quantity: 24000, unit: 'kg',
-    destinationCountry: 'NL', activityType: 'IMPORT', species: null, plots: [filingPlot()], namedProducers: [], ...over,
+    netMassKg: null, supplementaryUnit: null, supplementaryUnitType: null, destinationCountry: 'NL', borderCrossCountry: null, activityType: 'IMPORT', species: null, plots: [filingPlot()], namedProducers: [], ...over,
   };
 }
 

@@ -79,9 +79,32 @@ describe('goods measure per the units-of-measure guidance', () => {
   ];
   for (const [activity, hs, quantity, unit, measure, problems] of TABLE) {
     test(`${activity} ${hs} ${quantity} ${unit}`, () => {
-      const got = goodsMeasure(activity, hs, quantity, unit);
+      const got = goodsMeasure(activity, hs, { quantity, unit, netMassKg: null, supplementaryUnit: null, supplementaryUnitType: null });
       assert.deepEqual(got.measure, measure);
       assert.deepEqual(got.problems.map((p) => p.code), problems);
+    });
+  }
+
+  // A heading that takes both: net mass and a supplementary unit of its type, as V3 has them side by side.
+  const BOTH: [string, Parameters<typeof goodsMeasure>[2], object, string[]][] = [
+    ['IMPORT 4403.91 roundwood: kg and m3', { quantity: null, unit: null, netMassKg: 18500, supplementaryUnit: 25, supplementaryUnitType: 'MTQ' }, { netWeight: 18500, supplementaryUnit: 25, supplementaryUnitQualifier: 'MTQ' }, []],
+    ['IMPORT 4403.91 given in m3 as quantity, its mass beside it', { quantity: 25, unit: 'm3', netMassKg: 18500, supplementaryUnit: null, supplementaryUnitType: null }, { netWeight: 18500, supplementaryUnit: 25, supplementaryUnitQualifier: 'MTQ' }, []],
+    ['IMPORT 4403.91 with mass alone names the m3 it needs', { quantity: null, unit: null, netMassKg: 18500, supplementaryUnit: null, supplementaryUnitType: null }, { netWeight: 18500 }, ['supplementary_unit_required']],
+    ['IMPORT 4403.91 with a supplementary unit of another type', { quantity: null, unit: null, netMassKg: 18500, supplementaryUnit: 40, supplementaryUnitType: 'NAR' }, { netWeight: 18500, supplementaryUnit: 40, supplementaryUnitQualifier: 'NAR' }, ['supplementary_unit_required']],
+    ['IMPORT 4403.91 with a supplementary unit but no type', { quantity: null, unit: null, netMassKg: 18500, supplementaryUnit: 25, supplementaryUnitType: null }, { netWeight: 18500 }, ['supplementary_unit_type_required', 'supplementary_unit_required']],
+  ];
+  for (const [name, batch, measure, problems] of BOTH) {
+    test(name, () => {
+      const got = goodsMeasure('IMPORT', '440391', batch);
+      assert.deepEqual(got.measure, measure);
+      assert.deepEqual(got.problems.map((p) => p.code), problems);
+    });
+  }
+  for (const [hs, type, amount] of [['4701', 'KSD', 900], ['401110', 'NAR', 400], ['4104', 'NAR', 1200], ['010229', 'NAR', 30]] as const) {
+    test(`IMPORT ${hs} (${type}) is ready with net mass and ${amount} ${type}`, () => {
+      const got = goodsMeasure('IMPORT', hs, { quantity: null, unit: null, netMassKg: 5000, supplementaryUnit: amount, supplementaryUnitType: type });
+      assert.deepEqual(got.measure, { netWeight: 5000, supplementaryUnit: amount, supplementaryUnitQualifier: type });
+      assert.deepEqual(got.problems, []);
     });
   }
 });

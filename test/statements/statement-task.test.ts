@@ -16,6 +16,9 @@ import { statement, STATEMENT_FORMATS } from '../../src/statements/statement-tas
 import { COMMON_NS, DDS_NS, SOAP_PLACEHOLDERS } from '../../src/statements/xml.ts';
 import type { StatementFacts } from '../../src/statements/payload.ts';
 import { filingPlot, manyPlots, statementFacts } from './facts.ts';
+import { readPlotFile } from '../../src/intake/plot-file.ts';
+import { validatePlots } from '../../src/intake/validate.ts';
+import type { PlotGeometry } from '../../src/intake/types.ts';
 
 const schemaDir = loadConfig({}).tracesSchemaDir;
 const DOCS = path.resolve('../shared/refdata/traces/mfrntic-eudr-api-client/docs');
@@ -71,6 +74,15 @@ for (const size of [1, 1000]) {
     });
   });
 }
+
+test('an exported geolocation writes six decimals, so a re-upload of it passes the service\'s own low_precision check', async () => {
+  const given: PlotGeometry = { type: 'Polygon', coordinates: [[[99.13, 8.85], [99.14, 8.85], [99.14, 8.86], [99.13, 8.86], [99.13, 8.85]]] };
+  const { file } = await statement({ facts: statementFacts({ plots: [filingPlot({ geometry: given, country: 'TH', producer_country: 'TH' })] }), format: 'geojson', schemaDir });
+  assert.match(file!, /\[99\.130000,8\.850000\]/);
+  assert.deepEqual(JSON.parse(file!).features[0].geometry, given, 'the coordinates as given');
+  const report = validatePlots(await readPlotFile(Buffer.from(file!), 'statement.geojson'), { country: 'TH' });
+  assert.deepEqual(report.plots[0].findings.filter((f) => f.code === 'low_precision'), []);
+});
 
 describe('what V3 refuses is reported with the schema\'s own check', () => {
   test('TRADE and an 8-digit HS code fail the schema: not schema_checked, files refused', async () => {

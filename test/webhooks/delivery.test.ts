@@ -6,6 +6,7 @@
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { createLogger } from '../../src/log.ts';
 import { addressGuard, type Resolve } from '../../src/webhooks/address-guard.ts';
 import { getDelivery, listDeliveries } from '../../src/webhooks/deliveries.ts';
@@ -86,6 +87,26 @@ for (const backend of BACKENDS) {
       assert.equal(d.status, 'delivered');
       assert.equal(d.attempts, 1);
       assert.equal(d.last_status_code, 200);
+    });
+
+    test('carries the Standard Webhooks headers, which the standard verifier accepts under the endpoint secret and refuses under another', async () => {
+      // The verifier checks the timestamp against the real clock.
+      clock = new Date();
+      const ep = await endpoint();
+      const data = { plot_id: randomUUID(), ref: 'P-std' };
+      const eventId = await emit(data);
+      assert.equal(await dispatcher.runOnce(), 1);
+      const [got] = receiver.received;
+      assert.equal(got.headers['webhook-id'], eventId);
+      assert.equal(got.headers['webhook-timestamp'], got.headers['x-service-timestamp']);
+      assert.match(String(got.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]{43}=$/);
+      const headers = { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) };
+      const verified = new Webhook(ep.secret).verify(got.body.toString('utf8'), headers) as { id: string; data: unknown };
+      assert.equal(verified.id, eventId);
+      assert.deepEqual(verified.data, data);
+      const other = await rotateSecret(em(), workspaceId, ep.id);
+      assert.throws(() => new Webhook(other.secret).verify(got.body.toString('utf8'), headers), WebhookVerificationError);
+      assert.throws(() => new Webhook(ep.secret).verify(got.body.toString('utf8').replace('P-std', 'P-alt'), headers), WebhookVerificationError);
     });
 
     test('retries on the schedule of spec 8 and marks the seventh failure failed', async () => {

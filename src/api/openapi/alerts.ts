@@ -1,6 +1,7 @@
+import { UNWATCHABLE_NAMED } from '../../alerts/monitor-run.ts';
 import { ALERT_OUTCOMES } from '../../alerts/outcome.ts';
 import { CASE_STATUSES, MONITOR_SCOPES, SEVERITIES } from '../../store/entities/index.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 
 const hectares: Schema = { type: 'number', minimum: 0 };
 const date: Schema = { type: 'string', format: 'date' };
@@ -13,7 +14,7 @@ const SEVERITY_TEXT = 'From the cluster\'s strongest confidence and its area: `h
 export const alertSchemas: Record<string, Schema> = {
   AlertMonitor: {
     type: 'object',
-    required: ['id', 'label', 'scope', 'plot_ids', 'shipment_id', 'product', 'min_area_ha', 'since', 'active', 'last_run_at', 'created_at', 'open_cases'],
+    required: ['id', 'label', 'scope', 'plot_ids', 'shipment_id', 'product', 'min_area_ha', 'since', 'active', 'last_run_at', 'created_at', 'open_cases', 'unwatchable'],
     additionalProperties: false,
     description: 'A watch over plots for newly published alerts. A scheduled run (hourly) scans its plots from `since` to the day of the run and opens a case on the alert queue for each alert cluster no case of the monitor holds yet (the same product, first detected within 90 days, overlapping bounds), sending `alert.opened`. A cluster seen again, grown, updates its case and sends nothing.',
     properties: {
@@ -32,6 +33,24 @@ export const alertSchemas: Record<string, Schema> = {
       last_run_at: nullable(timestamp),
       created_at: timestamp,
       open_cases: { type: 'integer', minimum: 0 },
+      unwatchable: {
+        type: 'object',
+        required: ['count', 'plots'],
+        additionalProperties: false,
+        description: `The watched plots the product can never be read over, found when the monitor is made and again at each run: outside the band it is published in (30°S to 30°N), or without a usable boundary. They open no case, so they are not watched; \`count\` counts them all, \`plots\` names the first ${UNWATCHABLE_NAMED}.`,
+        properties: {
+          count: { type: 'integer', minimum: 0 },
+          plots: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['plot_id', 'ref', 'why'],
+              additionalProperties: false,
+              properties: { plot_id: uuid, ref: nullable({ type: 'string' }), why: { type: 'string', description: 'Why, in words.' } },
+            },
+          },
+        },
+      },
     },
   },
   AlertCase: {
@@ -293,7 +312,7 @@ export const alertPaths = {
     },
   },
   '/eudr/alerts/scan-and-adjudicate': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'scanAndAdjudicateAlerts',
       summary: 'Scan, then adjudicate every alert found as one batch: each costs one plot of evidence',
       description:
@@ -310,10 +329,10 @@ export const alertPaths = {
           ['no_plots', 'too_many_plots', 'bad_product', 'bad_window', 'alert_before_cutoff', 'bad_min_area_ha', 'too_many_alerts', 'ref_in_use', 'geometry_not_redistributable', 'bad_plot_ids', 'bad_body'],
         ),
       },
-    },
+    }),
   },
   '/eudr/alerts/adjudicate': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'adjudicateAlerts',
       summary: 'Adjudicate 1 to 500 canopy-change alerts: each becomes a plot read for prior management, one job for the batch',
       description:
@@ -329,7 +348,7 @@ export const alertPaths = {
           ['bad_body', 'no_alerts', 'too_many_alerts', 'ref_in_use', 'bad_geometry', 'coordinates_out_of_range', 'axis_order_swapped', 'footprint_too_large', 'alert_before_cutoff', 'bad_alert', 'unknown_country', 'judging_over_budget'],
         ),
       },
-    },
+    }),
   },
   '/eudr/alerts/{id}': {
     get: {

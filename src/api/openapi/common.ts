@@ -1,5 +1,6 @@
 /** Shared pieces of the OpenAPI 3.1 document: the error shape and response helpers. */
 import { z } from 'zod';
+import { KEEP_HOURS as IDEMPOTENCY_KEEP_HOURS } from '../idempotency.ts';
 import { ACCEPTED_ENCODINGS, JSON_LIMIT_MB } from '../middleware.ts';
 
 export type Schema = Record<string, unknown>;
@@ -97,4 +98,48 @@ function withRefusals(op: Operation): Operation {
   }
   if (upload) responses['415'] ??= refusal('The upload was sent with a Content-Encoding: a form is read as it arrives, under its cap, so send it unencoded (zip the file itself)', ['unsupported_content_encoding']);
   return { ...op, responses };
+}
+
+type Parameter = Record<string, unknown>;
+
+/**
+ * A route that creates or charges takes `Idempotency-Key` (src/api/idempotency.ts): the header, the
+ * replay's `Idempotent-Replayed`, and its two refusals beside the route's own.
+ */
+export function withIdempotencyKey<O extends Operation & { parameters?: Parameter[]; description?: string }>(op: O): O {
+  const merged = (status: string, why: string, codes: string[]): Response => {
+    const own = op.responses[status];
+    return own ? { ...own, description: `${own.description} Or ${why}. Codes: ${codeList(codes)}.` } : refusal(`${why[0].toUpperCase()}${why.slice(1)}`, codes);
+  };
+  const responses = { ...op.responses };
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (status.startsWith('2')) responses[status] = { ...response, headers: { ...response.headers, 'Idempotent-Replayed': { description: '`true` on an answer repeated from an earlier request with the same `Idempotency-Key`', schema: { const: 'true' } } } };
+  }
+  responses['409'] = merged('409', `the \`Idempotency-Key\` came with another request in the last ${IDEMPOTENCY_KEEP_HOURS} hours, or its first request is still being answered`, ['idempotency_key_reused', 'idempotency_key_in_flight']);
+  responses['422'] = merged('422', 'the `Idempotency-Key` is not 1 to 255 printable ASCII characters without spaces', ['bad_idempotency_key']);
+  const header = {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: `Any token of yours, unique per request. The same request sent again with it within ${IDEMPOTENCY_KEEP_HOURS} hours answers the first answer (with \`Idempotent-Replayed: true\`) and does and charges nothing again; another request with it is refused. Keys are per workspace; only a 2xx answer is kept, so a refused request leaves its key free.`,
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  };
+  return { ...op, parameters: [...(op.parameters ?? []), header], responses };
+}
+
+/**
+ * An answer tagged for conditional requests (src/api/entity-tag.ts): `ETag` on the 200, and a 304
+ * with no body to an `If-None-Match` that names the current tag.
+ */
+export function withEntityTag<O extends Operation & { parameters?: Parameter[] }>(op: O, what: string): O {
+  const etag = { ETag: { description: `A digest of ${what}; it changes exactly when the answer would`, schema: { type: 'string' } } };
+  const header = {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The `ETag` of an answer already held (or several, comma-separated, or `*`): answered 304 with no body while it is current.',
+    schema: { type: 'string' },
+  };
+  const responses = { ...op.responses, '200': { ...op.responses['200'], headers: { ...op.responses['200'].headers, ...etag } }, '304': { description: 'Not modified: the answer held is current', headers: etag } };
+  return { ...op, parameters: [...(op.parameters ?? []), header], responses };
 }

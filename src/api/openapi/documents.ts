@@ -1,6 +1,6 @@
 import { CSV_COLUMNS } from '../../documents/book-summary.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from '../../documents/meanings.ts';
-import { authRefusals, ref, refusal, uuid, type Schema } from './common.ts';
+import { authRefusals, ref, refusal, uuid, type Schema, withEntityTag } from './common.ts';
 
 const count: Schema = { type: 'integer', minimum: 0 };
 const countsOf = (keys: readonly string[], description: string): Schema => ({
@@ -74,7 +74,7 @@ export const documentPaths = {
     },
   },
   '/portal/plots/{id}/evidence.pdf': {
-    get: {
+    get: withEntityTag({
       operationId: 'getPlotEvidencePdf',
       summary: 'The evidence document (PDF), rendered from the stored evidence object the JSON route serves',
       description:
@@ -86,6 +86,6 @@ export const documentPaths = {
         '404': refusal('No such plot in the workspace', ['not_found']),
         '409': refusal('The read has not finished, or the evidence was withdrawn; the message names the plot\'s state', ['no_evidence']),
       },
-    },
+    }, 'what the document is rendered from (the stored evidence, its reading, map and register facts, and the service version)'),
   },
 };

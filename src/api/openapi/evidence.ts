@@ -1,5 +1,5 @@
 import { REASON_BUCKETS } from '../../engine/reason-buckets.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey, withEntityTag } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
 const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
@@ -77,7 +77,7 @@ const plotId = { name: 'id', in: 'path', required: true, schema: uuid };
 /** Listed before the plot family's paths: `/portal/plots/evidence` must not be taken for `/portal/plots/{id}`. */
 export const evidencePaths = {
   '/portal/plots/evidence': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'runEvidence',
       summary: 'Queue evidence reads: one job, its plots read one after another',
       description:
@@ -92,7 +92,7 @@ export const evidencePaths = {
         '422': refusal('Neither `all: true` nor `plot_ids` given, or a field of the wrong type', ['no_plots', 'bad_body', 'bad_plot_ids', 'bad_rerun', 'bad_all']),
         '503': refusal('The queue could not take the job; nothing was written, repeat the same call shortly', ['queue_unavailable']),
       },
-    },
+    }),
   },
   '/portal/plots/evidence/summary': {
     get: {
@@ -102,7 +102,7 @@ export const evidencePaths = {
     },
   },
   '/portal/plots/{id}/evidence': {
-    get: {
+    get: withEntityTag({
       operationId: 'getPlotEvidence',
       summary: 'The plot\'s evidence: the wrapper of spec 2.6 with its integrity block',
       parameters: [plotId],
@@ -112,6 +112,6 @@ export const evidencePaths = {
         '404': refusal('No such plot in the workspace', ['not_found']),
         '409': refusal('The plot has no finished evidence (not read, queued, running, failed, or withdrawn by a changed boundary); the message names its state', ['no_evidence']),
       },
-    },
+    }, 'the answer (the evidence, its integrity and any archive review reading beside it)'),
   },
 };

@@ -1,6 +1,6 @@
 import { FINDING_RULES } from '../../intake/findings.ts';
 import { COUNT_WINDOW } from '../../store/register/plots.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
 const alpha2: Schema = { type: 'string', pattern: '^[A-Z]{2}$' };
@@ -97,7 +97,12 @@ export const plotSchemas: Record<string, Schema> = {
           validation_report: {
             type: 'object',
             required: ['findings', 'repairs', 'rejections'],
-            properties: { findings: findingList, repairs: findingList, rejections: findingList },
+            properties: {
+              findings: findingList,
+              repairs: findingList,
+              rejections: findingList,
+              repeat_of: { type: 'string', description: 'On a plot stored as a repeat of a ref an earlier plot of its file held: that ref (the plot itself has none).' },
+            },
           },
         },
       },
@@ -133,7 +138,7 @@ export const plotSchemas: Record<string, Schema> = {
       findings: { ...findingList, description: 'What a filing accepts but the caller should know.' },
       repairs: { ...findingList, description: 'What a filing would refuse and was repaired; the repaired boundary is stored.' },
       rejections: { ...findingList, description: 'Why the plot cannot be filed; it is stored with validation_state `rejected`.' },
-      plot_id: nullable({ ...uuid, description: 'Import only: the register\'s plot; null for a plot left out as a repeated ref.' }),
+      plot_id: nullable({ ...uuid, description: 'Import only: the register\'s plot. A repeated ref\'s plot is stored too, rejected and without the ref (its `validation_report.repeat_of` names it).' }),
       outcome: { enum: ['created', 'updated', 'unchanged', 'duplicate_ref'], description: 'Import only.' },
       evidence: {
         enum: ['stale', 'in_flight'],
@@ -149,10 +154,10 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ValidationReport: {
     type: 'object',
-    required: ['country', 'notes', 'notes_omitted', 'row_errors', 'row_errors_omitted', 'plots'],
+    required: ['notes', 'notes_omitted', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
-      country: nullable({ ...alpha2, description: 'The query\'s `country`, as alpha-2.' }),
+      country: { ...alpha2, description: 'The query\'s `country`, as alpha-2; absent when the query named none (each plot\'s own `country` then says what it carries). Never null.' },
       notes: { type: 'array', items: { type: 'string' }, description: 'What to know about the file as a whole: the first 100.' },
       notes_omitted: { ...integer, description: 'Notes beyond the 100 listed in `notes`, counted only.' },
       row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
@@ -162,7 +167,7 @@ export const plotSchemas: Record<string, Schema> = {
   },
   ImportReport: {
     type: 'object',
-    required: ['imported', 'country', 'notes', 'notes_omitted', 'row_errors', 'row_errors_omitted', 'plots'],
+    required: ['imported', 'notes', 'notes_omitted', 'row_errors', 'row_errors_omitted', 'plots'],
     additionalProperties: false,
     properties: {
       imported: {
@@ -176,16 +181,16 @@ export const plotSchemas: Record<string, Schema> = {
           created: { ...integer, description: 'New plots, with or without a ref.' },
           updated: { ...integer, description: 'Stored plots (matched on ref) the file changed.' },
           skipped: { ...integer, description: 'Stored plots the file repeats unchanged.' },
-          duplicate_refs: { ...integer, description: 'Plots left out because an earlier plot of the file has the same ref.' },
+          duplicate_refs: { ...integer, description: 'Plots whose ref an earlier plot of the file holds: each is stored rejected (`duplicate_ref`) without the ref, its `validation_report.repeat_of` naming it; a re-upload updates those stored repeats of the ref in file order rather than adding more.' },
           unreferenced_inserted: { ...integer, description: 'New plots without a ref (counted in `created` too); a later upload cannot match them.' },
-          registered: { ...integer, description: 'Plots of the file now in the register: created + updated + skipped.' },
+          registered: { ...integer, description: 'Plots of the file now in the register: created + updated + skipped + duplicate_refs.' },
           producers_matched: { ...integer, description: 'Plots whose producer name matched exactly one producer of the workspace.' },
           producers_unmatched: { ...integer, description: 'Plots naming a producer that matched none or several.' },
           evidence_stale: { ...integer, description: 'Plots whose finished evidence was withdrawn because the boundary moved.' },
           evidence_in_flight: { ...integer, description: 'Plots whose boundary moved while a read was queued or running.' },
         },
       },
-      country: nullable(alpha2),
+      country: { ...alpha2, description: 'The query\'s `country`, as alpha-2; absent when the query named none (each plot\'s own `country` then says what it carries). Never null.' },
       notes: { type: 'array', items: { type: 'string' }, description: 'What to know about the file as a whole: the first 100.' },
       notes_omitted: { ...integer, description: 'Notes beyond the 100 listed in `notes`, counted only.' },
       row_errors: { type: 'array', items: ref('RowError'), description: 'Records that could not become a plot: the first 100 in file order.' },
@@ -282,7 +287,7 @@ export const plotPaths = {
     },
   },
   '/portal/plots/import': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'importPlotFile',
       summary: 'Import a plot file into the register, in one transaction: all of it or nothing',
       description:
@@ -290,7 +295,7 @@ export const plotPaths = {
       parameters: [countryParameter],
       requestBody: uploadBody,
       responses: { '200': json(ref('ImportReport')), ...uploadRefusals },
-    },
+    }),
   },
   '/portal/plots/countries': {
     get: { operationId: 'listCountries', summary: 'The recognised countries and the accepted forms of `country`', responses: { '200': json(ref('CountryList')), ...authRefusals } },

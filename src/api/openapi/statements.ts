@@ -1,7 +1,7 @@
 import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../../store/entities/index.ts';
 import { EU_MEMBER_STATES } from '../../statements/shipment-fields.ts';
 import { PROBLEM_CODES } from '../../statements/problems.ts';
-import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 import { workspaceQuery } from './documents.ts';
 
 const count: Schema = { type: 'integer', minimum: 0 };
@@ -11,7 +11,7 @@ const shipmentId = { name: 'id', in: 'path', required: true, schema: { type: 'st
 const statementId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The statement id.' };
 const shipmentNotFound = refusal('No such shipment in the workspace', ['not_found']);
 
-const FIELD_CODES = ['reference_required', 'reference_too_long', 'bad_hs_code', 'bad_quantity', 'bad_unit', 'bad_destination', 'bad_activity', 'bad_date', 'bad_species', 'species_scientific_name_required', 'bad_text', 'bad_producer_id', 'bad_body'];
+const FIELD_CODES = ['reference_required', 'reference_too_long', 'bad_hs_code', 'bad_quantity', 'bad_unit', 'bad_destination', 'bad_border_cross_country', 'bad_activity', 'bad_date', 'bad_species', 'species_scientific_name_required', 'bad_text', 'bad_producer_id', 'bad_body'];
 const PLOT_CODES = ['no_plots', 'too_many_plots', 'bad_plot_ids', 'bad_refs', 'bad_producer_id', 'bad_body'];
 
 const formatParameter = {
@@ -24,7 +24,7 @@ const formatParameter = {
 };
 
 const fileContent = {
-  'application/soap+xml': { schema: { type: 'string' } },
+  'text/xml': { schema: { type: 'string', description: '`soap`: a SOAP 1.1 envelope, served as SOAP 1.1 has it (application/soap+xml is SOAP 1.2\'s).' } },
   'application/xml': { schema: { type: 'string' } },
   'application/geo+json': { schema: { type: 'object' } },
 };
@@ -47,7 +47,8 @@ export const statementSchemas: Record<string, Schema> = {
   Shipment: {
     type: 'object',
     required: [
-      'id', 'reference', 'commodity', 'description_of_goods', 'hs_code', 'quantity', 'unit', 'destination_country', 'activity_type', 'shipped_on', 'arrives_on',
+      'id', 'reference', 'commodity', 'description_of_goods', 'hs_code', 'quantity', 'unit', 'net_mass_kg', 'supplementary_unit', 'supplementary_unit_type',
+      'destination_country', 'border_cross_country', 'activity_type', 'shipped_on', 'arrives_on',
       'producer_ids', 'species', 'note', 'wood', 'counts', 'created_at', 'updated_at',
     ],
     description: 'A batch of goods a due diligence statement is built from. A field the caller has not given is null, and the statement names it as waiting on the caller.',
@@ -59,7 +60,11 @@ export const statementSchemas: Record<string, Schema> = {
       hs_code: nullable({ type: 'string', pattern: '^[0-9]{2,8}$', description: 'Digits only.' }),
       quantity: nullable({ type: 'number' }),
       unit: nullable({ enum: [...SHIPMENT_UNITS] }),
+      net_mass_kg: nullable({ type: 'number', description: 'V3\'s `netWeight`, as given; the statement takes a `quantity` in kg or t when this is null.' }),
+      supplementary_unit: nullable({ type: 'number', description: 'V3\'s `supplementaryUnit`, in `supplementary_unit_type`; the statement takes a `quantity` in m3 (MTQ) when this is null.' }),
+      supplementary_unit_type: nullable({ type: 'string', pattern: '^[A-Z0-9]{3,4}$', description: 'V3\'s `supplementaryUnitQualifier` (MTQ, NAR, KSD…). An Appendix I heading\'s own type is named among the statement\'s problems when the batch lacks it.' }),
       destination_country: nullable({ enum: [...EU_MEMBER_STATES] }),
+      border_cross_country: nullable({ enum: [...EU_MEMBER_STATES], description: 'V3\'s `borderCrossCountry`: the member state of entry (IMPORT) or exit (EXPORT) at the customs border; sent on IMPORT and EXPORT statements only.' }),
       activity_type: { enum: [...ACTIVITY_TYPES] },
       shipped_on: nullable(date),
       arrives_on: nullable(date),
@@ -150,7 +155,7 @@ export const statementSchemas: Record<string, Schema> = {
   Statement: {
     type: 'object',
     required: ['id', 'shipment_id', 'internal_reference', 'species', 'created_at', 'updated_at'],
-    description: 'A stored statement: an internal reference linked to the batch it is built from. Its files are built from the batch as it stands when asked for; a deleted shipment leaves `shipment_id` null.',
+    description: 'A stored statement: an internal reference linked to the batch it is built from. Its files are built from the batch as it stands when asked for; a deleted shipment leaves `shipment_id` null, and the statement is served from then on, check and files, from the batch as it stood at the deletion (spec 4.9: statements stay), under its own reference and species.',
     properties: {
       id: uuid,
       shipment_id: nullable(uuid),
@@ -192,7 +197,7 @@ export const statementPaths = {
       summary: 'The workspace\'s shipments in creation order, with counts per batch',
       responses: { '200': json(ref('ShipmentList')), ...authRefusals },
     },
-    post: {
+    post: withIdempotencyKey({
       operationId: 'createShipment',
       summary: 'Create a shipment, with plots in the shapes the add route takes',
       requestBody: jsonBody('ShipmentRequest'),
@@ -203,7 +208,7 @@ export const statementPaths = {
         '409': refusal('A shipment with that reference exists', ['duplicate_reference']),
         '422': refusal('A field a statement would refuse, refused first', [...new Set([...FIELD_CODES, ...PLOT_CODES])]),
       },
-    },
+    }),
   },
   '/portal/statements/shipments/{id}': {
     get: {
@@ -300,11 +305,11 @@ export const statementPaths = {
     },
   },
   '/portal/statements/from-shipment': {
-    post: {
+    post: withIdempotencyKey({
       operationId: 'createStatementFromShipment',
       summary: 'Store a statement linked to a shipment; the internal reference defaults to the shipment\'s',
       ...storeStatementOperation,
-    },
+    }),
   },
   '/portal/statements': {
     get: {
@@ -312,11 +317,11 @@ export const statementPaths = {
       summary: 'The workspace\'s stored statements in creation order',
       responses: { '200': json(ref('StatementList')), ...authRefusals },
     },
-    post: {
+    post: withIdempotencyKey({
       operationId: 'createStatement',
       summary: 'Store a statement linked to a shipment (as from-shipment)',
       ...storeStatementOperation,
-    },
+    }),
   },
   '/portal/statements/{id}': {
     get: {
@@ -327,7 +332,7 @@ export const statementPaths = {
         '200': { description: 'The statement with its check, or the file', content: { 'application/json': { schema: ref('StatementDetail') }, ...fileContent } },
         ...authRefusals,
         '404': refusal('No such statement, or its shipment is gone', ['not_found']),
-        '409': refusal('A file format asked for while the statement cannot be built, or its shipment was deleted; the message lists the problems', ['not_ready']),
+        '409': refusal('A file format asked for while the statement cannot be built (or its shipment was deleted before statements kept the batch\'s facts); the message lists the problems', ['not_ready']),
         '422': refusal('An unknown format', ['bad_format']),
         '503': refusal('The documents threads are full; ask again shortly (Retry-After)', ['busy']),
       },

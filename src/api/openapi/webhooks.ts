@@ -34,7 +34,7 @@ const deliveryRequired = Object.keys(deliveryProperties);
 
 const EVENT_DATA =
   'By type (spec 6.2): `plot.evidence.completed`: `plot_id`, `ref`, `commodity`, `area_ha`, `state`, `result` (the verdict code), `finding`, `reason`, `reasons`, `next_step`, `issued_at`, `evidence_url`, `document_url`. ' +
-  '`plot.evidence.failed`: `plot_id`, `ref`, `error`, `next_step` (code `run_again`), `failed_at`. ' +
+  '`plot.evidence.failed`: `plot_id`, `ref`, `error`, `next_step` (code `run_again`, or `check_location` when no archive covers the plot, which a second read cannot mend), `failed_at`. ' +
   '`batch.completed`: `shipment_id`, `reference`, `commodity`, `plots`, `read`, `failed`, `findings`, `without_finding`, `shipment_url`, `report_url`. ' +
   '`alert.opened`: `alert_id`, `plot_id`, `ref`, `monitor_id`, `opened_at`, `severity`, `flagged_area_km2`, `alert_url`. ' +
   '`archive.reading.filed`: `plot_id`, `ref`, `reading`, `evidence_url`, `document_url`. ' +
@@ -62,7 +62,7 @@ export const webhookSchemas: Record<string, Schema> = {
       event_types: { type: 'array', items: { enum: [...EVENT_TYPES] }, description: 'Every event type, the names `events` takes.' },
       signing: {
         type: 'object',
-        required: ['header', 'scheme', 'signed_text', 'algorithm', 'timestamp_header', 'tolerance_seconds'],
+        required: ['header', 'scheme', 'signed_text', 'algorithm', 'timestamp_header', 'tolerance_seconds', 'standard_webhooks'],
         description: 'How a receiver verifies a delivery (spec 6.3).',
         properties: {
           header: { const: 'X-Service-Signature' },
@@ -71,6 +71,7 @@ export const webhookSchemas: Record<string, Schema> = {
           algorithm: { type: 'string' },
           timestamp_header: { const: 'X-Service-Timestamp' },
           tolerance_seconds: { const: 300 },
+          standard_webhooks: { type: 'string', description: 'The Standard Webhooks headers each delivery also carries, for the verifier libraries of standardwebhooks.com.' },
         },
       },
       delivery: {
@@ -199,6 +200,7 @@ export const webhookPaths = {
       responses: {
         '200': json(ref('WebhookDeliveryPage')),
         ...authRefusals,
+        '404': refusal('`endpoint_id` names no endpoint of the workspace', ['not_found']),
         '422': refusal('A filter is not one the log takes', ['bad_endpoint_id', 'bad_status', 'bad_limit', 'bad_cursor']),
       },
     },
@@ -243,6 +245,9 @@ export const webhookEvents = {
         { name: 'X-Service-Delivery', in: 'header', ...header('One per endpoint per event', uuid) },
         { name: 'X-Service-Timestamp', in: 'header', ...header('Unix seconds at which this attempt was signed', { type: 'string', pattern: '^[0-9]+$' }) },
         { name: 'X-Service-Signature', in: 'header', ...header('`v1=<hex>`, one or more, comma-separated') },
+        { name: 'webhook-id', in: 'header', ...header('Standard Webhooks: the event id, identical on every attempt') },
+        { name: 'webhook-timestamp', in: 'header', ...header('Standard Webhooks: the same Unix seconds as `X-Service-Timestamp`', { type: 'string', pattern: '^[0-9]+$' }) },
+        { name: 'webhook-signature', in: 'header', ...header('Standard Webhooks: `v1,<base64>`, the HMAC-SHA256 of `webhook-id`, a full stop, `webhook-timestamp`, a full stop and the raw body, keyed with the bytes of the base64 after `whsec_` in the secret; the standard\'s verifier libraries take the secret as shown') },
       ],
       requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
       responses: { '200': { description: 'Any 2xx delivers the event' } },

@@ -10,6 +10,7 @@ import { CASE_STATUSES, type CaseStatus } from '../../store/entities/index.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import { closeCaseBody, monitorBody, readAlertBatch, readBody, scanAndAdjudicateBody } from '../bodies.ts';
 import type { Services } from '../context.ts';
+import { idempotent } from '../idempotency.ts';
 import { isUuid, pathId } from '../parse.ts';
 
 /** The scan's query parameters, each with the refusal of a value given twice. */
@@ -63,7 +64,7 @@ export function alertRoutes(services: Services) {
   const adjudicateDeps = (): AdjudicateDeps => ({ em: services.store.em(), queue: services.queue, judge: services.pools.intake.judgeAlerts });
   const scanDeps = (): ScanDeps => ({ em: services.store.em(), source: services.alerts, clusters: services.pools.alerts.clusters });
 
-  router.post('/eudr/alerts/adjudicate', auth, async (ctx) => {
+  router.post('/eudr/alerts/adjudicate', auth, idempotent(services.store), async (ctx) => {
     const batch = readAlertBatch(ctx);
     ctx.status = 202;
     ctx.body = await adjudicateAlerts(adjudicateDeps(), workspace(ctx), batch);
@@ -80,7 +81,7 @@ export function alertRoutes(services: Services) {
     ctx.body = (await scanAlerts(scanDeps(), workspace(ctx).id, request)).answer;
   });
 
-  router.post('/eudr/alerts/scan-and-adjudicate', auth, async (ctx) => {
+  router.post('/eudr/alerts/scan-and-adjudicate', auth, idempotent(services.store), async (ctx) => {
     const body = readBody(ctx, scanAndAdjudicateBody);
     const request = parseScanRequest({ plotIds: body.plot_ids, start: body.start, end: body.end, product: body.product, minAreaHa: body.min_area_ha });
     const answer = await scanAndAdjudicate(scanDeps(), adjudicateDeps(), workspace(ctx), request);

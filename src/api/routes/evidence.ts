@@ -3,10 +3,12 @@ import type { z } from 'zod';
 import { getEvidenceWrapper } from '../../engine/evidence-store.ts';
 import { evidenceSummary, runEvidence, type RunRequest } from '../../engine/evidence-runs.ts';
 import { authenticate, callerOf } from '../auth.ts';
+import { answeredNotModified, entityTag } from '../entity-tag.ts';
 import type { Services } from '../context.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { isUuid, pathId } from '../parse.ts';
 import { readBody, runEvidenceBody } from '../bodies.ts';
+import { idempotent } from '../idempotency.ts';
 
 /** `{all: true}` or `{plot_ids, rerun}` (spec 4.2); neither is `no_plots`. */
 export function parseRunRequest(body: z.infer<typeof runEvidenceBody.schema>): RunRequest {
@@ -31,7 +33,7 @@ export function evidenceRoutes(services: Services) {
     return { id: caller.workspaceId, plan: caller.plan };
   };
 
-  router.post('/portal/plots/evidence', auth, async (ctx) => {
+  router.post('/portal/plots/evidence', auth, idempotent(services.store), async (ctx) => {
     const answer = await runEvidence(em(), services.queue, workspace(ctx), parseRunRequest(readBody(ctx, runEvidenceBody)));
     ctx.status = answer.job_id === null ? 200 : 202;
     ctx.body = answer;
@@ -42,7 +44,11 @@ export function evidenceRoutes(services: Services) {
   });
 
   router.get('/portal/plots/:id/evidence', auth, async (ctx) => {
-    ctx.body = await getEvidenceWrapper(em(), callerOf(ctx).workspaceId, pathId(ctx, 'plot'));
+    // The tag is the answer's own digest: it moves with the evidence and with a reading filed or withdrawn beside it.
+    const answer = JSON.stringify(await getEvidenceWrapper(em(), callerOf(ctx).workspaceId, pathId(ctx, 'plot')));
+    if (answeredNotModified(ctx, entityTag(answer))) return;
+    ctx.type = 'application/json';
+    ctx.body = answer;
   });
   return router;
 }

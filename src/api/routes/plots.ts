@@ -14,6 +14,7 @@ import type { Services } from '../context.ts';
 import { attachProducerBody, producerBody, readBody } from '../bodies.ts';
 import { isUuid, pathId } from '../parse.ts';
 import { queryInteger, queryText } from '../query.ts';
+import { idempotent, requestDigest } from '../idempotency.ts';
 import { streamedJson } from '../streamed-json.ts';
 import { readUpload, uploadsPerWorkspace } from '../upload.ts';
 
@@ -38,7 +39,11 @@ export function plotRoutes(services: Services) {
     ctx.body = streamedJson(await validatePlotFile(em(), services.pools.intake.judge, await upload(ctx)), 'plots');
   });
 
-  router.post('/portal/plots/import', auth, uploads, async (ctx) => {
+  const sameImport = async (ctx: Context) => {
+    const file = await upload(ctx);
+    return requestDigest(ctx, file.filename ?? '', file.bytes);
+  };
+  router.post('/portal/plots/import', auth, uploads, idempotent(services.store, sameImport), async (ctx) => {
     ctx.type = 'application/json';
     ctx.body = streamedJson(await importPlots(em(), services.pools.intake.judge, await upload(ctx)), 'plots');
   });

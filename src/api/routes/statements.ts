@@ -9,6 +9,7 @@ import { STATEMENT_FORMATS, type StatementFormat, type StatementResult } from '.
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { addPlotsBody, readBody, removePlotsBody, shipmentBody, shipmentChangeBody, statementBody, statementChangeBody } from '../bodies.ts';
+import { idempotent } from '../idempotency.ts';
 import { isUuid, pathId } from '../parse.ts';
 
 function formatOf(ctx: Context): StatementFormat {
@@ -20,7 +21,8 @@ function formatOf(ctx: Context): StatementFormat {
 }
 
 const FILE_TYPES: Record<Exclude<StatementFormat, 'json'>, { type: string; extension: string }> = {
-  soap: { type: 'application/soap+xml; charset=utf-8', extension: 'soap.xml' },
+  // The envelope is SOAP 1.1 (schemas.xmlsoap.org/soap/envelope/), whose media type is text/xml; application/soap+xml is SOAP 1.2's.
+  soap: { type: 'text/xml; charset=utf-8', extension: 'soap.xml' },
   xml: { type: 'application/xml; charset=utf-8', extension: 'xml' },
   geojson: { type: 'application/geo+json; charset=utf-8', extension: 'geojson' },
 };
@@ -53,7 +55,7 @@ export function statementRoutes(services: Services) {
     ctx.body = { shipments: await listShipments(em(), workspaceOf(ctx)), archive_review_price: price() };
   });
 
-  router.post('/portal/statements/shipments', auth, async (ctx) => {
+  router.post('/portal/statements/shipments', auth, idempotent(services.store), async (ctx) => {
     const body = readBody(ctx, shipmentBody);
     ctx.status = 201;
     ctx.body = { ...(await createShipment(em(), workspaceOf(ctx), body)), archive_review_price: price() };
@@ -109,8 +111,8 @@ export function statementRoutes(services: Services) {
     ctx.status = 201;
     ctx.body = await createStatement(em(), workspaceOf(ctx), body);
   };
-  router.post('/portal/statements/from-shipment', auth, storeStatement);
-  router.post('/portal/statements', auth, storeStatement);
+  router.post('/portal/statements/from-shipment', auth, idempotent(services.store), storeStatement);
+  router.post('/portal/statements', auth, idempotent(services.store), storeStatement);
 
   router.get('/portal/statements', auth, async (ctx) => {
     ctx.body = { statements: await listStatements(em(), workspaceOf(ctx)) };

@@ -28,6 +28,7 @@ const RULES = {
     algorithm: 'HMAC-SHA256 under the endpoint secret, lower-case hex; accept when any v1 entry matches',
     timestamp_header: 'X-Service-Timestamp',
     tolerance_seconds: TIMESTAMP_TOLERANCE_S,
+    standard_webhooks: 'webhook-id (the event id), webhook-timestamp and webhook-signature (v1, base64 HMAC-SHA256 of id.timestamp.body) as standardwebhooks.com defines them: its verifier libraries take the secret as shown',
   },
   delivery: {
     timeout_seconds: ATTEMPT_TIMEOUT_MS / 1000,

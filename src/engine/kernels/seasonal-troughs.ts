@@ -42,7 +42,7 @@ export interface SeasonLines {
 }
 
 export interface SeasonTrough {
-  /** UTC year of the season's expected trough. */
+  /** Year of the season's expected trough (within a day of its UTC year); consecutive seasons have consecutive years. */
   season: number;
   /** Months the season's window covers, e.g. "2019-08 to 2020-07". */
   label: string;
@@ -139,7 +139,9 @@ export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines
     }
     const truncated = from < period.start || to > period.end + 1;
     const season: SeasonTrough = {
-      season: Number(isoDate(expected).slice(0, 4)),
+      // The k-th tropical year since 1970: one season a year, always. The calendar year of `expected`
+      // drifts by up to a day against it, so a trough phase at New Year would name a year twice.
+      season: 1970 + k,
       label: `${isoDate(from).slice(0, 7)} to ${isoDate(to - 1).slice(0, 7)}`,
       observations: m,
       plateau: null,

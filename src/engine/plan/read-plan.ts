@@ -24,6 +24,7 @@ import { type Bbox, metresPerDegree } from '../sources/reproject.ts';
 import { landsatPublication, onePerAcquisition, sentinel2Publication } from './acquisitions.ts';
 import { type ContextOptions, planContext } from './context/index.ts';
 import { MAX_PLOT_AREA_HA } from '../../intake/limits.ts';
+import { NO_ARCHIVE_COVERS } from '../next-step.ts';
 
 // ---- the instruments' plan for one plot ----------------------------------------------------------
 
@@ -170,7 +171,7 @@ export async function planRead(plot: PlotToRead, archive: Archive, signal?: Abor
   ]);
   if (s2Scenes.length + landsatScenes.length === 0 && radar.task === null && height.task === null && terrain.task === null) {
     throw new NothingToReadError(
-      'no archive covers the plot: no Sentinel-2 or Landsat scene of the record period, and no radar, canopy-height or elevation tile lies over it (open ocean, or a pole); nothing was read',
+      `${NO_ARCHIVE_COVERS}: no Sentinel-2 or Landsat scene of the record period, and no radar, canopy-height or elevation tile lies over it (open ocean, or a pole); nothing was read`,
     );
   }
   const acquisitions = onePerAcquisition([...s2Scenes.map((s) => sentinel2Publication(s, box)), ...landsatScenes.map((s) => landsatPublication(s, box))]);

@@ -3,6 +3,12 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const MONITOR_SCOPES = ['all', 'plots', 'shipment'] as const;
 export type MonitorScope = (typeof MONITOR_SCOPES)[number];
 
+/** The monitored plots its product can never be read over, as last found: how many, and the first of them with why. */
+export interface Unwatchable {
+  count: number;
+  plots: { plot_id: string; ref: string | null; why: string }[];
+}
+
 /**
  * A workspace's watch over its plots for newly published alerts (spec 6.2 `alert.opened`): every
  * plot of the register, a list, or the plots of one shipment as it stands at each run. The scheduled
@@ -33,6 +39,8 @@ export const AlertMonitor = defineEntity({
     /** False once the watched shipment is deleted: the monitor scans no more, its cases stay. */
     active: p.boolean().default(true),
     lastRunAt: p.datetime().nullable(),
+    /** Found when the monitor is made and again at each run (src/alerts/monitor-run.ts). */
+    unwatchable: p.json<Unwatchable>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -28,6 +28,12 @@ export const Shipment = defineEntity({
     hsCode: p.text().nullable(),
     quantity: p.double().nullable(),
     unit: p.enum(SHIPMENT_UNITS).nullable(),
+    /** V3's goods measure as the caller gives it: net mass in kg, and a supplementary unit with its type (MTQ, NAR, KSD…). */
+    netMassKg: p.double().nullable(),
+    supplementaryUnit: p.double().nullable(),
+    supplementaryUnitType: p.string().length(4).nullable(),
+    /** Alpha-2 of the EU member state of entry (IMPORT) or exit (EXPORT) at the customs border. */
+    borderCrossCountry: p.string().length(2).nullable(),
     /** Alpha-2 of an EU member state. */
     destinationCountry: p.string().length(2).nullable(),
     activityType: p.enum(ACTIVITY_TYPES).default('IMPORT'),

@@ -10,7 +10,11 @@ import { Migration20261124061728_alert_monitors_and_cases } from './Migration202
 import { Migration20261124060153_webhooks } from './Migration20261124060153_webhooks.ts';
 import { Migration20261124090909_alert_monitor_shipments } from './Migration20261124090909_alert_monitor_shipments.ts';
 import { Migration20261124090951_plot_totals } from './Migration20261124090951_plot_totals.ts';
+import { Migration20261127083932_idempotency_keys } from './Migration20261127083932_idempotency_keys.ts';
+import { Migration20261127090047_monitor_unwatchable_plots } from './Migration20261127090047_monitor_unwatchable_plots.ts';
 import { Migration20261127090752_sign_in_clients } from './Migration20261127090752_sign_in_clients.ts';
+import { Migration20261127093615_statement_frozen_facts } from './Migration20261127093615_statement_frozen_facts.ts';
+import { Migration20261127095153_shipment_goods_measure } from './Migration20261127095153_shipment_goods_measure.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -24,5 +28,9 @@ export const migrationsList = [
   { name: 'Migration20261124060153_webhooks', class: Migration20261124060153_webhooks },
   { name: 'Migration20261124090909_alert_monitor_shipments', class: Migration20261124090909_alert_monitor_shipments },
   { name: 'Migration20261124090951_plot_totals', class: Migration20261124090951_plot_totals },
+  { name: 'Migration20261127083932_idempotency_keys', class: Migration20261127083932_idempotency_keys },
+  { name: 'Migration20261127090047_monitor_unwatchable_plots', class: Migration20261127090047_monitor_unwatchable_plots },
   { name: 'Migration20261127090752_sign_in_clients', class: Migration20261127090752_sign_in_clients },
+  { name: 'Migration20261127093615_statement_frozen_facts', class: Migration20261127093615_statement_frozen_facts },
+  { name: 'Migration20261127095153_shipment_goods_measure', class: Migration20261127095153_shipment_goods_measure },
 ];

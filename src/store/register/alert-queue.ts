@@ -3,7 +3,7 @@
  * monitors as a workspace sets them, the plots each watches, the cases a run opens or updates, and
  * the queue as a person works it.
  */
-import { AlertCase, AlertMonitor, type CaseStatus, type MonitorScope, type Severity } from '../entities/index.ts';
+import { AlertCase, AlertMonitor, type CaseStatus, type MonitorScope, type Severity, type Unwatchable } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { uuidsOf } from './alerts.ts';
 import { ON_SHIPMENT } from './shipments.ts';
@@ -81,8 +81,13 @@ function monitoredPlotsQuery(monitor: AlertMonitor): [string, unknown[]] {
   }
 }
 
-export async function markMonitorRun(em: Em, monitorId: string, at: Date): Promise<void> {
-  await em.nativeUpdate(AlertMonitor, { id: monitorId }, { lastRunAt: at });
+export async function markMonitorRun(em: Em, monitorId: string, at: Date, unwatchable: Unwatchable): Promise<void> {
+  await em.nativeUpdate(AlertMonitor, { id: monitorId }, { lastRunAt: at, unwatchable });
+}
+
+/** The monitored plots its product cannot be read over, as found when the monitor is made. */
+export async function recordUnwatchable(em: Em, monitorId: string, unwatchable: Unwatchable): Promise<void> {
+  await em.nativeUpdate(AlertMonitor, { id: monitorId }, { unwatchable });
 }
 
 /** The cases one monitor holds on one plot: what a run matches the clusters it finds against. */

@@ -19,16 +19,14 @@ export interface PlotColumns extends Pick<PlotRecord, 'id' | 'external_ref' | 'c
   geometry: PlotGeometry | null;
   validation_state: ValidationState;
   /** An alert's plot adds its `alert` entry (spec 2.1): alert date, footprint and read-window areas. */
-  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[]; alert?: object };
+  validation_report: { findings: Finding[]; repairs: Finding[]; rejections: Finding[]; alert?: object; repeat_of?: string };
 }
 
 /** Where a plot's boundary came from (spec 2.1 `geometry_source`). */
 export type GeometrySource = 'upload' | 'alert';
 
 /** A stored plot a re-upload may match. */
-export interface StoredPlot extends Omit<PlotColumns, 'external_ref' | 'validation_state'>, Pick<PlotRecord, 'validation_state' | 'evidence_state'> {
-  external_ref: string;
-}
+export interface StoredPlot extends Omit<PlotColumns, 'validation_state'>, Pick<PlotRecord, 'validation_state' | 'evidence_state'> {}
 
 /** An update also says whether the boundary moved; the statement withdraws finished evidence then. */
 export type PlotUpdate = PlotColumns & { moved: boolean };
@@ -119,7 +117,25 @@ export async function storedByRef(tx: Em, workspaceId: string, refs: string[]): 
        from plots p join jsonb_array_elements_text(${jsonLiteral(JSON.stringify(refs))}) as f(ref) on p.external_ref = f.ref
       where p.workspace_id = ${uuidLiteral(workspaceId)}`,
   );
-  for (const row of rows) byRef.set(row.external_ref, row);
+  for (const row of rows) byRef.set(row.external_ref!, row);
+  return byRef;
+}
+
+/**
+ * The plots stored as repeats of each ref (rejected, without a ref of their own; `validation_report.repeat_of`
+ * names it), in the order they were stored: a re-upload's repeats of a ref match them in file order.
+ */
+export async function storedRepeats(tx: Em, workspaceId: string, refs: string[]): Promise<Map<string, StoredPlot[]>> {
+  const byRef = new Map<string, StoredPlot[]>();
+  if (refs.length === 0) return byRef;
+  const rows = await tx.execute<(StoredPlot & { repeat_of: string })[]>(
+    `select p.id, p.external_ref, p.commodity, p.country, p.area_ha, p.declared_area_ha, p.geometry, p.validation_state,
+            p.validation_report, p.planted_year, p.producer_id, p.evidence_state, p.validation_report->>'repeat_of' as repeat_of
+       from plots p join jsonb_array_elements_text(${jsonLiteral(JSON.stringify([...new Set(refs)]))}) as f(ref) on p.validation_report->>'repeat_of' = f.ref
+      where p.workspace_id = ${uuidLiteral(workspaceId)} and p.external_ref is null
+      order by p.seq`,
+  );
+  for (const { repeat_of: ref, ...row } of rows) byRef.set(ref, [...(byRef.get(ref) ?? []), row]);
   return byRef;
 }
 

@@ -177,6 +177,8 @@ export interface BookRecord {
   /** Valid or repaired with a geometry: a read can be run on it. */
   readable: boolean;
   evidence_state: EvidenceState;
+  /** A failed read's reason in words. */
+  evidence_error: string | null;
   verdict: Verdict | null;
   reason: ReasonCode | null;
   reasons: ReasonCode[] | null;
@@ -187,7 +189,7 @@ export interface BookRecord {
 // The evidence row is joined only while the plot is `done`, as the evidence routes serve it: a
 // read withdrawn by a moved boundary, or being read again, counts no reasons.
 const BOOK_PAGE_SQL = `
-  select p.seq, p.id, p.external_ref, p.commodity, p.country, p.area_ha, (${READABLE}) as readable, p.evidence_state,
+  select p.seq, p.id, p.external_ref, p.commodity, p.country, p.area_ha, (${READABLE}) as readable, p.evidence_state, p.evidence_error,
     p.verdict, p.reason, p.evidence_at, p.evidence_facts, e.object -> 'reasons' as reasons
   from plots p
   left join evidence e on e.plot_id = p.id and e.workspace_id = p.workspace_id and e.current and p.evidence_state = 'done'

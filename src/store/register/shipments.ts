@@ -17,7 +17,11 @@ export interface ShipmentFields {
   hs_code: string | null;
   quantity: number | null;
   unit: ShipmentUnit | null;
+  net_mass_kg: number | null;
+  supplementary_unit: number | null;
+  supplementary_unit_type: string | null;
   destination_country: string | null;
+  border_cross_country: string | null;
   activity_type: ActivityType;
   shipped_on: string | null;
   arrives_on: string | null;
@@ -70,7 +74,11 @@ function recordOf(s: Shipment): ShipmentRecord {
     hs_code: s.hsCode ?? null,
     quantity: s.quantity === null || s.quantity === undefined ? null : Number(s.quantity),
     unit: s.unit ?? null,
+    net_mass_kg: s.netMassKg === null || s.netMassKg === undefined ? null : Number(s.netMassKg),
+    supplementary_unit: s.supplementaryUnit === null || s.supplementaryUnit === undefined ? null : Number(s.supplementaryUnit),
+    supplementary_unit_type: s.supplementaryUnitType ?? null,
     destination_country: s.destinationCountry ?? null,
+    border_cross_country: s.borderCrossCountry ?? null,
     activity_type: s.activityType,
     shipped_on: s.shippedOn ?? null,
     arrives_on: s.arrivesOn ?? null,
@@ -89,7 +97,11 @@ const columnsOf = (f: Partial<ShipmentFields>) => ({
   ...(f.hs_code !== undefined && { hsCode: f.hs_code }),
   ...(f.quantity !== undefined && { quantity: f.quantity }),
   ...(f.unit !== undefined && { unit: f.unit }),
+  ...(f.net_mass_kg !== undefined && { netMassKg: f.net_mass_kg }),
+  ...(f.supplementary_unit !== undefined && { supplementaryUnit: f.supplementary_unit }),
+  ...(f.supplementary_unit_type !== undefined && { supplementaryUnitType: f.supplementary_unit_type }),
   ...(f.destination_country !== undefined && { destinationCountry: f.destination_country }),
+  ...(f.border_cross_country !== undefined && { borderCrossCountry: f.border_cross_country }),
   ...(f.activity_type !== undefined && { activityType: f.activity_type }),
   ...(f.shipped_on !== undefined && { shippedOn: f.shipped_on }),
   ...(f.arrives_on !== undefined && { arrivesOn: f.arrives_on }),
@@ -126,12 +138,16 @@ export async function updateShipment(em: Em, workspaceId: string, id: string, fi
   return true;
 }
 
-/** Removes the batch and its membership rows; its plots and statements stay (a statement keeps no shipment). */
-export async function deleteShipment(em: Em, workspaceId: string, id: string): Promise<boolean> {
+/**
+ * Removes the batch and its membership rows; its plots and statements stay: a statement keeps no
+ * shipment, and keeps the facts `frozen` gives it (by statement id), which it is served from.
+ */
+export async function deleteShipment(em: Em, workspaceId: string, id: string, frozen: { id: string; facts: object }[]): Promise<boolean> {
   return em.transactional(async (tx) => {
     const gone = await tx.execute('delete from shipments where id = ? and workspace_id = ?', [id, workspaceId], 'run');
     if (Number((gone as { affectedRows?: number }).affectedRows ?? 0) === 0) return false;
     await tx.execute('delete from shipment_plots where shipment_id = ?', [id], 'run');
+    for (const f of frozen) await tx.execute('update statements set facts = ?::jsonb where id = ? and shipment_id = ?', [JSON.stringify(f.facts), f.id, id], 'run');
     await tx.execute('update statements set shipment_id = null, updated_at = now() where shipment_id = ?', [id], 'run');
     return true;
   });
@@ -304,6 +320,17 @@ export async function insertStatement(em: Em, workspaceId: string, fields: { shi
 export async function statementRecord(em: Em, workspaceId: string, id: string): Promise<StatementRecord | null> {
   const s = await em.findOne(Statement, { id, workspaceId });
   return s === null ? null : statementOf(s);
+}
+
+/** The statements stored from one shipment. */
+export async function shipmentStatements(em: Em, workspaceId: string, shipmentId: string): Promise<StatementRecord[]> {
+  return (await em.find(Statement, { workspaceId, shipmentId }, { orderBy: { seq: 'asc' } })).map(statementOf);
+}
+
+/** The facts a statement was frozen with when its shipment was deleted; null while it has one (or was left without them). */
+export async function frozenFacts(em: Em, workspaceId: string, id: string): Promise<object | null> {
+  const [row] = await em.execute<{ facts: object | null }[]>('select facts from statements where id = ? and workspace_id = ?', [id, workspaceId]);
+  return row?.facts ?? null;
 }
 
 export async function statementRecords(em: Em, workspaceId: string): Promise<StatementRecord[]> {

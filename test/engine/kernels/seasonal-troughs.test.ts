@@ -184,6 +184,19 @@ test('a dip in an unread stretch is never invented: an empty series has only una
   }
 });
 
+test('seasons are one per year, in order, whether the trough is placed at New Year or the record is too thin to place it', () => {
+  const years = (series: SceneSeries) => seasonalTroughs(series, PERIOD, LINES).seasons.map((s) => s.season);
+  const empty: SceneSeries = { days: new Int32Array(0), index: new Float64Array(0), flags: new Uint8Array(0) };
+  const twoScenes: SceneSeries = { days: Int32Array.from([utcDay('2017-03-01'), utcDay('2019-06-01')]), index: Float64Array.from([0.8, 0.5]), flags: Uint8Array.from([SCENE_USABLE, SCENE_USABLE]) };
+  const newYear = build({ troughs: ['2016-01-01', '2016-12-31', '2018-01-01', '2018-12-31', '2019-12-31', '2020-12-30'] });
+  for (const series of [empty, twoScenes, newYear]) {
+    const seen = years(series);
+    assert.ok(seen.length >= 5, `${seen}`);
+    assert.deepEqual(seen, seen.map((_, i) => seen[0] + i), `one season a year: ${seen}`);
+  }
+  assert.deepEqual(years(empty).filter((y) => y >= 2016 && y <= 2020), [2016, 2017, 2018, 2019, 2020]);
+});
+
 test('series arrays of different lengths are refused', () => {
   const bad: SceneSeries = { days: new Int32Array(3), index: new Float64Array(2), flags: new Uint8Array(3) };
   assert.throws(() => seasonalTroughs(bad, PERIOD, LINES), RangeError);

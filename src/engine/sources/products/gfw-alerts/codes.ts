@@ -43,6 +43,12 @@ export function alertsCover(product: AlertProduct, lat: number): boolean {
   return Math.abs(lat) <= ALERT_PRODUCTS[product].latitudeLimit;
 }
 
+/** Where the product is published, in words. */
+export function alertsBand(product: AlertProduct): string {
+  const limit = ALERT_PRODUCTS[product].latitudeLimit;
+  return `the ${ALERT_PRODUCTS[product].dataset} alerts are published from ${limit}°S to ${limit}°N only`;
+}
+
 /** Confidence levels in rising order, as the alert clustering counts them (1, 2, 3). */
 export const CONFIDENCE_LEVELS: readonly AlertConfidence[] = ['nominal', 'high', 'highest'];
 
