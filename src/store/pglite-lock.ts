@@ -46,11 +46,12 @@ export async function acquireLock(dataDir: string, waitMs = LOCK_WAIT_MS): Promi
   fs.mkdirSync(dataDir, { recursive: true });
   const file = lockFile(dataDir);
   const wait = waitMs > 0 ? ['--timeout', String(waitMs / 1000)] : ['--nonblock'];
-  // --no-fork: the shell (then cat) holds the locked descriptor itself; `held` tells us it has the lock.
+  // `held` tells us it has the lock; cat then holds it until our end of its stdin closes.
   const child = spawn('flock', ['--exclusive', '--no-fork', ...wait, '--conflict-exit-code', String(BUSY_EXIT), file, 'sh', '-c', 'echo held && exec cat'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  // --no-fork makes flock's pid the holder's (it execs the shell, which execs cat): its exit frees the lock.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const outcome = await new Promise<'held' | { code: number | null; error?: Error }>((resolve) => {
@@ -68,6 +69,7 @@ export async function acquireLock(dataDir: string, waitMs = LOCK_WAIT_MS): Promi
   child.unref();
   for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void }).unref?.();
   return async () => {
+    child.ref();
     child.stdin.end();
     await exited;
   };

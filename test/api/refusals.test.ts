@@ -202,7 +202,7 @@ for (const backend of BACKENDS) {
           if (!op.requestBody || !('application/json' in op.requestBody.content)) continue;
           routes++;
           const path = `/api/v1${template.replace(/\{[^}]+\}/g, () => crypto.randomUUID())}`;
-          const credentials = op.security?.length === 0 ? {} : op.security ? session : { authorization: `Bearer ${memberKey}` };
+          const credentials: Record<string, string> = op.security?.length === 0 ? {} : op.security ? session : { authorization: `Bearer ${memberKey}` };
           for (const [body, where] of bodies) {
             const res = await fetch(app.url + path, { method: method.toUpperCase(), headers: { 'content-type': 'application/json', ...credentials }, body });
             const answer = { status: res.status, headers: res.headers, body: await res.json() };
