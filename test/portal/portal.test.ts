@@ -117,7 +117,8 @@ for (const backend of BACKENDS) {
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.getByRole('heading', { name: 'Validation report' }).waitFor({ timeout: 60_000 });
       await page.getByRole('cell', { name: ref, exact: true }).waitFor();
-      await page.locator('#report-map .plot-marker').first().hover();
+      // The map's own layer takes the pointer over a one-plot view; the dot's mouseover is what opens its tooltip.
+      await page.locator('#report-map .plot-marker').first().dispatchEvent('mouseover');
       const tooltip = page.locator('#report-map .leaflet-tooltip');
       await tooltip.waitFor();
       const shown = (await tooltip.textContent())!;
