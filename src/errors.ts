@@ -120,6 +120,7 @@ export type RequestCode =
   | 'unsupported_content_encoding'
   | 'bad_content_encoding'
   | 'malformed_json'
+  | 'unstorable_text'
   | 'payload_too_large'
   | 'header_too_large'
   | 'request_timeout';

@@ -72,7 +72,7 @@ async function migrate(config: Config) {
       console.log(applied.length ? `applied ${applied.join(', ')}` : 'database schema is up to date');
     } finally {
       await store.close();
-      release();
+      await release();
     }
   } catch (err) {
     console.error(`migrate: ${(err as Error).message}`);
@@ -104,7 +104,7 @@ async function admin(config: Config, argv: string[]) {
       print(await runAdminCommand(store, words, flags, { key: loadSigningKey(config.signingKeyPem, config.dataDir), links: { baseUrl: config.baseUrl } }));
     } finally {
       await store.close();
-      release();
+      await release();
     }
   } catch (err) {
     const e = err as { code?: string; message: string };

@@ -34,13 +34,13 @@ export function embeddedDbDir(dataDir: string): string {
 }
 
 /** Opens the database for this process: PostgreSQL when configured, else the embedded PGlite under an exclusive lock. */
-export async function openConfiguredStore(config: Config): Promise<{ store: Store; release: () => void }> {
-  const release = config.databaseUrl ? () => {} : await acquireLock(config.dataDir);
+export async function openConfiguredStore(config: Config): Promise<{ store: Store; release: () => Promise<void> }> {
+  const release = config.databaseUrl ? async () => {} : await acquireLock(config.dataDir);
   try {
     const store = await openStore({ databaseUrl: config.databaseUrl, pgliteDir: embeddedDbDir(config.dataDir) });
     return { store, release };
   } catch (err) {
-    release();
+    await release();
     throw err;
   }
 }
@@ -134,7 +134,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
         if (worker === null && archive !== null) await (await archive.catch(() => null))?.close();
         await engine.pool.close();
         await store.close();
-        release();
+        await release();
         log.info('stopped');
       })();
       return stopping;

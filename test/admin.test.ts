@@ -104,7 +104,7 @@ for (const backend of BACKENDS) {
           assert.equal(migrated.code, 1);
           assert.equal(migrated.stdout, '');
           assert.deepEqual(migrated.stderr.split('\n').filter(Boolean), [migrated.stderr.trim()]);
-          assert.match(migrated.stderr, new RegExp(`^migrate: the embedded database is in use by process ${child.pid} \\(still running after 5 s`));
+          assert.match(migrated.stderr, new RegExp(`^migrate: the embedded database is in use by another service \\(pid ${child.pid} on host [^;]+; still held after 5 s; lock `));
         } finally {
           child.kill('SIGTERM');
           await new Promise((r) => child.once('exit', r));

@@ -10,15 +10,21 @@ export const ALLOWANCE_WINDOW_DAYS = 30;
 
 interface PlanRule {
   evidence: boolean;
+  /**
+   * Reads studio boundaries (the studio and `/eudr/exoneration` families). Spec 1: a trial plan uses the
+   * portal's family only. Only uncapped plans have it, so a boundary's reads are admitted by plan alone and
+   * counted as they finish (each published half is one read).
+   */
+  studio: boolean;
   /** Plot reads in any window of ALLOWANCE_WINDOW_DAYS; null is uncapped. */
   cap: number | null;
 }
 
 export const PLAN_RULES: Record<Plan, PlanRule> = {
-  standard: { evidence: false, cap: 0 },
-  trial: { evidence: true, cap: 200 },
-  professional: { evidence: true, cap: null },
-  enterprise: { evidence: true, cap: null },
+  standard: { evidence: false, studio: false, cap: 0 },
+  trial: { evidence: true, studio: false, cap: 200 },
+  professional: { evidence: true, studio: true, cap: null },
+  enterprise: { evidence: true, studio: true, cap: null },
 };
 
 /** The plan that unlocks plot evidence for a plan without it. */
@@ -64,6 +70,13 @@ export async function admitReads(
     );
   }
   return { cap: rule.cap, used: status.used, used_after: committed + requested };
+}
+
+/** Refuses a plan that does not read studio boundaries, naming the plan that does. */
+export function admitStudio(plan: Plan): void {
+  if (PLAN_RULES[plan].studio) return;
+  const has = PLAN_RULES[plan].evidence ? 'reads plots in the portal (/portal/plots) only' : 'includes no plot evidence';
+  throw planTierRequired(`the ${title(plan)} plan ${has}; studio boundaries and their evidence come with the ${UNLOCKING_PLAN} and Enterprise plans`);
 }
 
 /** Charges one unit for a finished read; the unique read id makes a second charge for the same read impossible. */

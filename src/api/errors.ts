@@ -71,6 +71,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unsupported_content_encoding: 415,
   bad_content_encoding: 400,
   malformed_json: 400,
+  unstorable_text: 400,
   payload_too_large: 413,
   header_too_large: 431,
   request_timeout: 408,

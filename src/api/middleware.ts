@@ -7,6 +7,7 @@ import { koaBody } from 'koa-body';
 import { SESSION_COOKIE } from '../accounts/sessions.ts';
 import type { Logger } from '../log.ts';
 import { badRequest, crossSite, DomainError, notFound } from '../errors.ts';
+import { isStorableText } from '../intake/text.ts';
 import { HTTP_STATUS } from './errors.ts';
 
 /** Headers on every answer: no type sniffing, never framed, and not kept by caches unless a route says otherwise. */
@@ -94,7 +95,41 @@ export async function jsonBody(ctx: Context, next: Next) {
   } catch (err) {
     throw bodyRefusal(ctx, err);
   }
+  const where = unstorableTextIn(ctx.request.body);
+  if (where !== null) {
+    throw badRequest('unstorable_text', `the request body's text at ${where} holds a NUL (\\u0000) or a lone surrogate (an unpaired \\ud800–\\udfff escape), which no field can store; nothing was written`);
+  }
   return next();
+}
+
+/**
+ * Where the first string of a parsed body (a value or a key) holds text no field can store, as a path
+ * (`$.plots[2].ref`); null when all can. Walked with a stack, not recursion, since a 2 MB body can nest
+ * deeper than the call stack goes; each step keeps only its parent and its key, so a deep body costs no
+ * path strings until one is named.
+ */
+function unstorableTextIn(body: unknown): string | null {
+  const steps: { parent: number; step: string }[] = [{ parent: -1, step: '$' }];
+  const pathOf = (at: number): string => {
+    let path = '';
+    for (let i = at; i >= 0; i = steps[i]!.parent) path = steps[i]!.step + path;
+    return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  };
+  const stack: [unknown, number][] = [[body, 0]];
+  while (stack.length > 0) {
+    const [value, at] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) return pathOf(at);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], steps.push({ parent: at, step: `[${i}]` }) - 1]);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value).reverse()) {
+        if (!isStorableText(key)) return `${pathOf(at)} (a key)`;
+        stack.push([item, steps.push({ parent: at, step: `.${key}` }) - 1]);
+      }
+    }
+  }
+  return null;
 }
 
 /** What the body parser's failure means to the caller: each is a refusal of the body as sent. */

@@ -1,8 +1,9 @@
 /**
  * Studio boundaries read by the evidence job runner (engine/job-runner.ts): each half of a
  * boundary's read is one analysis row a job holds, as a plot is for the register. The optical half
- * reads the Sentinel-2 record alone; the merged half reads Sentinel-2 and Landsat together. Neither
- * charges the evidence allowance nor writes a plot event: a boundary is not a register plot.
+ * reads the Sentinel-2 record alone; the merged half reads Sentinel-2 and Landsat together. Each half
+ * published charges one unit of the allowance (completeAnalysis), a failed half nothing; neither
+ * writes a plot event: a boundary is not a register plot.
  */
 import { randomUUID } from 'node:crypto';
 import { DomainError, queueUnavailable } from '../errors.ts';

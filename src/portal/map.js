@@ -76,7 +76,8 @@ export function plotMap(container, label, status) {
         centre.feature = l.feature;
         centre.addTo(layer);
       }
-      layer.eachLayer((l) => l.feature?.properties?.label && l.bindTooltip(l.feature.properties.label));
+      // Leaflet reads a string tooltip as HTML, and a label is an uploaded ref: it goes in as an element holding text.
+      layer.eachLayer((l) => l.feature?.properties?.label && l.bindTooltip(h('span', {}, l.feature.properties.label)));
       const bounds = layer.getBounds();
       if (bounds.isValid()) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });
       else map.setView([0, 0], 2);

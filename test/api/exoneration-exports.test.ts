@@ -73,7 +73,7 @@ for (const backend of BACKENDS) {
       server = await serveDemoArchive(root);
       const archive = await openArchive({ kind: 'demo', dataDir: app.services.config.dataDir, root: server.url, gfwApiKey: DEMO_GFW_API_KEY });
       worker = await startEvidenceWorker({ ...app.services, queue: app.services.queue! }, { archive });
-      const { workspaceId } = await seedWorkspace(app.services.store);
+      const { workspaceId } = await seedWorkspace(app.services.store, 'professional');
       key = (await runAdminCommand(app.services.store, ['key', 'mint'], { workspace: workspaceId, role: 'member' })).api_key as string;
       const spec = site(SITE);
       const ring = buildSiteModel(spec, DEMO_SEED).lonLatRing;

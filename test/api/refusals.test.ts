@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { openApiDocument } from '../../src/api/openapi/index.ts';
 import { assertDocumented } from '../support/openapi.ts';
 
 interface Answer {
@@ -48,11 +49,15 @@ for (const backend of BACKENDS) {
   describe(`refusals outside the routes' own checks (${backend})`, () => {
     let app: TestApp;
     let key: string;
+    let workspaceId: string;
+    let memberKey: string;
 
     before(async () => {
       app = await startTestApp(backend);
       const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Acme', plan: 'trial', email: 'owner@acme.test', password: 'right password' });
       key = created.api_key as string;
+      workspaceId = created.workspace_id as string;
+      memberKey = (await runAdminCommand(app.services.store, ['key', 'mint'], { workspace: workspaceId, role: 'member' })).api_key as string;
     });
     after(() => app.close());
 
@@ -175,6 +180,40 @@ for (const backend of BACKENDS) {
       const answer = await send('POST', '/api/v1/portal/plots/import', { body: form });
       assert.equal(answer.status, 400);
       assertErrorShape(answer, 'one_file_per_upload');
+      const list = await fetch(`${app.url}/api/v1/portal/plots`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(((await list.json()) as { total: number }).total, 0);
+    });
+
+    test('refuses a NUL or a lone surrogate anywhere in a JSON body with 400 unstorable_text on every JSON route of the OpenAPI document', async () => {
+      const signIn = await fetch(`${app.url}/api/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@acme.test', password: 'right password' }) });
+      assert.equal(signIn.status, 200);
+      const session = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, 'x-workspace-id': workspaceId };
+      // As sent on the wire: JSON escapes for a NUL, an unpaired high and low surrogate, in values and in a key.
+      const bodies: [string, RegExp][] = [
+        ['{"name":"North\\u0000block","email":"owner@acme.test","password":"right password"}', /at \$\.name holds/],
+        ['{"note":"\\ud800","items":[1]}', /at \$\.note holds/],
+        ['{"plots":[{"ref":"ok"},{"r\\u0000":1}]}', /at \$\.plots\[1\] \(a key\) holds/],
+        ['["fine","x\\udc00y"]', /at \$\[1\] holds/],
+      ];
+      const doc = openApiDocument(`${app.url}/api/v1`);
+      let routes = 0;
+      for (const [template, operations] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: object }; security?: object[] }>>)) {
+        for (const [method, op] of Object.entries(operations)) {
+          if (!op.requestBody || !('application/json' in op.requestBody.content)) continue;
+          routes++;
+          const path = `/api/v1${template.replace(/\{[^}]+\}/g, () => crypto.randomUUID())}`;
+          const credentials: Record<string, string> = op.security?.length === 0 ? {} : op.security ? session : { authorization: `Bearer ${memberKey}` };
+          for (const [body, where] of bodies) {
+            const res = await fetch(app.url + path, { method: method.toUpperCase(), headers: { 'content-type': 'application/json', ...credentials }, body });
+            const answer = { status: res.status, headers: res.headers, body: await res.json() };
+            assertDocumented(method, path, answer.status, answer.body);
+            assert.equal(answer.status, 400, `${method} ${template} ${body}: ${JSON.stringify(answer.body)}`);
+            assertErrorShape(answer, 'unstorable_text');
+            assert.match(answer.body.error.message, where);
+          }
+        }
+      }
+      assert.ok(routes >= 20, `only ${routes} JSON routes found`);
       const list = await fetch(`${app.url}/api/v1/portal/plots`, { headers: { authorization: `Bearer ${key}` } });
       assert.equal(((await list.json()) as { total: number }).total, 0);
     });

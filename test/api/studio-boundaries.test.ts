@@ -36,9 +36,9 @@ async function studioJobs(app: TestApp, boundaryId: string): Promise<number> {
   return Number(n);
 }
 
-/** Publishes the optical half as a worker would, with a fixture object. */
-async function publishOptical(app: TestApp, workspaceId: string, boundaryId: string): Promise<void> {
-  const optical = (await analyses(app, boundaryId)).find((a) => a.half === 'optical')!;
+/** Publishes a half (the optical one unless named) as a worker would, with a fixture object. */
+async function publishHalf(app: TestApp, workspaceId: string, boundaryId: string, half: 'optical' | 'merged' = 'optical'): Promise<void> {
+  const optical = (await analyses(app, boundaryId)).find((a) => a.half === half)!;
   const evidence = fixtureEvidence();
   const outcome = await completeAnalysis(app.services.store.em(), {
     workspaceId, analysisId: optical.id, jobId: optical.job_id!, evidence, integrity: sealEvidence(evidence, fixtureKey()), map: await fixtureMap(),
@@ -57,7 +57,7 @@ for (const backend of BACKENDS) {
 
     before(async () => {
       app = await startTestApp(backend);
-      ({ workspaceId, key: portalKey } = await seedWorkspace(app.services.store));
+      ({ workspaceId, key: portalKey } = await seedWorkspace(app.services.store, 'professional'));
       key = await memberKey(app, workspaceId);
     });
     after(() => app.close());
@@ -103,7 +103,7 @@ for (const backend of BACKENDS) {
     });
 
     test('a boundary of another workspace, or an id that is none, is not found on every studio route', async () => {
-      const other = await seedWorkspace(app.services.store);
+      const other = await seedWorkspace(app.services.store, 'professional');
       const theirs = (await save(boundary('theirs'), await memberKey(app, other.workspaceId))).body.id as string;
       for (const id of [theirs, 'not-an-id']) {
         for (const [method, path] of [['GET', `${BOUNDARIES}/${id}`], ['DELETE', `${BOUNDARIES}/${id}`], ['GET', `${EXONERATION}?aoi_id=${id}`], ['GET', `${EXONERATION}/export?aoi_id=${id}&format=json`]]) {
@@ -148,6 +148,48 @@ for (const backend of BACKENDS) {
       assert.notEqual((await fetch(`${app.url}/api/v1/health`, { headers: { authorization: `Bearer ${portalKey}` } })).status, 403);
     });
 
+    test('a Trial or Standard workspace is refused 403 plan_tier_required on every studio route, naming the plans that have them, and saves nothing', async () => {
+      for (const plan of ['trial', 'standard']) {
+        const seeded = await seedWorkspace(app.services.store, plan);
+        const member = await memberKey(app, seeded.workspaceId);
+        const id = crypto.randomUUID();
+        const routes: Array<[string, string, unknown?]> = [
+          ['POST', BOUNDARIES, boundary()],
+          ['GET', BOUNDARIES],
+          ['GET', `${BOUNDARIES}/${id}`],
+          ['POST', `${BOUNDARIES}/${id}/read`],
+          ['DELETE', `${BOUNDARIES}/${id}`],
+          ['GET', `${EXONERATION}?aoi_id=${id}`],
+          ['GET', `${EXONERATION}/export?aoi_id=${id}&format=pdf`],
+        ];
+        for (const [method, path, body] of routes) {
+          const r = await app.call(method, path, { key: member, body });
+          assert.equal(r.status, 403, `${plan}: ${method} ${path}`);
+          assert.equal(r.body.error.code, 'plan_tier_required');
+          assert.match(r.body.error.message, new RegExp(`^the ${plan[0]!.toUpperCase()}${plan.slice(1)} plan .*; studio boundaries and their evidence come with the Professional and Enterprise plans$`));
+        }
+        const [{ n }] = await app.services.store.em().execute<{ n: string | number }[]>('select count(*) as n from studio_boundaries where workspace_id = ?', [seeded.workspaceId]);
+        assert.equal(Number(n), 0);
+      }
+    });
+
+    test('each published half of a boundary\'s read is one unit of the allowance; a failed half costs nothing until it is read again and published', async () => {
+      const seeded = await seedWorkspace(app.services.store, 'professional');
+      const member = await memberKey(app, seeded.workspaceId);
+      const used = async () => (await app.call('GET', '/api/v1/portal/plots/evidence/summary', { key: member })).body.used as number;
+      const id = (await save(boundary('Charged'), member)).body.id as string;
+      assert.equal(await used(), 0, 'saving queues a read and charges nothing yet');
+      await publishHalf(app, seeded.workspaceId, id);
+      assert.equal(await used(), 1);
+      assert.equal((await app.call('GET', `${EXONERATION}?aoi_id=${id}`, { key: member })).status, 200);
+      const merged = (await analyses(app, id)).find((a) => a.half === 'merged')!;
+      await failAnalysis(app.services.store.em(), { workspaceId: seeded.workspaceId, analysisId: merged.id, jobId: merged.job_id!, error: 'The archive could not be read (timeout)' });
+      assert.equal(await used(), 1, 'a failed half costs nothing');
+      assert.deepEqual((await app.call('POST', `${BOUNDARIES}/${id}/read`, { key: member })).body.analyses, { optical: 'done', merged: 'queued' });
+      await publishHalf(app, seeded.workspaceId, id, 'merged');
+      assert.equal(await used(), 2);
+    });
+
     test('the Landsat half is queued once across repeated and concurrent calls, before and after the optical half lands', async () => {
       const id = (await save(boundary('Once'))).body.id as string;
       // Before the optical half lands: no evidence, but the first calls still queue the Landsat half, once.
@@ -161,7 +203,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(halves.map((a) => [a.half, a.state]), [['merged', 'queued'], ['optical', 'queued']]);
       assert.equal(await studioJobs(app, id), 2);
 
-      await publishOptical(app, workspaceId, id);
+      await publishHalf(app, workspaceId, id);
       const later = await Promise.all([
         ...Array.from({ length: 4 }, () => app.call('GET', `${EXONERATION}?aoi_id=${id}`, { key })),
         app.call('GET', `${EXONERATION}/export?aoi_id=${id}&format=json`, { key }),
@@ -195,7 +237,7 @@ for (const backend of BACKENDS) {
         assert.match(r.body.error.message, /pdf, compliance, csv, json/);
       }
       assert.equal((await app.call('GET', `${EXONERATION}/export?aoi_id=${id}`, { key })).body.error.code, 'bad_format');
-      await publishOptical(app, workspaceId, id);
+      await publishHalf(app, workspaceId, id);
       const merged = await app.call('GET', `${EXONERATION}/export?aoi_id=${id}&format=csv&layer=merged`, { key });
       assert.equal(merged.status, 422);
       assert.equal(merged.body.error.code, 'bad_layer');
@@ -224,7 +266,7 @@ for (const backend of BACKENDS) {
       await Promise.all([1, 2, 3].map(() => app.call('POST', `${BOUNDARIES}/${id}/read`, { key })));
       assert.equal(await studioJobs(app, id), 3, 'a half queued is not queued again');
 
-      await publishOptical(app, workspaceId, id);
+      await publishHalf(app, workspaceId, id);
       const merged = (await analyses(app, id)).find((a) => a.half === 'merged')!;
       await failAnalysis(app.services.store.em(), { workspaceId, analysisId: merged.id, jobId: merged.job_id!, error: 'The archive could not be read (timeout): no answer in 30 s' });
       const failed = await app.call('GET', `${EXONERATION}?aoi_id=${id}`, { key });

@@ -108,6 +108,26 @@ for (const backend of BACKENDS) {
       await look(page, `${tag}04-upload-report`);
     });
 
+    test('a plot reference from an upload shows as text in the report and the map\'s tooltip, never as markup', async () => {
+      const ref = '<style>body{display:none}</style><img src=x onerror="document.title=\'injected\'">';
+      const file = JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { ref }, geometry: { type: 'Polygon', coordinates: [[[-1.6, 6.7], [-1.599, 6.7], [-1.599, 6.701], [-1.6, 6.701], [-1.6, 6.7]]] } }] });
+      await page.getByRole('link', { name: 'Upload' }).click();
+      await page.getByLabel(/^Book of plots/).setInputFiles({ name: 'hostile.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(file) });
+      await page.getByLabel('Only check the file; store nothing').check();
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await page.getByRole('heading', { name: 'Validation report' }).waitFor({ timeout: 60_000 });
+      await page.getByRole('cell', { name: ref, exact: true }).waitFor();
+      // The map's own layer takes the pointer over a one-plot view; the dot's mouseover is what opens its tooltip.
+      await page.locator('#report-map .plot-marker').first().dispatchEvent('mouseover');
+      const tooltip = page.locator('#report-map .leaflet-tooltip');
+      await tooltip.waitFor();
+      const shown = (await tooltip.textContent())!;
+      assert.ok(shown.startsWith(`${ref}: `), shown);
+      assert.equal(await page.locator('main style, main img[src="x"]').count(), 0, 'no element was made from the ref');
+      assert.notEqual(await page.title(), 'injected');
+      assert.equal(await page.locator('body').isVisible(), true);
+    });
+
     test('run evidence on selected plots and watch the register update', async () => {
       const tag = `${backend}-`;
       await page.getByRole('link', { name: 'Register', exact: true }).click();

@@ -212,7 +212,7 @@ for (const backend of BACKENDS) {
     async function holdings(name: string): Promise<Holdings> {
       const store = app.services.store;
       const email = `owner-${name}-${randomUUID().slice(0, 6)}@isolation.test`;
-      const created = await runAdminCommand(store, ['workspace', 'create'], { name, plan: 'trial', email, password: PASSWORD });
+      const created = await runAdminCommand(store, ['workspace', 'create'], { name, plan: 'professional', email, password: PASSWORD });
       const workspaceId = created.workspace_id as string;
       const portalKey = created.api_key as string;
       const mint = async (role: string) => (await runAdminCommand(store, ['key', 'mint'], { workspace: workspaceId, role })).api_key as string;

@@ -10,106 +10,120 @@ import { openStore } from '../../src/store/orm.ts';
 const LOCK_MODULE = path.resolve(import.meta.dirname, '../../src/store/pglite-lock.ts');
 
 const scratchDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pce-lock-'));
-const lockText = (dir: string) => fs.readFileSync(path.join(dir, 'db.lock'), 'utf8');
-
-/** A process that runs until killed, or exits after `ms`; resolves once it is running. */
-function liveProcess(ms?: number): Promise<ChildProcess> {
-  const code = ms === undefined ? 'setInterval(() => {}, 1000); console.log("up")' : `setTimeout(() => {}, ${ms}); console.log("up")`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout!.once('data', () => resolve(child)));
-}
-
-/** The pid of a process that has exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-  await new Promise((r) => child.once('exit', r));
-  return child.pid!;
-}
 
 /**
- * A process that tries for the lock without waiting and reports "won" (then holds it a while) or "busy". Each
- * pauses 50 ms after it reads the stale lock's pid, so every contender decides on what it saw while the others act.
+ * A process that takes the lock on `dir` (waiting `waitMs`) and prints `held <pid>`, then holds it until killed, or
+ * for `holdMs` and exits; or prints the refusal's code and message. `pidNamespace` starts it as pid 1 of a new PID
+ * namespace, as a container is.
  */
-function contender(dir: string, stalePid: number, startAt: number): Promise<string> {
+function locker(dir: string, opts: { waitMs: number; holdMs?: number; pidNamespace?: boolean }) {
   const script = `
-    import fs from 'node:fs';
-    const read = fs.readFileSync;
-    fs.readFileSync = (...args) => {
-      const text = read(...args);
-      if (String(args[0]).endsWith('db.lock') && String(text).trim() === '${stalePid}') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-      return text;
-    };
     const { acquireLock } = await import(${JSON.stringify(LOCK_MODULE)});
-    await new Promise((r) => setTimeout(r, ${startAt} - Date.now()));
     try {
-      await acquireLock(${JSON.stringify(dir)}, 0);
-      console.log('won');
-      await new Promise((r) => setTimeout(r, 1500));
+      await acquireLock(${JSON.stringify(dir)}, ${opts.waitMs});
+      console.log('held ' + process.pid);
+      ${opts.holdMs === undefined ? 'setInterval(() => {}, 1000);' : `setTimeout(() => {}, ${opts.holdMs});`}
     } catch (err) {
-      console.log(err.code);
+      console.log(err.code + ' ' + err.message);
     }`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const node = [process.execPath, '--input-type=module', '-e', script];
+  const [cmd, ...args] = opts.pidNamespace ? ['unshare', '--pid', '--fork', '--kill-child', ...node] : node;
+  const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  return new Promise((resolve) => child.once('exit', () => resolve(out.trim())));
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const firstLine = new Promise<string>((resolve) => {
+    child.stdout!.on('data', () => out.includes('\n') && resolve(out.split('\n')[0]!));
+    child.once('exit', () => resolve(out.split('\n')[0]!));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { child, firstLine, exited };
+}
+
+/** Ends a locker: SIGKILL, since `unshare --fork` ignores SIGTERM (its child, a namespace's pid 1, dies with it). */
+async function kill(child: ChildProcess, exited: Promise<void>) {
+  child.kill('SIGKILL');
+  await exited;
 }
 
 describe('the embedded database lock', () => {
-  test('of processes racing to take over a stale lock at the same instant, exactly one wins', async () => {
-    for (let round = 0; round < 2; round++) {
-      const dir = scratchDir();
-      const stale = await deadPid();
-      fs.writeFileSync(path.join(dir, 'db.lock'), String(stale));
-      const startAt = Date.now() + 3000;
-      const results = await Promise.all(Array.from({ length: 6 }, () => contender(dir, stale, startAt)));
-      assert.equal(results.filter((r) => r === 'won').length, 1, results.join(','));
-      assert.equal(results.filter((r) => r === 'database_busy').length, 5, results.join(','));
+  test('a second service in the same PID namespace is refused with one line naming the holder', async () => {
+    const dir = scratchDir();
+    const first = locker(dir, { waitMs: 0 });
+    try {
+      const held = await first.firstLine;
+      assert.equal(held, `held ${first.child.pid}`);
+      await assert.rejects(acquireLock(dir, 300), (err: unknown) => {
+        assert.ok(err instanceof DatabaseBusyError);
+        assert.equal(err.code, 'database_busy');
+        assert.doesNotMatch(err.message, /\n/);
+        assert.match(err.message, new RegExp(`in use by another service \\(pid ${first.child.pid} on host ${os.hostname()} since [0-9T:.Z-]+; still held after 0.3 s; lock ${dir}/db.lock\\)`));
+        return true;
+      });
+    } finally {
+      await kill(first.child, first.exited);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  test('a restart after a crash takes over the lock the dead process left', async () => {
+  test('two services in separate PID namespaces, both pid 1: the second is refused and the first keeps the lock', async () => {
     const dir = scratchDir();
-    fs.writeFileSync(path.join(dir, 'db.lock'), String(await deadPid()));
+    const first = locker(dir, { waitMs: 0, pidNamespace: true });
+    try {
+      assert.equal(await first.firstLine, 'held 1');
+      const second = locker(dir, { waitMs: 300, pidNamespace: true });
+      assert.match(await second.firstLine, /^database_busy the embedded database is in use by another service \(pid 1 on host /);
+      await second.exited;
+      // The first still holds it: a third, in this namespace, is refused as well.
+      await assert.rejects(acquireLock(dir, 0), DatabaseBusyError);
+    } finally {
+      await kill(first.child, first.exited);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a holder killed outright, in its own PID namespace or not, leaves a lock the next start takes', async () => {
+    for (const pidNamespace of [false, true]) {
+      const dir = scratchDir();
+      const crashed = locker(dir, { waitMs: 0, pidNamespace });
+      assert.match(await crashed.firstLine, /^held \d+$/);
+      await kill(crashed.child, crashed.exited);
+      // The lock file stays, naming the dead holder: it is the kernel's lock that counts, and that went with it.
+      assert.match(fs.readFileSync(path.join(dir, 'db.lock'), 'utf8'), /^pid \d+ on host /);
+      const release = await acquireLock(dir);
+      await release();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a lock file left by the pid-file lock (reading 1) does not hold the database', async () => {
+    const dir = scratchDir();
+    fs.writeFileSync(path.join(dir, 'db.lock'), '1');
     const release = await acquireLock(dir, 0);
-    assert.equal(lockText(dir), String(process.pid));
-    release();
-    assert.equal(fs.existsSync(path.join(dir, 'db.lock')), false);
+    assert.match(fs.readFileSync(path.join(dir, 'db.lock'), 'utf8'), new RegExp(`^pid ${process.pid} on host `));
+    await release();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('a restart waits for a holder that is still exiting, then takes the lock', async () => {
     const dir = scratchDir();
-    const exiting = await liveProcess(400);
-    fs.writeFileSync(path.join(dir, 'db.lock'), String(exiting.pid));
-    const started = Date.now();
+    const exiting = locker(dir, { waitMs: 0, holdMs: 400 });
+    assert.match(await exiting.firstLine, /^held /);
+    await assert.rejects(acquireLock(dir, 0), DatabaseBusyError);
     const release = await acquireLock(dir, 10_000);
-    assert.ok(Date.now() - started >= 200, 'took the lock while its holder still ran');
-    assert.equal(lockText(dir), String(process.pid));
-    release();
+    assert.match(fs.readFileSync(path.join(dir, 'db.lock'), 'utf8'), new RegExp(`^pid ${process.pid} on host `));
+    await exiting.exited;
+    await release();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a lock whose holder keeps running is refused after the wait with one line naming the holder', async () => {
+  test('once released, the lock is free at once', async () => {
     const dir = scratchDir();
-    const holder = await liveProcess();
-    try {
-      fs.writeFileSync(path.join(dir, 'db.lock'), String(holder.pid));
-      const started = Date.now();
-      await assert.rejects(acquireLock(dir, 300), (err: unknown) => {
-        assert.ok(err instanceof DatabaseBusyError);
-        assert.equal(err.code, 'database_busy');
-        assert.equal(err.pid, holder.pid);
-        assert.doesNotMatch(err.message, /\n/);
-        assert.match(err.message, new RegExp(`in use by process ${holder.pid} \\(still running after 0.3 s`));
-        return true;
-      });
-      assert.ok(Date.now() - started >= 300);
-      assert.equal(lockText(dir), String(holder.pid), 'the live holder keeps its lock');
-    } finally {
-      holder.kill();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const release = await acquireLock(dir, 0);
+    await assert.rejects(acquireLock(dir, 0), DatabaseBusyError);
+    await release();
+    const again = await acquireLock(dir, 0);
+    await again();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('the embedded database directory is owner-only, also when it existed with a wider mode', async () => {

@@ -78,8 +78,8 @@ function withRefusals(op: Operation): Operation {
   const content = op.requestBody?.content ?? {};
   const json = 'application/json' in content;
   const upload = 'multipart/form-data' in content;
-  const codes = ['bad_request', 'invalid_query', ...(json ? ['malformed_json', 'bad_content_encoding'] : []), ...(upload ? ['one_file_per_upload'] : [])];
-  const why = `the request as sent: a request line with bytes outside ASCII (percent-encode them as UTF-8)${json ? ', a body that is not JSON or not what its Content-Encoding says' : ''}${upload ? ', a form with more than one `file` part (one file is one import)' : ''}`;
+  const codes = ['bad_request', 'invalid_query', ...(json ? ['malformed_json', 'unstorable_text', 'bad_content_encoding'] : []), ...(upload ? ['one_file_per_upload'] : [])];
+  const why = `the request as sent: a request line with bytes outside ASCII (percent-encode them as UTF-8)${json ? ', a body that is not JSON or not what its Content-Encoding says, or whose text holds a NUL or a lone surrogate' : ''}${upload ? ', a form with more than one `file` part (one file is one import)' : ''}`;
   const own = op.responses['400'];
   const responses: Record<string, Response> = {
     ...op.responses,

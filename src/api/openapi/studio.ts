@@ -63,7 +63,7 @@ const noEvidence = refusal('The boundary has no published analysis yet: its opti
 const queueDown = refusal('The queue could not take the read; nothing was written, repeat the same call shortly', ['queue_unavailable']);
 const studioAuth = {
   ...authRefusals,
-  '403': refusal('A portal-role seat: portal members use the portal endpoints (`/portal/plots`), and are refused on every studio route family, whether or not a route exists there; or no seat in the workspace, or a cross-site state change', ['forbidden', 'cross_site']),
+  '403': refusal('A portal-role seat: portal members use the portal endpoints (`/portal/plots`), and are refused on every studio route family, whether or not a route exists there; or no seat in the workspace, or a cross-site state change; or a plan without studio boundaries (Standard, Trial: the message names the plan that has them)', ['forbidden', 'cross_site', 'plan_tier_required']),
 };
 
 export const studioPaths = {

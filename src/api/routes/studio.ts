@@ -6,6 +6,7 @@ import { exoneration, type Exoneration, layerOf } from '../../engine/exoneration
 import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
 import { getBoundary, listBoundaries, readBoundaryAgain, removeBoundary, saveBoundary } from '../../engine/studio-boundaries.ts';
 import { invalid, notFound } from '../../errors.ts';
+import { admitStudio } from '../../accounts/allowance.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import { BOUNDARY_MAX_VERTICES, boundaryBody, readBody } from '../bodies.ts';
 import type { Services } from '../context.ts';
@@ -72,7 +73,12 @@ const fileStem = (answer: Exoneration) => answer.boundary.name.replace(/[^\w.-]+
 /** Studio boundaries and their single-boundary evidence (spec 1 capability 6, 4.6): workspace members only. */
 export function studioRoutes(services: Services) {
   const router = new Router();
-  const auth = authenticate(services);
+  // Every route of the family reads or queues a boundary's evidence: the plan is checked after the seat.
+  const authenticated = authenticate(services);
+  const auth = (ctx: Context, next: () => Promise<unknown>) => authenticated(ctx, () => {
+    admitStudio(callerOf(ctx).plan);
+    return next();
+  });
   const em = () => services.store.em();
   const limits = { maxVertices: BOUNDARY_MAX_VERTICES, maxAreaHa: services.config.intakeCaps.plotAreaHa };
 

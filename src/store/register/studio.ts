@@ -1,11 +1,13 @@
 /**
  * Every statement over studio boundaries and their analyses (spec 1 capability 6, 4.6): saving,
  * listing and deleting boundaries, queueing a half of a boundary's read once, and the transitions
- * a job makes on the analysis it holds (running, done with its signed object, failed with why).
+ * a job makes on the analysis it holds (running, done with its signed object and its unit of the
+ * allowance, failed with why).
  * As for plots, a job writes only while it still holds the analysis, so a boundary deleted or a
  * half queued again meanwhile takes nothing from a stale read.
  */
 import type { MultiPolygon, Polygon } from 'geojson';
+import { chargeRead } from '../../accounts/allowance.ts';
 import type { EvidenceMap } from '../../documents/footprint-map.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import type { Integrity } from '../../engine/integrity.ts';
@@ -189,17 +191,25 @@ export interface FinishedAnalysis {
   map: EvidenceMap;
 }
 
-/** Publishes a finished read on the analysis the job still holds. */
+/**
+ * Publishes a finished read on the analysis the job still holds, and charges it: each published half is
+ * one read of the allowance, as a plot's read is. A half is read again only after it failed, so its
+ * analysis id names one charged read.
+ */
 export async function completeAnalysis(em: Em, read: FinishedAnalysis): Promise<WriteOutcome> {
   const chip = read.map.chip === null ? null : { bbox: read.map.chip.bbox, scene: read.map.chip.scene };
   const map: StoredMap = { footprint: read.map.footprint, chip };
-  const result = await em.execute(
-    `update boundary_analyses set state = 'done', error = null, issued = ?::timestamptz, object = ?::jsonb, integrity = ?::jsonb, map = ?::jsonb, chip_png = ?, updated_at = now()
-      where ${WHILE_HELD}`,
-    [read.evidence.issued, JSON.stringify(read.evidence), JSON.stringify(read.integrity), JSON.stringify(map), read.map.chip?.png ?? null, read.analysisId, read.workspaceId, read.jobId],
-    'run',
-  );
-  return changed(result) ? 'stored' : 'superseded';
+  return em.transactional(async (tx) => {
+    const result = await tx.execute(
+      `update boundary_analyses set state = 'done', error = null, issued = ?::timestamptz, object = ?::jsonb, integrity = ?::jsonb, map = ?::jsonb, chip_png = ?, updated_at = now()
+        where ${WHILE_HELD}`,
+      [read.evidence.issued, JSON.stringify(read.evidence), JSON.stringify(read.integrity), JSON.stringify(map), read.map.chip?.png ?? null, read.analysisId, read.workspaceId, read.jobId],
+      'run',
+    );
+    if (!changed(result)) return 'superseded';
+    await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.analysisId, readId: read.analysisId, at: new Date(read.evidence.issued) });
+    return 'stored';
+  });
 }
 
 /** Records why the read of an analysis the job still holds failed. */
