@@ -39,6 +39,8 @@ export interface OperatingPoints {
     readonly minRadarPixels: number;
     readonly dipCellM: number;
     readonly minDipPixels: number;
+    /** How far a block's reading lies from the plot's majority before it reads unlike it (kernels/unlike-majority.ts). */
+    readonly unlike: { readonly heightM: number; readonly shade: number; readonly radarDb: number; readonly dipDays: number; readonly dipDepth: number };
   };
 }
 
@@ -104,6 +106,11 @@ const schema = z.strictObject({
     radar_cell_m: line(z.number().positive()),
     min_fine_pixels: line(count),
     min_radar_pixels: line(count),
+    unlike_height_m: line(z.number().positive()),
+    unlike_shade: line(fraction),
+    unlike_radar_db: line(z.number().positive()),
+    unlike_dip_days: line(z.number().positive().max(183)),
+    unlike_dip_depth: line(z.number().positive().max(2)),
     dip_cell_m: line(z.number().positive()),
     min_dip_pixels: line(count),
   }),
@@ -182,6 +189,13 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       minRadarPixels: p.blocks.min_radar_pixels.value,
       dipCellM: p.blocks.dip_cell_m.value,
       minDipPixels: p.blocks.min_dip_pixels.value,
+      unlike: {
+        heightM: p.blocks.unlike_height_m.value,
+        shade: p.blocks.unlike_shade.value,
+        radarDb: p.blocks.unlike_radar_db.value,
+        dipDays: p.blocks.unlike_dip_days.value,
+        dipDepth: p.blocks.unlike_dip_depth.value,
+      },
     },
   };
 }

@@ -3,17 +3,23 @@
  * plot's NDVI median follows its majority cover, so a forest part under half of it leaves the
  * plot's cycle intact; each block's mean NDVI per scene is tested for the dip at every trough the
  * plot showed. A block that was seen at the troughs and dipped at fewer than half of them has no
- * in-phase dip.
+ * in-phase dip. A block that dips, but at another time or to another depth than most of the plot's
+ * blocks (a deciduous forest beside a wintering crop), reads unlike the plot's majority.
  */
 import { type BlockAnswers, type BlockSummary, forestPart, type ForestPartLines } from './block-index.ts';
 import type { SceneBlockSums } from './scene-blocks.ts';
-import { type SeasonalTroughs, type SeasonTrough, YEAR_DAYS } from './seasonal-troughs.ts';
+import { heldTrough, type SeasonalTroughs, type SeasonTrough, YEAR_DAYS } from './seasonal-troughs.ts';
+import { unlikeMajority } from './unlike-majority.ts';
 
 export interface BlockDipLines {
   /** Plateau-to-trough drop that counts as a dip (the plot's own). */
   readonly dipDepth: number;
   /** Clear pixels a block needs in a scene for its mean to count. */
   readonly minPixels: number;
+  /** A block's own trough further than this many days from the majority's reads unlike it. */
+  readonly unlikeDays: number;
+  /** A block's own dip deeper or shallower than the majority's by more than this reads unlike it. */
+  readonly unlikeDepth: number;
 }
 
 const PLATEAU_QUANTILE = 0.75;
@@ -22,7 +28,10 @@ const PLATEAU_QUANTILE = 0.75;
  * Each block's dip at the troughs of the plot's dipped seasons: the block's plateau is the upper
  * quartile of its usable scenes within half a year of the trough, its trough its mean at the plot's
  * trough scene. `read`: the block was seen at a trough; `forest`: it dipped at fewer than half of
- * the troughs it was seen at (a block without the in-phase dip, in the shape the block summary takes).
+ * the troughs it was seen at (a block without the in-phase dip, in the shape the block summary
+ * takes); `unlike`: in at least half of those seasons its own trough (the lowest that holds in two
+ * neighbouring scenes of the same year-long window) fell at another time, or its own dip went to
+ * another depth, than most blocks'.
  */
 export function blockDips(
   input: {
@@ -39,7 +48,14 @@ export function blockDips(
   const nb = sums.blocks;
   const seen = new Uint16Array(nb);
   const dipped = new Uint16Array(nb);
+  const unlikeIn = new Uint16Array(nb);
   const values = new Float64Array(days.length);
+  const series = new Float64Array(days.length);
+  const seriesDays = new Float64Array(days.length);
+  const seenNow = new Uint8Array(nb);
+  const dippedNow = new Uint8Array(nb);
+  const ownDepth = new Float64Array(nb);
+  const ownDay = new Float64Array(nb);
   const mean = (k: number, b: number) => {
     const c = sums.count[k * nb + b];
     return c >= lines.minPixels ? sums.ndvi[k * nb + b] / c : NaN;
@@ -49,6 +65,8 @@ export function blockDips(
     const t = season.trough_scene;
     const from = days[t] - YEAR_DAYS / 2;
     const to = days[t] + YEAR_DAYS / 2;
+    seenNow.fill(0);
+    dippedNow.fill(0);
     for (let b = 0; b < nb; b++) {
       const trough = mean(t, b);
       if (trough !== trough) continue;
@@ -56,22 +74,37 @@ export function blockDips(
       for (let k = 0; k < days.length; k++) {
         if (usable[k] === 0 || days[k] < from || days[k] >= to) continue;
         const v = mean(k, b);
-        if (v === v) values[m++] = v;
+        if (v !== v) continue;
+        series[m] = v;
+        seriesDays[m] = days[k];
+        values[m++] = v;
       }
       if (m < 3) continue;
       const plateau = upperQuartile(values, m);
       seen[b]++;
       if (plateau - trough >= lines.dipDepth) dipped[b]++;
+      const own = heldTrough(series, m).scene;
+      seenNow[b] = 1;
+      ownDepth[b] = plateau - series[own];
+      ownDay[b] = seriesDays[own];
+      dippedNow[b] = +(ownDepth[b] >= lines.dipDepth);
     }
+    // Timing is compared among blocks that dipped: a block without a dip has no trough to time.
+    const depthUnlike = unlikeMajority(seenNow, ownDepth, lines.unlikeDepth);
+    const dayUnlike = unlikeMajority(dippedNow, ownDay, lines.unlikeDays);
+    for (let b = 0; b < nb; b++) unlikeIn[b] += depthUnlike[b] | dayUnlike[b];
   }
   const read = new Uint8Array(nb);
   const without = new Uint8Array(nb);
+  const unlike = new Uint8Array(nb);
   for (let b = 0; b < nb; b++) {
     read[b] = seen[b] > 0 ? 1 : 0;
     without[b] = seen[b] > 0 && dipped[b] * 2 < seen[b] ? 1 : 0;
+    unlike[b] = seen[b] > 0 && unlikeIn[b] * 2 >= seen[b] ? 1 : 0;
   }
-  return { blocks: input.blocks, read, forest: without };
+  return { blocks: input.blocks, read, forest: without, unlike };
 }
+
 
 /** The upper quartile of the first `m` values (sorted in place; a season holds a few dozen scenes). */
 function upperQuartile(values: Float64Array, m: number): number {

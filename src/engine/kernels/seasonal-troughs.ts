@@ -112,6 +112,33 @@ function expectedTroughPhase(series: SceneSeries): number {
   return ((theta < 0 ? theta + 2 * Math.PI : theta) / (2 * Math.PI)) * YEAR_DAYS;
 }
 
+/**
+ * The trough of the first `m` (at least 2) values in time order: the lowest value that holds in two
+ * neighbouring scenes, as the running median of three (two at the ends), which ignores one stray
+ * dark scene such as an undetected cloud shadow; `scene` is where it lies, or its darker neighbour.
+ */
+export function heldTrough(values: Float64Array, m: number): { held: number; scene: number } {
+  let best = Infinity;
+  let at = 0;
+  for (let j = 0; j < m; j++) {
+    let v: number;
+    if (j === 0) v = Math.max(values[0], values[1]);
+    else if (j === m - 1) v = Math.max(values[m - 2], values[m - 1]);
+    else {
+      const a = values[j - 1], b = values[j], c = values[j + 1];
+      v = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    }
+    if (v < best) {
+      best = v;
+      at = j;
+    }
+  }
+  let scene = at;
+  if (at > 0 && values[at - 1] < values[scene]) scene = at - 1;
+  if (at < m - 1 && values[at + 1] < values[scene]) scene = at + 1;
+  return { held: best, scene };
+}
+
 export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines: SeasonLines): SeasonalTroughs {
   const { days, index, flags } = series;
   const n = days.length;
@@ -154,26 +181,7 @@ export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines
     };
     seasons.push(season);
     if (m < 3) continue;
-    // A trough must hold in two neighbouring scenes: the running median of three (two at the
-    // ends) ignores one stray dark scene, such as an undetected cloud shadow.
-    let best = Infinity;
-    let at = 0;
-    for (let j = 0; j < m; j++) {
-      let v: number;
-      if (j === 0) v = Math.max(values[0], values[1]);
-      else if (j === m - 1) v = Math.max(values[m - 2], values[m - 1]);
-      else {
-        const a = values[j - 1], b = values[j], c = values[j + 1];
-        v = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
-      }
-      if (v < best) {
-        best = v;
-        at = j;
-      }
-    }
-    let scene = at;
-    if (at > 0 && values[at - 1] < values[scene]) scene = at - 1;
-    if (at < m - 1 && values[at + 1] < values[scene]) scene = at + 1;
+    const { held: best, scene } = heldTrough(values, m);
     for (let j = 0; j < m; j++) {
       let bin = ((values[j] + 1) / INDEX_BIN) | 0;
       bin = bin < 0 ? 0 : bin >= INDEX_BINS ? INDEX_BINS - 1 : bin;

@@ -128,7 +128,7 @@ function shadeByBlock(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRast
     }, j, sums[l]));
   }
   if (summary === null) return null;
-  const lines = { shadeLine: op.structure.shadeLine, shadeMargin: op.structure.shadeMargin, minPixels: op.blocks.minFinePixels };
+  const lines = { shadeLine: op.structure.shadeLine, shadeMargin: op.structure.shadeMargin, minPixels: op.blocks.minFinePixels, unlike: op.blocks.unlike.shade };
   const answers: BlockAnswers[] = summary.grid.blocks.map((blocks, l) => shadeBlocks(blocks, sums[l], lines));
   return summariseBlocks(summary.mask, summary.grid.affine, answers);
 }
@@ -186,12 +186,12 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
   });
   const plotTroughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
   const dips = dipGrid as { mask: PixelMask; grid: GridBlocks } | null;
-  const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels };
+  const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels, unlikeDays: op.blocks.unlike.dipDays, unlikeDepth: op.blocks.unlike.dipDepth };
   const troughs = withDipBlocks(plotTroughs, dips === null ? null : summariseBlocks(dips.mask, dips.grid.affine, dips.grid.blocks.map((blocks, l) =>
     blockDips({ blocks, sums: dipSums[l], days, usable: flags, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
   const blocks = plotWide.forest_like === null ? null : shadeByBlock(p, rasters, plotWide.scenes, maskOf, gridBlocks);
-  const structure = blocks === null ? { ...plotWide, blocks } : withForestPart(plotWide, blocks, op.blocks.forestPart);
+  const structure = blocks === null ? { ...plotWide, blocks, located: false } : withForestPart(plotWide, blocks, op.blocks.forestPart);
   return { scenes, troughs, structure, pixels, pitch };
 }
 
@@ -233,7 +233,7 @@ function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, 
   // Blocks are read against the forest around the plot, so only where the plot itself could be.
   if (plotWide.forest_like === null || baselineDb === null || sigmaDb === null) return { ...plotWide, blocks: null };
   const grid = gridBlocks(first, op.blocks.radarCellM);
-  const lines = { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels };
+  const lines = { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels, unlikeDb: op.blocks.unlike.radarDb };
   const answers = grid.blocks.map((blocks, l) => radarBlocks({
     mask: plot, blocks, count: blockCount(grid.lattices[l]), years: years.length, hv, nodata: years[0].nodata,
     calibrationDb: p.radar!.calibrationDb, usable: usableTest, baselineDb, sigmaDb,
@@ -272,7 +272,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
     const encoding = p.height.encoding;
     const plotWide = heightPercentiles({ mask, heights: h.raw, encoding }, op.height);
     const grid = gridBlocks(h, op.blocks.fineCellM);
-    const lines = { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels };
+    const lines = { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels, unlikeM: op.blocks.unlike.heightM };
     const answers = grid.blocks.map((blocks, l) => heightBlocks({ mask, blocks, count: blockCount(grid.lattices[l]), heights: h.raw, encoding }, lines));
     return withForestPart(plotWide, summariseBlocks(mask, grid.affine, answers), op.blocks.forestPart);
   })();
