@@ -28,6 +28,8 @@ export interface OperatingPoints {
   readonly seasons: SeasonLines;
   readonly structure: StructureLines;
   readonly radar: RadarLines & { readonly ringInnerM: number; readonly ringOuterM: number };
+  /** Published ranges of the forest types the crop lines of height and radar lie under. */
+  readonly forestTypes: Readonly<Record<string, { readonly heightM: readonly [number, number]; readonly hvDb: readonly [number, number] }>>;
   readonly height: HeightLines;
   readonly terrain: TerrainLines;
   /** Sub-plot blocks (kernels/block-index.ts, block-readings.ts). */
@@ -54,6 +56,7 @@ const fraction = z.number().min(0).max(1);
 const count = z.number().int().min(1);
 const bits = z.array(z.number().int().min(0).max(15));
 const reflectancePair = z.tuple([fraction, fraction]);
+const range = z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo <= hi, 'a range runs from its low to its high end');
 
 const schema = z.strictObject({
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
@@ -89,6 +92,7 @@ const schema = z.strictObject({
     forest_quantile: line(fraction),
     forest_baseline_min_db: line(z.number().max(0)),
     evergreen_hh_hv_min_db: line(z.number()),
+    crop_max_hv_db: line(z.number().max(0)),
     ring_inner_m: line(z.number().min(0)),
     ring_outer_m: line(z.number().positive()),
     min_plot_pixels: line(count),
@@ -99,6 +103,7 @@ const schema = z.strictObject({
     forest_line_m: line(z.number().positive()),
     min_pixels: line(count),
   }),
+  forest_types: z.record(z.string(), line(z.strictObject({ height_m: range, hv_db: range }))),
   blocks: z.strictObject({
     forest_min_ha: line(z.number().positive()),
     forest_min_share: line(fraction),
@@ -129,6 +134,17 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
   const p = parsed.data;
   if (p.height.crop_line_m.value >= p.height.forest_line_m.value) {
     throw new OperatingPointsError('operating points: height.crop_line_m must lie under height.forest_line_m');
+  }
+  // No forest type the table holds may stand where height or radar confirm a crop.
+  const types = Object.entries(p.forest_types);
+  if (types.length === 0) throw new OperatingPointsError('operating points: forest_types holds no forest type');
+  for (const [name, { value }] of types) {
+    if (p.height.crop_line_m.value > value.height_m[0]) {
+      throw new OperatingPointsError(`operating points: height.crop_line_m must lie at or under the lowest canopy of forest_types.${name}`);
+    }
+    if (p.radar.crop_max_hv_db.value > value.hv_db[0]) {
+      throw new OperatingPointsError(`operating points: radar.crop_max_hv_db must lie at or under the lowest HV of forest_types.${name}`);
+    }
   }
   if (p.radar.ring_inner_m.value >= p.radar.ring_outer_m.value) {
     throw new OperatingPointsError('operating points: radar.ring_inner_m must lie under radar.ring_outer_m');
@@ -170,6 +186,7 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       forestQuantile: p.radar.forest_quantile.value,
       forestBaselineMinDb: p.radar.forest_baseline_min_db.value,
       evergreenHhHvMinDb: p.radar.evergreen_hh_hv_min_db.value,
+      cropMaxHvDb: p.radar.crop_max_hv_db.value,
       ringInnerM: p.radar.ring_inner_m.value,
       ringOuterM: p.radar.ring_outer_m.value,
       minPlotPixels: p.radar.min_plot_pixels.value,
@@ -181,6 +198,7 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       minPixels: p.height.min_pixels.value,
     },
     terrain: { maxSlopeDeg: p.terrain.max_slope_deg.value },
+    forestTypes: Object.fromEntries(types.map(([name, { value }]) => [name, { heightM: value.height_m, hvDb: value.hv_db }])),
     blocks: {
       forestPart: { minHa: p.blocks.forest_min_ha.value, minShare: p.blocks.forest_min_share.value },
       fineCellM: p.blocks.fine_cell_m.value,

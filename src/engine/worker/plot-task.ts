@@ -230,8 +230,8 @@ function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, 
     usable: usableTest,
   }, op.radar);
   const { local_forest_baseline_db: baselineDb, sigma_db: sigmaDb } = plotWide;
-  // Blocks are read against the forest around the plot, so only where the plot itself could be.
-  if (plotWide.forest_like === null || baselineDb === null || sigmaDb === null) return { ...plotWide, blocks: null };
+  // Blocks are read against the forest around the plot, so only where the plot itself was.
+  if (!plotWide.compared || baselineDb === null || sigmaDb === null) return { ...plotWide, blocks: null, located: false };
   const grid = gridBlocks(first, op.blocks.radarCellM);
   const lines = { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels, unlikeDb: op.blocks.unlike.radarDb };
   const answers = grid.blocks.map((blocks, l) => radarBlocks({
