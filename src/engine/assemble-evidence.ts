@@ -122,7 +122,7 @@ export function readFinding(result: PlotTaskResult, decision: Decision, plotHa: 
   const uneven = unevenGround(result, op.blocks.forestPart).map((u) => unevenClause(u.instrument, u.patch.ha, u.patch.share, whereInPlot(u.patch.offset_m, plotHa)));
   const counts = {
     measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length, opticalCoverage: result.coverage.optical, floorOn,
-    uneven, shortRecord: t.cycle === 'troughs_short_of_record',
+    uneven, shortRecord: t.cycle === 'troughs_short_of_record', ring: { seen: result.ring.seasons_seen, same: result.ring.seasons_same },
   };
   return findingSentence(decision, counts, partsOf(result, instrumentBlocksOf(result, plotHa)));
 }

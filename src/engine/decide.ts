@@ -40,7 +40,8 @@ export type ReasonCode =
   | 'planted_forest_2020'
   | 'eu_forest_maps_read_forest'
   | 'record_covers_part_of_plot'
-  | 'ground_not_shown_uniform';
+  | 'ground_not_shown_uniform'
+  | 'surroundings_show_the_same_dip';
 
 /**
  * One structural instrument's categorical answer (spec 2.7 rule 1): null when it could not answer.
@@ -111,6 +112,8 @@ export interface DecisionInput {
    * instrument that answered (engine/uneven-ground.ts). Absent: no such part.
    */
   readonly uneven_part?: boolean;
+  /** The ground around the plot dipped at the plot's time and to its depth (ringDip()). Absent: it did not, or was not read. */
+  readonly ring_shares_dip?: boolean;
   /** Shade at the trough (structureAtTrough()): read from the optical record's own trough scenes, so it can veto, never confirm. */
   readonly shade: InstrumentAnswer;
   /** Radar contrast (radarContrast()), with its polarimetric answer. */
@@ -245,6 +248,10 @@ export const RULES: readonly Rule[] = [
   // tested block by block (troughs_short_of_record) cannot show that every part winters.
   { kind: 'withholding', code: 'ground_not_shown_uniform', verdict: WEAK, place: 'before', scope: 'positive',
     when: (f) => f.input.uneven_part === true || cycleIs(f, 'troughs_short_of_record') },
+  // A dip the surroundings share (deciduous forest around a deciduous crop) is the season's, not a
+  // sign of how the plot was managed.
+  { kind: 'withholding', code: 'surroundings_show_the_same_dip', verdict: WEAK, place: 'before', scope: 'positive',
+    when: (f) => f.input.ring_shares_dip === true },
 ];
 
 function factsOf(input: DecisionInput): Facts {

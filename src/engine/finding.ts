@@ -21,6 +21,8 @@ export interface FindingCounts {
   uneven?: readonly string[];
   /** Every measured season dipped, but too few were measured for the record to stand alone (troughs_short_of_record). */
   shortRecord?: boolean;
+  /** The plot's dipped seasons the ground around it was seen in, and those it dipped alike in (ringDip()). */
+  ring?: { seen: number; same: number };
 }
 
 /**
@@ -84,6 +86,8 @@ const WITHHELD_BY: Partial<Record<ReasonCode, string | ((c: FindingCounts) => st
       ? [`with ${c.measured === 1 ? 'one dry season' : `${c.measured} dry seasons`} measured, the record is too short to show that every part of the plot winters`]
       : []),
   ].join('; and '),
+  surroundings_show_the_same_dip: (c) =>
+    `the ground around the plot dipped at the same time and to the same depth in ${c.ring?.same ?? 0} of the ${c.ring?.seen ?? 0} dry seasons it was seen in, so the dip may be the season's, as a deciduous forest's is, and is no evidence of how the plot was managed`,
 };
 
 const withheldBy = (r: ReasonCode, c: FindingCounts): string => {

@@ -25,7 +25,7 @@ export interface OperatingPoints {
     readonly landsatQaBufferedBits: readonly number[];
     readonly shadeEndmembers: ShadeEndmembers;
   };
-  readonly seasons: SeasonLines;
+  readonly seasons: SeasonLines & { readonly ringInnerM: number; readonly ringOuterM: number };
   readonly structure: StructureLines;
   readonly radar: RadarLines & { readonly ringInnerM: number; readonly ringOuterM: number };
   /** Published ranges of the forest types the crop lines of height and radar lie under. */
@@ -80,6 +80,8 @@ const schema = z.strictObject({
     max_gap_days: line(z.number().positive().max(365)),
     min_seasons: line(z.number().int().min(2)),
     phase_sd_limit_days: line(z.number().positive().max(183)),
+    ring_inner_m: line(z.number().min(0)),
+    ring_outer_m: line(z.number().positive().max(1000)),
   }),
   structure: z.strictObject({
     shade_line: line(fraction),
@@ -146,6 +148,9 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       throw new OperatingPointsError(`operating points: radar.crop_max_hv_db must lie at or under the lowest HV of forest_types.${name}`);
     }
   }
+  if (p.seasons.ring_inner_m.value >= p.seasons.ring_outer_m.value) {
+    throw new OperatingPointsError('operating points: seasons.ring_inner_m must lie under seasons.ring_outer_m');
+  }
   if (p.radar.ring_inner_m.value >= p.radar.ring_outer_m.value) {
     throw new OperatingPointsError('operating points: radar.ring_inner_m must lie under radar.ring_outer_m');
   }
@@ -174,6 +179,8 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       maxGapDays: p.seasons.max_gap_days.value,
       minSeasons: p.seasons.min_seasons.value,
       phaseSdLimitDays: p.seasons.phase_sd_limit_days.value,
+      ringInnerM: p.seasons.ring_inner_m.value,
+      ringOuterM: p.seasons.ring_outer_m.value,
     },
     structure: {
       shadeLine: p.structure.shade_line.value,

@@ -145,6 +145,7 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
     cycle: r.troughs.cycle,
     part_without_dip: r.troughs.part_without_dip,
     uneven_part: unevenGround(r, op.blocks.forestPart).length > 0,
+    ring_shares_dip: r.ring.same,
     shade: r.structure,
     radar: r.radar ?? { forest_like: null, confident: false, polarimetry_cultivated: null },
     height: r.height ?? { forest_like: null, confident: false, between_lines: false },

@@ -38,6 +38,7 @@ const SPEC: Record<ReasonCode, Verdict> = {
   eu_forest_maps_read_forest: 'prior_management_weak',
   record_covers_part_of_plot: 'prior_management_weak',
   ground_not_shown_uniform: 'prior_management_weak',
+  surroundings_show_the_same_dip: 'prior_management_weak',
 };
 const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'inside_licensed_pulpwood_concession',
@@ -48,6 +49,7 @@ const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'eu_forest_maps_read_forest',
   'record_covers_part_of_plot',
   'ground_not_shown_uniform',
+  'surroundings_show_the_same_dip',
 ];
 
 const CROP: InstrumentAnswer = { forest_like: false, confident: true };
@@ -79,6 +81,8 @@ interface Case {
   readonly coverage?: number | null;
   /** A part of the plot large enough to count reads unlike the rest on some instrument. */
   readonly uneven?: boolean;
+  /** The ground around the plot dipped as the plot did. */
+  readonly ringDip?: boolean;
   readonly verdict: Verdict;
   readonly reasons: ReasonCode[];
 }
@@ -96,6 +100,7 @@ function inputOf(c: Omit<Case, 'name' | 'verdict' | 'reasons'>): DecisionInput {
     context: { ...NO_CONTEXT, ...c.context },
     ...(c.coverage === undefined ? {} : { optical_coverage: c.coverage }),
     ...(c.uneven === undefined ? {} : { uneven_part: c.uneven }),
+    ...(c.ringDip === undefined ? {} : { ring_shares_dip: c.ringDip }),
   };
 }
 
@@ -118,6 +123,11 @@ const CASES: Case[] = [
   { name: 'a part unlike the rest leaves a reading that was not positive as it is', cycle: 'not_consistent', uneven: true, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
   { name: 'a part unlike the rest follows the context withholdings', uneven: true, context: { eu_forest_maps_read_forest: true }, verdict: 'prior_management_weak', reasons: ['eu_forest_maps_read_forest', 'ground_not_shown_uniform', 'cycle_and_structure_agree'] },
   { name: 'uniform ground withholds nothing', uneven: false, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  // The ring is not always forest: a dip the surroundings share is no evidence of management.
+  { name: 'surroundings that dip as the plot does withhold a positive finding', ringDip: true, verdict: 'prior_management_weak', reasons: ['surroundings_show_the_same_dip', 'cycle_and_structure_agree'] },
+  { name: 'surroundings that dip as the plot does leave a reading that was not positive as it is', ringDip: true, radar: FOREST, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
+  { name: 'a part unlike the rest and surroundings that dip alike are both named', ringDip: true, uneven: true, verdict: 'prior_management_weak', reasons: ['ground_not_shown_uniform', 'surroundings_show_the_same_dip', 'cycle_and_structure_agree'] },
+  { name: 'surroundings without the plot\'s dip withhold nothing', ringDip: false, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
   // A located patch is never outvoted by plot-wide readings that follow the majority cover.
   { name: 'a shade-located forest patch is not overruled by radar and height reading crop plot-wide', shade: FOREST_PART, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'a shade-located forest patch is not overruled by radar and the Landsat record', shade: FOREST_PART, height: NONE, context: { record_cleared_by_2015: true }, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },

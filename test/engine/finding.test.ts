@@ -71,3 +71,10 @@ test('a short record with a dip says it is too short to test every part of the p
   }, { measured: 1, dipped: 1, seasons: 5, shortRecord: true });
   assert.match(s, /^Withheld: with one dry season measured, the record is too short to show that every part of the plot winters\. Read alone, the record shows an established plantation: the canopy wintered in the one dry season that could be measured/);
 });
+
+test('surroundings that dip as the plot does are named with the seasons they dipped alike in', () => {
+  const s = findingSentence({
+    verdict: 'prior_management_weak', reason: 'surroundings_show_the_same_dip', reasons: ['surroundings_show_the_same_dip', 'cycle_and_structure_agree'],
+  }, { ...counts, ring: { seen: 5, same: 4 } });
+  assert.match(s, /^Withheld: the ground around the plot dipped at the same time and to the same depth in 4 of the 5 dry seasons it was seen in, so the dip may be the season's, as a deciduous forest's is, and is no evidence of how the plot was managed\. Read alone/);
+});

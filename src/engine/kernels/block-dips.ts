@@ -24,49 +24,49 @@ export interface BlockDipLines {
 
 const PLATEAU_QUANTILE = 0.75;
 
-/**
- * Each block's dip at the troughs of the plot's dipped seasons: the block's plateau is the upper
- * quartile of its usable scenes within half a year of the trough, its trough its mean at the plot's
- * trough scene. `read`: the block was seen at a trough; `forest`: it dipped at fewer than half of
- * the troughs it was seen at (a block without the in-phase dip, in the shape the block summary
- * takes); `unlike`: in at least half of those seasons its own trough (the lowest that holds in two
- * neighbouring scenes of the same year-long window) fell at another time, or its own dip went to
- * another depth, than most blocks'.
- */
-export function blockDips(
-  input: {
-    readonly blocks: Int32Array;
-    readonly sums: SceneBlockSums;
-    /** UTC day and usable flag (SCENE_USABLE) of every scene of the series, in its order. */
-    readonly days: Int32Array | Float64Array;
-    readonly usable: Uint8Array;
-    readonly seasons: readonly SeasonTrough[];
-  },
-  lines: BlockDipLines,
-): BlockAnswers {
-  const { sums, days, usable, seasons } = input;
+/** Scenes of the record and the plot's seasons, as the blocks' dips are read against them. */
+export interface DipRecord {
+  readonly sums: SceneBlockSums;
+  /** UTC day and usable flag (SCENE_USABLE) of every scene of the series, in its order. */
+  readonly days: Int32Array | Float64Array;
+  readonly usable: Uint8Array;
+  readonly seasons: readonly SeasonTrough[];
+}
+
+/** One dipped season of the plot as each block saw it. */
+export interface SeasonBlocks {
+  /** The plot's own season. */
+  readonly season: SeasonTrough;
+  /** 1 where the block was seen at the plot's trough scene, with scenes enough around it for a plateau. */
+  readonly seen: Uint8Array;
+  /** The block's plateau (upper quartile of its usable scenes within half a year of the plot's trough) less its mean at the plot's trough scene. */
+  readonly atTrough: Float64Array;
+  /** The block's own dip: its plateau less its own trough (the lowest that holds in two neighbouring scenes of that year), and the day of that trough. */
+  readonly ownDepth: Float64Array;
+  readonly ownDay: Float64Array;
+}
+
+/** Each block's dip in each of the plot's dipped seasons; a block's mean in a scene counts from `minPixels` clear pixels. */
+export function seasonBlocks(record: DipRecord, minPixels: number): SeasonBlocks[] {
+  const { sums, days, usable, seasons } = record;
   const nb = sums.blocks;
-  const seen = new Uint16Array(nb);
-  const dipped = new Uint16Array(nb);
-  const unlikeIn = new Uint16Array(nb);
   const values = new Float64Array(days.length);
   const series = new Float64Array(days.length);
   const seriesDays = new Float64Array(days.length);
-  const seenNow = new Uint8Array(nb);
-  const dippedNow = new Uint8Array(nb);
-  const ownDepth = new Float64Array(nb);
-  const ownDay = new Float64Array(nb);
   const mean = (k: number, b: number) => {
     const c = sums.count[k * nb + b];
-    return c >= lines.minPixels ? sums.ndvi[k * nb + b] / c : NaN;
+    return c >= minPixels ? sums.ndvi[k * nb + b] / c : NaN;
   };
+  const out: SeasonBlocks[] = [];
   for (const season of seasons) {
     if (!season.dipped || season.trough_scene === null) continue;
     const t = season.trough_scene;
     const from = days[t] - YEAR_DAYS / 2;
     const to = days[t] + YEAR_DAYS / 2;
-    seenNow.fill(0);
-    dippedNow.fill(0);
+    const seen = new Uint8Array(nb);
+    const atTrough = new Float64Array(nb);
+    const ownDepth = new Float64Array(nb);
+    const ownDay = new Float64Array(nb);
     for (let b = 0; b < nb; b++) {
       const trough = mean(t, b);
       if (trough !== trough) continue;
@@ -81,17 +81,39 @@ export function blockDips(
       }
       if (m < 3) continue;
       const plateau = upperQuartile(values, m);
-      seen[b]++;
-      if (plateau - trough >= lines.dipDepth) dipped[b]++;
       const own = heldTrough(series, m).scene;
-      seenNow[b] = 1;
+      seen[b] = 1;
+      atTrough[b] = plateau - trough;
       ownDepth[b] = plateau - series[own];
       ownDay[b] = seriesDays[own];
-      dippedNow[b] = +(ownDepth[b] >= lines.dipDepth);
+    }
+    out.push({ season, seen, atTrough, ownDepth, ownDay });
+  }
+  return out;
+}
+
+/**
+ * Each block's dip at the troughs of the plot's dipped seasons (seasonBlocks()). `read`: the block
+ * was seen at a trough; `forest`: it dipped at the plot's trough scenes in fewer than half of the
+ * seasons it was seen in (a block without the in-phase dip, in the shape the block summary takes);
+ * `unlike`: in at least half of those seasons its own trough fell at another time, or its own dip
+ * went to another depth, than most blocks'.
+ */
+export function blockDips(record: DipRecord & { readonly blocks: Int32Array }, lines: BlockDipLines): BlockAnswers {
+  const nb = record.sums.blocks;
+  const seen = new Uint16Array(nb);
+  const dipped = new Uint16Array(nb);
+  const unlikeIn = new Uint16Array(nb);
+  const dippedNow = new Uint8Array(nb);
+  for (const s of seasonBlocks(record, lines.minPixels)) {
+    for (let b = 0; b < nb; b++) {
+      seen[b] += s.seen[b];
+      dipped[b] += s.seen[b] & +(s.atTrough[b] >= lines.dipDepth);
+      dippedNow[b] = s.seen[b] & +(s.ownDepth[b] >= lines.dipDepth);
     }
     // Timing is compared among blocks that dipped: a block without a dip has no trough to time.
-    const depthUnlike = unlikeMajority(seenNow, ownDepth, lines.unlikeDepth);
-    const dayUnlike = unlikeMajority(dippedNow, ownDay, lines.unlikeDays);
+    const depthUnlike = unlikeMajority(s.seen, s.ownDepth, lines.unlikeDepth);
+    const dayUnlike = unlikeMajority(dippedNow, s.ownDay, lines.unlikeDays);
     for (let b = 0; b < nb; b++) unlikeIn[b] += depthUnlike[b] | dayUnlike[b];
   }
   const read = new Uint8Array(nb);
@@ -102,9 +124,8 @@ export function blockDips(
     without[b] = seen[b] > 0 && dipped[b] * 2 < seen[b] ? 1 : 0;
     unlike[b] = seen[b] > 0 && unlikeIn[b] * 2 >= seen[b] ? 1 : 0;
   }
-  return { blocks: input.blocks, read, forest: without, unlike };
+  return { blocks: record.blocks, read, forest: without, unlike };
 }
-
 
 /** The upper quartile of the first `m` values (sorted in place; a season holds a few dozen scenes). */
 function upperQuartile(values: Float64Array, m: number): number {

@@ -59,8 +59,9 @@ export const HEIGHT_INSTRUMENT = CANOPY_HEIGHT_DATASET.name;
 export const TERRAIN_SOURCE = DEM_DATASET.name;
 
 // Margins of the windows read around the footprint: a few pixels, so the rasterised edge is whole.
-// The optical window also reaches as far as cloud edges are buffered, so a cloud just outside the plot is seen.
-const OPTICAL_MARGIN_M = 30 + op.scenes.cloudBufferM;
+// The optical window also reaches as far as cloud edges are buffered, so a cloud just outside the plot is seen,
+// and over the ring whose dip is held against the plot's (kernels/ring-dip.ts).
+const OPTICAL_MARGIN_M = 30 + Math.max(op.scenes.cloudBufferM, op.seasons.ringOuterM);
 const HEIGHT_MARGIN_M = 20;
 const DEM_MARGIN_M = 60;
 /** The radar window reaches past the ring by two 25 m pixels. */

@@ -11,6 +11,7 @@ import { transformer } from '../sources/reproject.ts';
 import { alertClusters, type AlertClusterRequest } from '../kernels/alert-clusters.ts';
 import { type BlockAnswers, type BlockSummary, blockCount, blockIndex, type Lattice, latticePair, type LocalAffine, summariseBlocks, withForestPart } from '../kernels/block-index.ts';
 import { blockDips, withDipBlocks } from '../kernels/block-dips.ts';
+import { ringDip } from '../kernels/ring-dip.ts';
 import { heightBlocks, radarBlocks, shadeBlocks } from '../kernels/block-readings.ts';
 import { addSceneBlocks, type SceneBlockSums, sceneBlockSums } from '../kernels/scene-blocks.ts';
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
@@ -83,6 +84,17 @@ function blocksOf(frame: BlockFrame, maskOf: (r: WorkerRaster) => PixelMask): (r
 
 type BlocksOf = ReturnType<typeof blocksOf>;
 
+/** The ground around the plot on each grid, as one block (kernels/ring-dip.ts), made once. */
+function ringsOf(maskOf: (r: WorkerRaster) => PixelMask): (r: WorkerRaster) => { mask: PixelMask; blocks: Int32Array } {
+  const made = new Map<string, { mask: PixelMask; blocks: Int32Array }>();
+  return (r) => {
+    const grid = gridOf(r);
+    let g = made.get(grid);
+    if (g === undefined) made.set(grid, (g = { mask: ringFor(maskOf(r), r, op.seasons.ringInnerM, op.seasons.ringOuterM), blocks: new Int32Array(r.width * r.height) }));
+    return g;
+  };
+}
+
 /** One optical scene's bands as the kernels read them: reflectance settled, the clear mask on the red band's grid with cloud edges buffered. */
 function sceneBands(scene: PlotTaskParams['optical'][number], rasters: ReadonlyMap<string, WorkerRaster>) {
   const red = need(rasters, scene.red);
@@ -146,6 +158,10 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
   // NDVI per block and scene for the dip of every part of the plot, summarised on the finest grid.
   let dipSums: SceneBlockSums[] = [];
   let dipGrid: { mask: PixelMask; grid: GridBlocks } | null = null;
+  // The ring's NDVI per scene, read where the plot's scene was usable and most of the ring was clear.
+  const ringOf = ringsOf(maskOf);
+  const ringSums = sceneBlockSums(n, 1);
+  const ringUsable = new Uint8Array(n);
   p.optical.forEach((scene, k) => {
     const { red, nir, reflectance, clear } = sceneBands(scene, rasters);
     const mask = maskOf(red);
@@ -168,6 +184,9 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
     const usable = sceneFlags(stats, op.scenes);
     if (usable !== 0) {
       grid.blocks.forEach((blocks, l) => addSceneBlocks({ mask, blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, dipSums[l]));
+      const ring = ringOf(red);
+      addSceneBlocks({ mask: ring.mask, blocks: ring.blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, ringSums);
+      ringUsable[k] = +(ring.mask.count > 0 && ringSums.count[k] >= op.scenes.minClearFraction * ring.mask.count);
     }
     days[k] = scene.day;
     index[k] = stats.ndvi_median ?? Number.NaN;
@@ -189,10 +208,11 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
   const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels, unlikeDays: op.blocks.unlike.dipDays, unlikeDepth: op.blocks.unlike.dipDepth };
   const troughs = withDipBlocks(plotTroughs, dips === null ? null : summariseBlocks(dips.mask, dips.grid.affine, dips.grid.blocks.map((blocks, l) =>
     blockDips({ blocks, sums: dipSums[l], days, usable: flags, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
+  const ring = ringDip({ sums: ringSums, days, usable: ringUsable, seasons: plotTroughs.seasons }, { dipDepth: op.seasons.dipDepth, sameDays: op.blocks.unlike.dipDays, sameDepth: op.blocks.unlike.dipDepth });
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
   const blocks = plotWide.forest_like === null ? null : shadeByBlock(p, rasters, plotWide.scenes, maskOf, gridBlocks);
   const structure = blocks === null ? { ...plotWide, blocks, located: false } : withForestPart(plotWide, blocks, op.blocks.forestPart);
-  return { scenes, troughs, structure, pixels, pitch };
+  return { scenes, troughs, ring, structure, pixels, pitch };
 }
 
 /** The radar years pooled into one reading: their windows share one grid, so they stack row-wise. */
@@ -287,6 +307,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
     pitch_m: optical.pitch,
     scenes: optical.scenes,
     troughs: optical.troughs,
+    ring: optical.ring,
     structure: optical.structure,
     radar: answerWhenCovered(radarOf(p, rasters, gridBlocks), coverage.radar, 'radar mosaics'),
     height: answerWhenCovered(height, coverage.height, 'canopy-height map'),

@@ -8,6 +8,7 @@ import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.t
 import type { PlotTroughs } from '../kernels/block-dips.ts';
 import type { AlertCluster, AlertClusterRequest } from '../kernels/alert-clusters.ts';
 import type { BlockSummary } from '../kernels/block-index.ts';
+import type { RingDip } from '../kernels/ring-dip.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
@@ -105,6 +106,8 @@ export interface PlotTaskResult {
   scenes: SceneReading[];
   /** The record's cycle, held from phase_locked when a part of the plot shows no in-phase dip (`dip_blocks`). */
   troughs: PlotTroughs;
+  /** Whether the ground around the plot showed the plot's own dip. */
+  ring: RingDip;
   structure: WithBlocks<StructureAtTrough>;
   radar: WithBlocks<RadarContrast> | null;
   height: WithBlocks<HeightPercentiles> | null;
