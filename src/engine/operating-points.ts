@@ -24,6 +24,7 @@ export interface OperatingPoints {
     readonly sclBufferedClasses: readonly number[];
     readonly landsatQaBufferedBits: readonly number[];
     readonly shadeEndmembers: ShadeEndmembers;
+    readonly landsatAerosolHazyLevels: readonly number[];
   };
   readonly seasons: SeasonLines & { readonly ringInnerM: number; readonly ringOuterM: number };
   readonly structure: StructureLines;
@@ -72,6 +73,8 @@ const schema = z.strictObject({
     scl_buffered_classes: line(z.array(z.number().int().min(1).max(11))),
     landsat_qa_buffered_bits: line(bits),
     max_aot: line(z.number().positive()),
+    landsat_aerosol_hazy_levels: line(z.array(z.number().int().min(0).max(3))),
+    max_hazy_share: line(fraction),
     shade_endmembers: line(z.strictObject({ vegetation: reflectancePair, soil: reflectancePair })),
   }),
   seasons: z.strictObject({
@@ -171,6 +174,9 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       sclBufferedClasses: p.scenes.scl_buffered_classes.value,
       landsatQaBufferedBits: p.scenes.landsat_qa_buffered_bits.value,
       maxAot: p.scenes.max_aot.value,
+      hazeAot: p.structure.aot_dust_limit.value,
+      maxHazyShare: p.scenes.max_hazy_share.value,
+      landsatAerosolHazyLevels: p.scenes.landsat_aerosol_hazy_levels.value,
       shadeEndmembers: { vegetation, soil },
     },
     seasons: {

@@ -19,7 +19,7 @@ import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import { assembleRasters, type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
-import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
+import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaAerosolLookups, qaPixelAnyBitLookup, qaPixelClearLookup, SCENE_USABLE, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
 import { seasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../kernels/structure-at-trough.ts';
@@ -36,6 +36,7 @@ const CLEAR_TESTS = {
   qa_pixel: { lookup: qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits), spread: qaPixelAnyBitLookup(op.scenes.landsatQaBufferedBits) },
 } as const;
 const RADAR_USABLE = Uint8Array.from({ length: 256 }, (_, v) => (v === PALSAR_MASK.LAND ? 1 : 0));
+const AEROSOL_QA = qaAerosolLookups(op.scenes.landsatAerosolHazyLevels);
 
 function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRaster {
   const r = rasters.get(key);
@@ -180,6 +181,7 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
       clear,
       shade: op.scenes.shadeEndmembers,
       aot: scene.aot === null ? null : { values: onGrid(red, need(rasters, scene.aot.key)) as DigitalNumbers, encoding: scene.aot.encoding },
+      aerosolQa: scene.aerosolQa === null ? null : { values: onGrid(red, need(rasters, scene.aerosolQa.key)), ...AEROSOL_QA },
     });
     const usable = sceneFlags(stats, op.scenes);
     if (usable !== 0) {
@@ -204,11 +206,13 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
     });
   });
   const plotTroughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
+  // Blocks and ring are read, as the plot's troughs are, in scenes of clear air.
+  const clearAir = flags.map((f) => +(f === SCENE_USABLE));
   const dips = dipGrid as { mask: PixelMask; grid: GridBlocks } | null;
   const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels, unlikeDays: op.blocks.unlike.dipDays, unlikeDepth: op.blocks.unlike.dipDepth };
   const troughs = withDipBlocks(plotTroughs, dips === null ? null : summariseBlocks(dips.mask, dips.grid.affine, dips.grid.blocks.map((blocks, l) =>
-    blockDips({ blocks, sums: dipSums[l], days, usable: flags, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
-  const ring = ringDip({ sums: ringSums, days, usable: ringUsable, seasons: plotTroughs.seasons }, { dipDepth: op.seasons.dipDepth, sameDays: op.blocks.unlike.dipDays, sameDepth: op.blocks.unlike.dipDepth });
+    blockDips({ blocks, sums: dipSums[l], days, usable: clearAir, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
+  const ring = ringDip({ sums: ringSums, days, usable: ringUsable.map((u, k) => u & clearAir[k]), seasons: plotTroughs.seasons }, { dipDepth: op.seasons.dipDepth, sameDays: op.blocks.unlike.dipDays, sameDepth: op.blocks.unlike.dipDepth });
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
   const blocks = plotWide.forest_like === null ? null : shadeByBlock(p, rasters, plotWide.scenes, maskOf, gridBlocks);
   const structure = blocks === null ? { ...plotWide, blocks, located: false } : withForestPart(plotWide, blocks, op.blocks.forestPart);

@@ -37,6 +37,8 @@ export interface OpticalScenePlan {
   clear: { key: string; kind: 'scl' | 'qa_pixel' };
   /** Aerosol optical thickness (Sentinel-2 only). */
   aot: { key: string; encoding: Encoding } | null;
+  /** Landsat 8/9's aerosol quality band (SR_QA_AEROSOL), its haze screen; null for Sentinel-2, screened by `aot`. */
+  aerosolQa: { key: string } | null;
   /** Shared by red and near-infrared. */
   reflectance: Encoding;
   /**
