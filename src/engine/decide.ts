@@ -170,6 +170,8 @@ export interface WithholdingRule {
   readonly place: 'before' | 'after';
   /** Which instruments' findings it applies to: positive only, or every answer but a refusal. */
   readonly scope: 'positive' | 'answered';
+  /** What withholds: a context block or a record's reach (the plot's size included), or the instruments' own reading of the ground. */
+  readonly by: 'context' | 'instruments';
   readonly when: (f: Facts) => boolean;
 }
 
@@ -225,32 +227,32 @@ export const RULES: readonly Rule[] = [
   // Withholdings of a positive finding. The context blocks' codes come before the instruments'
   // reason (spec 2.8.7, 2.10: "the instruments' reason follows"), so `reason` names what withheld
   // the finding; the evidence floor rides after it on every answer (spec 2.7 rule 3).
-  { kind: 'withholding', code: 'inside_licensed_pulpwood_concession', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'inside_licensed_pulpwood_concession', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.inside_licensed_pulpwood_concession },
-  { kind: 'withholding', code: 'concession_layer_unavailable', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'concession_layer_unavailable', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.concession_layer_unavailable },
-  { kind: 'withholding', code: 'landsat_record_reads_undisturbed_forest', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'landsat_record_reads_undisturbed_forest', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.landsat_record_reads_undisturbed_forest },
-  { kind: 'withholding', code: 'landsat_record_unavailable', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'landsat_record_unavailable', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.landsat_record_unavailable },
-  { kind: 'withholding', code: 'planted_forest_2020', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'planted_forest_2020', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.planted_forest_2020 },
-  { kind: 'withholding', code: 'eu_forest_maps_read_forest', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'eu_forest_maps_read_forest', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.eu_forest_maps_read_forest },
-  { kind: 'withholding', code: 'plot_below_evidence_floor', verdict: WEAK, place: 'after', scope: 'answered',
+  { kind: 'withholding', code: 'plot_below_evidence_floor', verdict: WEAK, place: 'after', scope: 'answered', by: 'context',
     when: (f) => !f.input.area_known || f.input.plot_area_km2 < EVIDENCE_FLOOR_KM2 },
   // A record that read part of the plot says nothing of the rest (the instruments' own coverage
   // rule is theirs: one that read too little does not answer).
-  { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => coversPart(f.input.optical_coverage) },
   // A positive finding is a claim about every part of the plot: a part that reads unlike the rest on
   // any instrument may be the forest the rest is not, and a record too short for the dip to be
   // tested block by block (troughs_short_of_record) cannot show that every part winters.
-  { kind: 'withholding', code: 'ground_not_shown_uniform', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'ground_not_shown_uniform', verdict: WEAK, place: 'before', scope: 'positive', by: 'instruments',
     when: (f) => f.input.uneven_part === true || cycleIs(f, 'troughs_short_of_record') },
   // A dip the surroundings share (deciduous forest around a deciduous crop) is the season's, not a
   // sign of how the plot was managed.
-  { kind: 'withholding', code: 'surroundings_show_the_same_dip', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'surroundings_show_the_same_dip', verdict: WEAK, place: 'before', scope: 'positive', by: 'instruments',
     when: (f) => f.input.ring_shares_dip === true },
 ];
 
