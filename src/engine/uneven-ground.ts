@@ -22,7 +22,9 @@ export function unevenGround(result: PlotTaskResult, lines: ForestPartLines): Un
   const seen = [
     ['the dry-season dip', troughs.seasons_with_dip > 0 ? troughs.dip_blocks : null],
     ['shade at the trough', answered(structure) ? structure.blocks : null],
-    ['radar', answered(radar) ? radar!.blocks : null],
+    // Radar's blocks are read wherever the plot was held against a forest ring, also where the plot's
+    // return overlaps a forest type's and radar gives no answer: a patch unlike the rest still shows.
+    ['radar', radar?.blocks ?? null],
     ['canopy height', height !== null && (height.forest_like !== null || height.between_lines) ? height.blocks : null],
   ] as const;
   const out: UnevenPart[] = [];
