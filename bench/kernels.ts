@@ -135,7 +135,7 @@ export function kernelCases(w: BenchWindow): KernelCase[] {
   const radarLattice = latticePair(side * 25, side * 25, op.blocks.radarCellM)[0];
   const radarBlockIds = blockIndex(full, radarGrid, radarLattice);
   const heightEncoding = { scale: 1, offset: 0, nodata: 255 };
-  const fineAnswers = fineLattices.map((l, k) => heightBlocks({ mask: full, blocks: fineBlocks[k], count: blockCount(l), heights, encoding: heightEncoding }, { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels }));
+  const fineAnswers = fineLattices.map((l, k) => heightBlocks({ mask: full, blocks: fineBlocks[k], count: blockCount(l), heights, encoding: heightEncoding }, { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels, unlikeM: op.blocks.unlike.heightM }));
   return [
     { kernel: 'rasterise-mask', pixels: n, run: () => rasteriseMask({ type: 'Polygon', coordinates: [star] }, side, side).count, ceiling: () => sumU8(full.inside) },
     { kernel: 'ring-mask', pixels: n, run: () => ringMask(plot, side / 8, 2).count, ceiling: () => sumU8(plot.inside) },
@@ -187,7 +187,7 @@ export function kernelCases(w: BenchWindow): KernelCase[] {
     {
       kernel: 'height-blocks',
       pixels: n,
-      run: () => heightBlocks({ mask: full, blocks: fineBlocks[0], count: blockCount(fineLattices[0]), heights, encoding: heightEncoding }, { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels }).read[0],
+      run: () => heightBlocks({ mask: full, blocks: fineBlocks[0], count: blockCount(fineLattices[0]), heights, encoding: heightEncoding }, { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels, unlikeM: op.blocks.unlike.heightM }).read[0],
       ceiling: () => sumU8(heights),
     },
     {
@@ -203,7 +203,7 @@ export function kernelCases(w: BenchWindow): KernelCase[] {
     {
       kernel: 'radar-blocks',
       pixels: n,
-      run: () => radarBlocks({ mask: full, blocks: radarBlockIds, count: blockCount(radarLattice), years: 1, hv, nodata: 1, calibrationDb: 83, usable: { classes: land, lookup: landLookup }, baselineDb: -11, sigmaDb: 1 }, { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels }).read[0],
+      run: () => radarBlocks({ mask: full, blocks: radarBlockIds, count: blockCount(radarLattice), years: 1, hv, nodata: 1, calibrationDb: 83, usable: { classes: land, lookup: landLookup }, baselineDb: -11, sigmaDb: 1 }, { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels, unlikeDb: op.blocks.unlike.radarDb }).read[0],
       ceiling: () => sumU16(hv) + sumU8(land),
     },
     { kernel: 'summarise-blocks', pixels: n, run: () => summariseBlocks(full, fine, fineAnswers).forest_like_pixels, ceiling: () => sumU8(full.inside) },

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { transformer } from '../engine/sources/reproject.ts';
 import type { CogTypedArray } from './tiff-writer.ts';
 import { mirrorPath } from '../engine/sources/products/archive-url.ts';
-import { LANDSAT_CATALOGUE, LANDSAT_SR_ENCODING, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, QA_PIXEL_NODATA, landsatAssetHref, landsatDn, landsatItemId, type LandsatAsset, type LandsatSrAsset } from '../engine/sources/products/landsat/codes.ts';
+import { LANDSAT_CATALOGUE, LANDSAT_SR_ENCODING, QA_PIXEL_CLEAR_LAND, QA_PIXEL_CLOUD, QA_PIXEL_SHADOW, QA_PIXEL_NODATA, QA_AEROSOL_NODATA, qaAerosolValue, landsatAssetHref, landsatDn, landsatItemId, type LandsatAsset, type LandsatSrAsset } from '../engine/sources/products/landsat/codes.ts';
 import { mgrsSquare, utmEpsg } from '../engine/sources/products/mgrs.ts';
 import { BOA_ADD_OFFSET_DN, REFLECTANCE_SCALE, S2_ASSETS, S2_CATALOGUES, SCL, baselineAtLeast, earthSearchV1AssetHref, earthSearchV1ItemId, type S2Asset } from '../engine/sources/products/sentinel-2/codes.ts';
 import { type GridWindow, pixelCentres, tilesUnder, windowAround, windowGeoTransform, windowWithin } from './geometry.ts';
@@ -476,7 +476,13 @@ function s2Item(m: SiteModel, i: S2ItemInput, cloudCover: number) {
 
 // --- Landsat ------------------------------------------------------------------------------------
 
-const LANDSAT_WRITTEN: LandsatAsset[] = ['red', 'nir08', 'qa_pixel'];
+const LANDSAT_WRITTEN: LandsatAsset[] = ['red', 'nir08', 'qa_pixel', 'qa_aerosol'];
+
+/**
+ * The aerosol level SR_QA_AEROSOL writes for a pass's aerosol thickness: this world's own mapping,
+ * with high where Sentinel-2's AOT reads a scene as hazy, so both sensors see one sky alike.
+ */
+const aerosolLevel = (aot: number): number => (aot >= 0.5 ? 3 : aot >= 0.25 ? 2 : 1);
 
 /** Writes a site's Landsat scenes of `year` (every year by default) into their path/row's items; returns how many. */
 export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, items: SceneItems, year?: number): number {
@@ -510,6 +516,9 @@ export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, ite
           qa[i] = c >= 2 ? QA_PIXEL_CLOUD : c === 1 ? QA_PIXEL_SHADOW : QA_PIXEL_CLEAR_LAND;
         }
         files.add(mirrorPath(hrefs[asset]), { layout, dtype: 'uint16', nodata: QA_PIXEL_NODATA, description }, g.window, qa);
+      } else if (asset === 'qa_aerosol') {
+        const qa = new Uint8Array(g.x.length).fill(qaAerosolValue(aerosolLevel(pass.aot)));
+        files.add(mirrorPath(hrefs[asset]), { layout, dtype: 'uint8', nodata: QA_AEROSOL_NODATA, description }, g.window, qa);
       } else {
         const src: Record<LandsatSrAsset, Float32Array | undefined> = { blue: r.blue, green: r.green, red: r.red, nir08: r.nir, swir16: undefined, swir22: undefined };
         const values = src[asset as LandsatSrAsset]!;
@@ -529,6 +538,8 @@ const QA_BITFIELDS = [
   ['fill', 0, 1], ['dilated_cloud', 1, 1], ['cirrus', 2, 1], ['cloud', 3, 1], ['cloud_shadow', 4, 1], ['snow', 5, 1], ['clear', 6, 1], ['water', 7, 1],
   ['cloud_confidence', 8, 2], ['cloud_shadow_confidence', 10, 2], ['snow_confidence', 12, 2], ['cirrus_confidence', 14, 2],
 ] as const;
+
+const AEROSOL_BITFIELDS = [['fill', 0, 1], ['retrieval', 1, 1], ['water', 2, 1], ['interpolated', 5, 1], ['level', 6, 2]] as const;
 
 interface LandsatItemInput {
   id: string; date: string; satellite: string; path: number; row: number; epsg: number;
@@ -588,6 +599,11 @@ function landsatItem(i: LandsatItemInput, cloudCover: number) {
         ...common, href: i.hrefs.qa_pixel, title: 'Pixel Quality Assessment Band', roles: ['cloud', 'cloud-shadow', 'snow-ice', 'water-mask'],
         'raster:bands': [{ unit: 'bit index', nodata: 1, data_type: 'uint16', spatial_resolution: 30 }],
         'classification:bitfields': QA_BITFIELDS.map(([name, offset, length]) => ({ name, offset, length })),
+      },
+      qa_aerosol: {
+        ...common, href: i.hrefs.qa_aerosol, title: 'Aerosol Quality Assessment Band', roles: ['data-mask', 'water-mask'],
+        'raster:bands': [{ unit: 'bit index', nodata: 1, data_type: 'uint8', spatial_resolution: 30 }],
+        'classification:bitfields': AEROSOL_BITFIELDS.map(([name, offset, length]) => ({ name, offset, length })),
       },
     },
   };

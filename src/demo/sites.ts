@@ -122,10 +122,11 @@ const SHADE_NONE = { forest_like: null, confident: false, note: 'no season was m
 const RADAR_CROP = { forest_like: false, confident: true, polarimetry_cultivated: false, note: 'plot HV near −14.5 dB against a forest ring near −10.7 dB: about −3.8 dB' } as const;
 const RADAR_FOREST = { forest_like: true, confident: true, polarimetry_cultivated: false, note: 'plot HV level with the forest ring' } as const;
 const RADAR_NO_FOREST = { forest_like: null, confident: false, polarimetry_cultivated: false, note: 'farmland or savanna all around: ring baseline under −16 dB, no forest to compare with' } as const;
-const RADAR_PALM = { forest_like: false, confident: true, polarimetry_cultivated: true, note: 'HV near −14 dB below the forest ring, HH/HV near 8.5 dB: cultivated' } as const;
+const RADAR_PALM = { forest_like: null, confident: false, polarimetry_cultivated: true, note: 'HV near −14 dB below the forest ring, but as bright as secondary or dry forest can be: no answer; HH/HV near 8.5 dB: cultivated' } as const;
 
-const HEIGHT_CROP = { forest_like: false, confident: true, between_lines: false, note: 'median canopy near 15 m' } as const;
-const HEIGHT_PALM = { forest_like: false, confident: true, between_lines: false, note: 'median canopy near 12 m' } as const;
+// Tapped rubber and mature oil palm stand where secondary, dry deciduous, degraded or swamp forest stand too.
+const HEIGHT_CROP = { forest_like: null, confident: false, between_lines: true, note: 'median canopy near 15 m, as tall as secondary or dry forest: read, but no answer' } as const;
+const HEIGHT_PALM = { forest_like: null, confident: false, between_lines: true, note: 'median canopy near 12 m, as tall as secondary forest: read, but no answer' } as const;
 const HEIGHT_MID = { forest_like: null, confident: false, between_lines: true, note: 'median canopy near 21 m, between the crop and forest lines: read, but no answer' } as const;
 const HEIGHT_FOREST = { forest_like: true, confident: true, between_lines: false, note: 'median canopy of 27–30 m' } as const;
 const HEIGHT_MASKED = { forest_like: null, confident: false, between_lines: false, note: 'the canopy-height map has no value over the plot (masked, 255)' } as const;
@@ -257,13 +258,13 @@ export const DEMO_SITES: readonly DemoSiteSpec[] = [
     title: 'Rubber seen clearly in one season only, Harbel (Liberia)',
     country: 'LR', commodity: 'rubber', centre: [-10.33, 6.28],
     plot: { areaHa: 12.0, aspect: 1.3, angleDeg: 12 }, producer: 'Demo Harbel Rubber Farmers', plantedYear: 1998,
-    story: 'Only the 2019 season was seen through the clouds, and it wintered; radar and height both read a crop.',
+    story: 'Only the 2019 season was seen through the clouds, and it wintered; radar and height both read a crop, but one season cannot show that every part of the plot winters.',
     plotCover: 'rubber', trough: { doy: 25 }, surround: SURROUND_FOREST, sky: { overcast: 0.9, overcastAtTrough: 0.9, clearSeasons: [2019] },
     terrain: { elevation: 20, slopeDeg: 1, aspectDeg: 90 },
     tmf: { plot: { kind: 'deforested', year: 1993, to: 'plantation' }, surround: { kind: 'forest' } },
     euMaps: { forestShare: 0, forestType: 'primary' },
     intended: { cycle: 'troughs_short_of_record', shade: SHADE_CROP, radar: RADAR_CROP, height: HEIGHT_CROP, terrain_outside: false, context: facts() },
-    truth: { verdict: EVIDENCED, reason: 'structure_confirmed_single_trough', reasons: ['structure_confirmed_single_trough'] },
+    truth: { verdict: WEAK, reason: 'ground_not_shown_uniform', reasons: ['ground_not_shown_uniform', 'structure_confirmed_single_trough'] },
   },
   {
     name: 'cn-xishuangbanna-steep',
@@ -283,30 +284,30 @@ export const DEMO_SITES: readonly DemoSiteSpec[] = [
     title: 'Rubber with a dust-hazed trough among farmland, Edo (Nigeria)',
     country: 'NG', commodity: 'rubber', centre: [5.78, 6.42],
     plot: { areaHa: 10.0, aspect: 1.1, angleDeg: -40 }, producer: 'Demo Iyanomo Rubber Growers', plantedYear: 2000,
-    story: 'Wintering falls in the harmattan, so every trough is seen through dust; farmland all round leaves radar no forest to compare with, and the canopy height sits between the lines.',
+    story: 'Wintering falls in the harmattan, so every trough is seen through dust: a dip seen only through haze does not count, so no season answers; farmland all round leaves radar no forest to compare with, and the canopy height sits between the lines.',
     plotCover: 'rubber', trough: { doy: 20 }, surround: { main: 'farmland', other: 'savanna', otherShare: 0.3 },
     sky: { overcast: 0.15, overcastAtTrough: 0, dustAtTrough: true },
     plotHeight: { median: 21, sd: 1.5 },
     terrain: { elevation: 90, slopeDeg: 2, aspectDeg: 45 },
     tmf: { plot: ESTABLISHED_RUBBER, surround: { kind: 'deforested', year: 1988, to: 'other' } },
     euMaps: { forestShare: 0, forestType: 'primary' },
-    intended: { cycle: 'phase_locked', shade: SHADE_DUST, radar: RADAR_NO_FOREST, height: HEIGHT_MID, terrain_outside: false, context: facts() },
-    truth: { verdict: WEAK, reason: 'single_structural_reading_short_of_margin', reasons: ['single_structural_reading_short_of_margin'] },
+    intended: { cycle: 'too_thin', shade: SHADE_DUST, radar: RADAR_NO_FOREST, height: HEIGHT_MID, terrain_outside: false, context: facts() },
+    truth: { verdict: 'insufficient_record', reason: 'record_too_thin', reasons: ['record_too_thin'] },
   },
   {
     name: 'gh-dust-no-structure',
     title: 'Rubber with a dust-hazed trough and no structural reading, Western Region (Ghana)',
     country: 'GH', commodity: 'rubber', centre: [-2.05, 5.25],
     plot: { areaHa: 9.5, aspect: 1.4, angleDeg: 60 }, producer: 'Demo Apimanim Outgrowers', plantedYear: 1999,
-    story: 'Dust over every trough, farmland all round for the radar, and the canopy-height map masked over the plot: no structural instrument can answer.',
+    story: 'Dust over every trough, so no dip is counted and no season answers; farmland all round for the radar, and the canopy-height map masked over the plot: no structural instrument could answer either.',
     plotCover: 'rubber', trough: { doy: 30 }, surround: { main: 'farmland', other: 'savanna', otherShare: 0.3 },
     sky: { overcast: 0.15, overcastAtTrough: 0, dustAtTrough: true },
     plotHeight: null,
     terrain: { elevation: 60, slopeDeg: 2, aspectDeg: 200 },
     tmf: { plot: ESTABLISHED_RUBBER, surround: { kind: 'deforested', year: 1985, to: 'other' } },
     euMaps: { forestShare: 0, forestType: 'primary' },
-    intended: { cycle: 'phase_locked', shade: SHADE_DUST, radar: RADAR_NO_FOREST, height: HEIGHT_MASKED, terrain_outside: false, context: facts() },
-    truth: { verdict: WEAK, reason: 'no_structural_reading', reasons: ['no_structural_reading'] },
+    intended: { cycle: 'too_thin', shade: SHADE_DUST, radar: RADAR_NO_FOREST, height: HEIGHT_MASKED, terrain_outside: false, context: facts() },
+    truth: { verdict: 'insufficient_record', reason: 'record_too_thin', reasons: ['record_too_thin'] },
   },
   {
     name: 'id-jambi-pulpwood-concession',
@@ -372,16 +373,16 @@ export const DEMO_SITES: readonly DemoSiteSpec[] = [
   },
   {
     name: 'vn-binh-phuoc-shade-veto',
-    title: 'Rubber whose trough keeps forest-like shade, overruled by radar and height, Binh Phuoc (Vietnam)',
+    title: 'Rubber whose trough keeps forest-like shade, overruled by radar and the Landsat record, Binh Phuoc (Vietnam)',
     country: 'VN', commodity: 'rubber', centre: [106.9, 11.65],
     plot: { areaHa: 11.2, aspect: 1.4, angleDeg: 80 }, producer: 'Demo Dong Phu Rubber Households', plantedYear: 2007,
-    story: 'A dense clone that winters only partly: shade at the trough reads forest-like, while radar and canopy height both confidently read a crop.',
+    story: 'A dense clone that winters only partly: shade at the trough reads forest-like, but radar confidently reads a crop (its return under that of any forest) and the Landsat record dates its clearing to 1996; its 15 m canopy is as tall as secondary forest, so height gives no answer.',
     plotCover: 'rubber', trough: { doy: 40, spectrum: { red: 0.06, nir: 0.27 } }, surround: SURROUND_FOREST, sky: CLEAR_SKY,
     terrain: { elevation: 150, slopeDeg: 3, aspectDeg: 90 },
     tmf: { plot: ESTABLISHED_RUBBER, surround: { kind: 'forest' } },
     euMaps: { forestShare: 0, forestType: 'primary' },
-    intended: { cycle: 'phase_locked', shade: SHADE_FOREST, radar: RADAR_CROP, height: HEIGHT_CROP, terrain_outside: false, context: facts() },
-    truth: { verdict: EVIDENCED, reason: 'shade_veto_overruled_by_two_confident_readings', reasons: ['shade_veto_overruled_by_two_confident_readings'] },
+    intended: { cycle: 'phase_locked', shade: SHADE_FOREST, radar: RADAR_CROP, height: HEIGHT_CROP, terrain_outside: false, context: facts({ record_cleared_by_2015: true }) },
+    truth: { verdict: EVIDENCED, reason: 'shade_veto_overruled_by_structure_and_record', reasons: ['shade_veto_overruled_by_structure_and_record'] },
   },
   {
     name: 'kh-kampong-cham-record',
@@ -399,16 +400,16 @@ export const DEMO_SITES: readonly DemoSiteSpec[] = [
   },
   {
     name: 'ci-bouafle-eu-maps',
-    title: 'Rubber in the savanna belt with a forest-like trough, overruled by height and the EU 2020 maps, Bouaflé (Côte d\'Ivoire)',
+    title: 'Rubber in the savanna belt with a forest-like trough that nothing can overrule, Bouaflé (Côte d\'Ivoire)',
     country: 'CI', commodity: 'rubber', centre: [-5.75, 6.95],
     plot: { areaHa: 12.5, aspect: 1.5, angleDeg: 35 }, producer: 'Demo Marahoué Hévéa Cooperative', plantedYear: 2006,
-    story: 'Shade reads forest-like; radar has no forest around to compare with, but canopy height confidently reads a crop and both 2020 maps put 5% of the plot in forest.',
+    story: 'Shade reads forest-like; radar has no forest around to compare with, and the 15 m canopy is as tall as a secondary or dry forest, so nothing independent of the record reads a crop, whatever the 2020 maps say.',
     plotCover: 'rubber', trough: { doy: 25, spectrum: { red: 0.06, nir: 0.27 } }, surround: { main: 'savanna', other: 'farmland', otherShare: 0.4 }, sky: CLEAR_SKY,
     terrain: { elevation: 230, slopeDeg: 2, aspectDeg: 10 },
     tmf: { plot: { kind: 'never' }, surround: { kind: 'never' } },
     euMaps: { forestShare: 0.05, forestType: 'naturally_regenerating' },
     intended: { cycle: 'phase_locked', shade: SHADE_FOREST, radar: RADAR_NO_FOREST, height: HEIGHT_CROP, terrain_outside: false, context: facts() },
-    truth: { verdict: EVIDENCED, reason: 'shade_veto_overruled_by_structure_and_eu_maps', reasons: ['shade_veto_overruled_by_structure_and_eu_maps'] },
+    truth: { verdict: WEAK, reason: 'structural_reading_says_forest', reasons: ['structural_reading_says_forest'] },
   },
   {
     name: 'th-nan-deciduous-forest',

@@ -99,4 +99,13 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
   record_covers_part_of_plot:
     'The optical record (Sentinel-2 and Landsat) had data for less than 95% of the plot, so the rest of the ' +
     'plot was not read and a positive reading is withheld.',
+  ground_not_shown_uniform:
+    'A positive finding speaks for every part of the plot, and the instruments did not show that it is one crop ' +
+    'throughout: a part over half a hectare or a tenth of the plot reads unlike the rest on the seasonal dip, ' +
+    'canopy height, radar or shade, or the record is too short to test every part of the plot for the dip. ' +
+    'Such a part may be forest the rest of the plot is not, so a positive reading is withheld.',
+  surroundings_show_the_same_dip:
+    'The ground around the plot thinned at the same time of year and as deeply as the plot did, as a deciduous ' +
+    'forest around a deciduous crop does: the dip is then the season\'s, not evidence of how the plot was ' +
+    'managed, so a positive reading is withheld.',
 };

@@ -9,7 +9,7 @@ import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
 import type { EvidenceBlocks, EvidenceObject, EvidencePart, EvidenceSeason, SeriesPoint, SkippedScene } from './evidence-object.ts';
-import { type FloorJudgedOn, findingSentence, forestPartClause, mapShareClause, noDipClause, whereInPlot } from './finding.ts';
+import { type FloorJudgedOn, findingSentence, forestPartClause, mapShareClause, noDipClause, unevenClause, whereInPlot } from './finding.ts';
 import type { PlotFootprint } from './footprint.ts';
 import type { BlockSummary } from './kernels/block-index.ts';
 import type { PlotTaskResult } from './worker/tasks.ts';
@@ -18,6 +18,7 @@ import { nextStep } from './next-step.ts';
 import { operatingPoints as op } from './operating-points.ts';
 import type { EvidenceFacts, Landsat2020Class } from './plot-state.ts';
 import { HEIGHT_INSTRUMENT, RADAR_INSTRUMENT, RECORD_PERIOD, SENSORS, type PlotPlan } from './plan/read-plan.ts';
+import { unevenGround } from './uneven-ground.ts';
 
 export const CUTOFF = '2020-12-31';
 
@@ -118,7 +119,11 @@ function instrumentBlocksOf(result: PlotTaskResult, plotHa: number): Record<'str
 /** The finding of one read as it stands on its own: a plot's, or one part's of a multi-part plot (`plotHa` the area read). */
 export function readFinding(result: PlotTaskResult, decision: Decision, plotHa: number, floorOn: FloorJudgedOn): string {
   const t = result.troughs;
-  const counts = { measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length, opticalCoverage: result.coverage.optical, floorOn };
+  const uneven = unevenGround(result, op.blocks.forestPart).map((u) => unevenClause(u.instrument, u.patch.ha, u.patch.share, whereInPlot(u.patch.offset_m, plotHa)));
+  const counts = {
+    measured: t.seasons_observed, dipped: t.seasons_with_dip, seasons: t.seasons.length, opticalCoverage: result.coverage.optical, floorOn,
+    uneven, shortRecord: t.cycle === 'troughs_short_of_record', ring: { seen: result.ring.seasons_seen, same: result.ring.seasons_same },
+  };
   return findingSentence(decision, counts, partsOf(result, instrumentBlocksOf(result, plotHa)));
 }
 

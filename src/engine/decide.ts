@@ -39,7 +39,9 @@ export type ReasonCode =
   | 'landsat_record_unavailable'
   | 'planted_forest_2020'
   | 'eu_forest_maps_read_forest'
-  | 'record_covers_part_of_plot';
+  | 'record_covers_part_of_plot'
+  | 'ground_not_shown_uniform'
+  | 'surroundings_show_the_same_dip';
 
 /**
  * One structural instrument's categorical answer (spec 2.7 rule 1): null when it could not answer.
@@ -49,6 +51,11 @@ export interface InstrumentAnswer {
   readonly forest_like: boolean | null;
   /** The reading cleared its line by the instrument's margin. */
   readonly confident: boolean;
+  /**
+   * Forest-like only because a located part of the plot reads so (withForestPart()), the plot-wide
+   * reading following the majority cover: such a patch is never outvoted by plot-wide readings.
+   */
+  readonly located?: boolean;
 }
 
 /**
@@ -100,6 +107,13 @@ export interface DecisionInput {
    * (withDipBlocks()): the cycle reads not_consistent. Absent: no such part.
    */
   readonly part_without_dip?: boolean;
+  /**
+   * A contiguous part of the plot large enough to count reads unlike the plot's majority on an
+   * instrument that answered (engine/uneven-ground.ts). Absent: no such part.
+   */
+  readonly uneven_part?: boolean;
+  /** The ground around the plot dipped at the plot's time and to its depth (ringDip()). Absent: it did not, or was not read. */
+  readonly ring_shares_dip?: boolean;
   /** Shade at the trough (structureAtTrough()): read from the optical record's own trough scenes, so it can veto, never confirm. */
   readonly shade: InstrumentAnswer;
   /** Radar contrast (radarContrast()), with its polarimetric answer. */
@@ -130,7 +144,7 @@ export interface Facts {
   readonly forest: number;
   /** Instruments that answered crop. */
   readonly crop: number;
-  /** Shade reads forest-like and neither radar nor height does. */
+  /** Shade reads forest-like over the plot as a whole (not a located part of it) and neither radar nor height does. */
   readonly shadeVetoAlone: boolean;
   readonly radarConfidentCrop: boolean;
   readonly heightConfidentCrop: boolean;
@@ -156,6 +170,8 @@ export interface WithholdingRule {
   readonly place: 'before' | 'after';
   /** Which instruments' findings it applies to: positive only, or every answer but a refusal. */
   readonly scope: 'positive' | 'answered';
+  /** What withholds: a context block or a record's reach (the plot's size included), or the instruments' own reading of the ground. */
+  readonly by: 'context' | 'instruments';
   readonly when: (f: Facts) => boolean;
 }
 
@@ -189,7 +205,8 @@ export const RULES: readonly Rule[] = [
   // A cycle, read by instruments characterised on flatter ground than this.
   { kind: 'instruments', code: 'terrain_outside_characterised_range', verdict: WEAK,
     when: (f) => cycleOrTroughs(f) && f.input.terrain_outside === true },
-  // Shade alone reads forest on a full cycle: other evidence may overrule it.
+  // Shade alone reads forest over the whole plot on a full cycle: other evidence may overrule it. A
+  // part of the plot that shade locates as forest-like is never overruled (structural_reading_says_forest).
   { kind: 'instruments', code: 'shade_veto_overruled_by_two_confident_readings', verdict: EVIDENCED,
     when: (f) => cycleIs(f, 'phase_locked') && f.shadeVetoAlone && f.radarConfidentCrop && f.heightConfidentCrop },
   { kind: 'instruments', code: 'shade_veto_overruled_by_structure_and_record', verdict: EVIDENCED,
@@ -210,24 +227,33 @@ export const RULES: readonly Rule[] = [
   // Withholdings of a positive finding. The context blocks' codes come before the instruments'
   // reason (spec 2.8.7, 2.10: "the instruments' reason follows"), so `reason` names what withheld
   // the finding; the evidence floor rides after it on every answer (spec 2.7 rule 3).
-  { kind: 'withholding', code: 'inside_licensed_pulpwood_concession', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'inside_licensed_pulpwood_concession', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.inside_licensed_pulpwood_concession },
-  { kind: 'withholding', code: 'concession_layer_unavailable', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'concession_layer_unavailable', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.concession_layer_unavailable },
-  { kind: 'withholding', code: 'landsat_record_reads_undisturbed_forest', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'landsat_record_reads_undisturbed_forest', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.landsat_record_reads_undisturbed_forest },
-  { kind: 'withholding', code: 'landsat_record_unavailable', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'landsat_record_unavailable', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.landsat_record_unavailable },
-  { kind: 'withholding', code: 'planted_forest_2020', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'planted_forest_2020', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.planted_forest_2020 },
-  { kind: 'withholding', code: 'eu_forest_maps_read_forest', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'eu_forest_maps_read_forest', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => f.input.context.eu_forest_maps_read_forest },
-  { kind: 'withholding', code: 'plot_below_evidence_floor', verdict: WEAK, place: 'after', scope: 'answered',
+  { kind: 'withholding', code: 'plot_below_evidence_floor', verdict: WEAK, place: 'after', scope: 'answered', by: 'context',
     when: (f) => !f.input.area_known || f.input.plot_area_km2 < EVIDENCE_FLOOR_KM2 },
   // A record that read part of the plot says nothing of the rest (the instruments' own coverage
   // rule is theirs: one that read too little does not answer).
-  { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive',
+  { kind: 'withholding', code: 'record_covers_part_of_plot', verdict: WEAK, place: 'before', scope: 'positive', by: 'context',
     when: (f) => coversPart(f.input.optical_coverage) },
+  // A positive finding is a claim about every part of the plot: a part that reads unlike the rest on
+  // any instrument may be the forest the rest is not, and a record too short for the dip to be
+  // tested block by block (troughs_short_of_record) cannot show that every part winters.
+  { kind: 'withholding', code: 'ground_not_shown_uniform', verdict: WEAK, place: 'before', scope: 'positive', by: 'instruments',
+    when: (f) => f.input.uneven_part === true || cycleIs(f, 'troughs_short_of_record') },
+  // A dip the surroundings share (deciduous forest around a deciduous crop) is the season's, not a
+  // sign of how the plot was managed.
+  { kind: 'withholding', code: 'surroundings_show_the_same_dip', verdict: WEAK, place: 'before', scope: 'positive', by: 'instruments',
+    when: (f) => f.input.ring_shares_dip === true },
 ];
 
 function factsOf(input: DecisionInput): Facts {
@@ -238,7 +264,7 @@ function factsOf(input: DecisionInput): Facts {
     input,
     forest: all.filter((a) => a.forest_like === true).length,
     crop: all.filter((a) => a.forest_like === false).length,
-    shadeVetoAlone: input.shade.forest_like === true && input.radar.forest_like !== true && input.height.forest_like !== true,
+    shadeVetoAlone: input.shade.forest_like === true && input.shade.located !== true && input.radar.forest_like !== true && input.height.forest_like !== true,
     radarConfidentCrop,
     heightConfidentCrop,
     independentConfidentCrop: radarConfidentCrop || heightConfidentCrop,

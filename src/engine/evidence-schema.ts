@@ -49,7 +49,13 @@ const note = z.string().optional();
 
 const VERDICTS = [...new Set(RULES.map((rule) => rule.verdict))] as [EvidenceObject['verdict'], ...EvidenceObject['verdict'][]];
 const REASON_CODES = [...new Set(RULES.map((rule) => rule.code))] as [EvidenceObject['reason'], ...EvidenceObject['reason'][]];
-const reasonCode = z.enum(REASON_CODES);
+const reasonCode = z.enum(REASON_CODES).describe(
+  'A reason code of spec 2.10, or one of the three this service adds, each a withholding of a positive finding placed before the instruments\' reason: '
+  + '`record_covers_part_of_plot` (the optical record covers under 95% of the plot), `ground_not_shown_uniform` (a contiguous part of the plot over 0.5 ha '
+  + 'or a tenth of it, whichever is smaller, reads unlike the rest on the dip\'s timing or depth, canopy height, radar or shade; or the record is too short '
+  + 'to test every part for the dip), `surroundings_show_the_same_dip` (the ground 30 to 120 m around the plot dips at the plot\'s time and to its depth). '
+  + 'The finding names the share, where it lies and the instrument that saw it.',
+);
 
 /** Spec 2.8.1. */
 const calibration = z.object({

@@ -17,6 +17,12 @@ export interface FindingCounts {
   opticalCoverage?: number | null;
   /** What the evidence floor was judged on; the plot when absent. */
   floorOn?: FloorJudgedOn;
+  /** Clauses naming each part of the plot that reads unlike the rest (unevenClause()); none when absent. */
+  uneven?: readonly string[];
+  /** Every measured season dipped, but too few were measured for the record to stand alone (troughs_short_of_record). */
+  shortRecord?: boolean;
+  /** The plot's dipped seasons the ground around it was seen in, and those it dipped alike in (ringDip()). */
+  ring?: { seen: number; same: number };
 }
 
 /**
@@ -74,6 +80,14 @@ const WITHHELD_BY: Partial<Record<ReasonCode, string | ((c: FindingCounts) => st
   eu_forest_maps_read_forest: 'the Commission\'s 2020 forest maps class at least half of the plot as forest',
   plot_below_evidence_floor: (c) => FLOOR_CLAUSE[c.floorOn ?? 'plot'],
   record_covers_part_of_plot: (c) => `${outsideRecord(c)}, so the record says nothing of that part`,
+  ground_not_shown_uniform: (c) => [
+    ...(c.uneven ?? []).map((u) => `${u}, so the plot is not shown to be one crop throughout`),
+    ...(c.shortRecord === true
+      ? [`with ${c.measured === 1 ? 'one dry season' : `${c.measured} dry seasons`} measured, the record is too short to show that every part of the plot winters`]
+      : []),
+  ].join('; and '),
+  surroundings_show_the_same_dip: (c) =>
+    `the ground around the plot dipped at the same time and to the same depth in ${c.ring?.same ?? 0} of the ${c.ring?.seen ?? 0} dry seasons it was seen in, so the dip may be the season's, as a deciduous forest's is, and is no evidence of how the plot was managed`,
 };
 
 const withheldBy = (r: ReasonCode, c: FindingCounts): string => {
@@ -129,6 +143,11 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 /** "canopy height reads 1.2 ha (11%) in the north-east forest-like" */
 export function forestPartClause(instrument: string, ha: number, share: number, where: string): string {
   return `${instrument} reads ${ha.toFixed(1)} ha (${percent(share)}) ${where} forest-like`;
+}
+
+/** "1.2 ha (11%) in the north-east reads unlike the rest of the plot on canopy height" */
+export function unevenClause(instrument: string, ha: number, share: number, where: string): string {
+  return `${ha.toFixed(1)} ha (${percent(share)}) ${where} reads unlike the rest of the plot on ${instrument}`;
 }
 
 /** "1.2 ha (11%) in the south shows no dry-season dip" */

@@ -24,10 +24,13 @@ export interface OperatingPoints {
     readonly sclBufferedClasses: readonly number[];
     readonly landsatQaBufferedBits: readonly number[];
     readonly shadeEndmembers: ShadeEndmembers;
+    readonly landsatAerosolHazyLevels: readonly number[];
   };
-  readonly seasons: SeasonLines;
+  readonly seasons: SeasonLines & { readonly ringInnerM: number; readonly ringOuterM: number };
   readonly structure: StructureLines;
   readonly radar: RadarLines & { readonly ringInnerM: number; readonly ringOuterM: number };
+  /** Published ranges of the forest types the crop lines of height and radar lie under. */
+  readonly forestTypes: Readonly<Record<string, { readonly heightM: readonly [number, number]; readonly hvDb: readonly [number, number] }>>;
   readonly height: HeightLines;
   readonly terrain: TerrainLines;
   /** Sub-plot blocks (kernels/block-index.ts, block-readings.ts). */
@@ -39,6 +42,8 @@ export interface OperatingPoints {
     readonly minRadarPixels: number;
     readonly dipCellM: number;
     readonly minDipPixels: number;
+    /** How far a block's reading lies from the plot's majority before it reads unlike it (kernels/unlike-majority.ts). */
+    readonly unlike: { readonly heightM: number; readonly shade: number; readonly radarDb: number; readonly dipDays: number; readonly dipDepth: number };
   };
 }
 
@@ -52,6 +57,7 @@ const fraction = z.number().min(0).max(1);
 const count = z.number().int().min(1);
 const bits = z.array(z.number().int().min(0).max(15));
 const reflectancePair = z.tuple([fraction, fraction]);
+const range = z.tuple([z.number(), z.number()]).refine(([lo, hi]) => lo <= hi, 'a range runs from its low to its high end');
 
 const schema = z.strictObject({
   version: z.string().regex(/^\d+\.\d+\.\d+$/),
@@ -67,6 +73,8 @@ const schema = z.strictObject({
     scl_buffered_classes: line(z.array(z.number().int().min(1).max(11))),
     landsat_qa_buffered_bits: line(bits),
     max_aot: line(z.number().positive()),
+    landsat_aerosol_hazy_levels: line(z.array(z.number().int().min(0).max(3))),
+    max_hazy_share: line(fraction),
     shade_endmembers: line(z.strictObject({ vegetation: reflectancePair, soil: reflectancePair })),
   }),
   seasons: z.strictObject({
@@ -75,6 +83,8 @@ const schema = z.strictObject({
     max_gap_days: line(z.number().positive().max(365)),
     min_seasons: line(z.number().int().min(2)),
     phase_sd_limit_days: line(z.number().positive().max(183)),
+    ring_inner_m: line(z.number().min(0)),
+    ring_outer_m: line(z.number().positive().max(1000)),
   }),
   structure: z.strictObject({
     shade_line: line(fraction),
@@ -87,6 +97,7 @@ const schema = z.strictObject({
     forest_quantile: line(fraction),
     forest_baseline_min_db: line(z.number().max(0)),
     evergreen_hh_hv_min_db: line(z.number()),
+    crop_max_hv_db: line(z.number().max(0)),
     ring_inner_m: line(z.number().min(0)),
     ring_outer_m: line(z.number().positive()),
     min_plot_pixels: line(count),
@@ -97,6 +108,7 @@ const schema = z.strictObject({
     forest_line_m: line(z.number().positive()),
     min_pixels: line(count),
   }),
+  forest_types: z.record(z.string(), line(z.strictObject({ height_m: range, hv_db: range }))),
   blocks: z.strictObject({
     forest_min_ha: line(z.number().positive()),
     forest_min_share: line(fraction),
@@ -104,6 +116,11 @@ const schema = z.strictObject({
     radar_cell_m: line(z.number().positive()),
     min_fine_pixels: line(count),
     min_radar_pixels: line(count),
+    unlike_height_m: line(z.number().positive()),
+    unlike_shade: line(fraction),
+    unlike_radar_db: line(z.number().positive()),
+    unlike_dip_days: line(z.number().positive().max(183)),
+    unlike_dip_depth: line(z.number().positive().max(2)),
     dip_cell_m: line(z.number().positive()),
     min_dip_pixels: line(count),
   }),
@@ -122,6 +139,20 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
   const p = parsed.data;
   if (p.height.crop_line_m.value >= p.height.forest_line_m.value) {
     throw new OperatingPointsError('operating points: height.crop_line_m must lie under height.forest_line_m');
+  }
+  // No forest type the table holds may stand where height or radar confirm a crop.
+  const types = Object.entries(p.forest_types);
+  if (types.length === 0) throw new OperatingPointsError('operating points: forest_types holds no forest type');
+  for (const [name, { value }] of types) {
+    if (p.height.crop_line_m.value > value.height_m[0]) {
+      throw new OperatingPointsError(`operating points: height.crop_line_m must lie at or under the lowest canopy of forest_types.${name}`);
+    }
+    if (p.radar.crop_max_hv_db.value > value.hv_db[0]) {
+      throw new OperatingPointsError(`operating points: radar.crop_max_hv_db must lie at or under the lowest HV of forest_types.${name}`);
+    }
+  }
+  if (p.seasons.ring_inner_m.value >= p.seasons.ring_outer_m.value) {
+    throw new OperatingPointsError('operating points: seasons.ring_inner_m must lie under seasons.ring_outer_m');
   }
   if (p.radar.ring_inner_m.value >= p.radar.ring_outer_m.value) {
     throw new OperatingPointsError('operating points: radar.ring_inner_m must lie under radar.ring_outer_m');
@@ -143,6 +174,9 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       sclBufferedClasses: p.scenes.scl_buffered_classes.value,
       landsatQaBufferedBits: p.scenes.landsat_qa_buffered_bits.value,
       maxAot: p.scenes.max_aot.value,
+      hazeAot: p.structure.aot_dust_limit.value,
+      maxHazyShare: p.scenes.max_hazy_share.value,
+      landsatAerosolHazyLevels: p.scenes.landsat_aerosol_hazy_levels.value,
       shadeEndmembers: { vegetation, soil },
     },
     seasons: {
@@ -151,6 +185,8 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       maxGapDays: p.seasons.max_gap_days.value,
       minSeasons: p.seasons.min_seasons.value,
       phaseSdLimitDays: p.seasons.phase_sd_limit_days.value,
+      ringInnerM: p.seasons.ring_inner_m.value,
+      ringOuterM: p.seasons.ring_outer_m.value,
     },
     structure: {
       shadeLine: p.structure.shade_line.value,
@@ -163,6 +199,7 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       forestQuantile: p.radar.forest_quantile.value,
       forestBaselineMinDb: p.radar.forest_baseline_min_db.value,
       evergreenHhHvMinDb: p.radar.evergreen_hh_hv_min_db.value,
+      cropMaxHvDb: p.radar.crop_max_hv_db.value,
       ringInnerM: p.radar.ring_inner_m.value,
       ringOuterM: p.radar.ring_outer_m.value,
       minPlotPixels: p.radar.min_plot_pixels.value,
@@ -174,6 +211,7 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       minPixels: p.height.min_pixels.value,
     },
     terrain: { maxSlopeDeg: p.terrain.max_slope_deg.value },
+    forestTypes: Object.fromEntries(types.map(([name, { value }]) => [name, { heightM: value.height_m, hvDb: value.hv_db }])),
     blocks: {
       forestPart: { minHa: p.blocks.forest_min_ha.value, minShare: p.blocks.forest_min_share.value },
       fineCellM: p.blocks.fine_cell_m.value,
@@ -182,6 +220,13 @@ export function parseOperatingPoints(raw: unknown): OperatingPoints {
       minRadarPixels: p.blocks.min_radar_pixels.value,
       dipCellM: p.blocks.dip_cell_m.value,
       minDipPixels: p.blocks.min_dip_pixels.value,
+      unlike: {
+        heightM: p.blocks.unlike_height_m.value,
+        shade: p.blocks.unlike_shade.value,
+        radarDb: p.blocks.unlike_radar_db.value,
+        dipDays: p.blocks.unlike_dip_days.value,
+        dipDepth: p.blocks.unlike_dip_depth.value,
+      },
     },
   };
 }

@@ -6,7 +6,7 @@
  * part's. This module owns the split, that order and the `parts` entries of the evidence object.
  */
 import { readFinding } from './assemble-evidence.ts';
-import { decide, type Decision, instrumentsRule, NO_CONTEXT } from './decide.ts';
+import { decide, type Decision, instrumentsRule, NO_CONTEXT, RULES } from './decide.ts';
 import type { EvidencePart } from './evidence-object.ts';
 import { type PlotFootprint, plotFootprint, polygonAreaHa } from './footprint.ts';
 import type { PlotPlan, PlotToRead } from './plan/read-plan.ts';
@@ -46,6 +46,9 @@ export function unreadPartAnswer(part: PlotToRead, why: string): PartAnswer {
   return { footprint, decision, finding: `Nothing was read on this part: ${why}.`, read: null, notRead: why };
 }
 
+/** Withholdings of the instruments' own reading of the ground (decide.ts): as cautious as the instruments' withholding reasons. */
+const INSTRUMENT_WITHHOLDINGS = new Set<string>(RULES.filter((r) => r.kind === 'withholding' && r.by === 'instruments').map((r) => r.code));
+
 /**
  * How cautious an answer is, least first. A positive finding is the least cautious. A withheld
  * finding whose instruments read a plantation (held back by a context block or the floor) comes
@@ -58,7 +61,7 @@ export function caution(d: Decision): number {
     case 'prior_management_evidenced':
       return 0;
     case 'prior_management_weak':
-      return instrumentsRule(d).verdict === 'prior_management_evidenced' ? 1 : 2;
+      return instrumentsRule(d).verdict === 'prior_management_evidenced' && !d.reasons.some((r) => INSTRUMENT_WITHHOLDINGS.has(r)) ? 1 : 2;
     case 'insufficient_record':
       return 3;
     case 'no_prior_management_evidenced':

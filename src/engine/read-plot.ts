@@ -23,6 +23,8 @@ import { checkReadArea, NothingToReadError, planRead, type PlotPlan, type PlotTo
 import { type PlotFootprint, plotFootprint } from './footprint.ts';
 import { type PartAnswer, plotAnswer, plotParts, readPartAnswer, unreadPartAnswer } from './plot-parts.ts';
 import type { SigningKey } from './signing.ts';
+import { operatingPoints as op } from './operating-points.ts';
+import { unevenGround } from './uneven-ground.ts';
 import { metresPerDegree } from './sources/reproject.ts';
 
 export interface EngineDeps {
@@ -142,6 +144,8 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
     area_known: plan.footprint.areaKnown,
     cycle: r.troughs.cycle,
     part_without_dip: r.troughs.part_without_dip,
+    uneven_part: unevenGround(r, op.blocks.forestPart).length > 0,
+    ring_shares_dip: r.ring.same,
     shade: r.structure,
     radar: r.radar ?? { forest_like: null, confident: false, polarimetry_cultivated: null },
     height: r.height ?? { forest_like: null, confident: false, between_lines: false },

@@ -14,7 +14,7 @@ export const REASON_BUCKETS = [
 ] as const;
 export type ReasonBucket = (typeof REASON_BUCKETS)[number];
 
-const CONTEXT_WITHHOLDINGS = new Set<string>(RULES.filter((r) => r.kind === 'withholding' && r.place === 'before').map((r) => r.code));
+const CONTEXT_WITHHOLDINGS = new Set<string>(RULES.filter((r) => r.kind === 'withholding' && r.place === 'before' && r.by === 'context').map((r) => r.code));
 const BUCKET_OF_VERDICT: Record<Verdict, ReasonBucket> = {
   prior_management_evidenced: 'finding_issued',
   prior_management_weak: 'withheld_by_instruments',

@@ -7,7 +7,7 @@ import { operatingPoints as op } from '../../src/engine/operating-points.ts';
 import { heightPercentiles } from '../../src/engine/kernels/height-percentiles.ts';
 import { radarContrast } from '../../src/engine/kernels/radar-contrast.ts';
 import { type PixelMask, rasteriseMask, ringMask } from '../../src/engine/kernels/rasterise-mask.ts';
-import { CLEAR_MASK_LOOKUP, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../../src/engine/kernels/scene-stats.ts';
+import { CLEAR_MASK_LOOKUP, qaAerosolLookups, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../../src/engine/kernels/scene-stats.ts';
 import { bufferedClearMask } from '../../src/engine/kernels/dilate-mask.ts';
 import { landsatPublication, onePerAcquisition, sentinel2Publication } from '../../src/engine/plan/acquisitions.ts';
 import { type CycleClass, seasonalTroughs } from '../../src/engine/kernels/seasonal-troughs.ts';
@@ -121,8 +121,8 @@ async function readSite(root: string, name: string): Promise<Readings> {
   const merged: Array<[number, number, number]> = days.map((d, k) => [d, ndvi[k], flags[k]]);
   const landsatScenes = onePerAcquisition((await landsat.search({ bbox: box, start: '2016-01-01', end: '2020-12-31' })).map((s) => landsatPublication(s, box))).kept.map((p) => p.scene);
   for (const scene of landsatScenes) {
-    const read = await landsat.sceneWindows(scene, box, ['red', 'nir08', 'qa_pixel']);
-    const [red, nir, qa] = await readWindows([read.red.request, read.nir08.request, read.qa_pixel.request]);
+    const read = await landsat.sceneWindows(scene, box, ['red', 'nir08', 'qa_pixel', 'qa_aerosol']);
+    const [red, nir, qa, aerosol] = await readWindows([read.red.request, read.nir08.request, read.qa_pixel.request, read.qa_aerosol.request]);
     const stats = sceneStats({
       mask: plotMask(red, m.lonLatRing),
       red: red.raw as Uint16Array,
@@ -130,6 +130,7 @@ async function readSite(root: string, name: string): Promise<Readings> {
       reflectance: read.red.encoding,
       clear: { classes: buffered(qa.raw, qa, qaLookup, qaSpread), lookup: CLEAR_MASK_LOOKUP },
       shade: op.scenes.shadeEndmembers,
+      aerosolQa: { values: aerosol.raw, ...qaAerosolLookups(op.scenes.landsatAerosolHazyLevels) },
     });
     merged.push([Math.floor(Date.parse(scene.datetime) / 86_400_000), stats.ndvi_median ?? Number.NaN, sceneFlags(stats, op.scenes)]);
   }

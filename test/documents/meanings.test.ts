@@ -5,8 +5,9 @@ import { REASON_MEANINGS, VERDICT_MEANINGS } from '../../src/documents/meanings.
 
 test('every reason code of the rule table has one plain meaning, and no other code has one', () => {
   const codes = RULES.map((r) => r.code).sort();
-  // The 20 codes of spec 2.10 and record_covers_part_of_plot, which this service adds.
-  assert.equal(codes.length, 21);
+  // The 20 codes of spec 2.10 and the three this service adds: record_covers_part_of_plot,
+  // ground_not_shown_uniform and surroundings_show_the_same_dip.
+  assert.equal(codes.length, 23);
   assert.deepEqual(Object.keys(REASON_MEANINGS).sort(), codes);
   const texts = Object.values(REASON_MEANINGS);
   assert.equal(new Set(texts).size, texts.length);

@@ -37,6 +37,8 @@ const SPEC: Record<ReasonCode, Verdict> = {
   planted_forest_2020: 'prior_management_weak',
   eu_forest_maps_read_forest: 'prior_management_weak',
   record_covers_part_of_plot: 'prior_management_weak',
+  ground_not_shown_uniform: 'prior_management_weak',
+  surroundings_show_the_same_dip: 'prior_management_weak',
 };
 const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'inside_licensed_pulpwood_concession',
@@ -46,11 +48,15 @@ const CONTEXT_WITHHOLDINGS: ReasonCode[] = [
   'planted_forest_2020',
   'eu_forest_maps_read_forest',
   'record_covers_part_of_plot',
+  'ground_not_shown_uniform',
+  'surroundings_show_the_same_dip',
 ];
 
 const CROP: InstrumentAnswer = { forest_like: false, confident: true };
 const CROP_WEAK: InstrumentAnswer = { forest_like: false, confident: false };
 const FOREST: InstrumentAnswer = { forest_like: true, confident: true };
+/** Forest-like only over a located part of the plot: the plot-wide reading followed the crop around it. */
+const FOREST_PART: InstrumentAnswer = { forest_like: true, confident: true, located: true };
 const NONE: InstrumentAnswer = { forest_like: null, confident: false };
 /** A canopy read between the height lines: no answer, but a reading short of its margin. */
 const MID: HeightAnswer = { forest_like: null, confident: false, between_lines: true };
@@ -73,6 +79,10 @@ interface Case {
   readonly areaKnown?: boolean;
   readonly context?: Partial<ContextFacts>;
   readonly coverage?: number | null;
+  /** A part of the plot large enough to count reads unlike the rest on some instrument. */
+  readonly uneven?: boolean;
+  /** The ground around the plot dipped as the plot did. */
+  readonly ringDip?: boolean;
   readonly verdict: Verdict;
   readonly reasons: ReasonCode[];
 }
@@ -89,6 +99,8 @@ function inputOf(c: Omit<Case, 'name' | 'verdict' | 'reasons'>): DecisionInput {
     terrain_outside: c.terrain ?? false,
     context: { ...NO_CONTEXT, ...c.context },
     ...(c.coverage === undefined ? {} : { optical_coverage: c.coverage }),
+    ...(c.uneven === undefined ? {} : { uneven_part: c.uneven }),
+    ...(c.ringDip === undefined ? {} : { ring_shares_dip: c.ringDip }),
   };
 }
 
@@ -101,8 +113,25 @@ const CASES: Case[] = [
   { name: 'shade alone never carries a positive: a confident crop shade with no radar or height answer', shade: CROP, radar: NONE, height: NONE, verdict: 'prior_management_weak', reasons: ['no_structural_reading'] },
   { name: 'shade alone never carries a positive: a confident crop shade beside a radar short of its margin', shade: CROP, radar: CROP_WEAK, height: NONE, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
   { name: 'a height between the lines is no answer, not a crop answer', shade: CROP, radar: NONE, height: MID, verdict: 'prior_management_weak', reasons: ['single_structural_reading_short_of_margin'] },
-  { name: 'troughs on a short record confirmed by a confident radar reading', cycle: 'troughs_short_of_record', shade: NONE, height: NONE, verdict: 'prior_management_evidenced', reasons: ['structure_confirmed_single_trough'] },
-  { name: 'troughs on a short record confirmed by a confident height reading', cycle: 'troughs_short_of_record', shade: NONE, radar: NONE, verdict: 'prior_management_evidenced', reasons: ['structure_confirmed_single_trough'] },
+  // A short record with a dip: the dip cannot be tested part by part, so it is never positive.
+  { name: 'troughs on a short record with a confident radar reading are withheld', cycle: 'troughs_short_of_record', shade: NONE, height: NONE, verdict: 'prior_management_weak', reasons: ['ground_not_shown_uniform', 'structure_confirmed_single_trough'] },
+  { name: 'troughs on a short record with a confident height reading are withheld', cycle: 'troughs_short_of_record', shade: NONE, radar: NONE, verdict: 'prior_management_weak', reasons: ['ground_not_shown_uniform', 'structure_confirmed_single_trough'] },
+  { name: 'troughs on a short record with radar and height both reading crop are withheld', cycle: 'troughs_short_of_record', verdict: 'prior_management_weak', reasons: ['ground_not_shown_uniform', 'structure_confirmed_single_trough'] },
+  // Positive only for uniform ground: a part unlike the rest on any instrument withholds.
+  { name: 'a part of the plot unlike the rest withholds a positive finding', uneven: true, verdict: 'prior_management_weak', reasons: ['ground_not_shown_uniform', 'cycle_and_structure_agree'] },
+  { name: 'a part unlike the rest withholds a shade veto that radar and height overruled', shade: FOREST, uneven: true, verdict: 'prior_management_weak', reasons: ['ground_not_shown_uniform', 'shade_veto_overruled_by_two_confident_readings'] },
+  { name: 'a part unlike the rest leaves a reading that was not positive as it is', cycle: 'not_consistent', uneven: true, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
+  { name: 'a part unlike the rest follows the context withholdings', uneven: true, context: { eu_forest_maps_read_forest: true }, verdict: 'prior_management_weak', reasons: ['eu_forest_maps_read_forest', 'ground_not_shown_uniform', 'cycle_and_structure_agree'] },
+  { name: 'uniform ground withholds nothing', uneven: false, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  // The ring is not always forest: a dip the surroundings share is no evidence of management.
+  { name: 'surroundings that dip as the plot does withhold a positive finding', ringDip: true, verdict: 'prior_management_weak', reasons: ['surroundings_show_the_same_dip', 'cycle_and_structure_agree'] },
+  { name: 'surroundings that dip as the plot does leave a reading that was not positive as it is', ringDip: true, radar: FOREST, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
+  { name: 'a part unlike the rest and surroundings that dip alike are both named', ringDip: true, uneven: true, verdict: 'prior_management_weak', reasons: ['ground_not_shown_uniform', 'surroundings_show_the_same_dip', 'cycle_and_structure_agree'] },
+  { name: 'surroundings without the plot\'s dip withhold nothing', ringDip: false, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
+  // A located patch is never outvoted by plot-wide readings that follow the majority cover.
+  { name: 'a shade-located forest patch is not overruled by radar and height reading crop plot-wide', shade: FOREST_PART, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
+  { name: 'a shade-located forest patch is not overruled by radar and the Landsat record', shade: FOREST_PART, height: NONE, context: { record_cleared_by_2015: true }, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
+  { name: 'a shade-located forest patch is not overruled by height and the EU maps', shade: FOREST_PART, radar: NONE, context: { eu_maps_at_most_a_tenth_forest: true }, verdict: 'prior_management_weak', reasons: ['structural_reading_says_forest'] },
   { name: 'troughs on a short record are not confirmed by shade, read at those same troughs', cycle: 'troughs_short_of_record', shade: CROP, radar: NONE, height: MID, verdict: 'insufficient_record', reasons: ['record_too_thin'] },
   { name: 'radar and height both confidently overrule a forest-like shade', shade: FOREST, verdict: 'prior_management_evidenced', reasons: ['shade_veto_overruled_by_two_confident_readings'] },
   { name: 'radar and the Landsat record overrule a forest-like shade', shade: FOREST, height: NONE, context: { record_cleared_by_2015: true }, verdict: 'prior_management_evidenced', reasons: ['shade_veto_overruled_by_structure_and_record'] },
@@ -143,13 +172,13 @@ const CASES: Case[] = [
   { name: 'inside a licensed pulpwood concession', context: { inside_licensed_pulpwood_concession: true }, verdict: 'prior_management_weak', reasons: ['inside_licensed_pulpwood_concession', 'cycle_and_structure_agree'] },
   { name: 'the concession layer could not be read', context: { concession_layer_unavailable: true }, verdict: 'prior_management_weak', reasons: ['concession_layer_unavailable', 'cycle_and_structure_agree'] },
   { name: 'the Landsat record reads undisturbed forest', shade: FOREST, context: { landsat_record_reads_undisturbed_forest: true }, verdict: 'prior_management_weak', reasons: ['landsat_record_reads_undisturbed_forest', 'shade_veto_overruled_by_two_confident_readings'] },
-  { name: 'the Landsat record could not be read in Indonesia or Malaysia', cycle: 'troughs_short_of_record', context: { landsat_record_unavailable: true }, verdict: 'prior_management_weak', reasons: ['landsat_record_unavailable', 'structure_confirmed_single_trough'] },
+  { name: 'the Landsat record could not be read in Indonesia or Malaysia', cycle: 'troughs_short_of_record', context: { landsat_record_unavailable: true }, verdict: 'prior_management_weak', reasons: ['landsat_record_unavailable', 'ground_not_shown_uniform', 'structure_confirmed_single_trough'] },
   { name: 'mostly planted forest in 2020', context: { planted_forest_2020: true }, verdict: 'prior_management_weak', reasons: ['planted_forest_2020', 'cycle_and_structure_agree'] },
   { name: 'the EU 2020 maps read forest', context: { eu_forest_maps_read_forest: true }, verdict: 'prior_management_weak', reasons: ['eu_forest_maps_read_forest', 'cycle_and_structure_agree'] },
   { name: 'several withholdings keep the table order, the floor last', area: SMALL, context: { planted_forest_2020: true, inside_licensed_pulpwood_concession: true }, verdict: 'prior_management_weak', reasons: ['inside_licensed_pulpwood_concession', 'planted_forest_2020', 'cycle_and_structure_agree', 'plot_below_evidence_floor'] },
   // The optical record's coverage: under 95% of the plot read, a positive finding is withheld.
   { name: 'an optical record covering 62% of the plot withholds a positive finding', coverage: 0.62, verdict: 'prior_management_weak', reasons: ['record_covers_part_of_plot', 'cycle_and_structure_agree'] },
-  { name: 'an optical record covering 94.99% of the plot withholds', cycle: 'troughs_short_of_record', coverage: 0.9499, verdict: 'prior_management_weak', reasons: ['record_covers_part_of_plot', 'structure_confirmed_single_trough'] },
+  { name: 'an optical record covering 94.99% of the plot withholds', cycle: 'troughs_short_of_record', coverage: 0.9499, verdict: 'prior_management_weak', reasons: ['record_covers_part_of_plot', 'ground_not_shown_uniform', 'structure_confirmed_single_trough'] },
   { name: 'an optical record covering exactly 95% withholds nothing', coverage: 0.95, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
   { name: 'a record with no kept scene has no coverage and withholds nothing itself', coverage: null, verdict: 'prior_management_evidenced', reasons: ['cycle_and_structure_agree'] },
   { name: 'partial coverage leaves a reading that was not positive as it is', cycle: 'not_consistent', coverage: 0.5, verdict: 'prior_management_weak', reasons: ['cycle_not_consistent'] },
@@ -179,7 +208,7 @@ test('every reason code is reached by a case above', () => {
   assert.deepEqual([...reached].sort(), Object.keys(SPEC).sort());
 });
 
-test('context and coverage withholdings sit before the instruments reason and the floor after it, as the table says', () => {
+test('context, coverage and uniformity withholdings sit before the instruments reason and the floor after it, as the table says', () => {
   for (const rule of RULES) {
     if (rule.kind !== 'withholding') continue;
     if (rule.code === 'plot_below_evidence_floor') assert.deepEqual([rule.place, rule.scope], ['after', 'answered']);
@@ -215,11 +244,11 @@ test('over every combination of answers the reasons keep spec 2.7 rule 3', () =>
                   assert.equal(d.reasons.includes('plot_below_evidence_floor'), area === SMALL && d.verdict !== 'insufficient_record');
                   if (area === SMALL && d.verdict !== 'insufficient_record') assert.equal(d.reasons.at(-1), 'plot_below_evidence_floor');
                   for (const r of d.reasons.slice(0, at)) assert.ok(CONTEXT_WITHHOLDINGS.includes(r));
-                  assert.equal(at > 0, withheld && positives.has(own[0]));
+                  assert.equal(at > 0, (withheld || cycle === 'troughs_short_of_record') && positives.has(own[0]));
                   if (d.verdict === 'prior_management_evidenced') assert.deepEqual(d.reasons, own);
                   if (!positives.has(own[0])) assert.equal(d.verdict, SPEC[own[0]]);
-                  // A positive finding needs a cycle or verified troughs and no forest-like reading left standing.
-                  if (d.verdict === 'prior_management_evidenced') assert.ok(cycle === 'phase_locked' || cycle === 'troughs_short_of_record');
+                  // A positive finding needs a phase-locked cycle (a short record is withheld) and no forest-like reading left standing.
+                  if (d.verdict === 'prior_management_evidenced') assert.equal(cycle, 'phase_locked');
                   // …and radar or height confidently reading crop: shade never carries one.
                   if (positives.has(own[0])) assert.ok(radar === CROP || height === CROP, `${own[0]} without an independent confident crop reading`);
                 }

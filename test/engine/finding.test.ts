@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findingSentence } from '../../src/engine/finding.ts';
+import { findingSentence, unevenClause } from '../../src/engine/finding.ts';
 
 const counts = { measured: 5, dipped: 5, seasons: 5 };
 
@@ -55,4 +55,26 @@ test('a record covering part of the plot says what share lies outside the archiv
   const whole = findingSentence({ verdict: 'no_prior_management_evidenced', reason: 'no_canopy_cycle', reasons: ['no_canopy_cycle'] }, { ...counts, opticalCoverage: 0.97 });
   assert.doesNotMatch(whole, /outside the archive/);
   assert.doesNotMatch(findingSentence({ verdict: 'insufficient_record', reason: 'record_too_thin', reasons: ['record_too_thin'] }, { ...counts, opticalCoverage: null }), /outside/);
+});
+
+test('a part unlike the rest of the plot is named with its share, where it lies and the instrument that saw it', () => {
+  const uneven = [unevenClause('canopy height', 1.24, 0.113, 'in the north-east'), unevenClause('the dry-season dip', 0.8, 0.07, 'in the south')];
+  const s = findingSentence({
+    verdict: 'prior_management_weak', reason: 'ground_not_shown_uniform', reasons: ['ground_not_shown_uniform', 'cycle_and_structure_agree'],
+  }, { ...counts, uneven });
+  assert.match(s, /^Withheld: 1\.2 ha \(11%\) in the north-east reads unlike the rest of the plot on canopy height, so the plot is not shown to be one crop throughout; and 0\.8 ha \(7%\) in the south reads unlike the rest of the plot on the dry-season dip, so the plot is not shown to be one crop throughout\. Read alone, the record shows an established plantation/);
+});
+
+test('a short record with a dip says it is too short to test every part of the plot', () => {
+  const s = findingSentence({
+    verdict: 'prior_management_weak', reason: 'ground_not_shown_uniform', reasons: ['ground_not_shown_uniform', 'structure_confirmed_single_trough'],
+  }, { measured: 1, dipped: 1, seasons: 5, shortRecord: true });
+  assert.match(s, /^Withheld: with one dry season measured, the record is too short to show that every part of the plot winters\. Read alone, the record shows an established plantation: the canopy wintered in the one dry season that could be measured/);
+});
+
+test('surroundings that dip as the plot does are named with the seasons they dipped alike in', () => {
+  const s = findingSentence({
+    verdict: 'prior_management_weak', reason: 'surroundings_show_the_same_dip', reasons: ['surroundings_show_the_same_dip', 'cycle_and_structure_agree'],
+  }, { ...counts, ring: { seen: 5, same: 4 } });
+  assert.match(s, /^Withheld: the ground around the plot dipped at the same time and to the same depth in 4 of the 5 dry seasons it was seen in, so the dip may be the season's, as a deciduous forest's is, and is no evidence of how the plot was managed\. Read alone/);
 });

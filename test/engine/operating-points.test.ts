@@ -47,3 +47,17 @@ test('lines out of order or out of range are refused', () => {
   unknown.terrain.max_slope = { value: 3, why: 'x'.repeat(40) };
   assert.throws(() => parseOperatingPoints(unknown), OperatingPointsError);
 });
+
+test('the crop lines of height and radar lie under every forest type of the table, and a forest type reaching under them is refused', () => {
+  for (const type of Object.values(operatingPoints.forestTypes)) {
+    assert.ok(operatingPoints.height.cropLineM <= type.heightM[0]);
+    assert.ok(operatingPoints.radar.cropMaxHvDb <= type.hvDb[0]);
+  }
+  for (const name of ['secondary', 'dry_deciduous', 'degraded', 'swamp']) assert.ok(name in operatingPoints.forestTypes, name);
+  const short = raw();
+  short.forest_types.dry_deciduous.value.height_m = [8, 25];
+  assert.throws(() => parseOperatingPoints(short), (e: unknown) => e instanceof OperatingPointsError && /crop_line_m.*forest_types\.dry_deciduous/.test(e.message));
+  const dark = raw();
+  dark.forest_types.secondary.value.hv_db = [-15, -12];
+  assert.throws(() => parseOperatingPoints(dark), /crop_max_hv_db.*forest_types\.secondary/);
+});

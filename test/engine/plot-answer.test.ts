@@ -18,10 +18,14 @@ const ORDER: Decision[][] = [
   [
     decision('prior_management_weak', 'cycle_and_structure_agree', 'plot_below_evidence_floor'),
     decision('prior_management_weak', 'eu_forest_maps_read_forest', 'cycle_and_structure_agree'),
-    decision('prior_management_weak', 'landsat_record_unavailable', 'structure_confirmed_single_trough'),
+    decision('prior_management_weak', 'landsat_record_unavailable', 'cycle_and_structure_agree'),
   ],
   [
     decision('prior_management_weak', 'structural_reading_says_forest'),
+    // The instruments' own reading of the ground withheld it: a part unlike the rest, a short record, surroundings that dip alike.
+    decision('prior_management_weak', 'ground_not_shown_uniform', 'cycle_and_structure_agree'),
+    decision('prior_management_weak', 'landsat_record_unavailable', 'ground_not_shown_uniform', 'structure_confirmed_single_trough'),
+    decision('prior_management_weak', 'surroundings_show_the_same_dip', 'cycle_and_structure_agree'),
     decision('prior_management_weak', 'cycle_not_consistent', 'plot_below_evidence_floor'),
     decision('prior_management_weak', 'evergreen_canopy_unsupported'),
   ],

@@ -131,7 +131,7 @@ describe('plots read part by part over the demo world', () => {
     for (const p of parts) {
       assert.ok(p.area_ha < 0.5 && p.area_ha > 0.45, `part ${p.part}: ${p.area_ha} ha`);
       assert.ok(p.reasons.includes('plot_below_evidence_floor'), `part ${p.part}: ${p.reasons}`);
-      assert.match(p.finding, /this part is under the 4 ha evidence floor/);
+      assert.match(p.finding, /this part is under the 4 ha evidence floor/i);
       assert.notEqual(p.verdict, 'prior_management_evidenced');
     }
     assert.notEqual(evidence.verdict, 'prior_management_evidenced');

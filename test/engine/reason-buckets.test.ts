@@ -33,6 +33,9 @@ const TABLE: Array<[string, DecisionInput, ReasonBucket]> = [
   ['a finding withheld by the Landsat record', input({ context: { ...NO_CONTEXT, landsat_record_reads_undisturbed_forest: true } }), 'withheld_by_context'],
   ['a finding withheld for an optical record covering part of the plot', input({ optical_coverage: 0.6 }), 'withheld_by_context'],
   ['a structural instrument reading forest withholds by the instruments', input({ height: h(forest) }), 'withheld_by_instruments'],
+  ['a part of the plot unlike the rest withholds by the instruments', input({ uneven_part: true }), 'withheld_by_instruments'],
+  ['a short record withholds by the instruments', input({ cycle: 'troughs_short_of_record' }), 'withheld_by_instruments'],
+  ['surroundings that dip as the plot does withhold by the instruments', input({ ring_shares_dip: true }), 'withheld_by_instruments'],
   ['no structural reading withholds by the instruments', input({ shade: silent, radar: { ...silent, polarimetry_cultivated: null }, height: h(silent) }), 'withheld_by_instruments'],
   ['no canopy cycle over a well-observed record', input({ cycle: 'no_cycle', shade: forest, radar: { ...forest, polarimetry_cultivated: null }, height: h(forest) }), 'no_prior_management'],
   ['a record too thin to answer is refused', input({ cycle: 'too_thin' }), 'refused'],
@@ -51,10 +54,10 @@ test('every bucket is reached by a row of the table', () => {
   for (const bucket of REASON_BUCKETS) assert.ok(reached.has(bucket), `${bucket} is never reached`);
 });
 
-test('every context withholding of the decision table is counted as withheld by context', () => {
+test('every context withholding of the decision table is counted as withheld by context, every other by the instruments', () => {
   for (const rule of RULES) {
     if (rule.kind === 'withholding' && rule.code !== 'plot_below_evidence_floor') {
-      assert.equal(reasonBucket('prior_management_weak', rule.code, false), 'withheld_by_context', rule.code);
+      assert.equal(reasonBucket('prior_management_weak', rule.code, false), rule.by === 'context' ? 'withheld_by_context' : 'withheld_by_instruments', rule.code);
     }
   }
 });

@@ -8,6 +8,7 @@
  * A second lattice shifted by half a cell catches what straddles the first one's cell edges: a
  * thin strip of forest along the plot's edge fills at least half of some cell of one of the two.
  */
+import { largestPatch, type Patch } from './largest-patch.ts';
 import type { PixelMask } from './rasterise-mask.ts';
 
 /**
@@ -62,11 +63,15 @@ export function blockIndex(mask: PixelMask, toLocal: LocalAffine, lattice: Latti
   return out;
 }
 
-/** One lattice's blocks with an instrument's answer per block: read at all, and read forest-like. */
+/**
+ * One lattice's blocks with an instrument's answer per block: read at all, read forest-like, and
+ * read unlike the plot's majority (unlikeMajority()) where the instrument tests it.
+ */
 export interface BlockAnswers {
   readonly blocks: Int32Array;
   readonly read: Uint8Array;
   readonly forest: Uint8Array;
+  readonly unlike?: Uint8Array;
 }
 
 /** What the blocks of an instrument say over the plot. */
@@ -86,6 +91,8 @@ export interface BlockSummary {
   forest_like_share: number | null;
   /** Mean position of the forest-like pixels less the plot's, in metres east and north; null without any. */
   forest_like_offset_m: [number, number] | null;
+  /** The largest contiguous patch of pixels in a block of either lattice that reads unlike the plot's majority; null without any. */
+  unlike: Patch | null;
 }
 
 /** Folds the lattices' block answers into the plot's pixels: a pixel is forest-like when any lattice's block holding it is. */
@@ -95,16 +102,19 @@ export function summariseBlocks(mask: PixelMask, toLocal: LocalAffine, lattices:
   const width = mask.width;
   // Each lattice in turn marks its blocks seen and its forest-like pixels; then one pass places them.
   const forestAt = new Uint8Array(width * mask.height);
+  const unlikeAt = new Uint8Array(width * mask.height);
   let blocks = 0;
   let blocksRead = 0;
   let forestBlocks = 0;
-  for (const { blocks: ids, read, forest: isForest } of lattices) {
+  for (const { blocks: ids, read, forest: isForest, unlike } of lattices) {
     const seen = new Uint8Array(read.length);
+    const differs = unlike ?? new Uint8Array(read.length);
     for (let s = 0; s < spans.length; s += 2) {
       for (let i = spans[s]; i < spans[s + 1]; i++) {
         const b = ids[i];
         seen[b] = 1;
         forestAt[i] |= read[b] & isForest[b];
+        unlikeAt[i] |= read[b] & differs[b];
       }
     }
     for (let b = 0; b < seen.length; b++) {
@@ -144,6 +154,7 @@ export function summariseBlocks(mask: PixelMask, toLocal: LocalAffine, lattices:
     forest_like_ha: (forest * pixelM2) / 10_000,
     forest_like_share: pixels > 0 ? forest / pixels : null,
     forest_like_offset_m: forest > 0 ? [fx / forest - sx / pixels, fy / forest - sy / pixels] : null,
+    unlike: pixels > 0 ? largestPatch(mask, unlikeAt, toLocal, [sx / pixels, sy / pixels]) : null,
   };
 }
 
@@ -154,19 +165,30 @@ export interface ForestPartLines {
   readonly minShare: number;
 }
 
+/** Whether a part of `ha` hectares, `share` of the plot, is large enough to speak for the plot. */
+const partCounts = (ha: number, share: number, lines: ForestPartLines): boolean => share > 0 && ha > Math.min(lines.minHa, (lines.minShare * ha) / share);
+
 /** Whether the forest-like blocks cover enough of the plot to make the whole plot read forest-like. */
 export function forestPart(summary: BlockSummary, lines: ForestPartLines): boolean {
   if (summary.forest_like_share === null || summary.forest_like_pixels === 0) return false;
-  const plotHa = summary.forest_like_ha / summary.forest_like_share;
-  return summary.forest_like_ha > Math.min(lines.minHa, lines.minShare * plotHa);
+  return partCounts(summary.forest_like_ha, summary.forest_like_share, lines);
 }
 
-/** The instrument's plot answer with its blocks': a forest part large enough answers forest-like, confidently. */
+/** The patch of blocks unlike the plot's majority, when it is large enough to count as a part of the plot (the forest part's size). */
+export function unevenPart(summary: BlockSummary | null, lines: ForestPartLines): Patch | null {
+  const u = summary?.unlike ?? null;
+  return u !== null && partCounts(u.ha, u.share, lines) ? u : null;
+}
+
+/**
+ * The instrument's plot answer with its blocks': a forest part large enough answers forest-like,
+ * confidently, and `located` when the plot-wide reading alone did not.
+ */
 export function withForestPart<T extends { forest_like: boolean | null; confident: boolean; refusal: string | null }>(
   answer: T,
   summary: BlockSummary,
   lines: ForestPartLines,
-): T & { blocks: BlockSummary } {
-  if (!forestPart(summary, lines)) return { ...answer, blocks: summary };
-  return { ...answer, forest_like: true, confident: true, refusal: null, blocks: summary };
+): T & { blocks: BlockSummary; located: boolean } {
+  if (!forestPart(summary, lines)) return { ...answer, blocks: summary, located: false };
+  return { ...answer, forest_like: true, confident: true, refusal: null, blocks: summary, located: answer.forest_like !== true };
 }

@@ -2,14 +2,17 @@
  * Each structural instrument's answer per sub-plot block (block-index.ts): the same reading as the
  * instrument's plot-wide one, taken over the block's pixels, and judged forest-like only when it
  * clears the instrument's line by its margin, so speckle and texture do not make forest of a crop.
+ * Each block's reading is also held against the plot's majority (unlikeMajority()), by a tolerance
+ * wider than a block's noise.
  */
 import type { BlockAnswers } from './block-index.ts';
+import { unlikeMajority } from './unlike-majority.ts';
 import type { PixelMask } from './rasterise-mask.ts';
 import type { ClassTest, Encoding, Raster } from './raster.ts';
 import type { SceneBlockSums } from './scene-blocks.ts';
 
-/** The answers of the blocks from per-block sums, counts and a test of the block's value. */
-function answersOf(blocks: Int32Array, count: Uint32Array, minPixels: number, forestLike: (b: number) => boolean): BlockAnswers {
+/** The answers of the blocks from per-block counts, readings and a test of the block's reading. */
+function answersOf(blocks: Int32Array, count: Uint32Array, minPixels: number, value: Float64Array, unlikeBy: number, forestLike: (b: number) => boolean): BlockAnswers {
   const read = new Uint8Array(count.length);
   const forest = new Uint8Array(count.length);
   for (let b = 0; b < count.length; b++) {
@@ -17,13 +20,15 @@ function answersOf(blocks: Int32Array, count: Uint32Array, minPixels: number, fo
     read[b] = 1;
     forest[b] = forestLike(b) ? 1 : 0;
   }
-  return { blocks, read, forest };
+  return { blocks, read, forest, unlike: unlikeMajority(read, value, unlikeBy) };
 }
 
 export interface HeightBlockLines {
   readonly forestLineM: number;
   /** Pixels with a height a block needs to answer. */
   readonly minPixels: number;
+  /** A block's mean height further than this from the plot's majority reads unlike it (m). */
+  readonly unlikeM: number;
 }
 
 /**
@@ -37,6 +42,7 @@ export function heightBlocks(
   const { mask, blocks, heights, encoding } = input;
   const read = new Uint32Array(input.count);
   const tall = new Uint32Array(input.count);
+  const sum = new Float64Array(input.count);
   const nodata = encoding.nodata ?? NaN;
   const spans = mask.spans;
   for (let s = 0; s < spans.length; s += 2) {
@@ -44,17 +50,22 @@ export function heightBlocks(
       const v = heights[i];
       const ok = +(v !== nodata) & +(v === v);
       const b = blocks[i];
+      const m = v * encoding.scale + encoding.offset;
       read[b] += ok;
-      tall[b] += ok & +(v * encoding.scale + encoding.offset >= lines.forestLineM);
+      sum[b] += ok === 1 ? m : 0;
+      tall[b] += ok & +(m >= lines.forestLineM);
     }
   }
-  return answersOf(blocks, read, lines.minPixels, (b) => tall[b] * 2 > read[b]);
+  const mean = sum.map((v, b) => v / read[b]);
+  return answersOf(blocks, read, lines.minPixels, mean, lines.unlikeM, (b) => tall[b] * 2 > read[b]);
 }
 
 export interface ShadeBlockLines {
   readonly shadeLine: number;
   readonly shadeMargin: number;
   readonly minPixels: number;
+  /** A block's mean shade further than this from the plot's majority reads unlike it. */
+  readonly unlike: number;
 }
 
 /**
@@ -69,7 +80,8 @@ export function shadeBlocks(blocks: Int32Array, sums: SceneBlockSums, lines: Sha
     shade[k % nb] += sums.shade[k];
     count[k % nb] += sums.count[k];
   }
-  return answersOf(blocks, count, lines.minPixels, (b) => shade[b] / count[b] >= lines.shadeLine + lines.shadeMargin);
+  const mean = shade.map((v, b) => v / count[b]);
+  return answersOf(blocks, count, lines.minPixels, mean, lines.unlike, (b) => mean[b] >= lines.shadeLine + lines.shadeMargin);
 }
 
 export interface RadarBlockLines {
@@ -77,6 +89,8 @@ export interface RadarBlockLines {
   readonly marginSigmas: number;
   /** Usable pixels, all years pooled, a block needs to answer. */
   readonly minPixels: number;
+  /** A block's HV further than this from the plot's majority reads unlike it (dB). */
+  readonly unlikeDb: number;
 }
 
 /**
@@ -118,5 +132,6 @@ export function radarBlocks(
     }
   }
   const line = input.baselineDb + lines.thresholdDb + lines.marginSigmas * input.sigmaDb;
-  return answersOf(blocks, count, lines.minPixels, (b) => 10 * Math.log10(power[b] / count[b]) - input.calibrationDb >= line);
+  const db = power.map((v, b) => 10 * Math.log10(v / count[b]) - input.calibrationDb);
+  return answersOf(blocks, count, lines.minPixels, db, lines.unlikeDb, (b) => db[b] >= line);
 }

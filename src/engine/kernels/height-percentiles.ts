@@ -32,7 +32,7 @@ export interface HeightPercentiles {
   pixels: number;
   forest_like: boolean | null;
   confident: boolean;
-  /** The median stands between the crop and forest lines, where old plantations and young or degraded forest overlap: read, but no answer. */
+  /** The median stands between the crop and forest lines, where plantations and secondary, dry deciduous, degraded or swamp forest overlap: read, but no answer. */
   between_lines: boolean;
   refusal: string | null;
 }
@@ -116,7 +116,7 @@ export function heightPercentiles(input: HeightInput, lines: HeightLines): Heigh
     return { ...readings, forest_like: null, confident: false, between_lines: false, refusal };
   }
   if (median > lines.cropLineM && median < lines.forestLineM) {
-    const refusal = 'The canopy stands between the crop and forest lines, where old plantations and young or degraded forest overlap, so its height gives no answer.';
+    const refusal = 'The canopy stands where plantations and secondary, dry deciduous, degraded or swamp forest overlap in height, so its height cannot tell a crop from forest and gives no answer.';
     return { ...readings, forest_like: null, confident: false, between_lines: true, refusal };
   }
   return { ...readings, forest_like: median >= lines.forestLineM, confident: true, between_lines: false, refusal: null };

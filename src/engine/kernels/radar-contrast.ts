@@ -34,6 +34,8 @@ export interface RadarLines {
   readonly forestBaselineMinDb: number;
   /** HH-to-HV ratio (dB) at or above which the polarimetry says a cultivated evergreen canopy. */
   readonly evergreenHhHvMinDb: number;
+  /** Plot HV (dB) under which a crop reading is confident: under every forest type's return. */
+  readonly cropMaxHvDb: number;
   readonly minPlotPixels: number;
   readonly minRingPixels: number;
 }
@@ -52,6 +54,8 @@ export interface RadarContrast {
   confident: boolean;
   polarimetry_cultivated: boolean | null;
   refusal: string | null;
+  /** The plot was held against a forest baseline, whether or not that gave an answer. */
+  compared: boolean;
 }
 
 // The ring is counted into a histogram of DN (one bin per value): dB is monotonic in DN, so the
@@ -141,20 +145,31 @@ export function radarContrast(input: RadarInput, lines: RadarLines): RadarContra
     ring_pixels: ringPixels,
   };
   if (plotPixels < lines.minPlotPixels) {
-    return { ...readings, forest_like: null, confident: false, polarimetry_cultivated: null, refusal: 'Too few usable radar pixels inside the plot.' };
+    return { ...readings, forest_like: null, confident: false, polarimetry_cultivated: null, refusal: 'Too few usable radar pixels inside the plot.', compared: false };
   }
   const polarimetry = hhHv !== null ? hhHv >= lines.evergreenHhHvMinDb : null;
   if (baseline === null || sigma === null || contrast === null) {
-    return { ...readings, forest_like: null, confident: false, polarimetry_cultivated: polarimetry, refusal: 'Too few usable radar pixels around the plot to set a local forest baseline.' };
+    return { ...readings, forest_like: null, confident: false, polarimetry_cultivated: polarimetry, refusal: 'Too few usable radar pixels around the plot to set a local forest baseline.', compared: false };
   }
   if (baseline < lines.forestBaselineMinDb) {
-    return { ...readings, forest_like: null, confident: false, polarimetry_cultivated: polarimetry, refusal: 'No closed forest around the plot to compare its radar return with.' };
+    return { ...readings, forest_like: null, confident: false, polarimetry_cultivated: polarimetry, refusal: 'No closed forest around the plot to compare its radar return with.', compared: false };
+  }
+  const forestLike = contrast >= lines.thresholdDb;
+  // Darker than the forest around it, but as bright as a secondary, dry, degraded or swamp forest:
+  // the ring may be a taller forest than the plot's, so the contrast cannot confirm a crop.
+  if (!forestLike && (plotDb as number) >= lines.cropMaxHvDb) {
+    return {
+      ...readings, forest_like: null, confident: false, polarimetry_cultivated: polarimetry,
+      refusal: 'The plot returns less than the forest around it, but as much as a secondary, dry deciduous, degraded or swamp forest can, so radar cannot tell a crop from forest here.',
+      compared: true,
+    };
   }
   return {
     ...readings,
-    forest_like: contrast >= lines.thresholdDb,
+    forest_like: forestLike,
     confident: Math.abs(contrast - lines.thresholdDb) >= lines.marginSigmas * sigma,
     polarimetry_cultivated: polarimetry,
     refusal: null,
+    compared: true,
   };
 }

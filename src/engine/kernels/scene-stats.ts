@@ -13,6 +13,8 @@ export type DigitalNumbers = Uint16Array | Int16Array;
 
 /** Flag bit of a scene in a series: clear enough, over enough pixels, to read. */
 export const SCENE_USABLE = 1;
+/** Flag bit of a scene read through haze: a dip it shows is not counted (seasonal-troughs.ts). */
+export const SCENE_HAZY = 2;
 
 /** Lookup for a precomputed clear mask (0 = not clear, 1 = clear). */
 export const CLEAR_MASK_LOOKUP = Uint8Array.of(0, 1);
@@ -38,6 +40,8 @@ export interface SceneStatsInput {
   readonly shade: ShadeEndmembers;
   /** Aerosol optical thickness (Sentinel-2 AOT); absent for Landsat. */
   readonly aot?: { readonly values: DigitalNumbers; readonly encoding: Encoding } | null;
+  /** An aerosol quality band (Landsat 8/9 SR_QA_AEROSOL) through its lookups (qaAerosolLookups()); absent for Sentinel-2. */
+  readonly aerosolQa?: { readonly values: ArrayLike<number>; readonly retrieved: Uint8Array; readonly hazy: Uint8Array } | null;
 }
 
 export interface SceneStats {
@@ -51,6 +55,8 @@ export interface SceneStats {
   shade_fraction: number | null;
   /** Mean AOT over plot pixels that carry one. */
   aot_mean: number | null;
+  /** Share of the plot's pixels with an aerosol retrieval that the aerosol quality band calls hazy; null without such a band or pixel. */
+  hazy_share: number | null;
 }
 
 // NDVI is counted in bins of 0.001 over -1..1: a median good to half a thousandth. Pixels that
@@ -72,7 +78,7 @@ export function shadeCoefficients(shade: ShadeEndmembers): [kRed: number, kNir: 
 }
 
 export function sceneStats(input: SceneStatsInput): SceneStats {
-  const { mask, red, nir, reflectance, clear, shade, aot } = input;
+  const { mask, red, nir, reflectance, clear, shade, aot, aerosolQa } = input;
   const spans = mask.spans;
   const classes = clear.classes;
   const lookup = clear.lookup;
@@ -123,6 +129,20 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
     }
     if (n > 0) aotMean = (sum / n) * aot.encoding.scale + aot.encoding.offset;
   }
+  let hazyShare: number | null = null;
+  if (aerosolQa) {
+    const { values, retrieved, hazy } = aerosolQa;
+    let n = 0;
+    let h = 0;
+    for (let s = 0; s < spans.length; s += 2) {
+      const end = spans[s + 1];
+      for (let i = spans[s]; i < end; i++) {
+        n += retrieved[values[i]];
+        h += hazy[values[i]];
+      }
+    }
+    if (n > 0) hazyShare = h / n;
+  }
   return {
     pixels: mask.count,
     clear_pixels: clearPixels,
@@ -131,7 +151,23 @@ export function sceneStats(input: SceneStatsInput): SceneStats {
     ndvi_median: clearPixels > 0 ? histogramQuantile(counts, clearPixels, 0.5, -1, NDVI_BIN) : null,
     shade_fraction: clearPixels > 0 ? shadeSum / clearPixels : null,
     aot_mean: aotMean,
+    hazy_share: hazyShare,
   };
+}
+
+/**
+ * Lookups of Landsat Collection 2 SR_QA_AEROSOL (8 bits): `retrieved` where the fill bit (0) is
+ * clear, `hazy` where, besides, the aerosol level (bits 6–7: 0 climatology, 1 low, 2 medium, 3
+ * high) is one of `hazyLevels`.
+ */
+export function qaAerosolLookups(hazyLevels: readonly number[]): { retrieved: Uint8Array; hazy: Uint8Array } {
+  const retrieved = new Uint8Array(256);
+  const hazy = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) {
+    retrieved[v] = (v & 1) === 0 ? 1 : 0;
+    hazy[v] = retrieved[v] & +hazyLevels.includes(v >> 6);
+  }
+  return { retrieved, hazy };
 }
 
 /**
@@ -188,11 +224,16 @@ export interface SceneLines {
   readonly minPixels: number;
   /** Mean AOT over the plot above which the scene is too hazy for the series. */
   readonly maxAot: number;
+  /** Mean AOT over the plot above which the scene is read through haze (SCENE_HAZY). */
+  readonly hazeAot: number;
+  /** Share of the plot the aerosol quality band calls hazy above which the scene is read through haze. */
+  readonly maxHazyShare: number;
 }
 
 /**
  * The scene's flags in a series: usable when enough of the plot, over enough pixels, was clear,
- * through air clear enough (a scene without AOT is not screened for haze).
+ * through air clear enough; hazy when its aerosol thickness, or its aerosol quality band, says the
+ * air over the plot was hazy. Every scene the engine reads carries one of the two.
  */
 export function sceneFlags(stats: SceneStats, lines: SceneLines): number {
   const usable =
@@ -201,5 +242,6 @@ export function sceneFlags(stats: SceneStats, lines: SceneLines): number {
     stats.clear_fraction >= lines.minClearFraction &&
     stats.clear_pixels >= lines.minPixels &&
     !(stats.aot_mean !== null && stats.aot_mean > lines.maxAot);
-  return usable ? SCENE_USABLE : 0;
+  const hazy = (stats.aot_mean !== null && stats.aot_mean > lines.hazeAot) || (stats.hazy_share !== null && stats.hazy_share > lines.maxHazyShare);
+  return (usable ? SCENE_USABLE : 0) | (usable && hazy ? SCENE_HAZY : 0);
 }

@@ -8,7 +8,7 @@
  */
 import { isoDate } from './days.ts';
 import { histogramQuantile } from './histogram.ts';
-import { SCENE_USABLE } from './scene-stats.ts';
+import { SCENE_HAZY, SCENE_USABLE } from './scene-stats.ts';
 
 /** Mean length of the tropical year in days: season windows and trough phases use it. */
 export const YEAR_DAYS = 365.2425;
@@ -18,7 +18,10 @@ export interface SceneSeries {
   readonly days: Int32Array | Float64Array;
   /** Vegetation index per scene (NaN where the scene gave none). */
   readonly index: Float32Array | Float64Array;
-  /** Per-scene flag bits; only scenes with SCENE_USABLE are read. */
+  /**
+   * Per-scene flag bits; scenes with SCENE_USABLE are read. A scene also SCENE_HAZY is left out of
+   * the troughs: a dip that only a hazy scene shows leaves its season without an answer.
+   */
   readonly flags: Uint8Array;
 }
 
@@ -93,7 +96,7 @@ function expectedTroughPhase(series: SceneSeries): number {
   let n = 0, sc = 0, ss = 0, scc = 0, sss = 0, scs = 0, sy = 0, syc = 0, sys = 0;
   for (let i = 0; i < days.length; i++) {
     const y = index[i];
-    if ((flags[i] & SCENE_USABLE) === 0 || y !== y) continue;
+    if (!readClear(flags[i]) || y !== y) continue;
     const c = Math.cos(w * days[i]);
     const s = Math.sin(w * days[i]);
     n++; sc += c; ss += s; scc += c * c; sss += s * s; scs += c * s;
@@ -112,6 +115,48 @@ function expectedTroughPhase(series: SceneSeries): number {
   return ((theta < 0 ? theta + 2 * Math.PI : theta) / (2 * Math.PI)) * YEAR_DAYS;
 }
 
+/**
+ * The trough of the first `m` (at least 2) values in time order: the lowest value that holds in two
+ * neighbouring scenes, as the running median of three (two at the ends), which ignores one stray
+ * dark scene such as an undetected cloud shadow; `scene` is where it lies, or its darker neighbour.
+ */
+export function heldTrough(values: Float64Array, m: number): { held: number; scene: number } {
+  let best = Infinity;
+  let at = 0;
+  for (let j = 0; j < m; j++) {
+    let v: number;
+    if (j === 0) v = Math.max(values[0], values[1]);
+    else if (j === m - 1) v = Math.max(values[m - 2], values[m - 1]);
+    else {
+      const a = values[j - 1], b = values[j], c = values[j + 1];
+      v = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    }
+    if (v < best) {
+      best = v;
+      at = j;
+    }
+  }
+  let scene = at;
+  if (at > 0 && values[at - 1] < values[scene]) scene = at - 1;
+  if (at < m - 1 && values[at + 1] < values[scene]) scene = at + 1;
+  return { held: best, scene };
+}
+
+/** A usable scene read through clear air. */
+const readClear = (flag: number): boolean => (flag & (SCENE_USABLE | SCENE_HAZY)) === SCENE_USABLE;
+
+/** The upper quartile of the first `m` values, binned into `counts` (left cleared). */
+function plateauOf(values: Float64Array, m: number, counts: Uint32Array): number {
+  for (let j = 0; j < m; j++) {
+    let bin = ((values[j] + 1) / INDEX_BIN) | 0;
+    bin = bin < 0 ? 0 : bin >= INDEX_BINS ? INDEX_BINS - 1 : bin;
+    counts[bin]++;
+  }
+  const plateau = histogramQuantile(counts, m, PLATEAU_QUANTILE, -1, INDEX_BIN);
+  counts.fill(0);
+  return plateau;
+}
+
 export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines: SeasonLines): SeasonalTroughs {
   const { days, index, flags } = series;
   const n = days.length;
@@ -122,6 +167,7 @@ export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines
   const kLast = Math.floor((period.end - phase) / YEAR_DAYS);
   const values = new Float64Array(n);
   const order = new Int32Array(n);
+  const withHaze = new Float64Array(n);
   const counts = new Uint32Array(INDEX_BINS);
   const seasons: SeasonTrough[] = [];
   let cursor = 0;
@@ -131,9 +177,15 @@ export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines
     const to = expected + half;
     while (cursor < n && days[cursor] < from) cursor++;
     let m = 0;
+    let hazy = 0;
     for (let i = cursor; i < n && days[i] < to; i++) {
       const y = index[i];
       if ((flags[i] & SCENE_USABLE) === 0 || y !== y) continue;
+      withHaze[m + hazy] = y;
+      if (!readClear(flags[i])) {
+        hazy++;
+        continue;
+      }
       values[m] = y;
       order[m++] = i;
     }
@@ -156,35 +208,12 @@ export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines
     };
     seasons.push(season);
     if (m < 3) continue;
-    // A trough must hold in two neighbouring scenes: the running median of three (two at the
-    // ends) ignores one stray dark scene, such as an undetected cloud shadow.
-    let best = Infinity;
-    let at = 0;
-    for (let j = 0; j < m; j++) {
-      let v: number;
-      if (j === 0) v = Math.max(values[0], values[1]);
-      else if (j === m - 1) v = Math.max(values[m - 2], values[m - 1]);
-      else {
-        const a = values[j - 1], b = values[j], c = values[j + 1];
-        v = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
-      }
-      if (v < best) {
-        best = v;
-        at = j;
-      }
-    }
-    let scene = at;
-    if (at > 0 && values[at - 1] < values[scene]) scene = at - 1;
-    if (at < m - 1 && values[at + 1] < values[scene]) scene = at + 1;
-    for (let j = 0; j < m; j++) {
-      let bin = ((values[j] + 1) / INDEX_BIN) | 0;
-      bin = bin < 0 ? 0 : bin >= INDEX_BINS ? INDEX_BINS - 1 : bin;
-      counts[bin]++;
-    }
-    const plateau = histogramQuantile(counts, m, PLATEAU_QUANTILE, -1, INDEX_BIN);
-    counts.fill(0);
+    const { held: best, scene } = heldTrough(values, m);
+    const plateau = plateauOf(values, m, counts);
     const depth = plateau - best;
     const dipped = depth >= lines.dipDepth;
+    // A dip that shows only with the hazy scenes in may be the haze's: the season cannot answer.
+    const dipInHaze = !dipped && hazy > 0 && plateauOf(withHaze, m + hazy, counts) - heldTrough(withHaze, m + hazy).held >= lines.dipDepth;
     // "No dip" is an answer only when no trough could have hidden in the season: the whole window
     // inside the period read and no long stretch without a usable scene.
     let gap = 0;
@@ -200,7 +229,7 @@ export function seasonalTroughs(series: SceneSeries, period: RecordPeriod, lines
     season.trough_date = isoDate(days[order[scene]]);
     season.depth = depth;
     season.dipped = dipped;
-    season.no_answer = m < lines.minObservations || (!dipped && (truncated || gap > lines.maxGapDays));
+    season.no_answer = m < lines.minObservations || dipInHaze || (!dipped && (truncated || gap > lines.maxGapDays));
   }
   let observed = 0;
   let dips = 0;

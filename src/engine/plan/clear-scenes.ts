@@ -22,7 +22,7 @@ export function underClearLine(share: number): string {
   return `${Math.round(share * 100)}% of the plot clear, under the ${Math.round(op.scenes.minClearFraction * 100)}% a scene needs`;
 }
 
-const sceneKeys = (o: OpticalScenePlan) => [o.red, o.nir, o.clear.key, ...(o.aot ? [o.aot.key] : []), ...(o.boaCheck ? [o.boaCheck.blue] : [])];
+const sceneKeys = (o: OpticalScenePlan) => [o.red, o.nir, o.clear.key, ...(o.aot ? [o.aot.key] : []), ...(o.aerosolQa ? [o.aerosolQa.key] : []), ...(o.boaCheck ? [o.boaCheck.blue] : [])];
 
 /** The requests of the plot's scene masks: what its read fetches first. */
 export function maskRequests(plan: PlotPlan): RasterRequest[] {

@@ -60,8 +60,9 @@ export const HEIGHT_INSTRUMENT = CANOPY_HEIGHT_DATASET.name;
 export const TERRAIN_SOURCE = DEM_DATASET.name;
 
 // Margins of the windows read around the footprint: a few pixels, so the rasterised edge is whole.
-// The optical window also reaches as far as cloud edges are buffered, so a cloud just outside the plot is seen.
-const OPTICAL_MARGIN_M = 30 + op.scenes.cloudBufferM;
+// The optical window also reaches as far as cloud edges are buffered, so a cloud just outside the plot is seen,
+// and over the ring whose dip is held against the plot's (kernels/ring-dip.ts).
+const OPTICAL_MARGIN_M = 30 + Math.max(op.scenes.cloudBufferM, op.seasons.ringOuterM);
 const HEIGHT_MARGIN_M = 20;
 const DEM_MARGIN_M = 60;
 /** The radar window reaches past the ring by two 25 m pixels. */
@@ -258,13 +259,15 @@ async function planSentinel2(archive: Archive, scene: S2Scene, box: Bbox, skippe
     nir: key('nir'),
     clear: { key: key('scl'), kind: 'scl' },
     aot: { key: key('aot'), encoding: { scale: aot.scale, offset: aot.offset, nodata: aot.nodata } },
+    aerosolQa: null,
     reflectance: { scale: red.scale, offset: red.offset, nodata: red.nodata },
     boaCheck: check ? { blue: key('blue'), encoding: red } : null,
   });
 }
 
 async function planLandsat(archive: Archive, scene: LandsatScene, box: Bbox, skipped: SkippedScene[], signal?: AbortSignal): Promise<PlannedOptical | null> {
-  const assets = ['red', 'nir08', 'qa_pixel'] as const;
+  // The aerosol quality band is Landsat's haze screen: a scene without it is not read.
+  const assets = ['red', 'nir08', 'qa_pixel', 'qa_aerosol'] as const;
   const lacking = assets.some((a) => scene.assets[a] === undefined);
   const layers = await sceneWindows(scene, lacking, assets, skipped, () => archive.landsat.sceneWindows(scene, box, assets, signal));
   if (layers === null) return null;
@@ -273,6 +276,7 @@ async function planLandsat(archive: Archive, scene: LandsatScene, box: Bbox, ski
     nir: layers.nir08.request.key,
     clear: { key: layers.qa_pixel.request.key, kind: 'qa_pixel' },
     aot: null,
+    aerosolQa: { key: layers.qa_aerosol.request.key },
     reflectance: layers.red.encoding,
     boaCheck: null,
   });

@@ -11,6 +11,7 @@ import { transformer } from '../sources/reproject.ts';
 import { alertClusters, type AlertClusterRequest } from '../kernels/alert-clusters.ts';
 import { type BlockAnswers, type BlockSummary, blockCount, blockIndex, type Lattice, latticePair, type LocalAffine, summariseBlocks, withForestPart } from '../kernels/block-index.ts';
 import { blockDips, withDipBlocks } from '../kernels/block-dips.ts';
+import { ringDip } from '../kernels/ring-dip.ts';
 import { heightBlocks, radarBlocks, shadeBlocks } from '../kernels/block-readings.ts';
 import { addSceneBlocks, type SceneBlockSums, sceneBlockSums } from '../kernels/scene-blocks.ts';
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
@@ -18,7 +19,7 @@ import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import { assembleRasters, type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
-import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaPixelAnyBitLookup, qaPixelClearLookup, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
+import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaAerosolLookups, qaPixelAnyBitLookup, qaPixelClearLookup, SCENE_USABLE, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
 import { seasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import { structureAtTrough } from '../kernels/structure-at-trough.ts';
@@ -35,6 +36,7 @@ const CLEAR_TESTS = {
   qa_pixel: { lookup: qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits), spread: qaPixelAnyBitLookup(op.scenes.landsatQaBufferedBits) },
 } as const;
 const RADAR_USABLE = Uint8Array.from({ length: 256 }, (_, v) => (v === PALSAR_MASK.LAND ? 1 : 0));
+const AEROSOL_QA = qaAerosolLookups(op.scenes.landsatAerosolHazyLevels);
 
 function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRaster {
   const r = rasters.get(key);
@@ -83,6 +85,17 @@ function blocksOf(frame: BlockFrame, maskOf: (r: WorkerRaster) => PixelMask): (r
 
 type BlocksOf = ReturnType<typeof blocksOf>;
 
+/** The ground around the plot on each grid, as one block (kernels/ring-dip.ts), made once. */
+function ringsOf(maskOf: (r: WorkerRaster) => PixelMask): (r: WorkerRaster) => { mask: PixelMask; blocks: Int32Array } {
+  const made = new Map<string, { mask: PixelMask; blocks: Int32Array }>();
+  return (r) => {
+    const grid = gridOf(r);
+    let g = made.get(grid);
+    if (g === undefined) made.set(grid, (g = { mask: ringFor(maskOf(r), r, op.seasons.ringInnerM, op.seasons.ringOuterM), blocks: new Int32Array(r.width * r.height) }));
+    return g;
+  };
+}
+
 /** One optical scene's bands as the kernels read them: reflectance settled, the clear mask on the red band's grid with cloud edges buffered. */
 function sceneBands(scene: PlotTaskParams['optical'][number], rasters: ReadonlyMap<string, WorkerRaster>) {
   const red = need(rasters, scene.red);
@@ -128,7 +141,7 @@ function shadeByBlock(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRast
     }, j, sums[l]));
   }
   if (summary === null) return null;
-  const lines = { shadeLine: op.structure.shadeLine, shadeMargin: op.structure.shadeMargin, minPixels: op.blocks.minFinePixels };
+  const lines = { shadeLine: op.structure.shadeLine, shadeMargin: op.structure.shadeMargin, minPixels: op.blocks.minFinePixels, unlike: op.blocks.unlike.shade };
   const answers: BlockAnswers[] = summary.grid.blocks.map((blocks, l) => shadeBlocks(blocks, sums[l], lines));
   return summariseBlocks(summary.mask, summary.grid.affine, answers);
 }
@@ -146,6 +159,10 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
   // NDVI per block and scene for the dip of every part of the plot, summarised on the finest grid.
   let dipSums: SceneBlockSums[] = [];
   let dipGrid: { mask: PixelMask; grid: GridBlocks } | null = null;
+  // The ring's NDVI per scene, read where the plot's scene was usable and most of the ring was clear.
+  const ringOf = ringsOf(maskOf);
+  const ringSums = sceneBlockSums(n, 1);
+  const ringUsable = new Uint8Array(n);
   p.optical.forEach((scene, k) => {
     const { red, nir, reflectance, clear } = sceneBands(scene, rasters);
     const mask = maskOf(red);
@@ -164,10 +181,14 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
       clear,
       shade: op.scenes.shadeEndmembers,
       aot: scene.aot === null ? null : { values: onGrid(red, need(rasters, scene.aot.key)) as DigitalNumbers, encoding: scene.aot.encoding },
+      aerosolQa: scene.aerosolQa === null ? null : { values: onGrid(red, need(rasters, scene.aerosolQa.key)), ...AEROSOL_QA },
     });
     const usable = sceneFlags(stats, op.scenes);
     if (usable !== 0) {
       grid.blocks.forEach((blocks, l) => addSceneBlocks({ mask, blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, dipSums[l]));
+      const ring = ringOf(red);
+      addSceneBlocks({ mask: ring.mask, blocks: ring.blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, ringSums);
+      ringUsable[k] = +(ring.mask.count > 0 && ringSums.count[k] >= op.scenes.minClearFraction * ring.mask.count);
     }
     days[k] = scene.day;
     index[k] = stats.ndvi_median ?? Number.NaN;
@@ -185,14 +206,17 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
     });
   });
   const plotTroughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
+  // Blocks and ring are read, as the plot's troughs are, in scenes of clear air.
+  const clearAir = flags.map((f) => +(f === SCENE_USABLE));
   const dips = dipGrid as { mask: PixelMask; grid: GridBlocks } | null;
-  const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels };
+  const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels, unlikeDays: op.blocks.unlike.dipDays, unlikeDepth: op.blocks.unlike.dipDepth };
   const troughs = withDipBlocks(plotTroughs, dips === null ? null : summariseBlocks(dips.mask, dips.grid.affine, dips.grid.blocks.map((blocks, l) =>
-    blockDips({ blocks, sums: dipSums[l], days, usable: flags, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
+    blockDips({ blocks, sums: dipSums[l], days, usable: clearAir, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
+  const ring = ringDip({ sums: ringSums, days, usable: ringUsable.map((u, k) => u & clearAir[k]), seasons: plotTroughs.seasons }, { dipDepth: op.seasons.dipDepth, sameDays: op.blocks.unlike.dipDays, sameDepth: op.blocks.unlike.dipDepth });
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
   const blocks = plotWide.forest_like === null ? null : shadeByBlock(p, rasters, plotWide.scenes, maskOf, gridBlocks);
-  const structure = blocks === null ? { ...plotWide, blocks } : withForestPart(plotWide, blocks, op.blocks.forestPart);
-  return { scenes, troughs, structure, pixels, pitch };
+  const structure = blocks === null ? { ...plotWide, blocks, located: false } : withForestPart(plotWide, blocks, op.blocks.forestPart);
+  return { scenes, troughs, ring, structure, pixels, pitch };
 }
 
 /** The radar years pooled into one reading: their windows share one grid, so they stack row-wise. */
@@ -230,10 +254,10 @@ function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, 
     usable: usableTest,
   }, op.radar);
   const { local_forest_baseline_db: baselineDb, sigma_db: sigmaDb } = plotWide;
-  // Blocks are read against the forest around the plot, so only where the plot itself could be.
-  if (plotWide.forest_like === null || baselineDb === null || sigmaDb === null) return { ...plotWide, blocks: null };
+  // Blocks are read against the forest around the plot, so only where the plot itself was.
+  if (!plotWide.compared || baselineDb === null || sigmaDb === null) return { ...plotWide, blocks: null, located: false };
   const grid = gridBlocks(first, op.blocks.radarCellM);
-  const lines = { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels };
+  const lines = { thresholdDb: op.radar.thresholdDb, marginSigmas: op.radar.marginSigmas, minPixels: op.blocks.minRadarPixels, unlikeDb: op.blocks.unlike.radarDb };
   const answers = grid.blocks.map((blocks, l) => radarBlocks({
     mask: plot, blocks, count: blockCount(grid.lattices[l]), years: years.length, hv, nodata: years[0].nodata,
     calibrationDb: p.radar!.calibrationDb, usable: usableTest, baselineDb, sigmaDb,
@@ -272,7 +296,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
     const encoding = p.height.encoding;
     const plotWide = heightPercentiles({ mask, heights: h.raw, encoding }, op.height);
     const grid = gridBlocks(h, op.blocks.fineCellM);
-    const lines = { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels };
+    const lines = { forestLineM: op.height.forestLineM, minPixels: op.blocks.minFinePixels, unlikeM: op.blocks.unlike.heightM };
     const answers = grid.blocks.map((blocks, l) => heightBlocks({ mask, blocks, count: blockCount(grid.lattices[l]), heights: h.raw, encoding }, lines));
     return withForestPart(plotWide, summariseBlocks(mask, grid.affine, answers), op.blocks.forestPart);
   })();
@@ -287,6 +311,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
     pitch_m: optical.pitch,
     scenes: optical.scenes,
     troughs: optical.troughs,
+    ring: optical.ring,
     structure: optical.structure,
     radar: answerWhenCovered(radarOf(p, rasters, gridBlocks), coverage.radar, 'radar mosaics'),
     height: answerWhenCovered(height, coverage.height, 'canopy-height map'),

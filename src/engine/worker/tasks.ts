@@ -8,6 +8,7 @@ import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.t
 import type { PlotTroughs } from '../kernels/block-dips.ts';
 import type { AlertCluster, AlertClusterRequest } from '../kernels/alert-clusters.ts';
 import type { BlockSummary } from '../kernels/block-index.ts';
+import type { RingDip } from '../kernels/ring-dip.ts';
 import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
@@ -36,6 +37,8 @@ export interface OpticalScenePlan {
   clear: { key: string; kind: 'scl' | 'qa_pixel' };
   /** Aerosol optical thickness (Sentinel-2 only). */
   aot: { key: string; encoding: Encoding } | null;
+  /** Landsat 8/9's aerosol quality band (SR_QA_AEROSOL), its haze screen; null for Sentinel-2, screened by `aot`. */
+  aerosolQa: { key: string } | null;
   /** Shared by red and near-infrared. */
   reflectance: Encoding;
   /**
@@ -105,6 +108,8 @@ export interface PlotTaskResult {
   scenes: SceneReading[];
   /** The record's cycle, held from phase_locked when a part of the plot shows no in-phase dip (`dip_blocks`). */
   troughs: PlotTroughs;
+  /** Whether the ground around the plot showed the plot's own dip. */
+  ring: RingDip;
   structure: WithBlocks<StructureAtTrough>;
   radar: WithBlocks<RadarContrast> | null;
   height: WithBlocks<HeightPercentiles> | null;

@@ -7,7 +7,7 @@ import { CLEAR_MASK_LOOKUP, SCENE_USABLE } from '../../../src/engine/kernels/sce
 import { addSceneBlocks, sceneBlockSums } from '../../../src/engine/kernels/scene-blocks.ts';
 import { seasonalTroughs } from '../../../src/engine/kernels/seasonal-troughs.ts';
 
-const LINES = { dipDepth: 0.15, minPixels: 8 };
+const LINES = { dipDepth: 0.15, minPixels: 8, unlikeDays: 30, unlikeDepth: 0.1 };
 const SEASON_LINES = { dipDepth: 0.15, minObservations: 4, maxGapDays: 60, minSeasons: 3, phaseSdLimitDays: 30 };
 const PART = { minHa: 0.5, minShare: 0.1 };
 const day0 = Date.UTC(2016, 0, 1) / 86_400_000;
@@ -79,6 +79,6 @@ test('a plot that dips everywhere keeps its cycle', () => {
 
 test('a block seen through too few clear pixels gives no answer', () => {
   const { troughs, answers, sums } = record(false);
-  const strict = blockDips({ blocks: answers.blocks, sums, days: Float64Array.from({ length: sums.count.length / sums.blocks }, (_, k) => day0 + 16 * k), usable: new Uint8Array(sums.count.length / sums.blocks).fill(1), seasons: troughs.seasons }, { dipDepth: 0.15, minPixels: 101 });
+  const strict = blockDips({ blocks: answers.blocks, sums, days: Float64Array.from({ length: sums.count.length / sums.blocks }, (_, k) => day0 + 16 * k), usable: new Uint8Array(sums.count.length / sums.blocks).fill(1), seasons: troughs.seasons }, { ...LINES, minPixels: 101 });
   assert.deepEqual([...strict.read.subarray(0, 2)], [0, 0]);
 });

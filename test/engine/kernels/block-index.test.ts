@@ -10,7 +10,7 @@ import { CLEAR_MASK_LOOKUP } from '../../../src/engine/kernels/scene-stats.ts';
 const northUp = (pitch: number, x0: number, top: number): LocalAffine => [x0, pitch, 0, top, 0, -pitch];
 const full = (w: number, h: number) => maskFromBits(new Uint8Array(w * h).fill(1), w, h);
 const FOREST_PART = { minHa: 0.5, minShare: 0.1 };
-const HEIGHT_LINES = { forestLineM: 25, minPixels: 5 };
+const HEIGHT_LINES = { forestLineM: 25, minPixels: 5, unlikeM: 5 };
 
 test('the same ground gets the same block on every grid, whatever its pitch', () => {
   // Every 30 m pixel's centre is the centre of the middle 10 m pixel of the 3 × 3 under it.
@@ -102,9 +102,9 @@ test('shade per block reads forest-like only past the line by the margin, over c
   const clear = Uint8Array.from({ length: 18 }, (_, i) => (i === 0 ? 0 : 1));
   for (let k = 0; k < 2; k++) addSceneBlocks({ mask, blocks, red, nir, reflectance: { scale: 1e-4, offset: 0, nodata: 0 }, clear: { classes: clear, lookup: CLEAR_MASK_LOOKUP }, shade: endmembers }, k, sums);
   assert.deepEqual([...sums.count], [8, 9, 0, 0, 0, 0, 8, 9, 0, 0, 0, 0], 'two scenes of six blocks, pixel 0 never clear');
-  const a = shadeBlocks(blocks, sums, { shadeLine: 0.3, shadeMargin: 0.04, minPixels: 5 });
+  const a = shadeBlocks(blocks, sums, { shadeLine: 0.3, shadeMargin: 0.04, minPixels: 5, unlike: 0.08 });
   assert.deepEqual([...a.forest.subarray(0, 2)], [1, 0]);
-  assert.deepEqual([...shadeBlocks(blocks, sums, { shadeLine: 0.36, shadeMargin: 0.04, minPixels: 5 }).forest.subarray(0, 2)], [0, 0], 'near the line is not forest-like');
+  assert.deepEqual([...shadeBlocks(blocks, sums, { shadeLine: 0.36, shadeMargin: 0.04, minPixels: 5, unlike: 0.08 }).forest.subarray(0, 2)], [0, 0], 'near the line is not forest-like');
 });
 
 test('radar per block pools the years and clears the plot\'s own line by its margin', () => {
@@ -119,9 +119,9 @@ test('radar per block pools the years and clears the plot\'s own line by its mar
   hv.set(year(0), 32);
   const usable = { classes: new Uint8Array(64).fill(1), lookup: CLEAR_MASK_LOOKUP };
   const input = { mask, blocks, count: blockCount(l), years: 2, hv, nodata: 0, calibrationDb: 83, usable, baselineDb: -11.5, sigmaDb: 1 };
-  const a = radarBlocks(input, { thresholdDb: -2, marginSigmas: 0.5, minPixels: 16 });
+  const a = radarBlocks(input, { thresholdDb: -2, marginSigmas: 0.5, minPixels: 16, unlikeDb: 1.5 });
   assert.deepEqual([...a.read.subarray(0, 2)], [1, 1], 'the west block holds 16 looks, the east 32');
   assert.deepEqual([...a.forest.subarray(0, 2)], [1, 0]);
-  assert.deepEqual([...radarBlocks(input, { thresholdDb: -2, marginSigmas: 0.5, minPixels: 17 }).read.subarray(0, 2)], [0, 1], 'the west block\'s second year was not read');
-  assert.deepEqual([...radarBlocks(input, { thresholdDb: -1, marginSigmas: 1.5, minPixels: 16 }).forest.subarray(0, 2)], [0, 0], 'within the margin of its line: not forest-like');
+  assert.deepEqual([...radarBlocks(input, { thresholdDb: -2, marginSigmas: 0.5, minPixels: 17, unlikeDb: 1.5 }).read.subarray(0, 2)], [0, 1], 'the west block\'s second year was not read');
+  assert.deepEqual([...radarBlocks(input, { thresholdDb: -1, marginSigmas: 1.5, minPixels: 16, unlikeDb: 1.5 }).forest.subarray(0, 2)], [0, 0], 'within the margin of its line: not forest-like');
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heightPercentiles, type HeightLines } from '../../../src/engine/kernels/height-percentiles.ts';
 import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
+import { operatingPoints } from '../../../src/engine/operating-points.ts';
 
 const LINES: HeightLines = { cropLineM: 18, forestLineM: 25, minPixels: 20 };
 const ETH = { scale: 1, offset: 0, nodata: 255 };
@@ -44,7 +45,7 @@ test('a low canopy reads crop with confidence, a tall one forest; one between th
   assert.deepEqual([forest.forest_like, forest.confident, forest.between_lines], [true, true, false]);
   const between = heightPercentiles(window(() => 21), LINES);
   assert.deepEqual([between.forest_like, between.confident, between.between_lines, between.median_m], [null, false, true, 21]);
-  assert.match(between.refusal ?? '', /between the crop and forest lines/);
+  assert.match(between.refusal ?? '', /overlap in height, so its height cannot tell a crop from forest/);
 });
 
 test('16-bit heights in decimetres come back in metres, exact', () => {
@@ -73,4 +74,14 @@ test('too few pixels refuses with the readings kept; an empty mask has no value 
   const empty = heightPercentiles({ ...input, mask: maskFromBits(new Uint8Array(400), 20, 20) }, LINES);
   assert.deepEqual([empty.median_m, empty.p10_m, empty.p90_m, empty.pixels, empty.forest_like], [null, null, null, 0, null]);
   assert.ok(empty.refusal);
+});
+
+test('under the lines in force, no canopy a forest type reaches is confirmed a crop: dry deciduous forest of 12 to 18 m, or rubber among them, gives no answer', () => {
+  for (const m of [12, 15, 18, 21]) {
+    const r = heightPercentiles(window(() => m), operatingPoints.height);
+    assert.deepEqual([r.forest_like, r.confident, r.between_lines], [null, false, true], `${m} m`);
+  }
+  for (const type of Object.values(operatingPoints.forestTypes)) assert.ok(operatingPoints.height.cropLineM <= type.heightM[0]);
+  const young = heightPercentiles(window(() => 6), operatingPoints.height);
+  assert.deepEqual([young.forest_like, young.confident], [false, true], 'a young plantation under every forest type is a crop');
 });

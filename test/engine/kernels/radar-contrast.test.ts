@@ -9,6 +9,7 @@ const LINES: RadarLines = {
   forestQuantile: 0.5,
   forestBaselineMinDb: -16,
   evergreenHhHvMinDb: 7,
+  cropMaxHvDb: -14,
   minPlotPixels: 6,
   minRingPixels: 100,
 };
@@ -148,4 +149,15 @@ test('one call leaves nothing behind for the next', () => {
   const first = radarContrast(a, LINES);
   radarContrast(scene(() => -9, () => -25), LINES);
   assert.deepEqual(radarContrast(a, LINES), first);
+});
+
+test('a plot darker than its forest ring but as bright as a secondary or dry forest can be gives no crop answer', () => {
+  // A dry deciduous forest of −13 dB beside a closed evergreen ring of −10.5 dB: 2.5 dB under it.
+  const dry = radarContrast(scene(() => -13, () => -10.5), LINES);
+  assert.ok((dry.plot_minus_local_forest_db as number) < LINES.thresholdDb);
+  assert.deepEqual([dry.forest_like, dry.confident, dry.compared], [null, false, true]);
+  assert.match(dry.refusal as string, /cannot tell a crop from forest/);
+  // Under every forest type's return, the same contrast confirms a crop.
+  const crop = radarContrast(scene(() => -15.5, () => -12), LINES);
+  assert.deepEqual([crop.forest_like, crop.confident, crop.refusal], [false, true, null]);
 });

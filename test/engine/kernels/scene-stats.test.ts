@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { maskFromBits } from '../../../src/engine/kernels/rasterise-mask.ts';
 import {
   CLEAR_MASK_LOOKUP,
+  SCENE_HAZY,
   SCENE_USABLE,
+  qaAerosolLookups,
   qaPixelClearLookup,
   sceneFlags,
   sceneStats,
@@ -97,8 +99,8 @@ test('no-data reflectance is not clear, and AOT is averaged over plot pixels tha
 test('an empty mask answers no value, never NaN', () => {
   const input = scene(() => ({ red: 0.05, nir: 0.35, clear: true }));
   const stats = sceneStats({ ...input, mask: maskFromBits(new Uint8Array(100), 10, 10) });
-  assert.deepEqual(stats, { pixels: 0, clear_pixels: 0, clear_fraction: null, ndvi_median: null, shade_fraction: null, aot_mean: null });
-  assert.equal(sceneFlags(stats, { minClearFraction: 0, minPixels: 0, maxAot: 1.2 }), 0);
+  assert.deepEqual(stats, { pixels: 0, clear_pixels: 0, clear_fraction: null, ndvi_median: null, shade_fraction: null, aot_mean: null, hazy_share: null });
+  assert.equal(sceneFlags(stats, { minClearFraction: 0, minPixels: 0, maxAot: 1.2, hazeAot: 0.5, maxHazyShare: 0.5 }), 0);
 });
 
 test('an overcast scene has a clear fraction of zero and no index', () => {
@@ -130,9 +132,9 @@ test('Landsat QA_PIXEL words are clear with the clear bit set and no cloud, shad
 
 test('a scene is usable when the clear fraction and the clear pixel count both reach their lines', () => {
   const stats = sceneStats(scene((c, r) => ({ red: 0.05, nir: 0.35, clear: r < 7 })));
-  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 56, maxAot: 1.2 }), SCENE_USABLE);
-  assert.equal(sceneFlags(stats, { minClearFraction: 0.71, minPixels: 56, maxAot: 1.2 }), 0);
-  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 57, maxAot: 1.2 }), 0);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 56, maxAot: 1.2, hazeAot: 0.5, maxHazyShare: 0.5 }), SCENE_USABLE);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.71, minPixels: 56, maxAot: 1.2, hazeAot: 0.5, maxHazyShare: 0.5 }), 0);
+  assert.equal(sceneFlags(stats, { minClearFraction: 0.7, minPixels: 57, maxAot: 1.2, hazeAot: 0.5, maxHazyShare: 0.5 }), 0);
 });
 
 test('collinear endmembers are refused', () => {
@@ -140,11 +142,12 @@ test('collinear endmembers are refused', () => {
   assert.throws(() => sceneStats({ ...input, shade: { vegetation: [0.1, 0.2], soil: [0.2, 0.4] } }), RangeError);
 });
 
-test('a scene seen through air hazier than the line is not usable; at the line, or without AOT (Landsat), it is', () => {
-  const lines = { minClearFraction: 0.7, minPixels: 10, maxAot: 1.2 };
+test('a scene seen through air hazier than the line is not usable; at the line it is, read through haze; without AOT (Landsat) it is', () => {
+  const lines = { minClearFraction: 0.7, minPixels: 10, maxAot: 1.2, hazeAot: 0.5, maxHazyShare: 0.5 };
   const at = (aot: number) => sceneFlags(sceneStats(scene(() => ({ red: 0.05, nir: 0.35, clear: true, aot }))), lines);
   assert.equal(at(0.15), SCENE_USABLE);
-  assert.equal(at(1.2), SCENE_USABLE);
+  assert.equal(at(0.5), SCENE_USABLE);
+  assert.equal(at(1.2), SCENE_USABLE | SCENE_HAZY);
   assert.equal(at(1.25), 0);
   const landsat = sceneStats({ ...scene(() => ({ red: 0.05, nir: 0.35, clear: true })), aot: null });
   assert.equal(landsat.aot_mean, null);
@@ -159,7 +162,7 @@ test('hazy scenes off the trough are dropped from the series, so haze that lower
   const index: number[] = [];
   const flags: number[] = [];
   const unscreened: number[] = [];
-  const lines = { minClearFraction: op.scenes.minClearFraction, minPixels: op.scenes.minPixels, maxAot: op.scenes.maxAot };
+  const lines = op.scenes;
   for (let d = period.start; d <= period.end; d += 10) {
     const doy = (d - utcDay(`${new Date(d * 86_400_000).getUTCFullYear()}-01-01`));
     const smoke = doy >= 250 && doy < 270;
@@ -167,7 +170,7 @@ test('hazy scenes off the trough are dropped from the series, so haze that lower
     days.push(d);
     index.push(stats.ndvi_median as number);
     flags.push(sceneFlags(stats, lines));
-    unscreened.push(sceneFlags(stats, { ...lines, maxAot: Infinity }));
+    unscreened.push(sceneFlags(stats, { ...lines, maxAot: Infinity, hazeAot: Infinity }));
   }
   const series = (f: number[]) => ({ days: Int32Array.from(days), index: Float64Array.from(index), flags: Uint8Array.from(f) });
   assert.equal(seasonalTroughs(series(unscreened), period, op.seasons).cycle, 'phase_locked');
@@ -175,4 +178,73 @@ test('hazy scenes off the trough are dropped from the series, so haze that lower
   assert.equal(screened.seasons_with_dip, 0);
   assert.equal(screened.cycle, 'no_cycle');
   assert.equal(flags.filter((f) => f === 0).length, 10);
+});
+
+/**
+ * Five years of an evergreen canopy seen every 10 days whose every dry season (late February)
+ * brings two neighbouring scenes of haze under the line that drops a scene (smoke lifts red, NDVI
+ * falls by about 0.25): on Sentinel-2 an AOT of 0.8, on Landsat 8/9 no AOT but its aerosol band at
+ * a high level over the plot.
+ */
+function hazyEvergreen(sensor: 'sentinel-2' | 'landsat') {
+  const period = { start: utcDay('2016-01-01'), end: utcDay('2020-12-31') };
+  const days: number[] = [];
+  const index: number[] = [];
+  const flags: number[] = [];
+  const aerosol = qaAerosolLookups(op.scenes.landsatAerosolHazyLevels);
+  for (let d = period.start; d <= period.end; d += 10) {
+    const doy = d - utcDay(`${new Date(d * 86_400_000).getUTCFullYear()}-01-01`);
+    const haze = doy >= 50 && doy < 70;
+    const input = scene(() => (haze ? { red: 0.09, nir: 0.3, clear: true, aot: 0.8 } : { red: 0.04, nir: 0.36, clear: true, aot: 0.1 }));
+    // Landsat SR_QA_AEROSOL: bit 1 a valid retrieval, bits 6–7 the level (1 low, 3 high).
+    const qa = new Uint8Array(100).fill(haze ? 0b1100_0010 : 0b0100_0010);
+    const stats = sceneStats(sensor === 'sentinel-2' ? input : { ...input, aot: null, aerosolQa: { values: qa, ...aerosol } });
+    days.push(d);
+    index.push(stats.ndvi_median as number);
+    flags.push(sceneFlags(stats, op.scenes));
+  }
+  const series = { days: Int32Array.from(days), index: Float64Array.from(index), flags: Uint8Array.from(flags) };
+  return { series, period, flags };
+}
+
+for (const sensor of ['sentinel-2', 'landsat'] as const) {
+  test(`haze at the trough of an evergreen canopy on ${sensor}: the scenes stay in the series, but the dip they show does not count`, () => {
+    const { series, period, flags } = hazyEvergreen(sensor);
+    assert.equal(flags.filter((f) => f === (SCENE_USABLE | SCENE_HAZY)).length, 10, 'two hazy scenes a year, kept and flagged');
+    assert.ok(flags.every((f) => (f & SCENE_USABLE) !== 0), 'under the line that drops a scene');
+    const unscreened = seasonalTroughs({ ...series, flags: series.flags.map((f) => f & SCENE_USABLE) }, period, op.seasons);
+    assert.equal(unscreened.cycle, 'phase_locked', 'read as clear air, the haze makes a wintering');
+    const screened = seasonalTroughs(series, period, op.seasons);
+    assert.equal(screened.seasons_with_dip, 0);
+    assert.notEqual(screened.cycle, 'phase_locked');
+    assert.ok(screened.seasons.every((s) => !s.dipped && (s.no_answer || s.truncated)), 'a season whose dip only haze shows gives no answer');
+  });
+}
+
+test('a dip the clear scenes show still counts when haze falls on the trough too', () => {
+  // Rubber wintering for six weeks from mid-February; haze over two scenes at its lowest.
+  const period = { start: utcDay('2016-01-01'), end: utcDay('2020-12-31') };
+  const days: number[] = [];
+  const index: number[] = [];
+  const flags: number[] = [];
+  for (let d = period.start; d <= period.end; d += 10) {
+    const doy = d - utcDay(`${new Date(d * 86_400_000).getUTCFullYear()}-01-01`);
+    const leafless = doy >= 40 && doy < 85;
+    const haze = doy >= 55 && doy < 75;
+    const stats = sceneStats(scene(() => (leafless ? { red: 0.12, nir: 0.3, clear: true, aot: haze ? 0.8 : 0.1 } : { red: 0.035, nir: 0.38, clear: true, aot: 0.1 })));
+    days.push(d);
+    index.push(stats.ndvi_median as number);
+    flags.push(sceneFlags(stats, op.scenes));
+  }
+  const t = seasonalTroughs({ days: Int32Array.from(days), index: Float64Array.from(index), flags: Uint8Array.from(flags) }, period, op.seasons);
+  assert.equal(t.cycle, 'phase_locked');
+  for (const s of t.seasons.filter((x) => x.dipped)) assert.equal(flags[s.trough_scene as number], SCENE_USABLE, 'the trough is read in clear air');
+});
+
+test('the aerosol band calls a pixel hazy only at the levels named, and never where it is fill', () => {
+  const { retrieved, hazy } = qaAerosolLookups([3]);
+  assert.deepEqual([retrieved[0b1100_0010], hazy[0b1100_0010]], [1, 1]);
+  assert.deepEqual([retrieved[0b1000_0010], hazy[0b1000_0010]], [1, 0], 'medium');
+  assert.deepEqual([retrieved[1], hazy[1]], [0, 0], 'fill');
+  assert.deepEqual([retrieved[0b1100_0001], hazy[0b1100_0001]], [0, 0], 'fill with a level');
 });

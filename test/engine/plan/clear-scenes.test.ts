@@ -11,7 +11,7 @@ import type { OpticalScenePlan } from '../../../src/engine/worker/tasks.ts';
 function scene(id: string, day: number, shared?: string): OpticalScenePlan {
   return {
     id, sensor: 'sentinel-2', day, red: `${id}/red`, nir: `${id}/nir`, clear: { key: `${id}/scl`, kind: 'scl' },
-    aot: { key: shared ?? `${id}/aot`, encoding: { scale: 0.001, offset: 0, nodata: 0 } }, reflectance: { scale: 1e-4, offset: 0, nodata: 0 }, boaCheck: null,
+    aot: { key: shared ?? `${id}/aot`, encoding: { scale: 0.001, offset: 0, nodata: 0 } }, aerosolQa: null, reflectance: { scale: 1e-4, offset: 0, nodata: 0 }, boaCheck: null,
   };
 }
 

@@ -22,12 +22,19 @@ export const LANDSAT_SR_ASSETS = {
   swir22: { oli: 'SR_B7', tm: 'SR_B7' },
 } as const;
 export type LandsatSrAsset = keyof typeof LANDSAT_SR_ASSETS;
-export type LandsatAsset = LandsatSrAsset | 'qa_pixel';
+export type LandsatAsset = LandsatSrAsset | 'qa_pixel' | 'qa_aerosol';
 
 /** SR: uint16, `refl = DN * 2.75e-05 − 0.2`, nodata 0. */
 export const LANDSAT_SR_ENCODING: Encoding = { scale: 0.0000275, offset: -0.2, nodata: 0 };
 /** QA_PIXEL's nodata is the value with only the fill bit set. */
 export const QA_PIXEL_NODATA = 1;
+/** SR_QA_AEROSOL (uint8, OLI only) has the same nodata: bit 0 fill. */
+export const QA_AEROSOL_NODATA = 1;
+/** The quality bands, as the asset key and the band file of the product. */
+const QA_FILES = { qa_pixel: 'QA_PIXEL', qa_aerosol: 'SR_QA_AEROSOL' } as const;
+
+/** An SR_QA_AEROSOL value for a land pixel with a valid retrieval (bit 1) at aerosol level 0–3 (bits 6–7). */
+export const qaAerosolValue = (level: number): number => (1 << 1) | ((level & 3) << 6);
 
 export const QA_PIXEL_BITS = {
   FILL: 1 << 0,
@@ -96,10 +103,10 @@ export function parseLandsatItem(item: StacItemLike): LandsatScene {
   const epsg = Number(p['proj:epsg']);
   if (!Number.isInteger(epsg)) throw new ProductItemError(`item ${item.id} has no proj:epsg`);
   const assets: LandsatScene['assets'] = {};
-  for (const key of [...Object.keys(LANDSAT_SR_ASSETS), 'qa_pixel'] as LandsatAsset[]) {
+  for (const key of [...Object.keys(LANDSAT_SR_ASSETS), ...Object.keys(QA_FILES)] as LandsatAsset[]) {
     const a = item.assets[key];
     if (!a) continue;
-    const fallback = key === 'qa_pixel' ? { scale: 1, offset: 0, nodata: QA_PIXEL_NODATA } : LANDSAT_SR_ENCODING;
+    const fallback = key in QA_FILES ? { scale: 1, offset: 0, nodata: QA_PIXEL_NODATA } : LANDSAT_SR_ENCODING;
     assets[key] = { href: a.href, encoding: encodingOf(a['raster:bands']?.[0], fallback) };
   }
   const cc = p['eo:cloud_cover'];
@@ -129,7 +136,7 @@ export function landsatAssetHref(
 ): string {
   const sensor: LandsatSensor = satellite === 'LE07' ? 'etm' : 'oli-tirs';
   const product = `${satellite}_L2SP_${pad3(path)}${pad3(row)}_${date.replaceAll('-', '')}_${processed.replaceAll('-', '')}_02_T1`;
-  const file = asset === 'qa_pixel' ? 'QA_PIXEL' : LANDSAT_SR_ASSETS[asset][sensor === 'oli-tirs' ? 'oli' : 'tm'];
+  const file = asset === 'qa_pixel' || asset === 'qa_aerosol' ? QA_FILES[asset] : LANDSAT_SR_ASSETS[asset][sensor === 'oli-tirs' ? 'oli' : 'tm'];
   return `${BLOB}/${sensor}/${date.slice(0, 4)}/${pad3(path)}/${pad3(row)}/${product}/${product}_${file}.TIF`;
 }
 
