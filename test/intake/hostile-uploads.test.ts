@@ -15,15 +15,22 @@ import {
   retracedSquareGeoJson,
 } from '../support/hostile-files.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { loopDelayDuring } from '../support/event-loop.ts';
 
 /**
  * Uploads built to crash, freeze or exhaust the service, each sent through the route as a hostile
  * client would: each is refused in the spec's shape or its plot rejected naming the cap, /health
- * answers within a second throughout, and the service answers the next request. One backend: the
- * attacks never reach the database.
+ * answers throughout, and the service answers the next request. One backend: the attacks never
+ * reach the database.
  */
 
-const HEALTH_WITHIN_MS = 1000;
+/**
+ * The most CPU time the API's thread may spend between two turns of its loop while an attack is
+ * judged. Its own CPU time, not /health's answer time: on a loaded machine a call also waits for a
+ * core, however free the loop. An attack judged on this thread instead of the intake thread holds
+ * it for seconds (bench/RESULTS.md "hostile": 17.6 s for the 24 MB GeoJSON before the fixes).
+ */
+const HOLD_MS = 250;
 const NON_FEATURES = 12_000_000;
 
 /** A plain plot, judged after each attack to show the service goes on. */
@@ -61,22 +68,21 @@ async function post(bytes: Uint8Array, filename: string, key = keys[0]): Promise
   return { status: res.status, headers: res.headers, body: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
 }
 
-/** Runs `work` while /health is asked every 50 ms; the slowest answer, in milliseconds. */
-async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; worstHealthMs: number }> {
-  let worst = 0;
+/** Runs `work` while /health is asked every 50 ms; how many times it answered. */
+async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; healthAnswers: number }> {
+  let answers = 0;
   let running = true;
   const poll = (async () => {
     while (running) {
-      const started = performance.now();
       const res = await fetch(`${app.url}/api/v1/health`);
       // The test app runs without the archive, so its health reads degraded: what counts is that it answers.
       assert.equal(typeof ((await res.json()) as { status: unknown }).status, 'string');
-      worst = Math.max(worst, performance.now() - started);
+      answers++;
       await sleep(50);
     }
   })();
   try {
-    return { result: await work(), worstHealthMs: worst };
+    return { result: await work(), healthAnswers: answers };
   } finally {
     running = false;
     await poll;
@@ -84,14 +90,17 @@ async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; wor
   }
 }
 
-/** The attack, its answer, /health throughout, and the service still judging a plain plot after it. */
+/**
+ * The attack, its answer, /health answering throughout with the API's thread never held by its own
+ * work for HOLD_MS at once, and the service still judging a plain plot after it.
+ */
 async function attack({ bytes, filename }: HostileFile): Promise<Answer> {
-  const { result, worstHealthMs } = await healthDuring(() => post(bytes, filename));
-  assert.ok(worstHealthMs < HEALTH_WITHIN_MS, `/health took ${Math.round(worstHealthMs)} ms while the upload was judged`);
+  const { result, delay } = await loopDelayDuring(() => healthDuring(() => post(bytes, filename)));
+  assert.ok(delay.max_busy_ms < HOLD_MS, `the API's thread was held ${delay.max_busy_ms} ms at once while the upload was judged (longest delay ${delay.max_ms} ms, /health answered ${result.healthAnswers} times)`);
   const next = await post(geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]), 'next.geojson');
   assert.equal(next.status, 200);
   assert.equal(next.body.plots[0].validation_state, 'valid');
-  return result;
+  return result.result;
 }
 
 function assertRefused(answer: Answer, status: number, code: string, names: RegExp): void {
@@ -193,9 +202,9 @@ describe('hostile uploads', () => {
     await sleep(300);
     const second = await post(geojson([]), 'plots.geojson', keys[1]);
     assertRefused(second, 429, 'too_many_uploads', /already has 1 upload/);
-    const { result: cut, worstHealthMs } = await healthDuring(() => slowAnswer);
-    assert.ok(worstHealthMs < HEALTH_WITHIN_MS);
-    assertRefused({ ...cut, headers: new Headers() }, 408, 'upload_timeout', /within 2 seconds/);
+    const { result, delay } = await loopDelayDuring(() => healthDuring(() => slowAnswer));
+    assert.ok(delay.max_busy_ms < HOLD_MS, `the API's thread was held ${delay.max_busy_ms} ms at once while the body trickled`);
+    assertRefused({ ...result.result, headers: new Headers() }, 408, 'upload_timeout', /within 2 seconds/);
     slow.destroy();
     const after = await post(geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]), 'plots.geojson', keys[1]);
     assert.equal(after.status, 200);
