@@ -37,8 +37,8 @@ const SITE = 'th-surat-thani-rubber';
  * 25), and that wait is not of its own making. Load still moves the CPU figure some way (more
  * answers land in one turn, a collection's helpers wait for a core and the main thread does
  * their share): 18 ms at a load average of 25 where a quiet run reads 7 to 12. So the test holds
- * the burst to 100 ms, which only work on this thread reaches: drawing a tile here costs tens of
- * milliseconds each, and 200 begun in one turn with the key read for each held it 94 ms. The
+ * the burst to 100 ms, which only the burst's work piling up on this thread reaches (200 begun in
+ * one turn, the key read for each, held it 94 ms cold before they were spread over turns). The
  * 20 ms target is `npm run bench -- tiles`, which exits 1 past it; test/api/turn-budget.test.ts
  * holds the spreading of requests over turns in a way load can only make stricter.
  */
