@@ -8,7 +8,8 @@
 // MAP_TILE_CACHE_MB=0, so every tile is drawn again). Figures: tiles per second, and the most CPU
 // time the API's thread spent between two turns of its loop (`max_busy_ms`, the 20 ms target),
 // garbage collection included; beside it the same over turns without a collection, and the
-// collections' count and longest pause (wall time).
+// collections' count and longest pause (wall time). The process exits 1 when a burst held the
+// thread 20 ms or more.
 // While the warm burst renders, the client thread also asks GET /portal/plots one call after
 // another; its p99 latency is set against the same calls with no tile in flight (the reference).
 import os from 'node:os';
@@ -145,5 +146,8 @@ export default async function tilesBench(): Promise<void> {
     warm_over_pool_1_warm: Math.round((f.tiles_per_s_warm / one.tiles_per_s_warm) * 100) / 100,
     list_p99_rendering_over_idle: Math.round((f.list_p99_ms_rendering / f.list_p99_ms_idle) * 100) / 100,
   }]));
-  console.log(JSON.stringify({ bench: 'tiles', tiles: TILES, cores, target_ms: TARGET_MS, figures, ratios }));
+  // The target is held here, run by hand: test/api/map-tiles.test.ts holds the test's burst only to what no load explains.
+  const over = Object.keys(figures).filter((name) => !(Math.max(figures[name].max_busy_ms_cold, figures[name].max_busy_ms_warm) < TARGET_MS));
+  console.log(JSON.stringify({ bench: 'tiles', tiles: TILES, cores, target_ms: TARGET_MS, figures, ratios, over_target: over, load_average: os.loadavg().map((l) => +l.toFixed(1)), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown' }));
+  if (over.length > 0) process.exitCode = 1;
 }

@@ -86,10 +86,11 @@ for (const backend of BACKENDS) {
       const verified = await keys.verify(em(), key);
       await setPlan(em(), workspaceId, 'enterprise');
       assert.equal((await keys.verify(em(), key))?.plan, 'enterprise');
-      const started = performance.now();
       await revokeKey(em(), keys, workspaceId, verified!.keyId);
-      assert.ok(performance.now() - started < TTL_MS);
       assert.equal(await keys.verify(em(), key), null);
+      // Asked of the cache, not of a clock a loaded machine slows: with nothing kept it answers before this turn of the loop ends, where any wait is a timer.
+      const turnEnded = new Promise((resolve) => setImmediate(resolve, 'waited'));
+      assert.equal(await Promise.race([keys.revoked(verified!.keyId).then(() => 'at once'), turnEnded]), 'at once');
     });
   });
 }

@@ -98,11 +98,19 @@ for (const backend of BACKENDS) {
       assert.equal(after.status, 401);
     });
 
-    /** Calls with `key` until `done` holds of the answer; how long after the start it held, or Infinity past 10 s. */
-    async function untilAnswer(key: string, path: string, done: (r: { status: number; body: any }) => boolean): Promise<number> {
-      const start = Date.now();
-      while (Date.now() - start < 10_000) {
-        if (done(await app.call('GET', path, { key }))) return Date.now() - start;
+    /**
+     * Calls with `key` until `done` holds of the answer. Answers when, after the start, the last call
+     * that still got the old answer was sent (0 when none did), or Infinity past 10 s. Counted from
+     * the sending, not the answer: a loaded machine may take any time to answer, but no call sent
+     * once the key's entry has expired can be answered from it.
+     */
+    async function lastStale(key: string, path: string, done: (r: { status: number; body: any }) => boolean): Promise<number> {
+      const start = performance.now();
+      let stale = 0;
+      while (performance.now() - start < 10_000) {
+        const sent = performance.now();
+        if (done(await app.call('GET', path, { key }))) return stale;
+        stale = sent - start;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return Infinity;
@@ -116,8 +124,9 @@ for (const backend of BACKENDS) {
       const summary = '/api/v1/portal/plots/evidence/summary';
       assert.equal((await app.call('GET', summary, { key })).body.plan, 'trial');
       await runAdminCommand(app.services.store, ['plan', 'set'], { workspace: workspaceId, plan: 'professional' });
-      const took = await untilAnswer(key, summary, (r) => r.body.plan === 'professional');
-      assert.ok(took <= cacheMs() + 500, `the plan change reached the key after ${took} ms`);
+      // The entry was read before the change, on the clock the cache uses, so a call sent KEY_CACHE_MS after it reads again.
+      const stale = await lastStale(key, summary, (r) => r.body.plan === 'professional');
+      assert.ok(stale < cacheMs(), `a call sent ${stale.toFixed(0)} ms after the plan change still got the old plan`);
       await runAdminCommand(app.services.store, ['plan', 'set'], { workspace: workspaceId, plan: 'trial' });
       assert.equal((await app.call('DELETE', `/api/v1/portal/api-keys/${minted.id as string}`, { cookie, workspace: workspaceId })).status, 200);
       const r = await app.call('GET', summary, { key });
@@ -130,8 +139,8 @@ for (const backend of BACKENDS) {
       assert.equal((await app.call('GET', '/api/v1/workspace', { key })).status, 200);
       // As another API process revokes it: in the database, not through this one.
       await app.services.store.em().getConnection().execute('update api_keys set revoked_at = now() where id = ?', [minted.id]);
-      const took = await untilAnswer(key, '/api/v1/workspace', (r) => r.status === 401);
-      assert.ok(took <= cacheMs() + 500, `refused ${took} ms after the revocation`);
+      const stale = await lastStale(key, '/api/v1/workspace', (r) => r.status === 401);
+      assert.ok(stale < cacheMs(), `a call sent ${stale.toFixed(0)} ms after the revocation was still taken`);
     });
 
     test('revoking a key that is not in the workspace answers 404 not_found', async () => {

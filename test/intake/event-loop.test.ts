@@ -6,8 +6,14 @@ import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { loopDelayDuring } from '../support/event-loop.ts';
 
-/** Judging 5,000 polygons costs about half a second of parsing and validation; on the event loop it would hold it that long. */
-const MAX_STALL_MS = 100;
+/**
+ * Judging 5,000 polygons costs about half a second of parsing and validation; on the event loop it
+ * would hold it that long (480 to 640 ms measured). Off it the thread's own CPU time between two
+ * turns read 42 ms on PostgreSQL and 64 ms on PGlite (a collection) at a load average of 25: load
+ * does not count the waits for a core, but slows the thread's own work and its collections. So
+ * 200 ms is a bound only judging on this thread reaches.
+ */
+const MAX_STALL_MS = 200;
 const PLOTS = 5000;
 
 for (const backend of BACKENDS) {
@@ -22,7 +28,7 @@ for (const backend of BACKENDS) {
     });
     after(() => app.close());
 
-    test(`validating ${PLOTS.toLocaleString('en')} polygons through the route never holds the event loop over ${MAX_STALL_MS} ms`, async () => {
+    test(`validating ${PLOTS.toLocaleString('en')} polygons through the route never holds the event loop over ${MAX_STALL_MS} ms`, async (t) => {
       const form = new FormData();
       form.set('file', new Blob([new Uint8Array(polygonPlotsGeoJson(PLOTS, 50))]), 'plots.geojson');
       const { result: answer, delay } = await loopDelayDuring(async () => {
@@ -32,6 +38,7 @@ for (const backend of BACKENDS) {
       });
       assert.equal(answer.plots.length, PLOTS);
       assert.ok(answer.plots.every((p) => p.validation_state !== 'rejected'));
+      t.diagnostic(JSON.stringify(delay));
       assert.ok(delay.samples >= 20, `the loop was sampled while the file was judged (${delay.samples} samples)`);
       // This thread's own CPU time between two turns: on a loaded machine the wall-clock delay also counts the waits for a core.
       assert.ok(delay.max_busy_ms < MAX_STALL_MS, `the loop was held ${delay.max_busy_ms} ms at once (longest delay ${delay.max_ms} ms)`);

@@ -27,17 +27,25 @@ import {
   wideDbfShapefileZip,
 } from '../support/hostile-files.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { loopDelayDuring } from '../support/event-loop.ts';
 
 /**
  * Uploads built to crash, freeze or exhaust the service, each sent through the route as a hostile
  * client would: each is refused in the spec's shape or its plot rejected naming the cap, and the
- * service answers the next request; the first attacks also watch /health answer within a second
- * throughout, the parsers' bounds are asserted on their refusals alone. One backend: the attacks
- * never reach the database.
+ * service answers the next request; the first attacks also watch /health answer throughout with the
+ * API's thread never held by their work, the parsers' bounds are asserted on their refusals alone.
+ * One backend: the attacks never reach the database.
  */
 
-const HEALTH_WITHIN_MS = 1000;
+/**
+ * The most CPU time the API's thread may spend between two turns of its loop while an attack is
+ * judged. Its own CPU time, not /health's answer time: on a loaded machine a call also waits for a
+ * core, however free the loop. An attack judged on this thread instead of the intake thread holds
+ * it for seconds (bench/RESULTS.md "hostile": 17.6 s for the 24 MB GeoJSON before the fixes).
+ */
+const HOLD_MS = 250;
 const NON_FEATURES = 12_000_000;
+const UPLOAD_TIMEOUT_S = 15;
 
 /** A plain plot, judged after each attack to show the service goes on. */
 const SQUARE: [number, number][] = [[-1.6, 6.7], [-1.599, 6.7], [-1.599, 6.701], [-1.6, 6.701]];
@@ -78,22 +86,21 @@ async function post(bytes: Uint8Array, filename: string, key = keys[0]): Promise
   return { status: res.status, headers: res.headers, body: (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
 }
 
-/** Runs `work` while /health is asked every 50 ms; the slowest answer, in milliseconds. */
-async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; worstHealthMs: number }> {
-  let worst = 0;
+/** Runs `work` while /health is asked every 50 ms; how many times it answered. */
+async function healthDuring<T>(work: () => Promise<T>): Promise<{ result: T; healthAnswers: number }> {
+  let answers = 0;
   let running = true;
   const poll = (async () => {
     while (running) {
-      const started = performance.now();
       const res = await fetch(`${app.url}/api/v1/health`);
       // The test app runs without the archive, so its health reads degraded: what counts is that it answers.
       assert.equal(typeof ((await res.json()) as { status: unknown }).status, 'string');
-      worst = Math.max(worst, performance.now() - started);
+      answers++;
       await sleep(50);
     }
   })();
   try {
-    return { result: await work(), worstHealthMs: worst };
+    return { result: await work(), healthAnswers: answers };
   } finally {
     running = false;
     await poll;
@@ -110,11 +117,14 @@ async function send({ bytes, filename }: HostileFile): Promise<Answer> {
   return answer;
 }
 
-/** The attack sent as send() does, with /health answering within HEALTH_WITHIN_MS throughout. */
+/**
+ * The attack sent as send() does, /health answering throughout with the API's thread never held by
+ * its own work for HOLD_MS at once.
+ */
 async function attack(file: HostileFile): Promise<Answer> {
-  const { result, worstHealthMs } = await healthDuring(() => send(file));
-  assert.ok(worstHealthMs < HEALTH_WITHIN_MS, `/health took ${Math.round(worstHealthMs)} ms while the upload was judged`);
-  return result;
+  const { result, delay } = await loopDelayDuring(() => healthDuring(() => send(file)));
+  assert.ok(delay.max_busy_ms < HOLD_MS, `the API's thread was held ${delay.max_busy_ms} ms at once while the upload was judged (longest delay ${delay.max_ms} ms, /health answered ${result.healthAnswers} times)`);
+  return result.result;
 }
 
 function assertRefused(answer: Answer, status: number, code: string, names: RegExp): void {
@@ -137,7 +147,9 @@ describe('hostile uploads', () => {
   before(async () => {
     [bomb, hugePolygon, nullRecords, nonFeatures] = [inflatingZip(), hugePolygonShapefileZip(), nullRecordsShapefileZip(), nonFeatureGeoJson(NON_FEATURES)];
     [kmlBomb, longPoint] = [kmlBombKmz(INFLATED), longPointShapefileZip(INFLATED)];
-    app = await startTestApp('postgresql', { INTAKE_POOL_SIZE: '1', INTAKE_QUEUE: '1', UPLOADS_PER_WORKSPACE: '1', UPLOAD_TIMEOUT_S: '2' });
+    // The time-out cuts the trickled body below; the 24 MB file, sent from this same process, took
+    // over 2 s to arrive at a load average of 30 on two cores, so the time-out leaves it room.
+    app = await startTestApp('postgresql', { INTAKE_POOL_SIZE: '1', INTAKE_QUEUE: '1', UPLOADS_PER_WORKSPACE: '1', UPLOAD_TIMEOUT_S: String(UPLOAD_TIMEOUT_S) });
     for (let n = 0; n < 4; n++) keys.push(await workspace(n));
   });
   after(() => app.close());
@@ -267,9 +279,9 @@ describe('hostile uploads', () => {
     await sleep(300);
     const second = await post(geojson([]), 'plots.geojson', keys[1]);
     assertRefused(second, 429, 'too_many_uploads', /already has 1 upload/);
-    const { result: cut, worstHealthMs } = await healthDuring(() => slowAnswer);
-    assert.ok(worstHealthMs < HEALTH_WITHIN_MS);
-    assertRefused({ ...cut, headers: new Headers() }, 408, 'upload_timeout', /within 2 seconds/);
+    const { result, delay } = await loopDelayDuring(() => healthDuring(() => slowAnswer));
+    assert.ok(delay.max_busy_ms < HOLD_MS, `the API's thread was held ${delay.max_busy_ms} ms at once while the body trickled`);
+    assertRefused({ ...result.result, headers: new Headers() }, 408, 'upload_timeout', new RegExp(`within ${UPLOAD_TIMEOUT_S} seconds`));
     slow.destroy();
     const after = await post(geojson([{ type: 'Polygon', coordinates: [[...SQUARE, SQUARE[0]]] }]), 'plots.geojson', keys[1]);
     assert.equal(after.status, 200);

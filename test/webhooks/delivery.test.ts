@@ -194,7 +194,9 @@ for (const backend of BACKENDS) {
       const started = Date.now();
       await dispatcher.runOnce();
       const took = Date.now() - started;
-      assert.ok(took >= 9_900 && took < 10_900, `the attempt ended after ${took} ms`);
+      // Load can only lengthen an attempt, so the time-out is bounded from below by the clock; that it
+      // was the time-out that ended it, not the answer at 11 s, the delivery's record says.
+      assert.ok(took >= 9_900, `the attempt ended after ${took} ms`);
       const [d] = await deliveries();
       assert.equal(d.status, 'pending');
       assert.equal(d.last_status_code, null);
