@@ -100,3 +100,25 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
     'The optical record (Sentinel-2 and Landsat) had data for less than 95% of the plot, so the rest of the ' +
     'plot was not read and a positive reading is withheld.',
 };
+
+/**
+ * Loss of moist forest after the cutoff (spec 2.8.4 rule 4) as a headline, said where the user looks:
+ * the register, the plot page, page 1 of the evidence PDF, the shipment report and a statement's
+ * warnings. It changes no verdict. The portal fills the same template (meanings.json): {share} as a
+ * whole percentage, {area_ha} as stored, {years} joined by ", ".
+ */
+export const POST_CUTOFF_LOSS_HEADLINE = 'Moist forest on {share} of this plot ({area_ha} ha) was lost in {years}: the EUDR cutoff is 31 December 2020';
+
+/** The figures of the evidence's `post_cutoff_loss` the headline names. */
+export interface PostCutoffLossFigures {
+  share: number;
+  area_ha: number;
+  years: readonly number[];
+}
+
+export function postCutoffLossHeadline(loss: PostCutoffLossFigures): string {
+  return POST_CUTOFF_LOSS_HEADLINE
+    .replace('{share}', `${Math.round(loss.share * 100)}%`)
+    .replace('{area_ha}', String(loss.area_ha))
+    .replace('{years}', loss.years.join(', '));
+}

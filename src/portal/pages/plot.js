@@ -37,6 +37,20 @@ function contextBlocks(e) {
     );
 }
 
+/**
+ * Moist forest lost after the cutoff, said first (the service's own sentence, meanings.json), with the
+ * open alert cases on the plot beside it. It changes no verdict.
+ */
+function lossBanner(evidence, plot, texts) {
+  const loss = evidence?.post_cutoff_loss;
+  const cases = plot.open_alert_cases > 0 ? `${plot.open_alert_cases} open alert case${plot.open_alert_cases === 1 ? '' : 's'} on this plot (see Alerts).` : null;
+  if (!loss && !cases) return null;
+  const headline = loss
+    ? texts.post_cutoff_loss.replace('{share}', percent(loss.share)).replace('{area_ha}', String(loss.area_ha)).replace('{years}', loss.years.join(', '))
+    : null;
+  return h('div', { class: 'notice error', role: 'alert', id: 'post-cutoff-loss' }, headline ? h('strong', {}, `${headline}.`) : null, headline && cases ? ' ' : null, cases);
+}
+
 /** A plot (spec 4.1, 4.3): its boundary over the imagery, its series, instruments, verdict and integrity. */
 export async function plotPage(main, { params, signal }) {
   const id = params.id;
@@ -57,6 +71,7 @@ export async function plotPage(main, { params, signal }) {
     main,
     h('p', {}, h('a', { href: '#/register' }, '← Register')),
     h('h1', {}, `Plot ${title}`),
+    lossBanner(evidence, plot, texts),
     h(
       'div',
       { class: 'grid' },
