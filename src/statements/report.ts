@@ -13,7 +13,7 @@ import { openCasesOnShipment } from '../store/register/alert-queue.ts';
 import { registerRows } from '../store/register/plots.ts';
 import { batchCounts, shipmentPlotIds } from '../store/register/shipments.ts';
 import { shipmentOf } from './shipments.ts';
-import { factsOf } from './statements.ts';
+import { batchWarnings, factsOf } from './statements.ts';
 
 export interface ReportDeps {
   em: Em;
@@ -42,9 +42,11 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
         reason: r.reason as ReasonCode | null,
         state: r.state,
         next_step: nextStep({ evidence_state: r.evidence_state, verdict: r.verdict as Verdict | null, area_ha: r.area_ha, readable }),
+        post_cutoff_loss_share: r.post_cutoff_loss_share,
       };
     }),
     openCases: (await openCasesOnShipment(em, workspaceId, shipment.id)).map(caseRecord),
+    warnings: (await batchWarnings(em, workspaceId, shipment.id)).warnings,
     statement,
     generatedAt: new Date().toISOString(),
     baseUrl,
