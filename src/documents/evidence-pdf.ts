@@ -7,6 +7,7 @@
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { EvidenceWrapper } from '../engine/evidence-store.ts';
 import { archiveReviewSection } from './evidence/archive-review.ts';
+import { boundarySection } from './evidence/boundary.ts';
 import { calibrationSection } from './evidence/calibration.ts';
 import { contextSection } from './evidence/context.ts';
 import { headlineSection } from './evidence/headline.ts';
@@ -117,6 +118,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
       },
       ...headlineSection(e),
       ...plotSection(wrapper, input.register, picture, noun),
+      ...boundarySection(e),
       ...verdictSection(e),
       ...partsSection(e),
       ...recordSection(e),
