@@ -9,6 +9,7 @@ import type { EvidenceWrapper } from '../engine/evidence-store.ts';
 import { archiveReviewSection } from './evidence/archive-review.ts';
 import { boundarySection } from './evidence/boundary.ts';
 import { calibrationSection } from './evidence/calibration.ts';
+import { commodityScopeSection } from './evidence/commodity-scope.ts';
 import { contextSection } from './evidence/context.ts';
 import { headlineSection } from './evidence/headline.ts';
 import { instrumentsSection } from './evidence/instruments.ts';
@@ -120,6 +121,7 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
       ...plotSection(wrapper, input.register, picture, noun),
       ...boundarySection(e),
       ...verdictSection(e),
+      ...commodityScopeSection(e, input.register.commodity),
       ...partsSection(e),
       ...recordSection(e),
       ...instrumentsSection(e),

@@ -8,9 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
-import { randomUUID } from 'node:crypto';
 import { runAdminCommand } from '../../src/admin/commands.ts';
-import { openCase } from '../../src/store/register/alert-queue.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { pdfText } from '../documents/pdf-text.ts';
@@ -33,13 +31,6 @@ for (const backend of BACKENDS) {
       const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Cocoa Importer', plan: 'trial', email: 'c@cocoa.test', password: 'cocoa pass' });
       key = created.api_key as string;
       batch = await cocoaShipment(app, created.workspace_id as string, key);
-      // An open case on the half-cleared plot, as a monitor finding a published alert over it opens one.
-      await app.services.store.em().transactional(async (tx) => {
-        openCase(tx, new Date('2022-08-01T00:00:00Z'), {
-          workspaceId: created.workspace_id as string, monitorId: randomUUID(), plotId: batch.half.id, product: 'integrated', firstDate: '2022-03-02', lastDate: '2022-07-20',
-          confidence: 'highest', pixels: 300, areaHa: 3, flaggedAreaKm2: 0.03, severity: 'high', centroid: null, bbox: null, source: {},
-        });
-      });
     });
     after(() => app.close());
 

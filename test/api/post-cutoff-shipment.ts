@@ -1,12 +1,14 @@
 /**
  * A cocoa shipment of three plots in Côte d'Ivoire, each read (signed evidence stored through the
  * engine's own write): all the moist forest of one lost in 2021 and 2022, half of another (2.96 ha of
- * 5.92) lost in 2022, none on the third. No plot reaches a positive finding (an evergreen crop), and
+ * 5.92) lost in 2022 under an open alert case (a highest-confidence integrated alert of 3 ha), none on
+ * the third. No plot reaches a positive finding (an evergreen crop), and
  * every statement field is given, so the statement is formally complete.
  */
 import { randomUUID } from 'node:crypto';
 import type { EvidenceObject } from '../../src/engine/evidence-object.ts';
 import { nextStep } from '../../src/engine/next-step.ts';
+import { openCase } from '../../src/store/register/alert-queue.ts';
 import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
 import { fixtureEvidence, fixtureKey, storeFixtureRead } from '../fixtures/evidence-wrapper.ts';
 import type { TestApp } from '../support/app.ts';
@@ -66,5 +68,12 @@ export async function cocoaShipment(app: TestApp, workspaceId: string, key: stri
   });
   if (shipment.status !== 201) throw new Error(`the shipment was refused: ${JSON.stringify(shipment.body)}`);
   const [all, half, none] = plots.map((p) => ({ id: p.id, area_ha: p.area_ha! }));
+  // An open case on the half-cleared plot, as a monitor finding a published alert over it opens one.
+  await em().transactional(async (tx) => {
+    openCase(tx, new Date('2022-08-01T00:00:00Z'), {
+      workspaceId, monitorId: randomUUID(), plotId: half.id, product: 'integrated', firstDate: '2022-03-02', lastDate: '2022-07-20',
+      confidence: 'highest', pixels: 300, areaHa: 3, flaggedAreaKm2: 0.03, severity: 'high', centroid: null, bbox: null, source: {},
+    });
+  });
   return { shipmentId: shipment.body.id, all, half, none };
 }
