@@ -21,7 +21,8 @@ for (const backend of BACKENDS) {
     let batch: CocoaShipment;
     const get = (path: string) => app.call('GET', `/api/v1${path}`, { key });
     const pdf = async (path: string) => {
-      const res = await fetch(`${app.url}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+      // A fresh connection: a render on a loaded machine can outlast the server's keep-alive on a reused one.
+      const res = await fetch(`${app.url}/api/v1${path}`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } });
       assert.equal(res.status, 200, path);
       return pdfText(Buffer.from(await res.arrayBuffer()));
     };
