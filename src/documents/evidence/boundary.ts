@@ -7,7 +7,7 @@ import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceBoundary, EvidenceObject } from '../../engine/evidence-object.ts';
 import { facts, subheading } from '../layout.ts';
 
-const SIZE = 150;
+const SIZE = 130;
 const PAD = 22;
 
 /** A grid step of 1, 2 or 5 times a power of ten giving two to five lines across `span` degrees. */
@@ -62,12 +62,12 @@ export function boundarySection(e: EvidenceObject): Content[] {
         {
           width: '*',
           stack: [facts([
-            ['Boundary digest (SHA-256)', { text: b.digest, style: 'code' }],
+            ['Boundary digest (SHA-256)', { text: b.digest, style: 'code', fontSize: 6 }],
             ['Centroid (lon, lat)', `${deg(b.centroid[0])}, ${deg(b.centroid[1])}`],
             ['Bounding box (W, S, E, N)', `${deg(w)}, ${deg(s)}, ${deg(east)}, ${deg(n)}`],
             ['Area', `${b.area_ha.toFixed(2)} ha`],
             ['Read as', b.drawn === null ? `the ${b.geometry.type} stored in the register` : 'a circle drawn around the declared point (dashed)'],
-          ], 120),
+          ], 110),
           { text: 'The digest is the SHA-256 of the boundary\'s GeoJSON geometry in RFC 8785 form, signed with this evidence. To check that a boundary file is the one read: npm run --silent verify -- evidence.json plot.geojson --key public-key.json.', style: 'small', margin: [0, 3, 0, 0] }],
         },
         { width: SIZE, svg: boundarySvg(b) },
