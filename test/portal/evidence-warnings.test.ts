@@ -4,20 +4,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { cocoaShipment, type CocoaShipment } from '../api/post-cutoff-shipment.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { launchChromium, seriousViolations } from '../support/browser.ts';
+import { chromiumForFile, seriousViolations } from '../support/browser.ts';
 import { BACKENDS } from '../support/db.ts';
 
-let browser: Browser;
-before(async () => {
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 for (const backend of BACKENDS) {
   describe(`evidence warnings in the portal (${backend})`, () => {
@@ -31,7 +25,7 @@ for (const backend of BACKENDS) {
       app = await startTestApp(backend);
       const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Cocoa Importer', plan: 'trial', ...account });
       batch = await cocoaShipment(app, created.workspace_id as string, created.api_key as string);
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+      context = await browser().newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
       context.setDefaultTimeout(30_000);
       page = await context.newPage();
       // The plot page's map asks for imagery tiles, which this test does not look at: none is rendered.
