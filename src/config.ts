@@ -195,8 +195,8 @@ function intakeCaps(env: Env): IntakeCaps {
 
 const MIB = 1024 * 1024;
 
-/** The reference documents kept beside the project (refdata/README.md), where the Commission's V3 schemas lie. */
-const DEFAULT_TRACES_SCHEMA_DIR = fileURLToPath(new URL('../../shared/refdata/traces/mfrntic-eudr-api-client/docs/eudr_docs 8.2.1', import.meta.url));
+/** The Commission's V3 schemas as shipped with the service (schemas/traces-v3/README.md says where they come from). */
+const DEFAULT_TRACES_SCHEMA_DIR = fileURLToPath(new URL('../schemas/traces-v3', import.meta.url));
 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);

@@ -35,6 +35,7 @@ export type InputCode =
   | 'bad_endpoint_id'
   | 'bad_country'
   | 'bad_shipment_id'
+  | 'bad_post_cutoff_loss'
   | 'bad_label'
   | 'bad_producer_id'
   | 'producer_id_required'

@@ -20,6 +20,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   bad_endpoint_id: 422,
   bad_country: 422,
   bad_shipment_id: 422,
+  bad_post_cutoff_loss: 422,
   bad_label: 422,
   bad_producer_id: 422,
   producer_id_required: 422,

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
-import { REASON_MEANINGS, VERDICT_MEANINGS } from '../documents/meanings.ts';
+import { COMMODITY_ALIASES, COMMODITY_SCOPES, POST_CUTOFF_LOSS_HEADLINE, REASON_MEANINGS, VERDICT_MEANINGS } from '../documents/meanings.ts';
 import { OPENSSL_NOTE, opensslCommands, verificationSteps } from '../documents/verification.ts';
 
 /** The portal's own files: plain ES modules, HTML and CSS, served as they are (no build step). */
@@ -76,7 +76,7 @@ function portalAssets(): Map<string, Asset> {
   // The plain words of verdicts and reasons, and how to verify a signature, come from the text the
   // documents use; the page puts the plot's own addresses and digest in place of the {…} names.
   const verification = { steps: verificationSteps('the "evidence" member of GET {evidence_url}', '{public_key_url}'), openssl_note: OPENSSL_NOTE, openssl: opensslCommands('{digest}') };
-  const meanings = JSON.stringify({ verdicts: VERDICT_MEANINGS, reasons: REASON_MEANINGS, verification });
+  const meanings = JSON.stringify({ verdicts: VERDICT_MEANINGS, reasons: REASON_MEANINGS, verification, post_cutoff_loss: POST_CUTOFF_LOSS_HEADLINE, commodity_scopes: COMMODITY_SCOPES, commodity_aliases: COMMODITY_ALIASES });
   assets.set('/assets/meanings.json', asset('meanings.json', Buffer.from(meanings)));
   return assets;
 }

@@ -48,6 +48,8 @@ export interface BookSummary {
   verdicts: Record<Verdict, number>;
   /** Plots by each code in their `reasons`: a plot under the floor counts under the floor and under its instruments' reason. */
   reasons: Record<ReasonCode, number>;
+  /** Plots whose Landsat record dates a loss of moist forest after the cutoff, and the hectares lost on them (it changes no verdict). */
+  post_cutoff_loss: { plots: number; area_ha: number };
   archive_review_price: ArchiveReviewPrice;
 }
 
@@ -61,6 +63,7 @@ export async function bookSummary(em: Em, workspaceId: string, price: ArchiveRev
     state_labels: zeros(Object.values(LABELS)),
     verdicts: zeros(Object.keys(VERDICT_MEANINGS) as Verdict[]),
     reasons: zeros(Object.keys(REASON_MEANINGS) as ReasonCode[]),
+    post_cutoff_loss: { plots: 0, area_ha: 0 },
     archive_review_price: price,
   };
   for await (const page of bookEntries(em, workspaceId)) {
@@ -71,14 +74,19 @@ export async function bookSummary(em: Em, workspaceId: string, price: ArchiveRev
       summary.state_labels[state.label]++;
       if (row.verdict !== null) summary.verdicts[row.verdict]++;
       for (const code of row.reasons ?? []) summary.reasons[code]++;
+      if (row.post_cutoff_loss_share !== null) {
+        summary.post_cutoff_loss.plots++;
+        summary.post_cutoff_loss.area_ha += row.post_cutoff_loss_share * (row.area_ha ?? 0);
+      }
     }
   }
+  summary.post_cutoff_loss.area_ha = Math.round(summary.post_cutoff_loss.area_ha * 100) / 100;
   return summary;
 }
 
 export const CSV_COLUMNS = [
   'plot_id', 'external_ref', 'commodity', 'country', 'area_ha', 'evidence_state', 'state', 'state_tone', 'record',
-  'verdict', 'reason', 'reasons', 'evidence_at', 'next_step', 'document_url',
+  'verdict', 'reason', 'reasons', 'post_cutoff_loss_share', 'evidence_at', 'next_step', 'document_url',
 ] as const;
 
 /**
@@ -110,6 +118,7 @@ function csvLine(entry: BookEntry, baseUrl: string): string {
     row.verdict,
     row.reason,
     row.reasons === null ? null : row.reasons.join(';'),
+    row.post_cutoff_loss_share,
     row.evidence_at === null ? null : row.evidence_at.toISOString(),
     step?.code ?? null,
     row.evidence_state === 'done' ? `${baseUrl}/portal/plots/${row.id}/evidence.pdf` : null,

@@ -7,8 +7,11 @@
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { EvidenceWrapper } from '../engine/evidence-store.ts';
 import { archiveReviewSection } from './evidence/archive-review.ts';
+import { boundarySection } from './evidence/boundary.ts';
 import { calibrationSection } from './evidence/calibration.ts';
+import { commodityScopeSection } from './evidence/commodity-scope.ts';
 import { contextSection } from './evidence/context.ts';
+import { headlineSection } from './evidence/headline.ts';
 import { instrumentsSection } from './evidence/instruments.ts';
 import { integritySection } from './evidence/integrity.ts';
 import { limitationsSection } from './evidence/limitations.ts';
@@ -114,8 +117,11 @@ export function evidenceDocument(input: EvidenceDocumentInput, picture: Footprin
         text: `Cutoff 31 December 2020 (Regulation (EU) 2023/1115). Rendered from the stored evidence object whose digest and signature close this document; the JSON evidence and this document cannot disagree.`,
         style: 'subtitle',
       },
+      ...headlineSection(e),
       ...plotSection(wrapper, input.register, picture, noun),
+      ...boundarySection(e),
       ...verdictSection(e),
+      ...commodityScopeSection(e, input.register.commodity),
       ...partsSection(e),
       ...recordSection(e),
       ...instrumentsSection(e),

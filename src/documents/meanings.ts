@@ -109,3 +109,53 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
     'forest around a deciduous crop does: the dip is then the season\'s, not evidence of how the plot was ' +
     'managed, so a positive reading is withheld.',
 };
+
+/**
+ * Loss of moist forest after the cutoff (spec 2.8.4 rule 4) as a headline, said where the user looks:
+ * the register, the plot page, page 1 of the evidence PDF, the shipment report and a statement's
+ * warnings. It changes no verdict. The portal fills the same template (meanings.json): {share} as a
+ * whole percentage, {area_ha} as stored, {years} joined by ", ".
+ */
+export const POST_CUTOFF_LOSS_HEADLINE = 'Moist forest on {share} of this plot ({area_ha} ha) was lost in {years}: the EUDR cutoff is 31 December 2020';
+
+/** The figures of the evidence's `post_cutoff_loss` the headline names. */
+export interface PostCutoffLossFigures {
+  share: number;
+  area_ha: number;
+  years: readonly number[];
+}
+
+export function postCutoffLossHeadline(loss: PostCutoffLossFigures): string {
+  return POST_CUTOFF_LOSS_HEADLINE
+    .replace('{share}', `${Math.round(loss.share * 100)}%`)
+    .replace('{area_ha}', String(loss.area_ha))
+    .replace('{years}', loss.years.join(', '));
+}
+
+/**
+ * What a positive finding needs for each commodity, and what this record can and cannot show for it
+ * (spec 2.9–2.10): one line each, said on the plot page and in the evidence PDF. The method evidences
+ * a seasonal canopy cycle; an evergreen crop keeps its canopy through the dry season, so it cannot
+ * reach a positive finding from this record, by design.
+ */
+export const COMMODITY_SCOPES = {
+  rubber: 'Rubber can reach a positive finding: the trees shed their leaves each dry season (wintering), and a finding needs that cycle in phase in the record before 2021 with radar or canopy height reading crop, not forest.',
+  cocoa: 'Cocoa cannot reach a positive finding from this record: it keeps its canopy all year, so there is no seasonal cycle to evidence, and the read ends without one (evergreen_canopy_unsupported, or withheld by a context block) by design. Evidence it otherwise: planting records or a title, an archive imagery review of a scene before 2021, or a field visit.',
+  coffee: 'Coffee cannot reach a positive finding from this record: it keeps its canopy all year, so there is no seasonal cycle to evidence, and the read ends without one (evergreen_canopy_unsupported, or withheld by a context block) by design. Evidence it otherwise: planting records or a title, an archive imagery review of a scene before 2021, or a field visit.',
+  oil_palm: 'Oil palm cannot reach a positive finding from this record: it keeps its canopy all year, so there is no seasonal cycle to evidence, and the read ends without one (evergreen_canopy_unsupported, or withheld by a context block) by design. The oil palm map\'s planting by 2020 and the Landsat record\'s clearing before 2021, where shown, are supporting context for planting records, an archive imagery review or a field visit, never a verdict.',
+  wood: 'Plantation wood reaches a positive finding only where its species sheds leaves in the dry season (teak, for one); evergreen plantations (acacia, eucalyptus, pine) are read as the evergreen crops are and end without one. Evidence them with planting or concession records, an archive imagery review or a field visit.',
+  soya: 'Soya is read as any plot is: a positive finding needs a seasonal cycle in phase each year before 2021 with radar or canopy height reading crop, not forest. The method was built for tree crops; no campaign has measured it on soya fields.',
+  cattle: 'Cattle land is read as any plot is: a positive finding needs a seasonal cycle in phase each year before 2021 with radar or canopy height reading crop, not forest. The method was built for tree crops; no campaign has measured it on pasture.',
+} as const;
+export type ScopedCommodity = keyof typeof COMMODITY_SCOPES;
+
+/** Register spellings of a commodity that name one of the seven by another word. */
+export const COMMODITY_ALIASES: Record<string, ScopedCommodity> = { palm_oil: 'oil_palm', palm: 'oil_palm', soy: 'soya', soybean: 'soya', soybeans: 'soya', timber: 'wood', cacao: 'cocoa' };
+
+/** The line for a registered commodity ("Oil palm", "oil-palm", "palm oil"); null for one the table does not hold. */
+export function commodityScope(commodity: string | null): string | null {
+  if (commodity === null) return null;
+  const key = commodity.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const scoped = (COMMODITY_ALIASES[key] ?? key) as ScopedCommodity;
+  return COMMODITY_SCOPES[scoped] ?? null;
+}

@@ -12,6 +12,7 @@ import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import type { NextStep } from '../engine/next-step.ts';
 import type { PlotState } from '../engine/plot-state.ts';
 import type { BatchCounts } from '../store/register/shipments.ts';
+import { evidenceSummary, type EvidenceWarning } from '../statements/evidence-warnings.ts';
 import { buildStatement, type StatementFacts } from '../statements/payload.ts';
 import { code, grid, facts, heading, keepHeadingsWithNext, para, PAGE, show, STYLES, subheading } from './layout.ts';
 import { LIMITATIONS } from './evidence/limitations.ts';
@@ -29,6 +30,8 @@ export interface ReportPlot {
   reason: ReasonCode | null;
   state: PlotState;
   next_step: NextStep | null;
+  /** Share of the plot on which moist forest was lost after the cutoff; null when none is dated. */
+  post_cutoff_loss_share: number | null;
 }
 
 /** An open case of the alert queue on a plot of the batch, as the report lists it. */
@@ -46,6 +49,8 @@ export interface ShipmentReportInput {
   plots: ReportPlot[];
   /** The open alert cases on the batch's plots. */
   openCases: ReportCase[];
+  /** What the evidence says that the statement's formal check does not look at, plot by plot. */
+  warnings: EvidenceWarning[];
   /** The statement's facts under the shipment's reference. */
   statement: StatementFacts;
   /** When the report was made (its dates). */
@@ -99,6 +104,25 @@ function plotsSection(input: ShipmentReportInput): Content[] {
       p.next_step === null ? 'none: a finding' : p.next_step.code,
     ]), [62, 26, 62, 80, '*', 112]),
     ...(steps.size === 0 ? [] : [subheading('Next steps on this batch'), facts([...steps].map(([code, note]) => [code, note]), 130)]),
+  ];
+}
+
+/** Plots whose Landsat record dates a loss of moist forest after the cutoff: told apart from the verdicts, which it does not change. */
+function lossSection(input: ShipmentReportInput): Content[] {
+  const lost = input.plots.filter((p) => p.post_cutoff_loss_share !== null);
+  if (lost.length === 0) {
+    return [heading('Forest lost after the cutoff'), para('The Landsat moist-forest record dates no loss of forest after 31 December 2020 on any plot of this batch that was read.')];
+  }
+  return [
+    heading('Forest lost after the cutoff'),
+    para(`${lost.length} of ${counted(input.plots.length, 'plot')} of this batch show moist forest lost after the EUDR cutoff (31 December 2020) in the Landsat record. This changes no verdict, but goods from land deforested after the cutoff may not be placed on the EU market: establish what happened on each before filing. Each plot's evidence document dates the loss.`),
+    grid(['plot', 'ha', 'share lost', 'ha lost', 'open alert cases'], lost.map((p) => [
+      p.external_ref ?? p.id,
+      p.area_ha === null ? 'not read' : Number(p.area_ha.toFixed(2)),
+      `${Math.round(p.post_cutoff_loss_share! * 100)}%`,
+      p.area_ha === null ? 'not read' : Number((p.post_cutoff_loss_share! * p.area_ha).toFixed(2)),
+      input.openCases.filter((c) => c.plot_id === p.id).length,
+    ]), ['*', 50, 60, 60, 80]),
   ];
 }
 
@@ -178,8 +202,19 @@ function statementPage(input: ShipmentReportInput): Content[] {
     facts(rows, 250),
     subheading('Still missing or refused'),
     built.problems.length === 0
-      ? para('Nothing: the statement can be built from this batch.')
+      ? para(input.warnings.length === 0 ? 'Nothing: the statement can be built from this batch.' : 'Nothing the information system would refuse: the statement can be built from this batch, but read the evidence warnings below before filing it.')
       : { ul: built.problems.map((p) => ({ text: `${p.field}: ${p.message}${p.eudr_code ? ` (${p.eudr_code})` : ''}`, style: 'body', margin: [0, 0, 0, 2] })) },
+    ...warningsPart(input, built.problems.length === 0),
+  ];
+}
+
+/** The evidence warnings under the statement's check: never a plain "ready" while any stands. */
+function warningsPart(input: ShipmentReportInput, ready: boolean): Content[] {
+  if (input.warnings.length === 0) return [];
+  return [
+    subheading('Evidence warnings'),
+    para(`${evidenceSummary(ready, input.warnings, input.plots.length)}.`, { bold: true }),
+    grid(['plot', 'warning', 'what the evidence says'], input.warnings.map((w) => [w.external_ref ?? w.plot_id, { text: w.code, style: 'code' }, w.message]), [70, 110, '*']),
   ];
 }
 
@@ -204,6 +239,7 @@ export function shipmentReportDocument(input: ShipmentReportInput): TDocumentDef
         ['Note', input.shipment.note ?? 'none'],
       ]),
       ...countsSection(input),
+      ...lossSection(input),
       ...plotsSection(input),
       ...casesSection(input),
       ...sourcesSection(input),

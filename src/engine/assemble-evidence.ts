@@ -8,7 +8,10 @@ import { underClearLine } from './plan/clear-scenes.ts';
 import type { ContextBlocks } from './context/index.ts';
 import type { Decision } from './decide.ts';
 import { EVIDENCE_FLOOR_KM2 } from './decide.ts';
-import type { EvidenceBlocks, EvidenceObject, EvidencePart, EvidenceSeason, SeriesPoint, SkippedScene } from './evidence-object.ts';
+import { bbox as bboxOf } from '@turf/turf';
+import type { MultiPolygon, Point, Polygon } from 'geojson';
+import type { EvidenceBlocks, EvidenceBoundary, EvidenceObject, EvidencePart, EvidenceSeason, SeriesPoint, SkippedScene } from './evidence-object.ts';
+import { boundaryDigest } from './integrity.ts';
 import { type FloorJudgedOn, findingSentence, forestPartClause, mapShareClause, noDipClause, unevenClause, whereInPlot } from './finding.ts';
 import type { PlotFootprint } from './footprint.ts';
 import type { BlockSummary } from './kernels/block-index.ts';
@@ -127,6 +130,23 @@ export function readFinding(result: PlotTaskResult, decision: Decision, plotHa: 
   return findingSentence(decision, counts, partsOf(result, instrumentBlocksOf(result, plotHa)));
 }
 
+/**
+ * The boundary the plot was read on, as the register stores it: the uploaded one, or the declared
+ * point with the circle drawn around it. Its digest ties the signed object to one polygon.
+ */
+function evidenceBoundary(read: PlotFootprint, stored: Point | Polygon | MultiPolygon): EvidenceBoundary {
+  const geometry = read.drawn ? stored : read.footprint;
+  const [w, s, e, n] = bboxOf(read.footprint);
+  return {
+    geometry,
+    drawn: read.drawn ? (read.footprint as Polygon) : null,
+    digest: boundaryDigest(geometry),
+    centroid: read.centroid,
+    bbox: [w, s, e, n],
+    area_ha: Number(read.areaHa.toFixed(4)),
+  };
+}
+
 /** Each kept scene's index and clear share over the plot, in the order of `scenes`. */
 function seriesOf(plan: PlotPlan, result: PlotTaskResult): SeriesPoint[] {
   const out: SeriesPoint[] = [];
@@ -175,6 +195,7 @@ export function assembleEvidence(input: AssembleInput): EvidenceObject {
     settlement: blocks.settlement,
     history: blocks.history,
     footprint: footprint.sentence,
+    boundary: evidenceBoundary(footprint, plan.plot.geometry),
     read: {
       pixels: result.pixels,
       pitch_m: round(result.pitch_m, 1) ?? 10,

@@ -11,6 +11,7 @@
  * and `trough_scene`, `scenes`, `polarimetry_cultivated`, `plot_hv_db`, `plot_pixels`,
  * `ring_pixels`, `cycle`. WITHDRAWN_FIELDS names them for the tests that check their absence.
  */
+import type { MultiPolygon, Point, Polygon } from 'geojson';
 import type { CalibrationBlock } from './context/calibration.ts';
 import type { ReasonCode, Verdict } from './decide.ts';
 import type { NextStep } from './next-step.ts';
@@ -167,6 +168,21 @@ export interface EvidencePart {
   finding: string;
 }
 
+/** The boundary the plot was read on, signed with the evidence so a document names one polygon. */
+export interface EvidenceBoundary {
+  /** GeoJSON as stored in the register (after repair): the uploaded Polygon or MultiPolygon, or the declared Point. */
+  geometry: Point | Polygon | MultiPolygon;
+  /** For a point, the circle drawn around it and read; null for a boundary, which was read itself. */
+  drawn: Polygon | null;
+  /** SHA-256 of `geometry`'s RFC 8785 form (integrity.ts boundaryDigest). */
+  digest: string;
+  /** [longitude, latitude]: the point, or the boundary's centre of mass. */
+  centroid: [number, number];
+  /** [west, south, east, north] of what was read. */
+  bbox: [number, number, number, number];
+  area_ha: number;
+}
+
 export interface EvidenceObject {
   aoi_name: string;
   /** The service's version (package.json) that read the plot. */
@@ -182,6 +198,8 @@ export interface EvidenceObject {
   settlement: Block;
   history: Block;
   footprint: string;
+  /** Absent on evidence read before boundaries were signed with it. */
+  boundary?: EvidenceBoundary;
   read: EvidenceRead;
   verdict: Verdict;
   reason: ReasonCode;

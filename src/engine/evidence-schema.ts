@@ -349,6 +349,22 @@ export const nextStepSchema = z.object({
   'What the plot needs next; null on a positive finding. Route on `code`: `archive_imagery_review` (withheld: a review of a sub-metre archive scene returns a dated statement filed with the same document, never the imagery), `below_evidence_floor` (under 4 ha: records or a field visit), `supply_other_evidence` (insufficient record), `document_prior_use` (no prior management evidenced), `run_again` (the read failed), `check_location` (the read failed because no archive covers the place: reading again cannot help; check the coordinates), `run_evidence` (never read, or withdrawn), `correct_and_upload_again` (rejected at upload or without a boundary: never read as it stands), `await_read` (queued or being read). `note` is display text.',
 );
 
+const position = z.array(z.number()).min(2).max(3);
+const ring = z.array(position).min(4);
+const polygonGeometry = z.object({ type: z.literal('Polygon'), coordinates: z.array(ring).min(1) });
+const boundary = z.object({
+  geometry: z.union([
+    z.object({ type: z.literal('Point'), coordinates: position }),
+    polygonGeometry,
+    z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(ring).min(1)).min(1) }),
+  ]).describe('The boundary as the register stores it (after repair), GeoJSON in WGS84 longitude/latitude: the uploaded Polygon or MultiPolygon, or the declared Point.'),
+  drawn: polygonGeometry.nullable().describe('For a point, the circle drawn around it and read (see `footprint`); null for a boundary, which was read itself.'),
+  digest: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 (lower-case hex) of `geometry` in its RFC 8785 canonical JSON form: `npm run verify -- evidence.json plot.geojson` recomputes it from a boundary file.'),
+  centroid: z.tuple([z.number(), z.number()]).describe('[longitude, latitude]: the point, or the boundary\'s centre of mass.'),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).describe('[west, south, east, north] of what was read.'),
+  area_ha: z.number().describe('The area stated for the plot (a circle\'s is its measured area).'),
+}).describe('The boundary the plot was read on, signed with the evidence so a JSON or PDF names one polygon. Absent on evidence read before it was added.');
+
 export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
   aoi_name: text.describe('The caller\'s reference; empty when the plot was registered without one.'),
   engine_version: text.describe('The version of the service that read the plot.'),
@@ -362,6 +378,7 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
   settlement,
   history,
   footprint: text.describe('Whether the uploaded boundary (in parts, for a multi-part plot) or a circle drawn around a declared point was read, with its area: a circle\'s is the drawn polygon\'s measured area. A point with no declared area carries `plot_below_evidence_floor`: its own area is not known to reach the floor.'),
+  boundary: boundary.optional(),
   read: z.object({
     pixels: count,
     pitch_m: z.number(),

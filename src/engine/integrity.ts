@@ -36,5 +36,13 @@ export function seal(value: unknown, key: SigningKey): Integrity {
   return { canonicalization: 'RFC8785', digest, signature: signDigest(key, digest), key_id: key.keyId };
 }
 
+/**
+ * The digest that ties evidence to its boundary: SHA-256 (lower-case hex) of the GeoJSON geometry's
+ * RFC 8785 form. The same boundary gives the same digest whatever its key order or whitespace.
+ */
+export function boundaryDigest(geometry: unknown): string {
+  return createHash('sha256').update(canonicalJson(geometry), 'utf8').digest('hex');
+}
+
 /** The wrapper's integrity block over the evidence object. */
 export const sealEvidence = (evidence: unknown, key: SigningKey): Integrity => seal(evidence, key);

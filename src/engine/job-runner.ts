@@ -104,8 +104,14 @@ async function heldIds(deps: RunnerDeps, reads: HeldReads, job: Job<EvidenceJobD
   return spatialOrder(job.data.plotIds.flatMap((id) => held.get(id) ?? [])).map((p) => p.id);
 }
 
-/** A failed read's reason, in words a person can act on. */
+/**
+ * A failed read's reason, in words a person can act on. It reaches the register, a 409's message and
+ * the failed event's `error`: an archive failure names the product, tile or scene it met; a failure of
+ * the service's own files (a Node system error, whose message quotes the path) says only its code.
+ */
 export function failureReason(err: unknown): string {
+  const system = err as { syscall?: unknown; path?: unknown; code?: unknown };
+  if (typeof system.syscall === 'string' && typeof system.path === 'string') return `The read could not be completed: a file of the service could not be used (${String(system.code)})`;
   const message = err instanceof Error ? err.message : String(err);
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && code !== 'read_failed') return `The archive could not be read (${code}): ${message}`;

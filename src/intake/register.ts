@@ -3,6 +3,7 @@ import type { ArchiveReview } from '../engine/archive-reading.ts';
 import { plotStateOfRow, type PlotState, type PlotTone } from '../engine/plot-state.ts';
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
+import { openCasesByPlot } from '../store/register/alert-queue.ts';
 import { servedReading } from '../store/register/archive-readings.ts';
 import { plotWithBoundary, registerPage, registerRow, registerRows, stateColumns, type ListTotal, type PlotRecord } from '../store/register/plots.ts';
 import { shipmentRecord } from '../store/register/shipments.ts';
@@ -18,7 +19,12 @@ export interface RegisterRow extends Omit<PlotRecord, 'evidence_at' | 'evidence_
   updated_at: string;
 }
 
-export interface PlotDetail extends RegisterRow {
+/** A row of the list and the detail: with the open alert cases on the plot, shown beside its post-cutoff loss. */
+export interface ListedRow extends RegisterRow {
+  open_alert_cases: number;
+}
+
+export interface PlotDetail extends ListedRow {
   geometry: PlotGeometry | null;
   /** Findings, repairs and rejections of the last upload (an alert's plot adds its `alert` entry). */
   validation_report: ValidationReport;
@@ -45,11 +51,18 @@ export interface ListQuery {
   q?: string | null;
   /** Narrows the list to one shipment's plots. */
   shipmentId?: string | null;
+  /** true: plots with moist forest lost after the cutoff; false: the others. */
+  postCutoffLoss?: boolean | null;
 }
 
 /** A page of the list; `exact: false` says more plots than `total` match (a filtered list stops counting, plots.ts COUNT_WINDOW). */
 export interface PlotPage extends ListTotal {
-  rows: RegisterRow[];
+  rows: ListedRow[];
+}
+
+async function withOpenCases(em: Em, workspaceId: string, rows: RegisterRow[]): Promise<ListedRow[]> {
+  const open = await openCasesByPlot(em, workspaceId, rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, open_alert_cases: open.get(r.id) ?? 0 }));
 }
 
 export function rowOf(r: PlotRecord): RegisterRow {
@@ -85,17 +98,17 @@ export async function listPlots(em: Em, workspaceId: string, query: ListQuery): 
   const shipmentId = query.shipmentId ? query.shipmentId.toLowerCase() : null;
   if (shipmentId !== null && (await shipmentRecord(em, workspaceId, shipmentId)) === null) throw notFound('shipment', shipmentId);
   const state = query.state ?? null;
-  const filter = { q: query.q, evidenceState: state && 'evidence_state' in state ? state.evidence_state : null, shipmentId };
+  const filter = { q: query.q, evidenceState: state && 'evidence_state' in state ? state.evidence_state : null, shipmentId, postCutoffLoss: query.postCutoffLoss };
   if (state && 'tone' in state) {
     // The tone is plotStateOfRow()'s answer, which SQL does not restate: the filter runs on the few
     // columns it reads, and only the page's rows are fetched whole.
     const ids = (await stateColumns(em, workspaceId, filter)).filter((c) => plotStateOfRow(c).tone === state.tone).map((c) => c.id);
     const pageIds = ids.slice(query.offset, query.offset + query.limit);
     if (pageIds.length === 0) return { total: ids.length, exact: true, rows: [] };
-    return { total: ids.length, exact: true, rows: (await registerRows(em, workspaceId, pageIds)).map(rowOf) };
+    return { total: ids.length, exact: true, rows: await withOpenCases(em, workspaceId, (await registerRows(em, workspaceId, pageIds)).map(rowOf)) };
   }
   const page = await registerPage(em, workspaceId, filter, query);
-  return { total: page.total, exact: page.exact, rows: page.rows.map(rowOf) };
+  return { total: page.total, exact: page.exact, rows: await withOpenCases(em, workspaceId, page.rows.map(rowOf)) };
 }
 
 /** One register row; not_found outside the workspace. */
@@ -109,5 +122,6 @@ export async function plotRow(em: Em, workspaceId: string, plotId: string): Prom
 export async function plotDetail(em: Em, workspaceId: string, plotId: string): Promise<PlotDetail> {
   const r = await plotWithBoundary(em, workspaceId, plotId);
   if (r === null) throw notFound('plot', plotId);
-  return { ...rowOf(r), geometry: r.geometry, validation_report: r.validation_report, archive_review: await servedReading(em, workspaceId, plotId) };
+  const [row] = await withOpenCases(em, workspaceId, [rowOf(r)]);
+  return { ...row, geometry: r.geometry, validation_report: r.validation_report, archive_review: await servedReading(em, workspaceId, plotId) };
 }

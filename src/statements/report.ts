@@ -14,6 +14,7 @@ import { registerRows } from '../store/register/plots.ts';
 import { batchCounts, shipmentPlotIds } from '../store/register/shipments.ts';
 import { shipmentOf } from './shipments.ts';
 import { factsOf } from './statement-facts.ts';
+import { batchWarnings } from './statements.ts';
 
 export interface ReportDeps {
   em: Em;
@@ -42,9 +43,11 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
         reason: r.reason as ReasonCode | null,
         state: r.state,
         next_step: nextStep({ evidence_state: r.evidence_state, verdict: r.verdict as Verdict | null, area_ha: r.area_ha, readable }),
+        post_cutoff_loss_share: r.post_cutoff_loss_share,
       };
     }),
     openCases: (await openCasesOnShipment(em, workspaceId, shipment.id)).map(caseRecord),
+    warnings: (await batchWarnings(em, workspaceId, rows.map((r) => r.id))).warnings,
     statement,
     generatedAt: new Date().toISOString(),
     baseUrl,

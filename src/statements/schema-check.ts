@@ -48,7 +48,7 @@ export async function checkSchema(xml: string, dir: string): Promise<SchemaCheck
     schemas = await loaded.get(dir)!;
   } catch (error) {
     loaded.delete(dir);
-    return { checked: false, reason: `the V3 schemas could not be read under ${dir} (TRACES_SCHEMA_DIR): ${(error as Error).message}` };
+    return { checked: false, reason: `the V3 schemas could not be read (TRACES_SCHEMA_DIR must hold ${Object.values(V3_SCHEMA_FILES).join(' and ')}; ${(error as { code?: string }).code ?? 'unreadable'})` };
   }
   const result = await validateXML({
     xml: [{ fileName: 'statement.xml', contents: xml }],

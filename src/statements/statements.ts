@@ -8,7 +8,9 @@ import type { DocumentPool } from '../documents/pool.ts';
 import { notFound } from '../intake/errors.ts';
 import { isUuid } from '../store/ids.ts';
 import type { Em } from '../store/orm.ts';
+import { openCasesByPlot } from '../store/register/alert-queue.ts';
 import {
+  batchEvidence,
   frozenFacts,
   insertStatement,
   statementRecord,
@@ -17,6 +19,7 @@ import {
   type StatementRecord,
 } from '../store/register/shipments.ts';
 import { duplicateReference, notReady } from './errors.ts';
+import { evidenceSummary, evidenceWarnings, type EvidenceWarning } from './evidence-warnings.ts';
 import type { StatementFacts } from './payload.ts';
 import { shipmentReference } from './shipment-fields.ts';
 import { shipmentOf } from './shipments.ts';
@@ -31,17 +34,32 @@ export interface StatementDeps {
   schemaDir: string;
 }
 
-/** Answers a check (`json`), or the file with the problems refused as not_ready. */
-function fileOrRefusal(result: StatementResult, format: StatementFormat): StatementResult {
+/** The batch's evidence warnings, plot by plot: what the formal check does not look at. */
+export async function batchWarnings(em: Em, workspaceId: string, plotIds: readonly string[]): Promise<{ warnings: EvidenceWarning[]; plots: number }> {
+  const rows = await batchEvidence(em, workspaceId, plotIds);
+  const open = await openCasesByPlot(em, workspaceId, rows.map((r) => r.id));
+  return { warnings: evidenceWarnings(rows.map((r) => ({ ...r, open_alert_cases: open.get(r.id) ?? 0 }))), plots: rows.length };
+}
+
+/** A statement's check as answered: the formal check (spec 2.13), and the evidence warnings added beside it. */
+export interface StatementCheck extends StatementResult {
+  evidence_warnings: EvidenceWarning[];
+  /** "Formally complete; 2 of 3 plots show forest loss after the cutoff; …"; null when there is no warning. */
+  evidence_summary: string | null;
+}
+
+/** Answers a check (`json`) with the batch's evidence warnings, or the file with the problems refused as not_ready. */
+async function checked(deps: StatementDeps, workspaceId: string, facts: StatementFacts, result: StatementResult, format: StatementFormat): Promise<StatementCheck> {
   if (format !== 'json' && !result.ready) throw notReady(result.problems);
-  return result;
+  const { warnings, plots } = await batchWarnings(deps.em, workspaceId, facts.plots.map((p) => p.id));
+  return { ...result, evidence_warnings: warnings, evidence_summary: evidenceSummary(result.ready, warnings, plots) };
 }
 
 /** The statement of a shipment under its own reference (spec 4.9 statement route). */
-export async function shipmentStatement(deps: StatementDeps, workspaceId: string, shipmentId: string, format: StatementFormat): Promise<StatementResult> {
+export async function shipmentStatement(deps: StatementDeps, workspaceId: string, shipmentId: string, format: StatementFormat): Promise<StatementCheck> {
   const shipment = await shipmentOf(deps.em, workspaceId, shipmentId);
   const facts = await factsOf(deps.em, workspaceId, shipment, shipment.reference, null);
-  return fileOrRefusal(await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
+  return checked(deps, workspaceId, facts, await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
 }
 
 /** A stored statement as the API serves it. */
@@ -100,7 +118,7 @@ export async function changeStatement(em: Em, workspaceId: string, id: string, i
 }
 
 /** A stored statement's check or file, built from its batch as it stands now. */
-export async function storedStatement(deps: StatementDeps, workspaceId: string, id: string, format: StatementFormat): Promise<StatementResult> {
+export async function storedStatement(deps: StatementDeps, workspaceId: string, id: string, format: StatementFormat): Promise<StatementCheck> {
   const stored = await statementOf(deps.em, workspaceId, id);
   let facts: StatementFacts;
   if (stored.shipment_id === null) {
@@ -112,5 +130,5 @@ export async function storedStatement(deps: StatementDeps, workspaceId: string, 
     const shipment = await shipmentOf(deps.em, workspaceId, stored.shipment_id);
     facts = await factsOf(deps.em, workspaceId, shipment, stored.internal_reference, stored.species);
   }
-  return fileOrRefusal(await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
+  return checked(deps, workspaceId, facts, await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
 }

@@ -35,6 +35,7 @@ async function counted(path: string): Promise<{ cog: Cog; tileBytes: () => numbe
   let bytes = 0;
   const src: ByteSource = {
     id: raw.id,
+    name: raw.name,
     get size() {
       return raw.size;
     },

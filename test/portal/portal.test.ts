@@ -4,10 +4,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { BACKENDS } from '../support/db.ts';
 import { startDemoService, type DemoService } from '../support/demo-service.ts';
-import { launchChromium, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.ts';
+import { chromiumForFile, screenshot, seriousViolations, VIEWPORTS } from '../support/browser.ts';
 
 /** Checks the page as it stands: no serious or critical accessibility violation, nothing wider than the window, and a screenshot. */
 async function look(page: Page, name: string) {
@@ -18,13 +18,7 @@ async function look(page: Page, name: string) {
 }
 
 // One browser for the file; each backend gets a fresh context (its own cookies and storage).
-let browser: Browser;
-before(async () => {
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 for (const backend of BACKENDS) {
   describe(`the portal in a browser (${backend})`, () => {
@@ -36,7 +30,7 @@ for (const backend of BACKENDS) {
     before(async () => {
       service = await startDemoService(backend);
       // Injecting axe-core is a script the page's own policy would refuse.
-      context = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true, bypassCSP: true });
+      context = await browser().newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true, bypassCSP: true });
       context.setDefaultTimeout(15_000);
       page = await context.newPage();
       page.on('pageerror', (err) => errors.push(err.message));

@@ -1,6 +1,6 @@
 /**
  * The statement's files checked against the information system's V3 schemas (libxml2 through
- * xmllint-wasm, the schemas read in place from the reference data), on every format for a batch of
+ * xmllint-wasm, the schemas the service ships under schemas/traces-v3), on every format for a batch of
  * 1 and of 1,000 plots; and the official sample requests compared field by field with what the
  * service builds for the same facts.
  */

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Where the screenshots go (git-ignored; the README names it). */
@@ -19,6 +20,18 @@ export function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** One Chromium for a test file, launched before its tests and closed after them; each suite makes its own contexts. */
+export function chromiumForFile(): () => Browser {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => browser;
 }
 
 export interface Violation {

@@ -14,7 +14,7 @@ const countsOf = (keys: readonly string[], description: string): Schema => ({
 export const documentSchemas: Record<string, Schema> = {
   BookSummary: {
     type: 'object',
-    required: ['plots', 'evidence_states', 'state_tones', 'state_labels', 'verdicts', 'reasons', 'archive_review_price'],
+    required: ['plots', 'evidence_states', 'state_tones', 'state_labels', 'verdicts', 'reasons', 'post_cutoff_loss', 'archive_review_price'],
     additionalProperties: false,
     properties: {
       plots: count,
@@ -30,6 +30,13 @@ export const documentSchemas: Record<string, Schema> = {
         Object.keys(REASON_MEANINGS),
         'Plots by each code in their `reasons`: a plot under the 4 ha floor counts under `plot_below_evidence_floor` and under the reason its instruments reached.',
       ),
+      post_cutoff_loss: {
+        type: 'object',
+        required: ['plots', 'area_ha'],
+        additionalProperties: false,
+        description: 'Plots whose Landsat moist-forest record dates a loss of forest after the cutoff (their `post_cutoff_loss_share` is set), and the hectares lost on them together. It changes no verdict.',
+        properties: { plots: count, area_ha: { type: 'number', minimum: 0 } },
+      },
       archive_review_price: ref('ArchiveReviewPrice'),
     },
   },
@@ -56,7 +63,7 @@ export const documentPaths = {
           required: false,
           schema: { enum: ['json', 'csv'], default: 'json' },
           description:
-            `\`json\`: counts by state tone and label, evidence state, verdict and reason, with the archive review price. \`csv\`: one row per plot in register order, streamed, with the columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}. \`state\` is the state's label, \`record\` its summary; \`reasons\` are joined by \`;\`; \`document_url\` is set once the evidence is read. A text starting with =, +, -, @, a tab or a carriage return is written with a leading apostrophe so a spreadsheet does not run it.`,
+            `\`json\`: counts by state tone and label, evidence state, verdict and reason, with the archive review price. \`csv\`: one row per plot in register order, streamed, with the columns ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}. \`state\` is the state's label, \`record\` its summary; \`reasons\` are joined by \`;\`; \`post_cutoff_loss_share\` is the share of the plot on which moist forest was lost after the cutoff (empty when none is dated); \`document_url\` is set once the evidence is read. A text starting with =, +, -, @, a tab or a carriage return is written with a leading apostrophe so a spreadsheet does not run it.`,
         },
         workspaceQuery,
       ],

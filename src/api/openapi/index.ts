@@ -24,6 +24,7 @@ export function openApiDocument(baseUrl: string) {
     info: {
       title: 'Pre-cutoff land-use evidence service',
       version: '1.0.0',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description:
         'Evidence of land use before the EUDR cutoff (31 December 2020), one signed evidence object per plot. Every refusal is `{error:{code,message}}`; branch on `code`. Every answer carries `X-Content-Type-Options: nosniff`, `Content-Security-Policy: frame-ancestors \'none\'` and `Cache-Control: no-store`. A call that changes state with the session cookie must come from the service\'s own origin (it is refused with 403 `cross_site` otherwise) and name its workspace with X-Workspace-Id.',
     },

@@ -75,14 +75,27 @@ export const plotSchemas: Record<string, Schema> = {
       reason: nullable({ type: 'string' }),
       evidence_at: nullable(timestamp),
       state: ref('PlotState'),
-      post_cutoff_loss_share: nullable({ type: 'number' }),
+      post_cutoff_loss_share: nullable({
+        type: 'number',
+        description: 'Share of the plot (0..1) on which the Landsat moist-forest record dates a loss of forest to 2021 or later (spec 2.8.4 rule 4: at least 5% of the plot and three 30 m pixels); null when none is dated or the plot is not read. It changes no verdict; the portal, the evidence PDF, the book summary, the shipment report and `evidence_warnings` show it.',
+      }),
       created_at: timestamp,
       updated_at: timestamp,
     },
   },
-  PlotDetail: {
+  ListedPlotRow: {
     allOf: [
       ref('PlotRow'),
+      {
+        type: 'object',
+        required: ['open_alert_cases'],
+        properties: { open_alert_cases: { ...integer, description: 'Open cases of the alert queue on this plot, whichever monitor opened them.' } },
+      },
+    ],
+  },
+  PlotDetail: {
+    allOf: [
+      ref('ListedPlotRow'),
       {
         type: 'object',
         required: ['geometry', 'validation_report', 'archive_review'],
@@ -115,12 +128,12 @@ export const plotSchemas: Record<string, Schema> = {
     properties: {
       total: {
         ...integer,
-        description: `Plots matching the filters. Without \`q\`, \`state\` or \`shipment_id\` it is the register's size, kept as plots are added and removed, and always exact. With \`q\`, an evidence \`state\` or \`shipment_id\` the matches are counted up to ${COUNT_WINDOW.toLocaleString('en')} past \`offset\`: when more match, \`total\` is \`offset\` + ${COUNT_WINDOW.toLocaleString('en')} and \`total_exact\` false. A tone \`state\` is counted exactly.`,
+        description: `Plots matching the filters. Without a filter it is the register's size, kept as plots are added and removed, and always exact. With \`q\`, an evidence \`state\`, \`shipment_id\` or \`post_cutoff_loss\` the matches are counted up to ${COUNT_WINDOW.toLocaleString('en')} past \`offset\`: when more match, \`total\` is \`offset\` + ${COUNT_WINDOW.toLocaleString('en')} and \`total_exact\` false. A tone \`state\` is counted exactly.`,
       },
       total_exact: { type: 'boolean', description: 'false: more plots than `total` match (a filtered list stopped counting); page on while a page comes back full.' },
       limit: { type: 'integer', minimum: 1, maximum: 500 },
       offset: integer,
-      plots: { type: 'array', items: ref('PlotRow') },
+      plots: { type: 'array', items: ref('ListedPlotRow') },
       archive_review_price: ref('ArchiveReviewPrice'),
     },
   },
@@ -347,12 +360,19 @@ export const plotPaths = {
           schema: { type: 'string' },
           description: 'Narrows the list to one shipment\'s plots; a shipment not in the workspace answers 404 `not_found`.',
         },
+        {
+          name: 'post_cutoff_loss',
+          in: 'query',
+          required: false,
+          schema: { enum: ['true', 'false'] },
+          description: '`true`: only plots whose Landsat record dates a loss of moist forest after the cutoff (`post_cutoff_loss_share` not null); `false`: the others. Counted as `q` is.',
+        },
       ],
       responses: {
         '200': json(ref('PlotPage')),
         ...authRefusals,
         '404': refusal('No such shipment in the workspace', ['not_found']),
-        '422': refusal('A query parameter is out of range', ['bad_limit', 'bad_offset', 'bad_state', 'bad_q', 'bad_shipment_id']),
+        '422': refusal('A query parameter is out of range', ['bad_limit', 'bad_offset', 'bad_state', 'bad_q', 'bad_shipment_id', 'bad_post_cutoff_loss']),
       },
     },
   },

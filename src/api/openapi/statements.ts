@@ -1,5 +1,6 @@
 import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../../store/entities/index.ts';
 import { EU_MEMBER_STATES } from '../../statements/shipment-fields.ts';
+import { EVIDENCE_WARNING_CODES } from '../../statements/evidence-warnings.ts';
 import { PROBLEM_CODES } from '../../statements/problems.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey } from './common.ts';
 import { workspaceQuery } from './documents.ts';
@@ -20,7 +21,7 @@ const formatParameter = {
   required: false,
   schema: { enum: ['json', 'soap', 'xml', 'geojson'], default: 'json' },
   description:
-    '`json`: the check `{ready, schema_checked, problems, payload}`; nothing is stored. `soap`: the submitDds request of the information system\'s EUDRDueDiligenceStatementServiceV3, with WS-Security placeholders (`{{wsse_username}}`, `{{wsse_passwordDigest}}`, `{{wsse_nonce}}`, `{{wsse_created}}`, `{{wsse_expires}}`, `{{web_service_client_id}}`) you fill from your own account. `xml`: the SubmitDdsRequest element alone. `geojson`: every plot as the EU GeoJSON file description has it. A file format answers 409 `not_ready` with the problems until the statement can be built.',
+    '`json`: the check `{ready, schema_checked, problems, evidence_warnings, evidence_summary, payload}`; nothing is stored. `soap`: the submitDds request of the information system\'s EUDRDueDiligenceStatementServiceV3, with WS-Security placeholders (`{{wsse_username}}`, `{{wsse_passwordDigest}}`, `{{wsse_nonce}}`, `{{wsse_created}}`, `{{wsse_expires}}`, `{{web_service_client_id}}`) you fill from your own account. `xml`: the SubmitDdsRequest element alone. `geojson`: every plot as the EU GeoJSON file description has it. A file format answers 409 `not_ready` with the problems until the statement can be built.',
 };
 
 const fileContent = {
@@ -141,14 +142,38 @@ export const statementSchemas: Record<string, Schema> = {
     description: 'The V3 SubmitDdsRequest (xsd4-due-diligence-statement-v3.xsd) in its element order: `statement` holds `internalReferenceNumber`, `activityType`, `countryOfActivity`, `commodities` (`position`, `descriptors` with `descriptionOfGoods` and `goodsMeasure`, `hsHeading`, `speciesInfo` for wood, `producers` each with `position`, `country`, `name` and `geometryGeojson`, the base64 of its plots as one FeatureCollection) and `geoLocationConfidential`. A value not given is null or left out.',
     properties: { operatorRole: { const: 'OPERATOR' }, statement: { type: 'object' } },
   },
+  EvidenceWarning: {
+    type: 'object',
+    required: ['code', 'plot_id', 'external_ref', 'message'],
+    additionalProperties: false,
+    description: 'What a plot\'s evidence says that the formal check does not look at. It blocks no file and changes no verdict.',
+    properties: {
+      code: {
+        enum: [...EVIDENCE_WARNING_CODES],
+        description: '`post_cutoff_loss`: the Landsat record dates a loss of moist forest after the cutoff on the plot; `open_alert_case`: alert cases are open on it; `no_positive_finding`: read without a positive finding; `not_read`: no evidence (not run, in progress or failed); `synthetic_evidence`: read from the synthetic demo archive.',
+      },
+      plot_id: uuid,
+      external_ref: nullable({ type: 'string' }),
+      message: { type: 'string' },
+    },
+  },
   StatementCheck: {
     type: 'object',
-    required: ['ready', 'schema_checked', 'problems', 'payload'],
+    required: ['ready', 'schema_checked', 'problems', 'evidence_warnings', 'evidence_summary', 'payload'],
     additionalProperties: false,
     properties: {
-      ready: { type: 'boolean', description: 'True when the statement passed the V3 schemas and has no problem: its files can be exported.' },
+      ready: { type: 'boolean', description: 'True when the statement passed the V3 schemas and has no problem: its files can be exported. It looks at the information system\'s formalities only; read `evidence_warnings` beside it.' },
       schema_checked: { type: 'boolean', description: 'True only when the XML was validated against the V3 schemas and passed.' },
       problems: { type: 'array', items: ref('StatementProblem') },
+      evidence_warnings: {
+        type: 'array',
+        items: ref('EvidenceWarning'),
+        description: 'An addition to spec 2.13: per plot of the batch in its order, each warning its evidence gives (post-cutoff loss, an open alert case, no positive finding, not read, synthetic evidence). Empty when none.',
+      },
+      evidence_summary: nullable({
+        type: 'string',
+        description: 'The warnings counted by plots in one line, said instead of a plain "ready": "Formally complete; 2 of 3 plots show forest loss after the cutoff; …" (or "Not ready; …"). Null when there is no warning.',
+      }),
       payload: ref('StatementPayload'),
     },
   },

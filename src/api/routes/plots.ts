@@ -13,7 +13,7 @@ import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { attachProducerBody, producerBody, readBody } from '../bodies.ts';
 import { isUuid, pathId } from '../parse.ts';
-import { queryInteger, queryText } from '../query.ts';
+import { queryBoolean, queryInteger, queryText } from '../query.ts';
 import { idempotent, requestDigest } from '../idempotency.ts';
 import { streamedJson } from '../streamed-json.ts';
 import { readUpload, uploadsPerWorkspace } from '../upload.ts';
@@ -76,6 +76,7 @@ export function plotRoutes(services: Services) {
       state,
       q: queryText(ctx, 'q'),
       shipmentId: queryText(ctx, 'shipment_id'),
+      postCutoffLoss: queryBoolean(ctx, 'post_cutoff_loss'),
     });
     ctx.body = { total: page.total, total_exact: page.exact, limit, offset, plots: page.rows, archive_review_price: archiveReviewPrice(services.config.archiveReview) };
   });

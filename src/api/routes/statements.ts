@@ -4,8 +4,8 @@ import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
 import { invalid } from '../../errors.ts';
 import { addPlots, changeShipment, createShipment, deleteShipment, listShipments, removePlot, removePlots, shipmentDetail, shipmentOf } from '../../statements/shipments.ts';
 import { shipmentReport } from '../../statements/report.ts';
-import { changeStatement, createStatement, listStatements, shipmentStatement, statementOf, storedStatement, type StatementDeps } from '../../statements/statements.ts';
-import { STATEMENT_FORMATS, type StatementFormat, type StatementResult } from '../../statements/statement-task.ts';
+import { changeStatement, createStatement, listStatements, shipmentStatement, statementOf, storedStatement, type StatementCheck, type StatementDeps } from '../../statements/statements.ts';
+import { STATEMENT_FORMATS, type StatementFormat } from '../../statements/statement-task.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import type { Services } from '../context.ts';
 import { addPlotsBody, readBody, removePlotsBody, shipmentBody, shipmentChangeBody, statementBody, statementChangeBody } from '../bodies.ts';
@@ -30,10 +30,15 @@ const FILE_TYPES: Record<Exclude<StatementFormat, 'json'>, { type: string; exten
 /** A file name that is safe in a header: the reference reduced to plain characters. */
 const fileStem = (reference: string) => reference.replace(/[^\w.-]+/g, '_').slice(0, 80);
 
+/** The check as JSON: spec 2.13's fields, and the evidence warnings added beside them. */
+const checkOf = (r: StatementCheck) => ({
+  ready: r.ready, schema_checked: r.schema_checked, problems: r.problems, evidence_warnings: r.evidence_warnings, evidence_summary: r.evidence_summary, payload: r.payload,
+});
+
 /** The check as JSON (spec 2.13), or the file under a name made of the reference. */
-function answerStatement(ctx: Context, result: StatementResult, format: StatementFormat, reference: string): void {
+function answerStatement(ctx: Context, result: StatementCheck, format: StatementFormat, reference: string): void {
   if (format === 'json') {
-    ctx.body = { ready: result.ready, schema_checked: result.schema_checked, problems: result.problems, payload: result.payload };
+    ctx.body = checkOf(result);
     return;
   }
   const file = FILE_TYPES[format];
@@ -126,7 +131,7 @@ export function statementRoutes(services: Services) {
     const stored = await statementOf(em(), workspaceOf(ctx), id);
     const result = await storedStatement(deps(), workspaceOf(ctx), id, format);
     if (format === 'json') {
-      ctx.body = { ...stored, check: { ready: result.ready, schema_checked: result.schema_checked, problems: result.problems, payload: result.payload } };
+      ctx.body = { ...stored, check: checkOf(result) };
       return;
     }
     answerStatement(ctx, result, format, stored.internal_reference);

@@ -3,15 +3,17 @@
 // (`truncated`), never padding. Bytes land on a SharedArrayBuffer so a worker thread can
 // decode them without a copy.
 import { open } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SourceError } from './errors.ts';
 import type { Headers, HttpClient } from './http-client.ts';
 import { type RangeCache, withRangeCache } from './range-cache.ts';
 
 export interface ByteSource {
-  /** Absolute path or URL; also the prefix of this source's keys in a shared cache. */
+  /** Absolute path or URL; also the prefix of this source's keys in a shared cache. Never shown in a message. */
   readonly id: string;
+  /** What the file holds, as messages name it (a product's tile, a scene's band); never its path or address. */
+  readonly name: string;
   /** Length of the file once a read has revealed it, else null. */
   readonly size: number | null;
   read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
@@ -29,6 +31,8 @@ export interface ByteSourceDeps {
    * `range_unsupported` (download it with `HttpClient.download` and open the copy).
    */
   wholeBodyLimit?: number;
+  /** What the file holds, as messages name it; by default the file's own name, without its folders or query. */
+  name?: string;
 }
 
 const DEFAULT_WHOLE_BODY_LIMIT = 64 * 1024 * 1024;
@@ -39,21 +43,30 @@ export function openByteSource(url: string, deps: ByteSourceDeps = {}): ByteSour
   return deps.cache === undefined ? raw : withRangeCache(raw, deps.cache);
 }
 
+/**
+ * A file's own name, without the folders above it or a query: what a message may say of a file nobody
+ * named, since a failed read's message reaches users and webhooks, and the server's layout is no concern of theirs.
+ */
+export function fileName(url: string): string {
+  return `file ${basename(url.replace(/[?#].*$/, ''))}`;
+}
+
 function rawSource(url: string, deps: ByteSourceDeps): ByteSource {
+  const name = deps.name ?? fileName(url);
   if (/^https?:\/\//i.test(url)) {
-    if (deps.http === undefined) throw new TypeError(`opening ${url} needs an HTTP client (deps.http)`);
-    return httpSource(url, deps.http, deps.headers ?? {}, deps.wholeBodyLimit ?? DEFAULT_WHOLE_BODY_LIMIT);
+    if (deps.http === undefined) throw new TypeError(`opening ${name} needs an HTTP client (deps.http)`);
+    return httpSource(url, name, deps.http, deps.headers ?? {}, deps.wholeBodyLimit ?? DEFAULT_WHOLE_BODY_LIMIT);
   }
-  if (url.startsWith('file:')) return fileSource(fileURLToPath(url));
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new TypeError(`no byte source for the scheme of ${url}`);
-  return fileSource(isAbsolute(url) ? url : resolve(url));
+  if (url.startsWith('file:')) return fileSource(fileURLToPath(url), name);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new TypeError(`no byte source for the scheme of ${name}`);
+  return fileSource(isAbsolute(url) ? url : resolve(url), name);
 }
 
 function shared(length: number): Uint8Array {
   return new Uint8Array(new SharedArrayBuffer(length));
 }
 
-function fileSource(path: string): ByteSource {
+function fileSource(path: string, name: string): ByteSource {
   const url = pathToFileURL(path).href;
   let size: number | null = null;
 
@@ -62,13 +75,14 @@ function fileSource(path: string): ByteSource {
       return await open(path, 'r');
     } catch (cause) {
       const code = (cause as { code?: string }).code;
-      if (code === 'ENOENT') throw new SourceError('not_found', `${path} does not exist`, { url, cause });
-      throw new SourceError('unreadable', `${path} could not be opened (${code})`, { url, cause });
+      if (code === 'ENOENT') throw new SourceError('not_found', `${name} does not exist in the archive`, { url, cause });
+      throw new SourceError('unreadable', `${name} could not be opened (${code})`, { url, cause });
     }
   }
 
   return {
     id: path,
+    name,
     get size() {
       return size;
     },
@@ -89,7 +103,7 @@ function fileSource(path: string): ByteSource {
         }
         signal?.throwIfAborted();
         if (filled < wanted) {
-          throw new SourceError('truncated', `${path}: read ${filled} of ${length} bytes at ${offset} before the end of the file`, { url });
+          throw new SourceError('truncated', `${name}: read ${filled} of ${length} bytes at ${offset} before the end of the file`, { url });
         }
         return out;
       } finally {
@@ -105,7 +119,7 @@ function fileSource(path: string): ByteSource {
         let filled = 0;
         while (filled < size) {
           const { bytesRead } = await fh.read(out, filled, size - filled, filled);
-          if (bytesRead === 0) throw new SourceError('truncated', `${path} ended after ${filled} of ${size} bytes`, { url });
+          if (bytesRead === 0) throw new SourceError('truncated', `${name} ended after ${filled} of ${size} bytes`, { url });
           filled += bytesRead;
         }
         return out;
@@ -128,7 +142,7 @@ function parseContentRange(value: string | undefined): ContentRange | null {
   return { start: Number(m[1]), end: Number(m[2]), total: m[3] === '*' ? null : Number(m[3]) };
 }
 
-function httpSource(url: string, http: HttpClient, headers: Headers, wholeBodyLimit: number): ByteSource {
+function httpSource(url: string, name: string, http: HttpClient, headers: Headers, wholeBodyLimit: number): ByteSource {
   let size: number | null = null;
   let whole: Uint8Array | null = null;
 
@@ -136,6 +150,7 @@ function httpSource(url: string, http: HttpClient, headers: Headers, wholeBodyLi
 
   return {
     id: url,
+    name,
     get size() {
       return size;
     },
@@ -151,7 +166,7 @@ function httpSource(url: string, http: HttpClient, headers: Headers, wholeBodyLi
         if (err instanceof SourceError && err.code === 'too_large' && err.status === 200) {
           throw new SourceError(
             'range_unsupported',
-            `${url} ignores Range and its whole file is larger than ${wholeBodyLimit} bytes; download it whole and read the copy`,
+            `the host of ${name} ignores Range and its whole file is larger than ${wholeBodyLimit} bytes; download it whole and read the copy`,
             { url, status: 200, cause: err },
           );
         }
@@ -164,20 +179,20 @@ function httpSource(url: string, http: HttpClient, headers: Headers, wholeBodyLi
         return clip(whole, offset, length);
       }
       if (res.status !== 206) {
-        throw new SourceError('invalid_response', `${url} answered ${res.status} to a range request`, { url, status: res.status });
+        throw new SourceError('invalid_response', `${name}: answered ${res.status} to a range request`, { url, status: res.status });
       }
       const range = parseContentRange(res.headers['content-range'] as string | undefined);
       if (range === null || range.start !== offset || range.end > end) {
         throw new SourceError(
           'invalid_response',
-          `${url} answered bytes ${res.headers['content-range'] ?? '(no Content-Range)'} to a request for ${offset}-${end}`,
+          `${name}: answered bytes ${res.headers['content-range'] ?? '(no Content-Range)'} to a request for ${offset}-${end}`,
           { url, status: 206 },
         );
       }
       if (range.total !== null) size = range.total;
       const atEnd = range.total !== null && range.end === range.total - 1;
       if (res.body.length !== range.end - range.start + 1 || (range.end < end && !atEnd)) {
-        throw new SourceError('truncated', `${url} answered ${res.body.length} bytes for ${offset}-${end}`, { url, status: 206 });
+        throw new SourceError('truncated', `${name}: answered ${res.body.length} bytes for ${offset}-${end}`, { url, status: 206 });
       }
       return res.body;
     },

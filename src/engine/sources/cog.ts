@@ -37,6 +37,8 @@ export interface TileRef {
 
 export interface Cog {
   readonly id: string;
+  /** What the file holds, as messages name it (its byte source's name). */
+  readonly name: string;
   readonly width: number;
   readonly height: number;
   readonly tileWidth: number;
@@ -134,7 +136,7 @@ function metadataNumber(items: Record<string, unknown> | null, name: string, fal
 }
 
 const failFor = (src: ByteSource) => (code: 'invalid_tiff' | 'unsupported_tiff', why: string, cause?: unknown) =>
-  new SourceError(code, `${src.id}: ${why}`, { url: src.id, cause });
+  new SourceError(code, `${src.name}: ${why}`, { url: src.id, cause });
 
 /**
  * Opens a COG: its header checked before geotiff.js parses it, and what geotiff.js throws (DataView
@@ -250,15 +252,16 @@ async function parseCog(src: ByteSource, signal?: AbortSignal): Promise<Cog> {
     const { x0, y0, width: w, height: h, band } = win;
     const whole = [x0, y0, w, h].every(Number.isInteger) && w > 0 && h > 0;
     if (!whole || x0 < 0 || y0 < 0 || x0 + w > width || y0 + h > height) {
-      throw new SourceError('window_outside', `${src.id}: window ${x0},${y0} ${w}×${h} is not inside the ${width}×${height} raster`, { url: src.id });
+      throw new SourceError('window_outside', `${src.name}: window ${x0},${y0} ${w}×${h} is not inside the ${width}×${height} raster`, { url: src.id });
     }
     if (band !== undefined && !(Number.isInteger(band) && band >= 0 && band < spp)) {
-      throw new SourceError('window_outside', `${src.id}: band ${band} of a ${spp}-band raster`, { url: src.id });
+      throw new SourceError('window_outside', `${src.name}: band ${band} of a ${spp}-band raster`, { url: src.id });
     }
   };
 
   const cog: Cog = {
     id: src.id,
+    name: src.name,
     width,
     height,
     tileWidth,
@@ -297,13 +300,13 @@ async function parseCog(src: ByteSource, signal?: AbortSignal): Promise<Cog> {
       if (t.length === 0) return new Uint8Array(0);
       const bytes = await src.read(t.offset, t.length, signal);
       if (bytes.length !== t.length) {
-        throw new SourceError('truncated', `${src.id}: tile ${t.index} has ${bytes.length} of its ${t.length} bytes (the file ends early)`, { url: src.id });
+        throw new SourceError('truncated', `${src.name}: tile ${t.index} has ${bytes.length} of its ${t.length} bytes (the file ends early)`, { url: src.id });
       }
       return bytes;
     },
 
     windowFor(bbox, crs) {
-      if (epsg === null) throw new SourceError('unsupported_crs', `${src.id} names no EPSG code, so a box cannot be placed on it`, { url: src.id });
+      if (epsg === null) throw new SourceError('unsupported_crs', `${src.name} names no EPSG code, so a box cannot be placed on it`, { url: src.id });
       const [, , rx, , ry] = geoTransform;
       if (rx !== 0 || ry !== 0) throw fail('unsupported_tiff', 'a rotated geotransform');
       const grid = gridWindow(geoTransform, transformBbox(bbox, crs, epsg));
@@ -312,7 +315,7 @@ async function parseCog(src: ByteSource, signal?: AbortSignal): Promise<Cog> {
       const r0 = Math.max(0, grid.y0);
       const r1 = Math.min(height, grid.y0 + grid.height);
       if (c1 <= c0 || r1 <= r0) {
-        throw new SourceError('window_outside', `${src.id}: the box ${bbox.join(',')} does not touch the raster`, { url: src.id });
+        throw new SourceError('window_outside', `${src.name}: the box ${bbox.join(',')} does not touch the raster`, { url: src.id });
       }
       return { x0: c0, y0: r0, width: c1 - c0, height: r1 - r0 };
     },

@@ -127,7 +127,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         reject(err);
       };
       const tooLarge = (size: number) =>
-        fail(new SourceError('too_large', `${url} answered a body of ${size} bytes, more than the ${x.maxBytes} allowed`, { url, status }));
+        fail(new SourceError('too_large', `${addressOf(url)} answered a body of ${size} bytes, more than the ${x.maxBytes} allowed`, { url, status }));
       let limit = x.maxBytes;
       request.on('response', (res: http.IncomingMessage & { url?: string }) => {
         status = res.statusCode ?? 0;
@@ -261,31 +261,36 @@ function concat(chunks: Buffer[], size: number, shared: boolean): Uint8Array {
   return out;
 }
 
+/** An address as a message shows it: without its query, which may carry a token. */
+function addressOf(url: string): string {
+  return url.replace(/[?#].*$/, '');
+}
+
 /** The body of an answer read as JSON; anything else is `invalid_response`. */
 export function jsonBody<T>(res: HttpResponse, url: string): T {
   try {
     return JSON.parse(Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength).toString('utf8')) as T;
   } catch (cause) {
-    throw new SourceError('invalid_response', `${url} did not answer JSON`, { url, status: res.status, cause });
+    throw new SourceError('invalid_response', `${addressOf(url)} did not answer JSON`, { url, status: res.status, cause });
   }
 }
 
 /** A refusal (status 400 and above) as the error every client throws: `not_found` for 404, else `http_status`. */
 export function statusError(res: HttpResponse, url: string): SourceError {
   const detail = Buffer.from(res.body.buffer, res.body.byteOffset, Math.min(res.body.byteLength, 200)).toString('utf8').trim();
-  const message = `${url} answered ${res.status}${detail ? `: ${detail}` : ''}`;
+  const message = `${addressOf(url)} answered ${res.status}${detail ? `: ${detail}` : ''}`;
   return new SourceError(res.status === 404 ? 'not_found' : 'http_status', message, { url, status: res.status });
 }
 
 function translate(err: Error & { code?: string }, url: string, answered: boolean, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason;
   if (err instanceof SourceError) return err;
-  if (err.code === 'ETIMEDOUT') return new SourceError('timeout', `${url} did not answer in time (${err.message})`, { url, cause: err });
+  if (err.code === 'ETIMEDOUT') return new SourceError('timeout', `${addressOf(url)} did not answer in time (${err.message})`, { url, cause: err });
   // Once an answer has begun, losing the rest of it is a cut body, never a shorter file.
   if (answered || err.code === 'ERR_HTTP_CONTENT_LENGTH_MISMATCH') {
-    return new SourceError('truncated', `${url} cut its answer short (${err.message})`, { url, cause: err });
+    return new SourceError('truncated', `${addressOf(url)} cut its answer short (${err.message})`, { url, cause: err });
   }
-  return new SourceError('network', `${url} could not be reached (${err.code ?? err.message})`, { url, cause: err });
+  return new SourceError('network', `${addressOf(url)} could not be reached (${err.code ?? err.message})`, { url, cause: err });
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -186,6 +186,7 @@ export function withRangeCache(source: ByteSource, cache: RangeCache, options: C
 
   return {
     id: source.id,
+    name: source.name,
     get size() {
       return source.size;
     },

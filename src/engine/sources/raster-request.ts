@@ -90,7 +90,7 @@ export function mosaicForBox(opened: ReadonlyArray<PromiseSettledResult<Cog>>, b
     const dx = (cx - ox) / pw;
     const dy = (cy - oy) / ph;
     if (cog.epsg !== ref.epsg || cw !== pw || ch !== ph || Math.abs(dx - Math.round(dx)) > 1e-6 || Math.abs(dy - Math.round(dy)) > 1e-6) {
-      throw new RangeError(`${cog.id} is not on the grid of ${ref.id}, so the two cannot be read as one mosaic`);
+      throw new RangeError(`${cog.name} is not on the grid of ${ref.name}, so the two cannot be read as one mosaic`);
     }
     let part: PixelWindow;
     try {

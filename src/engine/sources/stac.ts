@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bboxPolygon, booleanIntersects } from '@turf/turf';
 import type { Geometry } from 'geojson';
 import { z } from 'zod';
+import { fileName } from './byte-source.ts';
 import { SourceError } from './errors.ts';
 import type { Headers, HttpClient } from './http-client.ts';
 
@@ -83,12 +84,13 @@ export function openCatalogue(url: string, deps: CatalogueDeps = {}): SceneCatal
   return openStaticCatalogue(dir);
 }
 
-function parseItem(raw: unknown, where: string): StacItem {
+/** `url` is where the item was read; `shown` names that place in the message. */
+function parseItem(raw: unknown, url: string, shown: string): StacItem {
   const parsed = itemSchema.safeParse(raw);
   if (!parsed.success) {
     const id = (raw as { id?: unknown } | null)?.id;
-    throw new SourceError('invalid_catalogue', `${where}: item ${typeof id === 'string' ? id : '(no id)'} is not a STAC item (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`, {
-      url: where,
+    throw new SourceError('invalid_catalogue', `${shown}: item ${typeof id === 'string' ? id : '(no id)'} is not a STAC item (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`, {
+      url,
     });
   }
   return parsed.data;
@@ -128,7 +130,7 @@ function apiCatalogue(root: string, http: HttpClient, headers: Headers, maxPages
             : await http.getJson(request.url, { headers: request.headers, signal });
         const parsed = pageSchema.safeParse(raw);
         if (!parsed.success) throw new SourceError('invalid_catalogue', `${request.url} did not answer an item collection`, { url: request.url });
-        for (const f of parsed.data.features) yield withAbsoluteHrefs(parseItem(f, request.url), request.url);
+        for (const f of parsed.data.features) yield withAbsoluteHrefs(parseItem(f, request.url, request.url.replace(/[?#].*$/, '')), request.url);
         const next = parsed.data.links?.find((l) => l.rel === 'next');
         request = next === undefined || parsed.data.features.length === 0 ? null : nextRequest(next, request);
       }
@@ -182,7 +184,7 @@ async function loadItems(dir: string, baseUrl: string): Promise<StacItem[]> {
     names = (await readdir(dir, { recursive: true })).filter((n) => n.endsWith('.json')).sort();
   } catch (cause) {
     const code = (cause as { code?: string }).code;
-    throw new SourceError(code === 'ENOENT' ? 'not_found' : 'invalid_catalogue', `the catalogue directory ${dir} cannot be read (${code})`, { url: dir, cause });
+    throw new SourceError(code === 'ENOENT' ? 'not_found' : 'invalid_catalogue', `the scene catalogue cannot be read (${code})`, { url: dir, cause });
   }
   const items: StacItem[] = [];
   for (const name of names) {
@@ -191,12 +193,12 @@ async function loadItems(dir: string, baseUrl: string): Promise<StacItem[]> {
     try {
       doc = JSON.parse(await readFile(path, 'utf8'));
     } catch (cause) {
-      throw new SourceError('invalid_catalogue', `${path} is not JSON`, { url: path, cause });
+      throw new SourceError('invalid_catalogue', `the catalogue's ${fileName(name)} is not JSON`, { url: path, cause });
     }
     const fileUrl = new URL(name.split(sep).map(encodeURIComponent).join('/'), baseUrl).href;
     // Collections, catalogues and other JSON beside the items are not scenes.
     const found = doc?.type === 'Feature' ? [doc] : doc?.type === 'FeatureCollection' && Array.isArray(doc.features) ? doc.features : [];
-    for (const f of found) items.push(withAbsoluteHrefs(parseItem(f, path), fileUrl));
+    for (const f of found) items.push(withAbsoluteHrefs(parseItem(f, path, `the catalogue's ${fileName(name)}`), fileUrl));
   }
   // Newest first, as Earth Search and the Planetary Computer answer.
   const time = (i: StacItem) => Date.parse(i.properties.datetime ?? i.properties.start_datetime ?? '') || 0;

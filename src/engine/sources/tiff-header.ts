@@ -13,7 +13,7 @@ const MAX_ENTRIES = 1024;
 const count = (n: number) => n.toLocaleString('en');
 
 export async function checkTiffHeader(src: ByteSource, signal?: AbortSignal): Promise<void> {
-  const fail = (why: string) => new SourceError('invalid_tiff', `${src.id}: ${why}`, { url: src.id });
+  const fail = (why: string) => new SourceError('invalid_tiff', `${src.name}: ${why}`, { url: src.id });
   const cutShort = (why: string) => fail(`the header is cut short: ${why}`);
   const ofFile = () => (src.size === null ? 'the file' : `the file (${count(src.size)} bytes)`);
 

@@ -37,6 +37,20 @@ function contextBlocks(e) {
     );
 }
 
+/**
+ * Moist forest lost after the cutoff, said first (the service's own sentence, meanings.json), with the
+ * open alert cases on the plot beside it. It changes no verdict.
+ */
+function lossBanner(evidence, plot, texts) {
+  const loss = evidence?.post_cutoff_loss;
+  const cases = plot.open_alert_cases > 0 ? `${plot.open_alert_cases} open alert case${plot.open_alert_cases === 1 ? '' : 's'} on this plot (see Alerts).` : null;
+  if (!loss && !cases) return null;
+  const headline = loss
+    ? texts.post_cutoff_loss.replace('{share}', percent(loss.share)).replace('{area_ha}', String(loss.area_ha)).replace('{years}', loss.years.join(', '))
+    : null;
+  return h('div', { class: 'notice error', role: 'alert', id: 'post-cutoff-loss' }, headline ? h('strong', {}, `${headline}.`) : null, headline && cases ? ' ' : null, cases);
+}
+
 /** A plot (spec 4.1, 4.3): its boundary over the imagery, its series, instruments, verdict and integrity. */
 export async function plotPage(main, { params, signal }) {
   const id = params.id;
@@ -57,6 +71,7 @@ export async function plotPage(main, { params, signal }) {
     main,
     h('p', {}, h('a', { href: '#/register' }, '← Register')),
     h('h1', {}, `Plot ${title}`),
+    lossBanner(evidence, plot, texts),
     h(
       'div',
       { class: 'grid' },
@@ -73,6 +88,7 @@ export async function plotPage(main, { params, signal }) {
       h('section', { 'aria-labelledby': 'plot-map-title' }, h('h2', { id: 'plot-map-title' }, 'Boundary over the imagery'), sceneControls, mapBox, mapStatus),
     ),
     evidence ? verdictSection(evidence, texts) : noEvidence(wrapper, plot),
+    evidence ? scopeSection(evidence, plot.commodity, texts) : null,
     evidence ? h('section', { 'aria-labelledby': 'series-title' }, h('h2', { id: 'series-title' }, 'The seasonal record'), chartBox, seasonsTable(evidence)) : null,
     evidence ? instrumentsSection(evidence) : null,
     evidence ? h('section', { 'aria-labelledby': 'context-title' }, h('h2', { id: 'context-title' }, 'Context'), h('p', { class: 'muted' }, 'Context and supporting evidence: none of these changes the verdict unless a reason above names it.'), contextBlocks(evidence)) : null,
@@ -202,6 +218,29 @@ function verdictSection(e, m) {
       ['Seasons measured, with a dip', `${number(e.seasons_observed, 0)}, ${number(e.seasons_with_dip, 0)}`],
       ['Issued', when(e.issued)],
     ]),
+  );
+}
+
+/**
+ * What this record can show for the plot's commodity (the service's line, meanings.json), and the
+ * supporting context the record holds for it, said as what it is, never as a verdict.
+ */
+function scopeSection(e, commodity, m) {
+  const key = (commodity ?? '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const scope = m.commodity_scopes[m.commodity_aliases[key] ?? key];
+  const palm = e.commodity_maps?.oil_palm;
+  const cleared = e.history?.deforestation_year?.share_before_2021;
+  const context = [
+    palm?.planted_by_2020 === true ? `The oil palm map (Descals et al. 2024) shows oil palm planted here by 2020${typeof palm.median_planting_year === 'number' ? ` (median planting year ${palm.median_planting_year})` : ''}.` : null,
+    typeof cleared === 'number' && cleared > 0 ? `The Landsat moist-forest record dates the clearing of ${percent(cleared)} of the plot before 2021.` : null,
+  ].filter(Boolean);
+  if (!scope && context.length === 0) return null;
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'scope-title', id: 'commodity-scope' },
+    h('h2', { id: 'scope-title' }, `What this record can show for ${commodity ?? 'this plot'}`),
+    scope ? h('p', {}, scope) : null,
+    context.length ? h('p', { class: 'muted' }, `Supporting context, not a verdict: ${context.join(' ')}`) : null,
   );
 }
 

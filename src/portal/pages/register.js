@@ -1,5 +1,5 @@
 import { api, isMissingRoute } from '../api.js';
-import { announce, clear, errorNotice, h, labelled, notice, number, toneBadge, when, words } from '../ui.js';
+import { announce, clear, errorNotice, h, labelled, notice, number, percent, toneBadge, when, words } from '../ui.js';
 
 const EVIDENCE_STATES = ['none', 'queued', 'running', 'done', 'failed'];
 const TONES = { finding: 'Finding', record: 'Record only', forest_mapped: 'Forest mapped' };
@@ -13,10 +13,18 @@ const SORTS = {
   state: (r) => r.state?.label ?? '',
   verdict: (r) => r.verdict ?? '',
   evidence_at: (r) => r.evidence_at ?? '',
+  loss: (r) => r.post_cutoff_loss_share ?? -1,
 };
 
+/** Moist forest lost after the cutoff on the plot, and the open alert cases beside it: what the verdict column does not say. */
+function lossCell(r) {
+  const cases = r.open_alert_cases > 0 ? h('span', { class: 'muted' }, ` · ${r.open_alert_cases} open alert case${r.open_alert_cases === 1 ? '' : 's'}`) : null;
+  if (r.post_cutoff_loss_share === null) return cases ? h('span', {}, '—', cases) : '—';
+  return h('span', {}, h('strong', { class: 'loss' }, `${percent(r.post_cutoff_loss_share)} lost`), cases);
+}
+
 /** Filters, sort and page survive a visit to a plot page and back. */
-const view = { state: '', q: '', shipment: '', verdict: '', limit: 50, offset: 0, sort: null, descending: false };
+const view = { state: '', q: '', shipment: '', loss: '', verdict: '', limit: 50, offset: 0, sort: null, descending: false };
 
 /** The register (spec 4.1, 4.2): filter, sort, page, select plots and run evidence, watch the job. */
 export async function registerPage(main, { params, signal }) {
@@ -40,6 +48,8 @@ export async function registerPage(main, { params, signal }) {
   verdict.value = view.verdict;
   const shipment = h('select', { name: 'shipment_id' }, h('option', { value: '' }, 'Any'));
   const shipmentNote = h('span', { class: 'muted' });
+  const loss = h('select', { name: 'post_cutoff_loss' }, h('option', { value: '' }, 'Any'), h('option', { value: 'true' }, 'Forest lost after the cutoff'), h('option', { value: 'false' }, 'No loss dated after the cutoff'));
+  loss.value = view.loss;
   const limit = h('select', { name: 'limit' }, [25, 50, 100, 250].map((n) => h('option', { value: n }, String(n))));
   limit.value = String(view.limit);
 
@@ -60,13 +70,14 @@ export async function registerPage(main, { params, signal }) {
       'aria-label': 'Filter the register',
       onsubmit: (e) => {
         e.preventDefault();
-        Object.assign(view, { state: stateSelect.value, q: q.value.trim(), shipment: shipment.value, verdict: verdict.value, limit: Number(limit.value), offset: 0 });
+        Object.assign(view, { state: stateSelect.value, q: q.value.trim(), shipment: shipment.value, loss: loss.value, verdict: verdict.value, limit: Number(limit.value), offset: 0 });
         load();
       },
     },
     labelled('State', stateSelect),
     labelled('Reference contains', q),
     labelled('Shipment', shipment),
+    labelled('Loss after the cutoff', loss),
     labelled('Verdict (this page)', verdict),
     labelled('Rows a page', limit),
     h('button', { type: 'submit' }, 'Apply'),
@@ -192,7 +203,7 @@ export async function registerPage(main, { params, signal }) {
               h(
                 'thead',
                 {},
-                h('tr', {}, h('th', { scope: 'col' }, all), sortHeader('Reference', 'ref'), h('th', { scope: 'col' }, 'Commodity'), h('th', { scope: 'col' }, 'Country'), sortHeader('Area (ha)', 'area'), h('th', { scope: 'col' }, 'Evidence'), sortHeader('State', 'state'), sortHeader('Verdict', 'verdict'), sortHeader('Read', 'evidence_at')),
+                h('tr', {}, h('th', { scope: 'col' }, all), sortHeader('Reference', 'ref'), h('th', { scope: 'col' }, 'Commodity'), h('th', { scope: 'col' }, 'Country'), sortHeader('Area (ha)', 'area'), h('th', { scope: 'col' }, 'Evidence'), sortHeader('State', 'state'), sortHeader('Verdict', 'verdict'), sortHeader('Loss after the cutoff', 'loss'), sortHeader('Read', 'evidence_at')),
               ),
               h(
                 'tbody',
@@ -217,6 +228,7 @@ export async function registerPage(main, { params, signal }) {
                     h('td', { class: 'evidence-state' }, r.validation_state === 'rejected' ? h('span', { class: 'rejected' }, 'rejected at upload') : words(r.evidence_state)),
                     h('td', {}, toneBadge(r.state)),
                     h('td', {}, words(r.verdict)),
+                    h('td', { class: 'post-cutoff-loss' }, lossCell(r)),
                     h('td', {}, when(r.evidence_at)),
                   ),
                 ),
@@ -234,7 +246,7 @@ export async function registerPage(main, { params, signal }) {
 
   async function load(focusCount = true) {
     try {
-      page = await api('GET', '/portal/plots', { query: { state: view.state, q: view.q, shipment_id: view.shipment, limit: view.limit, offset: view.offset } });
+      page = await api('GET', '/portal/plots', { query: { state: view.state, q: view.q, shipment_id: view.shipment, post_cutoff_loss: view.loss, limit: view.limit, offset: view.offset } });
       draw();
       if (focusCount) announce(countText());
     } catch (err) {

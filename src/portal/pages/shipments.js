@@ -20,6 +20,16 @@ export async function shipmentsPage(main) {
   );
 }
 
+/**
+ * Ready or not in the information system's terms; never a plain "Ready" while the evidence warns
+ * (the service's own line: "Formally complete; 2 of 3 plots show forest loss after the cutoff").
+ */
+function readiness(check) {
+  if (!check.ready) return notice(`Not ready yet: the problems below keep it from being filed.${check.evidence_summary ? ` ${check.evidence_summary}.` : ''}`, 'warn');
+  if (check.evidence_summary) return h('div', { class: 'notice error', role: 'alert', id: 'statement-readiness' }, h('strong', {}, `${check.evidence_summary}.`), ' Nothing the information system would refuse, but read the evidence warnings below before filing.');
+  return notice('Ready: the statement can be built and filed from your own account.', 'info');
+}
+
 /** A shipment's statement as checked now: ready or not, and each problem in the information system's terms. */
 async function showStatement(box, s) {
   const base = `/portal/statements/shipments/${encodeURIComponent(s.id)}`;
@@ -29,8 +39,13 @@ async function showStatement(box, s) {
     clear(
       box,
       h('h2', { id: 'statement-title' }, `Statement of ${s.reference}`),
-      notice(check.ready ? 'Ready: the statement can be built and filed from your own account.' : 'Not ready yet: the problems below keep it from being filed.', check.ready ? 'info' : 'warn'),
-      facts([['Checked against the schema', check.schema_checked ? 'yes' : 'no'], ['Problems', number(check.problems.length, 0)]]),
+      readiness(check),
+      facts([['Checked against the schema', check.schema_checked ? 'yes' : 'no'], ['Problems', number(check.problems.length, 0)], ['Evidence warnings', number(check.evidence_warnings.length, 0)]]),
+      check.evidence_warnings.length === 0 ? null : table('Evidence warnings', [
+        { label: 'Plot', cell: (w) => h('a', { href: `#/plots/${encodeURIComponent(w.plot_id)}` }, w.external_ref ?? w.plot_id) },
+        { label: 'Warning', cell: (w) => h('code', {}, w.code) },
+        { label: 'What the evidence says', cell: (w) => w.message },
+      ], check.evidence_warnings),
       table('Problems of the statement', [
         { label: 'Field', cell: (p) => h('code', {}, p.field) },
         { label: 'Information system code', cell: (p) => p.eudr_code ?? '—' },

@@ -48,6 +48,16 @@ export async function openCaseCounts(em: Em, workspaceId: string): Promise<Map<s
   return new Map(rows.map((r) => [r.monitor_id, Number(r.n)]));
 }
 
+/** Open cases on each of the named plots that has any, whichever monitor opened them. */
+export async function openCasesByPlot(em: Em, workspaceId: string, plotIds: readonly string[]): Promise<Map<string, number>> {
+  if (plotIds.length === 0) return new Map();
+  const rows = await em.execute<{ plot_id: string; n: string | number }[]>(
+    `select plot_id, count(*) as n from alert_cases where workspace_id = ? and status = 'open' and plot_id = any(?::uuid[]) group by plot_id`,
+    [workspaceId, `{${uuidsOf(plotIds).join(',')}}`],
+  );
+  return new Map(rows.map((r) => [r.plot_id, Number(r.n)]));
+}
+
 /** Every active monitor of every workspace, oldest first: what a scheduled run scans. */
 export async function activeMonitors(em: Em): Promise<AlertMonitor[]> {
   return em.find(AlertMonitor, { active: true }, { orderBy: { createdAt: 'asc' } });

@@ -72,6 +72,8 @@ export interface PlotFilter {
   evidenceState?: EvidenceState | null;
   /** One shipment's plots. */
   shipmentId?: string | null;
+  /** true: the plots whose Landsat record dates a loss of moist forest after the cutoff (spec 2.8.4 rule 4); false: the others. */
+  postCutoffLoss?: boolean | null;
 }
 
 /** `%` and `_` in a fragment are literal. */
@@ -93,6 +95,7 @@ function whereOf(workspaceId: string, filter: PlotFilter): { sql: string; params
     where.push(ON_SHIPMENT);
     params.push(filter.shipmentId);
   }
+  if (typeof filter.postCutoffLoss === 'boolean') where.push(`p.post_cutoff_loss_share is ${filter.postCutoffLoss ? 'not ' : ''}null`);
   return { sql: where.join(' and '), params, narrowed: where.length > 1 };
 }
 
@@ -184,13 +187,14 @@ export interface BookRecord {
   reasons: ReasonCode[] | null;
   evidence_at: Date | null;
   evidence_facts: EvidenceFacts | null;
+  post_cutoff_loss_share: number | null;
 }
 
 // The evidence row is joined only while the plot is `done`, as the evidence routes serve it: a
 // read withdrawn by a moved boundary, or being read again, counts no reasons.
 const BOOK_PAGE_SQL = `
   select p.seq, p.id, p.external_ref, p.commodity, p.country, p.area_ha, (${READABLE}) as readable, p.evidence_state, p.evidence_error,
-    p.verdict, p.reason, p.evidence_at, p.evidence_facts, e.object -> 'reasons' as reasons
+    p.verdict, p.reason, p.evidence_at, p.evidence_facts, p.post_cutoff_loss_share, e.object -> 'reasons' as reasons
   from plots p
   left join evidence e on e.plot_id = p.id and e.workspace_id = p.workspace_id and e.current and p.evidence_state = 'done'
   where p.workspace_id = ? and p.seq > ?

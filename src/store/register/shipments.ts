@@ -8,6 +8,7 @@ import { isUuid } from '../ids.ts';
 import type { Em } from '../orm.ts';
 import { READABLE } from './evidence.ts';
 import type { PlotWithBoundary } from './plots.ts';
+import { postCutoffLoss } from './stored-json.ts';
 
 /** The caller's fields of a shipment, as stored. */
 export interface ShipmentFields {
@@ -235,6 +236,28 @@ export async function filingPlots(em: Em, shipmentId: string): Promise<FilingPlo
       where sp.shipment_id = ? order by sp.seq`,
     [shipmentId],
   );
+}
+
+/** A plot of a batch (by its ids, in their order; a plot since deleted is left out) with what its served evidence says beside the verdict: loss after the cutoff, and whether it was read from the demo archive. */
+export interface BatchEvidenceRow {
+  id: string;
+  external_ref: string | null;
+  evidence_state: string;
+  verdict: string | null;
+  post_cutoff_loss: { share: number; area_ha: number; years: number[] } | null;
+  synthetic: boolean | null;
+}
+
+/** The batch's plots in the order they were added, each with its served evidence's loss and synthetic flag (null while none is served). */
+export async function batchEvidence(em: Em, workspaceId: string, plotIds: readonly string[]): Promise<BatchEvidenceRow[]> {
+  const rows = await em.execute<(Omit<BatchEvidenceRow, 'post_cutoff_loss'> & { post_cutoff_loss: unknown })[]>(
+    `select p.id, p.external_ref, p.evidence_state, p.verdict, e.object -> 'post_cutoff_loss' as post_cutoff_loss, (e.object ->> 'synthetic')::boolean as synthetic
+       from unnest(?::uuid[]) with ordinality as ids(id, n) join plots p on p.id = ids.id and p.workspace_id = ?
+       left join evidence e on e.plot_id = p.id and e.current and p.evidence_state = 'done'
+      order by ids.n`,
+    [`{${plotIds.join(',')}}`, workspaceId],
+  );
+  return rows.map((r) => ({ ...r, post_cutoff_loss: postCutoffLoss.parse(r.post_cutoff_loss ?? null) }));
 }
 
 /** A producer named on a batch, by its plots or by the batch itself. */

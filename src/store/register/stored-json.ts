@@ -25,6 +25,9 @@ const nullableNumber = z.number().nullable();
  */
 export const evidenceObject = z.custom<EvidenceObject>((value) => evidenceObjectSchema.safeParse(value).success, 'not a stored evidence object');
 
+/** The figures of a served evidence object's `post_cutoff_loss` (spec 2.8.4 rule 4), read alone from the stored object. */
+export const postCutoffLoss = z.object({ share: z.number(), area_ha: z.number(), years: z.array(z.number().int()) }).nullable();
+
 /** The wrapper's integrity block as stored. */
 export const integrity = integritySchema;
 

@@ -26,6 +26,7 @@ async function fixture() {
   let tileReads = 0;
   const counted: ByteSource = {
     id: raw.id,
+    name: raw.name,
     get size() {
       return raw.size;
     },

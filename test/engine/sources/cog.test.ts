@@ -224,7 +224,7 @@ async function openPatched(dir: string, tiff: Buffer) {
   writeFileSync(path, tiff);
   const file = openByteSource(path);
   const asked: number[] = [];
-  const src: ByteSource = { id: file.id, get size() { return file.size; }, read: (o, n, s) => (asked.push(n), file.read(o, n, s)), readAll: (s) => file.readAll(s) };
+  const src: ByteSource = { id: file.id, name: file.name, get size() { return file.size; }, read: (o, n, s) => (asked.push(n), file.read(o, n, s)), readAll: (s) => file.readAll(s) };
   return { open: openCog(src), asked };
 }
 

@@ -40,13 +40,16 @@ export class CogOpener {
     return archiveUrl(realUrl, this.deps.where);
   }
 
-  /** Opens the COG behind a real URL (`query` is appended as is, e.g. a SAS token). */
-  open(realUrl: string, opts: { query?: string; headers?: Headers; signal?: AbortSignal } = {}): Promise<Cog> {
+  /**
+   * Opens the COG behind a real URL (`query` is appended as is, e.g. a SAS token). `name` is what the
+   * file holds (the product and its tile or scene): a failure's message says that, never where it lies.
+   */
+  open(realUrl: string, opts: { name: string; query?: string; headers?: Headers; signal?: AbortSignal }): Promise<Cog> {
     const base = this.locate(realUrl);
     const url = opts.query ? `${base}${base.includes('?') ? '&' : '?'}${opts.query}` : base;
     let cog = this.opened.get(base);
     if (cog === undefined) {
-      const src = openByteSource(url, { http: this.deps.http, cache: this.deps.cache, headers: opts.headers });
+      const src = openByteSource(url, { http: this.deps.http, cache: this.deps.cache, headers: opts.headers, name: opts.name });
       cog = openCog(src, opts.signal);
       this.opened.set(base, cog);
       cog.catch(() => this.opened.delete(base));
@@ -85,17 +88,19 @@ export async function readArchiveJson<T>(realUrl: string, deps: ProductDeps, sig
     if (deps.http === undefined) throw new TypeError(`reading ${url} needs an HTTP client`);
     return deps.http.getJson<T>(url, { signal });
   }
-  const bytes = await openByteSource(url).readAll(signal);
+  const source = openByteSource(url);
+  const bytes = await source.readAll(signal);
   try {
     return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as T;
   } catch (cause) {
-    throw new SourceError('invalid_response', `${url} is not JSON`, { url, cause });
+    throw new SourceError('invalid_response', `${source.name} is not JSON`, { url, cause });
   }
 }
 
 /** How a reader names one layer of one tile: how to open it, its provenance, and how its values read. */
 export interface TileLayer {
-  open(): Promise<Cog>;
+  /** Opens the layer's file; `name` is what messages call it (layersOverTiles names the product, tile and layer). */
+  open(name: string): Promise<Cog>;
   provenance: Provenance;
   /** The encoding of the file once opened (a producer's stated nodata where the file declares none). */
   encoding(cog: Cog): Encoding;
@@ -113,7 +118,7 @@ export async function layersOverTiles<L extends string>(
   // Every layer settles before the read is judged, so a failure leaves nothing in flight behind it.
   const settled = await Promise.allSettled(layers.map(async (layer) => {
     const described = tiles.map((tile) => describe(layer, tile));
-    const opened = await Promise.allSettled(described.map((d) => d.open()));
+    const opened = await Promise.allSettled(described.map((d, i) => d.open(`${d.provenance.dataset} ${d.provenance.version}, tile ${tiles[i]}, layer ${layer}`)));
     const first = described[opened.findIndex((o) => o.status === 'fulfilled')] ?? described[0];
     const { request, missing } = mosaicForBox(opened, box, (cog) => first.encoding(cog).nodata ?? 0);
     for (const i of missing) notRead.add(tiles[i]);
@@ -127,8 +132,8 @@ export async function layersOverTiles<L extends string>(
 
 /** Each asset of a scene over a box (lon/lat): one file per asset, each read on its own grid. */
 export async function sceneLayers<A extends string>(
-  assets: readonly A[], box: Bbox, open: (asset: A) => Promise<Cog>, encoding: (asset: A) => Encoding, provenance: Provenance,
+  assets: readonly A[], box: Bbox, open: (asset: A, name: string) => Promise<Cog>, encoding: (asset: A) => Encoding, provenance: Provenance,
 ): Promise<Record<A, PlannedLayer>> {
-  const cogs = await Promise.all(assets.map(open));
+  const cogs = await Promise.all(assets.map((a) => open(a, `${provenance.dataset}, scene ${provenance.tile}, band ${a}`)));
   return Object.fromEntries(assets.map((a, i) => [a, { request: requestForBox(cogs[i], box), encoding: encoding(a), provenance }])) as Record<A, PlannedLayer>;
 }

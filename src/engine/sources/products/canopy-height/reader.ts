@@ -18,7 +18,7 @@ export function createCanopyHeightAdapter(opts: ProductDeps): CanopyHeightAdapte
     windows(box, layers, signal) {
       const tiles = cellsTouching(box, 3).map(([lon, lat]) => canopyHeightTile(lon, lat));
       return layersOverTiles(box, tiles, layers, (layer, tile) => ({
-        open: () => cogs.open(canopyHeightHref(tile, layer), { signal }),
+        open: (name) => cogs.open(canopyHeightHref(tile, layer), { name, signal }),
         provenance: canopyHeightProvenance(tile, opts.where),
         // The producer states nodata 255; a file that declares none is read with it all the same.
         encoding: (cog) => ({ scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? CANOPY_HEIGHT_NODATA }),

@@ -31,7 +31,7 @@ export function createOilPalmAdapter(opts: ProductDeps): OilPalmAdapter {
       const cells = oilPalmCells(await loadGrid(signal), box);
       if (cells.length === 0) return { covered: false };
       const planned = await layersOverTiles(box, cells, ['OP-extent', 'YoP'] as const, (layer, cell) => ({
-        open: () => cogs.open(oilPalmHref(layer, cell), { signal }),
+        open: (name) => cogs.open(oilPalmHref(layer, cell), { name, signal }),
         provenance: oilPalmProvenance(cell, opts.where),
         encoding: () => ({ scale: 1, offset: 0, nodata: layer === 'YoP' ? OIL_PALM_YOP_NODATA : null }),
       }));
@@ -60,7 +60,7 @@ export function createRubberAdapter(opts: ProductDeps): RubberAdapter {
       if (!rubberReadable(opts.where)) return { covered: true, readable: false };
       const tiles = cellsTouching(box, 10).map(([lon, lat]) => euForestTile(lon, lat));
       const planned = await layersOverTiles(box, tiles, ['classes'] as const, (_, tile) => ({
-        open: () => cogs.open(rubberHref(tile), { signal }),
+        open: (name) => cogs.open(rubberHref(tile), { name, signal }),
         provenance: rubberProvenance(tile, opts.where),
         encoding: () => ({ scale: 1, offset: 0, nodata: null }),
       }));

@@ -25,7 +25,7 @@ export function createDemAdapter(opts: ProductDeps): DemAdapter {
       let planned: ProductWindows<'heights'>;
       try {
         planned = await layersOverTiles(box, tiles, ['heights'] as const, (_, tile) => ({
-          open: () => cogs.open(demHref(tile), { signal }),
+          open: (name) => cogs.open(demHref(tile), { name, signal }),
           provenance: demProvenance(tile, opts.where),
           encoding: (cog) => ({ scale: cog.scale, offset: cog.offset, nodata: cog.nodata ?? DEM_ASSUMED_NODATA }),
         }));

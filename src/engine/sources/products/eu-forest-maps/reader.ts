@@ -18,7 +18,7 @@ export function createEuForestMapsAdapter(opts: ProductDeps): EuForestMapsAdapte
     windows(box, signal) {
       const tiles = cellsTouching(box, 10).map(([lon, lat]) => euForestTile(lon, lat));
       return layersOverTiles(box, tiles, ['gfc2020', 'gft2020'] as const, (map, tile) => ({
-        open: () => cogs.open(map === 'gfc2020' ? gfc2020Href(tile) : gft2020Href(tile), { signal }),
+        open: (name) => cogs.open(map === 'gfc2020' ? gfc2020Href(tile) : gft2020Href(tile), { name, signal }),
         provenance: map === 'gfc2020' ? gfc2020Provenance(tile, opts.where) : gft2020Provenance(tile, opts.where),
         encoding: () => ({ scale: 1, offset: 0, nodata: null }),
       }));

@@ -16,7 +16,7 @@ export function createHansenAdapter(opts: ProductDeps): HansenAdapter {
     windows(box, layers, signal) {
       const tiles = cellsTouching(box, 10).map(([lon, lat]) => hansenTile(lon, lat));
       return layersOverTiles(box, tiles, layers, (layer, tile) => ({
-        open: () => cogs.open(hansenHref(layer, tile), { signal }),
+        open: (name) => cogs.open(hansenHref(layer, tile), { name, signal }),
         provenance: hansenProvenance(layer, tile, opts.where),
         // Every value is a value (0 = no loss, 0 % cover); the data mask tells land from water.
         encoding: () => ({ scale: 1, offset: 0, nodata: null }),

@@ -23,10 +23,10 @@ export function createLandsatAdapter(opts: ProductDeps): LandsatAdapter {
   const cogs = new CogOpener(opts);
   const signer = new PlanetaryComputerSigner(opts);
   const stac = openCatalogue(archiveUrl(LANDSAT_CATALOGUE.api, opts.where, { api: true }), { http: opts.http });
-  const openAsset = async (scene: LandsatScene, asset: LandsatAsset, signal?: AbortSignal) => {
+  const openAsset = async (scene: LandsatScene, asset: LandsatAsset, name: string, signal?: AbortSignal) => {
     const ref = scene.assets[asset];
     if (!ref) throw new ProductItemError(`scene ${scene.id} has no ${asset} asset`);
-    return cogs.open(ref.href, { query: await signer.query(LANDSAT_SAS_TOKEN_URL, signal), signal });
+    return cogs.open(ref.href, { name, query: await signer.query(LANDSAT_SAS_TOKEN_URL, signal), signal });
   };
   return {
     async search(q, signal) {
@@ -39,7 +39,7 @@ export function createLandsatAdapter(opts: ProductDeps): LandsatAdapter {
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },
     sceneWindows(scene, box, assets, signal) {
-      return sceneLayers(assets, box, (a) => openAsset(scene, a, signal), (a) => scene.assets[a]!.encoding, landsatProvenance(scene, opts.where));
+      return sceneLayers(assets, box, (a, name) => openAsset(scene, a, name, signal), (a) => scene.assets[a]!.encoding, landsatProvenance(scene, opts.where));
     },
   };
 }

@@ -48,7 +48,7 @@ export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdap
       const epsg = touching[0].epsg;
       const tiles = touching.filter((t) => t.epsg === epsg).map((t) => t.href);
       const planned = await layersOverTiles(box, tiles, ['bands'] as const, (_, href) => ({
-        open: () => cogs.open(href, { signal }),
+        open: (name) => cogs.open(href, { name, signal }),
         provenance: openBuildingsProvenance(year, href, opts.where),
         encoding: (cog) => ({ scale: 1, offset: 0, nodata: cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata }),
       }));

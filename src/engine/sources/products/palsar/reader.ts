@@ -69,7 +69,7 @@ export function createPalsarAdapter(opts: ProductDeps & { mirrors?: readonly Pal
           const query = mirror.sasTokenUrl ? await signer.query(mirror.sasTokenUrl, signal) : undefined;
           const cells = new Map(cellsTouching(box, mirror.tileDegrees).map(([x, y]) => [mirror.tileDegrees === 1 ? palsarTile1(x, y) : palsarTile5(x, y), [x, y] as const]));
           const planned = await layersOverTiles(box, [...cells.keys()], ['HH', 'HV', 'mask'] as const, (band, tile) => ({
-            open: () => cogs.open(mirror.href(cells.get(tile)![0], cells.get(tile)![1], year, band), { query, signal }),
+            open: (name) => cogs.open(mirror.href(cells.get(tile)![0], cells.get(tile)![1], year, band), { name, query, signal }),
             provenance: palsarProvenance([tile], year, mirror, opts.where),
             encoding: () => ({ scale: 1, offset: 0, nodata: palsarNodata(year, band) }),
           }));

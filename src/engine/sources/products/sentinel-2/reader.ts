@@ -37,11 +37,11 @@ export function createSentinel2Adapter(opts: ProductDeps & { catalogue: S2Catalo
   const signer = new PlanetaryComputerSigner(opts);
   const stac = openCatalogue(archiveUrl(def.api, opts.where, { api: true }), { http: opts.http });
   // An asset's COG, signed where the host needs it.
-  const openAsset = async (scene: S2Scene, asset: S2Asset, signal?: AbortSignal): Promise<Cog> => {
+  const openAsset = async (scene: S2Scene, asset: S2Asset, name: string, signal?: AbortSignal): Promise<Cog> => {
     const ref = scene.assets[asset];
     if (!ref) throw new ProductItemError(`scene ${scene.id} has no ${asset} asset`);
     const query = catalogue === 'planetary-computer' ? await signer.query(PC_SAS_TOKEN_URL, signal) : undefined;
-    return cogs.open(ref.href, { query, signal });
+    return cogs.open(ref.href, { name, query, signal });
   };
   return {
     async search(q, signal) {
@@ -53,7 +53,7 @@ export function createSentinel2Adapter(opts: ProductDeps & { catalogue: S2Catalo
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },
     sceneWindows(scene, box, assets, signal) {
-      return sceneLayers(assets, box, (a) => openAsset(scene, a, signal), (a) => scene.assets[a]!.encoding, sentinel2Provenance(scene, opts.where));
+      return sceneLayers(assets, box, (a, name) => openAsset(scene, a, name, signal), (a) => scene.assets[a]!.encoding, sentinel2Provenance(scene, opts.where));
     },
   };
 }

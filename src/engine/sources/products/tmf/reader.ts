@@ -56,7 +56,8 @@ export function createTmfAdapter(opts: ProductDeps & { cacheDir: string }): TmfA
     return p;
   };
   // One dataset's tile from the local copy (downloaded whole first when the archive is remote).
-  const open = async (dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, signal?: AbortSignal): Promise<Cog> => cogs.open(await local(dataset, tile, signal), { signal });
+  const open = async (dataset: TmfDataset, tile: { lat: string; lon: string; id: string }, name: string, signal?: AbortSignal): Promise<Cog> =>
+    cogs.open(await local(dataset, tile, signal), { name, signal });
   return {
     async windows(box, datasets, signal) {
       const tile = tmfTile((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
@@ -65,7 +66,7 @@ export function createTmfAdapter(opts: ProductDeps & { cacheDir: string }): TmfA
       const byId = new Map(tiles.map((t) => [t.id, t]));
       try {
         const planned = await layersOverTiles(box, [...byId.keys()], datasets, (dataset, id) => ({
-          open: () => open(dataset, byId.get(id)!, signal),
+          open: (name) => open(dataset, byId.get(id)!, name, signal),
           provenance: tmfProvenance(dataset, id, opts.where),
           encoding: () => ({ scale: 1, offset: 0, nodata: 0 }),
         }));
