@@ -9,7 +9,7 @@ import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { busy } from '../errors.ts';
 import type { ComplianceDocumentInput } from './compliance-pdf.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
-import type { ShipmentReportInput } from './shipment-report.ts';
+import type { ShipmentReportTask } from './shipment-report.ts';
 import type { DocumentTasks } from './render-task.ts';
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
 
@@ -21,7 +21,7 @@ export interface DocumentPool {
   compliancePdf(input: ComplianceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
   /** A due diligence statement built and schema-checked (src/statements/statement-task.ts). */
   statement(task: StatementTask): Promise<StatementResult>;
-  shipmentReportPdf(input: ShipmentReportInput): Promise<Buffer>;
+  shipmentReportPdf(task: ShipmentReportTask): Promise<Buffer>;
   close(): Promise<void>;
 }
 

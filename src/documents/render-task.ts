@@ -8,7 +8,7 @@ import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
 import { compliancePdf, type ComplianceDocumentInput } from './compliance-pdf.ts';
 import { evidencePdf, type EvidenceDocumentInput, type EvidenceDocumentOptions } from './evidence-pdf.ts';
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
-import { shipmentReportPdf, type ShipmentReportInput } from './shipment-report.ts';
+import { reportInputOf, shipmentReportPdf, type ShipmentReportTask } from './shipment-report.ts';
 
 export { statement } from '../statements/statement-task.ts';
 
@@ -25,7 +25,7 @@ export interface CompliancePdfTask {
 export interface DocumentTasks {
   evidence: { params: EvidencePdfTask; result: Uint8Array };
   statement: { params: StatementTask; result: StatementResult };
-  shipmentReport: { params: ShipmentReportInput; result: Uint8Array };
+  shipmentReport: { params: ShipmentReportTask; result: Uint8Array };
   compliance: { params: CompliancePdfTask; result: Uint8Array };
 }
 
@@ -47,8 +47,8 @@ export async function compliance({ input, options }: CompliancePdfTask): Promise
   return answerMoving(pdf, [pdf]);
 }
 
-/** The shipment report of a batch as gathered on the main thread; its bytes move back to the caller. */
-export async function shipmentReport(input: ShipmentReportInput): Promise<Uint8Array> {
-  const pdf = ownBuffer(await shipmentReportPdf(input));
+/** The shipment report of a batch as gathered on the main thread, its plots read here from their pages; its bytes move back to the caller. */
+export async function shipmentReport(task: ShipmentReportTask): Promise<Uint8Array> {
+  const pdf = ownBuffer(await shipmentReportPdf(reportInputOf(task)));
   return answerMoving(pdf, [pdf]);
 }

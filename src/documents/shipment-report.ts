@@ -13,7 +13,7 @@ import type { NextStep } from '../engine/next-step.ts';
 import type { PlotState } from '../engine/plot-state.ts';
 import type { BatchCounts } from '../store/register/shipments.ts';
 import { evidenceSummary, type EvidenceWarning } from '../statements/evidence-warnings.ts';
-import { buildStatement, type StatementFacts } from '../statements/payload.ts';
+import { buildStatement, type FilingPlot, type StatementFacts } from '../statements/payload.ts';
 import { code, grid, facts, heading, keepHeadingsWithNext, para, PAGE, show, STYLES, subheading } from './layout.ts';
 import { LIMITATIONS } from './evidence/limitations.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
@@ -59,6 +59,38 @@ export interface ShipmentReportInput {
   baseUrl: string;
 }
 
+/**
+ * The report as it crosses to the documents thread: the plot table's rows and the statement's plots
+ * as pages of JSON text (each a JSON array), so handing over a batch of any size copies strings
+ * instead of structured-cloning a hundred thousand objects on the API's thread.
+ */
+export interface ShipmentReportTask extends Omit<ShipmentReportInput, 'plots' | 'statement'> {
+  /** Pages of ReportPlot, in register order. */
+  plotPages: string[];
+  statement: Omit<StatementFacts, 'plots'>;
+  /** Pages of the statement's FilingPlot, in batch order. */
+  filingPages: string[];
+}
+
+/** The report's input read from its pages, on the documents thread. */
+export function reportInputOf(task: ShipmentReportTask): ShipmentReportInput {
+  const { plotPages, filingPages, statement, ...rest } = task;
+  return {
+    ...rest,
+    plots: plotPages.flatMap((page) => JSON.parse(page) as ReportPlot[]),
+    statement: { ...statement, plots: filingPages.flatMap((page) => JSON.parse(page) as FilingPlot[]) },
+  };
+}
+
+/**
+ * Plots the table lays out in full. pdfmake holds every table cell until the document is written,
+ * so past this the plots are listed in a compact form, a text line each (reference, state, finding),
+ * which keeps a 100,000-plot batch within a bounded heap.
+ */
+export const FULL_TABLE_ROWS = 2000;
+/** Compact lines set as one text block: pdfmake lays out a block's lines far more cheaply than cells. */
+const COMPACT_BLOCK_LINES = 500;
+
 const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const shareOf = (n: number, of: number) => (of === 0 ? '0%' : `${((n / of) * 100).toFixed(1)}%`);
 
@@ -89,20 +121,38 @@ function countsSection(input: ShipmentReportInput): Content[] {
   ];
 }
 
+const findingOf = (p: ReportPlot) => (p.evidence_state !== 'done' ? 'not read yet' : p.verdict === 'prior_management_evidenced' ? `finding: ${p.reason ?? ''}` : `withheld: ${p.reason ?? p.verdict ?? ''}`);
+
+/** How the plot table is laid out, said on page 1. */
+function tableLayout(plots: number): string {
+  if (plots <= FULL_TABLE_ROWS) return 'every plot in one table';
+  return `the first ${FULL_TABLE_ROWS} plots in the full table; the other ${plots - FULL_TABLE_ROWS} a line each (plot, state, finding or withheld because); each plot's evidence document has the rest`;
+}
+
 function plotsSection(input: ShipmentReportInput): Content[] {
   const steps = new Map<string, string>();
   for (const p of input.plots) if (p.next_step !== null) steps.set(p.next_step.code, p.next_step.note);
+  const full = input.plots.slice(0, FULL_TABLE_ROWS);
+  const compact: Content[] = [];
+  for (let at = FULL_TABLE_ROWS; at < input.plots.length; at += COMPACT_BLOCK_LINES) {
+    const lines = input.plots.slice(at, at + COMPACT_BLOCK_LINES).map((p) => `${p.external_ref ?? p.id} · ${p.state.label} · ${findingOf(p)}`);
+    compact.push({ text: lines.join('\n'), style: 'small' });
+  }
   return [
     heading('Every plot'),
     para('What the record shows on each plot (its state), the finding or what withheld it, and the next step. A plot read without a positive finding is withheld; the reason code is explained above, the next steps below.'),
-    grid(['plot', 'ha', 'producer', 'state', 'finding or withheld because', 'next step'], input.plots.map((p) => [
+    grid(['plot', 'ha', 'producer', 'state', 'finding or withheld because', 'next step'], full.map((p) => [
       p.external_ref ?? p.id,
       p.area_ha === null ? 'not read' : Number(p.area_ha.toFixed(2)),
       p.producer_name ?? 'none',
       p.state.label,
-      p.evidence_state !== 'done' ? 'not read yet' : p.verdict === 'prior_management_evidenced' ? `finding: ${p.reason ?? ''}` : `withheld: ${p.reason ?? p.verdict ?? ''}`,
+      findingOf(p),
       p.next_step === null ? 'none: a finding' : p.next_step.code,
     ]), [62, 26, 62, 80, '*', 112]),
+    ...(compact.length === 0 ? [] : [
+      subheading(`The other ${counted(input.plots.length - FULL_TABLE_ROWS, 'plot')}: plot · state · finding or withheld because`),
+      ...compact,
+    ]),
     ...(steps.size === 0 ? [] : [subheading('Next steps on this batch'), facts([...steps].map(([code, note]) => [code, note]), 130)]),
   ];
 }
@@ -237,6 +287,7 @@ export function shipmentReportDocument(input: ShipmentReportInput): TDocumentDef
         ['Shipped on', input.shipment.shipped_on ?? 'not given'],
         ['Arrives on', input.shipment.arrives_on ?? 'not given'],
         ['Note', input.shipment.note ?? 'none'],
+        ['Plot table', tableLayout(input.plots.length)],
       ]),
       ...countsSection(input),
       ...lossSection(input),

@@ -1,19 +1,22 @@
 /**
  * The shipment report's facts, gathered from the batch and the register on the main thread; the
  * document is laid out and rendered on a documents thread (src/documents/shipment-report.ts).
+ * A batch may hold 100,000 plots: its rows are read a page at a time, the event loop turning between
+ * pages, and cross to the thread as pages of JSON text rather than as one structured clone.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { caseRecord } from '../alerts/monitors.ts';
 import type { DocumentPool } from '../documents/pool.ts';
-import type { ShipmentReportInput } from '../documents/shipment-report.ts';
+import type { ReportPlot, ShipmentReportTask } from '../documents/shipment-report.ts';
 import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import { nextStep } from '../engine/next-step.ts';
 import { rowOf } from '../intake/register.ts';
 import type { Em } from '../store/orm.ts';
 import { openCasesOnShipment } from '../store/register/alert-queue.ts';
-import { registerRows } from '../store/register/plots.ts';
-import { batchCounts, shipmentPlotIds } from '../store/register/shipments.ts';
+import { shipmentRowsPage } from '../store/register/plots.ts';
+import { batchCounts, filingPlotsPage } from '../store/register/shipments.ts';
 import { shipmentOf } from './shipments.ts';
-import { factsOf } from './statement-facts.ts';
+import { batchFacts } from './statement-facts.ts';
 import { batchWarnings } from './statements.ts';
 
 export interface ReportDeps {
@@ -22,17 +25,36 @@ export interface ReportDeps {
   baseUrl: string;
 }
 
-export async function shipmentReportInput(em: Em, workspaceId: string, shipmentId: string, baseUrl: string): Promise<ShipmentReportInput> {
+/** Rows read at once: a page of the register or of the batch's boundaries holds the loop a few milliseconds. */
+export const REPORT_PAGE_ROWS = 2000;
+
+/** Every page `read` gives after a keyset position, in order, the event loop turning between pages. */
+async function* keysetPages<T extends { seq: number }>(read: (afterSeq: number) => Promise<T[]>): AsyncGenerator<T[]> {
+  let after = 0;
+  for (;;) {
+    const page = await read(after);
+    if (page.length > 0) yield page;
+    if (page.length < REPORT_PAGE_ROWS) return;
+    after = page[page.length - 1].seq;
+    await nextTurn();
+  }
+}
+
+export async function shipmentReportInput(em: Em, workspaceId: string, shipmentId: string, baseUrl: string): Promise<ShipmentReportTask> {
   const shipment = await shipmentOf(em, workspaceId, shipmentId);
-  const statement = await factsOf(em, workspaceId, shipment, shipment.reference, null);
-  const filing = new Map(statement.plots.map((p) => [p.id, p]));
-  const rows = (await registerRows(em, workspaceId, await shipmentPlotIds(em, shipment.id))).map(rowOf);
-  return {
-    shipment: { id: shipment.id, reference: shipment.reference, shipped_on: shipment.shipped_on, arrives_on: shipment.arrives_on, note: shipment.note },
-    counts: (await batchCounts(em, workspaceId, [shipment.id])).get(shipment.id)!,
-    plots: rows.map((r) => {
-      const plot = filing.get(r.id);
-      const readable = plot !== undefined && plot.geometry !== null && plot.validation_state !== 'rejected' && plot.validation_state !== 'pending';
+  // The statement page's plots are the batch's in batch order; the table's, the register's in register order.
+  const filingPages: string[] = [];
+  const readable = new Set<string>();
+  for await (const page of keysetPages((after) => filingPlotsPage(em, shipment.id, after, REPORT_PAGE_ROWS))) {
+    filingPages.push(`[${page.map((p) => p.json).join(',')}]`);
+    for (const p of page) if (p.readable) readable.add(p.id);
+  }
+  const plotPages: string[] = [];
+  const ids: string[] = [];
+  for await (const page of keysetPages((after) => shipmentRowsPage(em, workspaceId, shipment.id, after, REPORT_PAGE_ROWS))) {
+    plotPages.push(JSON.stringify(page.map(({ record }): ReportPlot => {
+      const r = rowOf(record);
+      ids.push(r.id);
       return {
         id: r.id,
         external_ref: r.external_ref,
@@ -42,13 +64,19 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
         verdict: r.verdict as Verdict | null,
         reason: r.reason as ReasonCode | null,
         state: r.state,
-        next_step: nextStep({ evidence_state: r.evidence_state, verdict: r.verdict as Verdict | null, area_ha: r.area_ha, readable }),
+        next_step: nextStep({ evidence_state: r.evidence_state, verdict: r.verdict as Verdict | null, area_ha: r.area_ha, readable: readable.has(r.id) }),
         post_cutoff_loss_share: r.post_cutoff_loss_share,
       };
-    }),
+    })));
+  }
+    return {
+    shipment: { id: shipment.id, reference: shipment.reference, shipped_on: shipment.shipped_on, arrives_on: shipment.arrives_on, note: shipment.note },
+    counts: (await batchCounts(em, workspaceId, [shipment.id])).get(shipment.id)!,
+    plotPages,
     openCases: (await openCasesOnShipment(em, workspaceId, shipment.id)).map(caseRecord),
-    warnings: (await batchWarnings(em, workspaceId, rows.map((r) => r.id))).warnings,
-    statement,
+    warnings: (await batchWarnings(em, workspaceId, ids)).warnings,
+    statement: await batchFacts(em, workspaceId, shipment, shipment.reference, null),
+    filingPages,
     generatedAt: new Date().toISOString(),
     baseUrl,
   };

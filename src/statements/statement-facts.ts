@@ -9,6 +9,11 @@ import type { Species } from './species.ts';
 
 /** The facts of a batch's statement under an internal reference and, when set, the statement's own species. */
 export async function factsOf(em: Em, workspaceId: string, shipment: ShipmentRecord, internalReference: string, species: Species[] | null): Promise<StatementFacts> {
+  return { ...await batchFacts(em, workspaceId, shipment, internalReference, species), plots: await filingPlots(em, shipment.id) };
+}
+
+/** The same facts but the plots, for a reader that pages through the batch's plots itself. */
+export async function batchFacts(em: Em, workspaceId: string, shipment: ShipmentRecord, internalReference: string, species: Species[] | null): Promise<Omit<StatementFacts, 'plots'>> {
   const named = shipment.producer_ids.length === 0 ? [] : await batchProducers(em, workspaceId, shipment.id, shipment.producer_ids);
   return {
     internalReference,
@@ -24,7 +29,6 @@ export async function factsOf(em: Em, workspaceId: string, shipment: ShipmentRec
     borderCrossCountry: shipment.border_cross_country,
     activityType: shipment.activity_type,
     species: species ?? (shipment.species as Species[] | null),
-    plots: await filingPlots(em, shipment.id),
     namedProducers: named.filter((p) => shipment.producer_ids.includes(p.id)),
   };
 }

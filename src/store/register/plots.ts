@@ -149,6 +149,15 @@ export async function registerRows(em: Em, workspaceId: string, ids: string[]): 
   return rows.map(recordOf);
 }
 
+/** Up to `size` register rows of a shipment's plots after register position `afterSeq`, in register order (keyset paging, so a batch of any size streams). */
+export async function shipmentRowsPage(em: Em, workspaceId: string, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; record: PlotRecord }[]> {
+  const rows = await em.execute<(DbRecord & { seq: number | string })[]>(
+    `select p.seq, ${ROW_COLUMNS} from ${FROM} where p.workspace_id = ? and ${ON_SHIPMENT} and p.seq > ? order by p.seq limit ?`,
+    [workspaceId, shipmentId, afterSeq, size],
+  );
+  return rows.map(({ seq, ...r }) => ({ seq: Number(seq), record: recordOf(r) }));
+}
+
 /** One register row; null outside the workspace. */
 export async function registerRow(em: Em, workspaceId: string, plotId: string): Promise<PlotRecord | null> {
   const [r] = await em.execute<DbRecord[]>(`select ${ROW_COLUMNS} from ${FROM} where p.id = ? and p.workspace_id = ?`, [plotId, workspaceId]);

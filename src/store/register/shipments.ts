@@ -238,6 +238,23 @@ export async function filingPlots(em: Em, shipmentId: string): Promise<FilingPlo
   );
 }
 
+/**
+ * Up to `size` of a batch's filing plots after batch position `afterSeq`, each as the JSON text of a
+ * FilingPlot made by the database: the boundaries pass through the API's thread as text, never parsed
+ * there, and are read on the documents thread that lays out the statement page.
+ */
+export async function filingPlotsPage(em: Em, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; id: string; readable: boolean; json: string }[]> {
+  const rows = await em.execute<{ seq: number | string; id: string; readable: boolean; json: string }[]>(
+    `select sp.seq, p.id, (p.geometry is not null and p.validation_state not in ('rejected', 'pending')) as readable, json_build_object('id', p.id, 'external_ref', p.external_ref, 'commodity', p.commodity, 'country', p.country,
+        'area_ha', p.area_ha, 'declared_area_ha', p.declared_area_ha, 'validation_state', p.validation_state, 'geometry', p.geometry,
+        'producer_id', p.producer_id, 'producer_name', pr.name, 'producer_country', pr.country)::text as json
+       from shipment_plots sp join plots p on p.id = sp.plot_id left join producers pr on pr.id = p.producer_id
+      where sp.shipment_id = ? and sp.seq > ? order by sp.seq limit ?`,
+    [shipmentId, afterSeq, size],
+  );
+  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
 /** A plot of a batch (by its ids, in their order; a plot since deleted is left out) with what its served evidence says beside the verdict: loss after the cutoff, and whether it was read from the demo archive. */
 export interface BatchEvidenceRow {
   id: string;
