@@ -150,7 +150,9 @@ function plotsSection(input: ShipmentReportInput): Content[] {
       p.next_step === null ? 'none: a finding' : p.next_step.code,
     ]), [62, 26, 62, 80, '*', 112]),
     ...(compact.length === 0 ? [] : [
-      subheading(`The other ${counted(input.plots.length - FULL_TABLE_ROWS, 'plot')}: plot · state · finding or withheld because`),
+      subheading(`The other ${counted(input.plots.length - FULL_TABLE_ROWS, 'plot')}`),
+      // A heading is bound to the block after it, which must fit a page: this line, not the list.
+      para(`A line a plot, in register order: plot · state · finding or withheld because. A batch over ${FULL_TABLE_ROWS} plots lists the rest so; each plot's evidence document has its area, producer and next step.`),
       ...compact,
     ]),
     ...(steps.size === 0 ? [] : [subheading('Next steps on this batch'), facts([...steps].map(([code, note]) => [code, note]), 130)]),

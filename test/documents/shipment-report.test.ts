@@ -13,10 +13,12 @@ import { sealEvidence } from '../../src/engine/integrity.ts';
 import type { Severity } from '../../src/store/entities/index.ts';
 import { closeCase, openCase } from '../../src/store/register/alert-queue.ts';
 import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
-import { shipmentReportInput } from '../../src/statements/report.ts';
+import { FULL_TABLE_ROWS, type ReportPlot } from '../../src/documents/shipment-report.ts';
+import { REPORT_PAGE_ROWS, shipmentReportInput } from '../../src/statements/report.ts';
 import { queue } from '../../src/store/register/transitions.ts';
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS } from '../support/db.ts';
+import { loopDelayDuring } from '../support/event-loop.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { square } from '../statements/facts.ts';
 import { pdfText } from './pdf-text.ts';
@@ -110,6 +112,48 @@ for (const backend of BACKENDS) {
       // The rows in order: by plot in register order.
       assert.ok(section.includes(`AL-ONE ${earlier} 2024-02-01 2024-04-30 medium 0.0125 radd AL-TWO ${later} 2024-03-15 2024-04-30 high 0.065 radd`), section);
       for (const absent of [closed, off, 'AL-OFF', 'No alert case is open']) assert.ok(!text.includes(absent), absent);
+    });
+
+    test('a large batch: read in pages, the first plots in the full table and the rest a line each, the API\'s loop never held long', async () => {
+      const size = 2 * REPORT_PAGE_ROWS + 500;
+      const ref = (i: number) => `BIG-${String(i).padStart(5, '0')}`;
+      const em = () => app.services.store.em();
+      await em().execute(
+        `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, declared_area_ha, geometry, validation_state, validation_report, evidence_state, created_at, updated_at)
+         select gen_random_uuid(), ?, 'BIG-' || lpad(i::text, 5, '0'), 'wood', 'HR', 1, 1,
+           jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(15.9 + i * 0.0001, 45.8)), 'valid', '{}'::jsonb, 'none', now(), now()
+         from generate_series(1, ?) as i`,
+        [workspaceId, size],
+      );
+      const s = await app.call('POST', '/api/v1/portal/statements/shipments', { key, body: { reference: 'BIG-1', commodity: 'wood', refs: [ref(1)] } });
+      assert.equal(s.status, 201);
+      await em().execute(
+        `insert into shipment_plots (shipment_id, plot_id, workspace_id)
+         select ?, p.id, p.workspace_id from plots p where p.workspace_id = ? and p.external_ref like 'BIG-%' and p.external_ref <> ? order by p.seq`,
+        [s.body.id, workspaceId, ref(1)],
+      );
+
+      const input = await shipmentReportInput(em(), workspaceId, s.body.id, app.services.config.baseUrl);
+      const plotPages = input.plotPages.map((page) => JSON.parse(page) as ReportPlot[]);
+      const filingPages = input.filingPages.map((page) => JSON.parse(page) as { external_ref: string }[]);
+      for (const pages of [plotPages, filingPages]) {
+        assert.deepEqual(pages.map((p) => p.length), [REPORT_PAGE_ROWS, REPORT_PAGE_ROWS, 500]);
+        assert.deepEqual(pages.flat().map((p) => p.external_ref), Array.from({ length: size }, (_, i) => ref(i + 1)));
+      }
+
+      const { result: pdf, delay } = await loopDelayDuring(async () => {
+        const res = await fetch(`${app.url}/api/v1/portal/statements/shipments/${s.body.id}/report.pdf`, { headers: { authorization: `Bearer ${key}` } });
+        assert.equal(res.status, 200);
+        return Buffer.from(await res.arrayBuffer());
+      });
+      // CPU time of this thread between two turns: the rows are read, built and handed over in slices.
+      assert.ok(delay.max_busy_ms < 250, `the loop was held ${delay.max_busy_ms} ms`);
+      const text = (await pdfText(pdf)).text.replace(/\s+/g, ' ');
+      assert.ok(text.includes(`the first ${FULL_TABLE_ROWS} plots in the full table; the other ${size - FULL_TABLE_ROWS} a line each`), 'page 1 says how the table is laid out');
+      assert.ok(text.includes(`The other ${size - FULL_TABLE_ROWS} plots`), 'the compact list is headed');
+      for (const i of [1, FULL_TABLE_ROWS, FULL_TABLE_ROWS + 1, size]) assert.ok(text.includes(ref(i)), ref(i));
+      assert.ok(text.includes(`${ref(size)} · Not read yet · not read yet`), 'a compact line: plot, state, finding');
+      assert.ok(text.includes(`${size} plots`), 'the statement page counts every plot');
     });
 
     test('404 for a shipment not in the workspace', async () => {
