@@ -1,6 +1,7 @@
-// `npm run bench -- documents [plots]`: evidence documents per second for a four-season rubber plot,
+// `npm run bench -- documents [plots] [report]`: evidence documents per second for a four-season rubber plot,
 import { verifiedKeys } from '../src/accounts/verified-keys.ts';
-// and the book summary over a large book (default 100,000 plots) in a scratch PostgreSQL database.
+// the book summary over a large book (default 100,000 plots) in a scratch PostgreSQL database, and
+// the shipment report of a batch of the whole book.
 //
 // Documents: the fixture wrapper and map rendered one after another, after a warm-up. Reference in
 // the same run: what the JSON route does with the same object (canonical digest check and
@@ -125,21 +126,35 @@ async function seed(url: string, plots: number): Promise<{ workspaceId: string; 
   return { workspaceId, key: created.api_key as string, seedMs: performance.now() - t };
 }
 
+/** The API on a scratch database in this process, its document threads included, on an ephemeral port. */
+async function benchApi(databaseUrl: string, dataDir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const store = await openStore({ databaseUrl, pgliteDir: 'memory://' });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: databaseUrl });
+  // No tile is drawn and no coverage asked here: the archive is never opened.
+  const engine = openEngine(config, false);
+  const archive = () => Promise.reject(new Error('the documents bench reads no archive'));
+  const mapTiles = configuredMapTiles(config, archive, engine);
+  const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), keys: verifiedKeys(config.keyCacheMs), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
+  const server = createApp(services).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.close();
+      await services.pools.close();
+      await engine.pool.close();
+      await store.close();
+    },
+  };
+}
+
 async function bookSummary(plots: number) {
   const db = await scratchDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-docs-'));
   try {
     const { workspaceId, key, seedMs } = await seed(db.url, plots);
-    const store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url });
-    // No tile is drawn and no coverage asked here: the archive is never opened.
-    const engine = openEngine(config, false);
-    const archive = () => Promise.reject(new Error('the documents bench reads no archive'));
-    const mapTiles = configuredMapTiles(config, archive, engine);
-    const services: Services = { config, store, queue: null, log: createLogger('silent'), signingKey: loadSigningKey(null, dataDir), keys: verifiedKeys(config.keyCacheMs), pools: openRequestPools(config), archive, mapTiles, alerts: openConfiguredAlerts(config) };
-    const server = createApp(services).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/portal/plots/summary`;
+    const api = await benchApi(db.url, dataDir);
+    const base = `${api.url}/api/v1/portal/plots/summary`;
     const headers = { authorization: `Bearer ${key}` };
 
     // The raw scan: the route's keyset pages through pg, rows dropped.
@@ -195,10 +210,7 @@ async function bookSummary(plots: number) {
     const t = performance.now();
     const json = (await (await fetch(`${base}?format=json`, { headers })).json()) as { plots: number };
     const jsonMs = performance.now() - t;
-    server.close();
-    await services.pools.close();
-    await engine.pool.close();
-    await store.close();
+    await api.close();
     const result = {
       plots,
       rows: best.rows,
@@ -226,9 +238,88 @@ async function bookSummary(plots: number) {
   }
 }
 
+/**
+ * The shipment report of a batch holding the whole book, every plot with a small square boundary:
+ * the render's time, the worst /health answer while it renders (asked every 50 ms), and the
+ * process's peak RSS (the document threads included) against before it.
+ */
+async function shipmentReport(plots: number) {
+  const db = await scratchDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-docs-'));
+  try {
+    const { workspaceId, key } = await seed(db.url, plots);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query(
+      `update plots set geometry = jsonb_build_object('type', 'Polygon', 'coordinates', jsonb_build_array(jsonb_build_array(
+         jsonb_build_array(x, y), jsonb_build_array(x + 0.005, y), jsonb_build_array(x + 0.005, y + 0.005), jsonb_build_array(x, y + 0.005), jsonb_build_array(x, y))))
+       from (select seq as s, 100 + (seq % 1000) * 0.01 as x, 10 + (seq / 1000) * 0.01 as y from plots where workspace_id = $1) g
+       where plots.seq = g.s`,
+      [workspaceId],
+    );
+    const api = await benchApi(db.url, dataDir);
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const created = await fetch(`${api.url}/api/v1/portal/statements/shipments`, {
+      method: 'POST', headers, body: JSON.stringify({ reference: 'BENCH-1', commodity: 'rubber', refs: ['P-000001'] }),
+    });
+    const shipmentId = ((await created.json()) as { id: string }).id;
+    await client.query(
+      `insert into shipment_plots (shipment_id, plot_id, workspace_id)
+       select $1, p.id, p.workspace_id from plots p where p.workspace_id = $2 and p.external_ref <> 'P-000001' order by p.seq`,
+      [shipmentId, workspaceId],
+    );
+    await client.query('analyze shipment_plots; analyze plots');
+    await client.end();
+
+    const rssBefore = process.memoryUsage().rss;
+    let peakRss = rssBefore;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+    const health: number[] = [];
+    let rendering = true;
+    const prober = (async () => {
+      while (rendering) {
+        const t = performance.now();
+        await (await fetch(`${api.url}/api/v1/health`)).arrayBuffer();
+        health.push(performance.now() - t);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const t = performance.now();
+    const res = await fetch(`${api.url}/api/v1/portal/statements/shipments/${shipmentId}/report.pdf`, { headers });
+    const pdf = Buffer.from(await res.arrayBuffer());
+    const renderMs = performance.now() - t;
+    rendering = false;
+    await prober;
+    clearInterval(sampler);
+    await api.close();
+    const result = {
+      plots,
+      status: res.status,
+      render_s: round(renderMs / 1000, 1),
+      pdf_mb: round(pdf.length / 1e6),
+      health_max_ms: round(Math.max(...health)),
+      health_probes: health.length,
+      rss_before_mb: round(rssBefore / 1e6),
+      rss_peak_mb: round(peakRss / 1e6),
+    };
+    console.log(`shipment report over ${plots.toLocaleString('en')} plots: ${res.status} in ${result.render_s} s (${result.pdf_mb} MB); /health at worst ${result.health_max_ms} ms over ${result.health_probes} probes; ` +
+      `RSS ${result.rss_before_mb} MB before, ${result.rss_peak_mb} MB at most while it renders`);
+    return result;
+  } finally {
+    await db.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export default async function run(args: string[]) {
   const plots = args[0] ? Number(args[0]) : 100_000;
+  // `documents 100000 report`: the shipment report alone.
+  if (args[1] === 'report') {
+    console.log(JSON.stringify({ bench: 'documents', shipment_report: await shipmentReport(plots), cores: os.availableParallelism(), node: process.version }));
+    return;
+  }
   const docs = await documents();
   const book = await bookSummary(plots);
-  console.log(JSON.stringify({ bench: 'documents', documents: docs, book_summary: book, cores: os.availableParallelism(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown' }));
+  const report = await shipmentReport(plots);
+  console.log(JSON.stringify({ bench: 'documents', documents: docs, book_summary: book, shipment_report: report, cores: os.availableParallelism(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown' }));
 }
