@@ -287,6 +287,7 @@ async function shipmentReport(plots: number) {
     const t = performance.now();
     const res = await fetch(`${api.url}/api/v1/portal/statements/shipments/${shipmentId}/report.pdf`, { headers });
     const pdf = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) console.error(`report.pdf answered ${res.status}: ${pdf.toString()}`);
     const renderMs = performance.now() - t;
     rendering = false;
     await prober;

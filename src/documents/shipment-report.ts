@@ -64,9 +64,11 @@ export interface ShipmentReportInput {
  * as pages of JSON text (each a JSON array), so handing over a batch of any size copies strings
  * instead of structured-cloning a hundred thousand objects on the API's thread.
  */
-export interface ShipmentReportTask extends Omit<ShipmentReportInput, 'plots' | 'statement'> {
+export interface ShipmentReportTask extends Omit<ShipmentReportInput, 'plots' | 'statement' | 'warnings'> {
   /** Pages of ReportPlot, in register order. */
   plotPages: string[];
+  /** Pages of EvidenceWarning, in register order. */
+  warningPages: string[];
   statement: Omit<StatementFacts, 'plots'>;
   /** Pages of the statement's FilingPlot, in batch order. */
   filingPages: string[];
@@ -74,18 +76,19 @@ export interface ShipmentReportTask extends Omit<ShipmentReportInput, 'plots' | 
 
 /** The report's input read from its pages, on the documents thread. */
 export function reportInputOf(task: ShipmentReportTask): ShipmentReportInput {
-  const { plotPages, filingPages, statement, ...rest } = task;
+  const { plotPages, warningPages, filingPages, statement, ...rest } = task;
   return {
     ...rest,
     plots: plotPages.flatMap((page) => JSON.parse(page) as ReportPlot[]),
+    warnings: warningPages.flatMap((page) => JSON.parse(page) as EvidenceWarning[]),
     statement: { ...statement, plots: filingPages.flatMap((page) => JSON.parse(page) as FilingPlot[]) },
   };
 }
 
 /**
- * Plots the table lays out in full. pdfmake holds every table cell until the document is written,
- * so past this the plots are listed in a compact form, a text line each (reference, state, finding),
- * which keeps a 100,000-plot batch within a bounded heap.
+ * Rows a per-plot table lays out in full. pdfmake holds every table cell until the document is
+ * written, so past this the rows are listed in a compact form, a text line each, which keeps a
+ * 100,000-plot batch within a bounded heap.
  */
 export const FULL_TABLE_ROWS = 2000;
 /** Compact lines set as one text block: pdfmake lays out a block's lines far more cheaply than cells. */
@@ -126,35 +129,43 @@ const findingOf = (p: ReportPlot) => (p.evidence_state !== 'done' ? 'not read ye
 /** How the plot table is laid out, said on page 1. */
 function tableLayout(plots: number): string {
   if (plots <= FULL_TABLE_ROWS) return 'every plot in one table';
-  return `the first ${FULL_TABLE_ROWS} plots in the full table; the other ${plots - FULL_TABLE_ROWS} a line each (plot, state, finding or withheld because); each plot's evidence document has the rest`;
+  return `the first ${FULL_TABLE_ROWS} plots in the full table; the other ${plots - FULL_TABLE_ROWS} a line each (plot, state, finding or withheld because), as are the lists of forest lost and of evidence warnings past ${FULL_TABLE_ROWS} rows; each plot's evidence document has the rest`;
+}
+
+/**
+ * A per-plot table: the first FULL_TABLE_ROWS rows in `grid`, the rest a line each under a heading
+ * saying what each line holds.
+ */
+function boundedTable<T>(items: readonly T[], table: (shown: readonly T[]) => Content, line: (item: T) => string, what: string, holds: string): Content[] {
+  const compact: Content[] = [];
+  for (let at = FULL_TABLE_ROWS; at < items.length; at += COMPACT_BLOCK_LINES) {
+    compact.push({ text: items.slice(at, at + COMPACT_BLOCK_LINES).map(line).join('\n'), style: 'small' });
+  }
+  return [
+    table(items.slice(0, FULL_TABLE_ROWS)),
+    ...(compact.length === 0 ? [] : [
+      subheading(`The other ${counted(items.length - FULL_TABLE_ROWS, what)}`),
+      // A heading is bound to the block after it, which must fit a page: this line, not the list.
+      para(`A line each, in register order: ${holds}. Past ${FULL_TABLE_ROWS} rows a table lists the rest so; each plot's evidence document has the rest of its record.`),
+      ...compact,
+    ]),
+  ];
 }
 
 function plotsSection(input: ShipmentReportInput): Content[] {
   const steps = new Map<string, string>();
   for (const p of input.plots) if (p.next_step !== null) steps.set(p.next_step.code, p.next_step.note);
-  const full = input.plots.slice(0, FULL_TABLE_ROWS);
-  const compact: Content[] = [];
-  for (let at = FULL_TABLE_ROWS; at < input.plots.length; at += COMPACT_BLOCK_LINES) {
-    const lines = input.plots.slice(at, at + COMPACT_BLOCK_LINES).map((p) => `${p.external_ref ?? p.id} · ${p.state.label} · ${findingOf(p)}`);
-    compact.push({ text: lines.join('\n'), style: 'small' });
-  }
   return [
     heading('Every plot'),
     para('What the record shows on each plot (its state), the finding or what withheld it, and the next step. A plot read without a positive finding is withheld; the reason code is explained above, the next steps below.'),
-    grid(['plot', 'ha', 'producer', 'state', 'finding or withheld because', 'next step'], full.map((p) => [
+    ...boundedTable(input.plots, (shown) => grid(['plot', 'ha', 'producer', 'state', 'finding or withheld because', 'next step'], shown.map((p) => [
       p.external_ref ?? p.id,
       p.area_ha === null ? 'not read' : Number(p.area_ha.toFixed(2)),
       p.producer_name ?? 'none',
       p.state.label,
       findingOf(p),
       p.next_step === null ? 'none: a finding' : p.next_step.code,
-    ]), [62, 26, 62, 80, '*', 112]),
-    ...(compact.length === 0 ? [] : [
-      subheading(`The other ${counted(input.plots.length - FULL_TABLE_ROWS, 'plot')}`),
-      // A heading is bound to the block after it, which must fit a page: this line, not the list.
-      para(`A line a plot, in register order: plot · state · finding or withheld because. A batch over ${FULL_TABLE_ROWS} plots lists the rest so; each plot's evidence document has its area, producer and next step.`),
-      ...compact,
-    ]),
+    ]), [62, 26, 62, 80, '*', 112]), (p) => `${p.external_ref ?? p.id} · ${p.state.label} · ${findingOf(p)}`, 'plot', 'plot · state · finding or withheld because'),
     ...(steps.size === 0 ? [] : [subheading('Next steps on this batch'), facts([...steps].map(([code, note]) => [code, note]), 130)]),
   ];
 }
@@ -162,19 +173,21 @@ function plotsSection(input: ShipmentReportInput): Content[] {
 /** Plots whose Landsat record dates a loss of moist forest after the cutoff: told apart from the verdicts, which it does not change. */
 function lossSection(input: ShipmentReportInput): Content[] {
   const lost = input.plots.filter((p) => p.post_cutoff_loss_share !== null);
+  const casesOn = new Map<string, number>();
+  for (const c of input.openCases) casesOn.set(c.plot_id, (casesOn.get(c.plot_id) ?? 0) + 1);
   if (lost.length === 0) {
     return [heading('Forest lost after the cutoff'), para('The Landsat moist-forest record dates no loss of forest after 31 December 2020 on any plot of this batch that was read.')];
   }
   return [
     heading('Forest lost after the cutoff'),
     para(`${lost.length} of ${counted(input.plots.length, 'plot')} of this batch show moist forest lost after the EUDR cutoff (31 December 2020) in the Landsat record. This changes no verdict, but goods from land deforested after the cutoff may not be placed on the EU market: establish what happened on each before filing. Each plot's evidence document dates the loss.`),
-    grid(['plot', 'ha', 'share lost', 'ha lost', 'open alert cases'], lost.map((p) => [
+    ...boundedTable(lost, (shown) => grid(['plot', 'ha', 'share lost', 'ha lost', 'open alert cases'], shown.map((p) => [
       p.external_ref ?? p.id,
       p.area_ha === null ? 'not read' : Number(p.area_ha.toFixed(2)),
       `${Math.round(p.post_cutoff_loss_share! * 100)}%`,
       p.area_ha === null ? 'not read' : Number((p.post_cutoff_loss_share! * p.area_ha).toFixed(2)),
-      input.openCases.filter((c) => c.plot_id === p.id).length,
-    ]), ['*', 50, 60, 60, 80]),
+      casesOn.get(p.id) ?? 0,
+    ]), ['*', 50, 60, 60, 80]), (p) => `${p.external_ref ?? p.id} · ${Math.round(p.post_cutoff_loss_share! * 100)}% lost`, 'plot', 'plot · share lost'),
   ];
 }
 
@@ -266,7 +279,8 @@ function warningsPart(input: ShipmentReportInput, ready: boolean): Content[] {
   return [
     subheading('Evidence warnings'),
     para(`${evidenceSummary(ready, input.warnings, input.plots.length)}.`, { bold: true }),
-    grid(['plot', 'warning', 'what the evidence says'], input.warnings.map((w) => [w.external_ref ?? w.plot_id, { text: w.code, style: 'code' }, w.message]), [70, 110, '*']),
+    ...boundedTable(input.warnings, (shown) => grid(['plot', 'warning', 'what the evidence says'], shown.map((w) => [w.external_ref ?? w.plot_id, { text: w.code, style: 'code' }, w.message]), [70, 110, '*']),
+      (w) => `${w.external_ref ?? w.plot_id} · ${w.code}`, 'warning', 'plot · warning'),
   ];
 }
 

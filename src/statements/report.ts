@@ -50,11 +50,10 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
     for (const p of page) if (p.readable) readable.add(p.id);
   }
   const plotPages: string[] = [];
-  const ids: string[] = [];
+  const warningPages: string[] = [];
   for await (const page of keysetPages((after) => shipmentRowsPage(em, workspaceId, shipment.id, after, REPORT_PAGE_ROWS))) {
     plotPages.push(JSON.stringify(page.map(({ record }): ReportPlot => {
       const r = rowOf(record);
-      ids.push(r.id);
       return {
         id: r.id,
         external_ref: r.external_ref,
@@ -68,13 +67,14 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
         post_cutoff_loss_share: r.post_cutoff_loss_share,
       };
     })));
+    warningPages.push(JSON.stringify((await batchWarnings(em, workspaceId, page.map(({ record }) => record.id))).warnings));
   }
-    return {
+  return {
     shipment: { id: shipment.id, reference: shipment.reference, shipped_on: shipment.shipped_on, arrives_on: shipment.arrives_on, note: shipment.note },
     counts: (await batchCounts(em, workspaceId, [shipment.id])).get(shipment.id)!,
     plotPages,
     openCases: (await openCasesOnShipment(em, workspaceId, shipment.id)).map(caseRecord),
-    warnings: (await batchWarnings(em, workspaceId, ids)).warnings,
+    warningPages,
     statement: await batchFacts(em, workspaceId, shipment, shipment.reference, null),
     filingPages,
     generatedAt: new Date().toISOString(),

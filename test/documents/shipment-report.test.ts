@@ -159,6 +159,8 @@ for (const backend of BACKENDS) {
       const text = (await pdfText(pdf)).text.replace(/\s+/g, ' ');
       assert.ok(text.includes(`the first ${FULL_TABLE_ROWS} plots in the full table; the other ${size - FULL_TABLE_ROWS} a line each`), 'page 1 says how the table is laid out');
       assert.ok(text.includes(`The other ${size - FULL_TABLE_ROWS} plots`), 'the compact list is headed');
+      assert.ok(text.includes(`The other ${size - FULL_TABLE_ROWS} warnings`), 'the evidence warnings past the cap listed a line each');
+      assert.ok(text.includes(`${ref(size)} · not_read`), 'a compact warning line: plot, code');
       for (const i of [1, FULL_TABLE_ROWS, FULL_TABLE_ROWS + 1, size]) assert.ok(text.includes(ref(i)), ref(i));
       assert.ok(text.includes(`${ref(size)} · Not read yet · not read yet`), 'a compact line: plot, state, finding');
       assert.ok(text.includes(`${size} plots`), 'the statement page counts every plot');
