@@ -79,9 +79,9 @@ const isHeading = (c: Content): boolean => typeof c === 'object' && c !== null &
 /**
  * No heading is left last on a page: each run of headings is bound to the block after it in an
  * unbreakable stack. pdfmake's pageBreakBefore would do the same by laying the whole document out
- * again for every break it adds, which costs more than the rest of the layout. The block after a
- * heading is always shorter than a page (a paragraph, a table of a few rows), which an unbreakable
- * stack needs.
+ * again for every break it adds, which costs more than the rest of the layout. An unbreakable stack
+ * taller than a page is dropped by pdfmake, so a long table is bound by its first rows only and goes
+ * on below them, its header repeated.
  */
 export function keepHeadingsWithNext(content: Content[]): Content[] {
   const out: Content[] = [];
@@ -92,10 +92,27 @@ export function keepHeadingsWithNext(content: Content[]): Content[] {
     }
     let j = i;
     while (j < content.length - 1 && isHeading(content[j])) j++;
-    out.push({ stack: content.slice(i, j + 1), unbreakable: true });
+    const [bound, rest] = headOf(content[j]);
+    out.push({ stack: [...content.slice(i, j), bound], unbreakable: true });
+    if (rest !== null) out.push(rest);
     i = j;
   }
   return out;
+}
+
+/** Rows of a table bound to its heading; a table of more is split after them. */
+const BOUND_ROWS = 4;
+
+/** A block's part that is bound to its heading, and what goes on after it (null when it is bound whole). */
+function headOf(block: Content): [Content, Content | null] {
+  if (typeof block !== 'object' || block === null || !('table' in block)) return [block, null];
+  const { table } = block as ContentTable;
+  const header = table.headerRows ?? 0;
+  if (table.body.length <= header + BOUND_ROWS * 2) return [block, null];
+  return [
+    { ...(block as ContentTable), table: { ...table, body: table.body.slice(0, header + BOUND_ROWS) }, margin: [0, 0, 0, 0] },
+    { ...(block as ContentTable), table: { ...table, body: [...table.body.slice(0, header), ...table.body.slice(header + BOUND_ROWS)] } },
+  ];
 }
 export const para = (text: string, extra: Record<string, unknown> = {}): Content => ({ text, style: 'body', margin: [0, 0, 0, 4], ...extra });
 export const code = (text: string): Content => ({ text, style: 'code' });
