@@ -102,8 +102,11 @@ test('a serve process generates the demo world off the main thread: the event lo
       assert.ok(answers > 20, `the API answered ${answers} times while the world was generated`);
       // The thread's own CPU time between two looks at it: a loaded machine makes it wait longer
       // for a core, which CPU time does not count. Generating the world on this thread held it
-      // 1,259 ms at once (bench/RESULTS.md "event loop"); off it, about 5 ms.
-      assert.ok(worstBusyMs < 100, `the main thread was busy ${worstBusyMs.toFixed(1)} ms without turning its event loop (event loop delay up to ${worstDelayMs.toFixed(1)} ms)`);
+      // 1,259 ms at once (bench/RESULTS.md "event loop"); off it, about 5 ms idle, and up to 112 ms
+      // on a machine kept busy beside it, where the embedded database's own queries on this thread
+      // (PGlite runs here) cost more CPU time with the caches shared. 300 ms still tells the two apart
+      // fourfold.
+      assert.ok(worstBusyMs < 300, `the main thread was busy ${worstBusyMs.toFixed(1)} ms without turning its event loop (event loop delay up to ${worstDelayMs.toFixed(1)} ms)`);
     } finally {
       await running.stop();
     }
