@@ -9,7 +9,7 @@ import { WebhookEndpoint } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { EVENT_TYPES, type EventType } from '../store/outbox.ts';
 import type { AddressGuard } from './address-guard.ts';
-import { deleteEndpointDeliveries } from './deliveries.ts';
+import { deleteEndpointDeliveries, listDeliveries, type DeliveryFilter } from './deliveries.ts';
 import { newSecret, secretHint } from './signature.ts';
 
 export const MAX_ENDPOINTS = 5;
@@ -79,8 +79,17 @@ export async function listEndpoints(em: Em, workspaceId: string) {
   return rows.map(describeEndpoint);
 }
 
+/**
+ * The delivery log (GET /portal/webhooks/deliveries); a filter naming no endpoint of the workspace
+ * is not_found, as the other filters' ids are, rather than an empty log.
+ */
+export async function endpointDeliveries(em: Em, workspaceId: string, f: DeliveryFilter) {
+  if (f.endpointId !== null) await endpointOf(em, workspaceId, f.endpointId);
+  return listDeliveries(em, workspaceId, f);
+}
+
 /** The workspace's endpoint; not_found for another workspace's or none. */
-export async function endpointOf(em: Em, workspaceId: string, id: string): Promise<WebhookEndpoint> {
+async function endpointOf(em: Em, workspaceId: string, id: string): Promise<WebhookEndpoint> {
   const row = await em.findOne(WebhookEndpoint, { id, workspaceId });
   if (!row) throw notFound(`no webhook endpoint ${id} in this workspace`);
   return row;

@@ -3,9 +3,9 @@ import type { Context } from 'koa';
 import { invalid } from '../../errors.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../store/entities/index.ts';
 import { EVENT_TYPES } from '../../store/outbox.ts';
-import { getDelivery, listDeliveries, retryDelivery } from '../../webhooks/deliveries.ts';
+import { getDelivery, retryDelivery } from '../../webhooks/deliveries.ts';
 import { RETENTION_MS } from '../../webhooks/dispatcher.ts';
-import { createEndpoint, deleteEndpoint, listEndpoints, MAX_ENDPOINTS, rotateSecret, updateEndpoint } from '../../webhooks/endpoints.ts';
+import { createEndpoint, deleteEndpoint, endpointDeliveries, listEndpoints, MAX_ENDPOINTS, rotateSecret, updateEndpoint } from '../../webhooks/endpoints.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../webhooks/retry-schedule.ts';
 import { configuredSender, ATTEMPT_TIMEOUT_MS } from '../../webhooks/send.ts';
 import { SIGNATURE_SCHEME, TIMESTAMP_TOLERANCE_S } from '../../webhooks/signature.ts';
@@ -71,7 +71,7 @@ export function webhookRoutes(services: Services) {
   });
 
   router.get('/portal/webhooks/deliveries', auth, async (ctx) => {
-    ctx.body = await listDeliveries(em(), workspaceOf(ctx), {
+    ctx.body = await endpointDeliveries(em(), workspaceOf(ctx), {
       endpointId: endpointFilter(ctx),
       status: statusFilter(ctx),
       limit: queryInteger(ctx, 'limit', DELIVERY_PAGE.defaultLimit, 1, DELIVERY_PAGE.maxLimit),
