@@ -262,7 +262,13 @@ for (const backend of BACKENDS) {
       const image = await tiff.getImage();
       const [ox, oy] = image.getOrigin();
       const [rx, ry] = image.getResolution();
-      const [values] = (await image.readRasters()) as unknown as ArrayLike<number>[];
+      // Only the map tile's window of the 10° file: the whole file is 40,000² pixels at the real layout.
+      const clamp = (v: number, size: number) => Math.min(size, Math.max(0, v));
+      const x0 = clamp(Math.floor((lonOf(t.x, z) - ox) / rx) - 1, image.getWidth());
+      const x1 = clamp(Math.ceil((lonOf(t.x + 1, z) - ox) / rx) + 1, image.getWidth());
+      const y0 = clamp(Math.floor((latOf(t.y, z) - oy) / ry) - 1, image.getHeight());
+      const y1 = clamp(Math.ceil((latOf(t.y + 1, z) - oy) / ry) + 1, image.getHeight());
+      const [values] = (await image.readRasters({ window: [x0, y0, x1, y1] })) as unknown as ArrayLike<number>[];
       let compared = 0;
       let lost2022 = 0;
       for (let j = 2; j < 256; j += 4) {
@@ -270,8 +276,8 @@ for (const backend of BACKENDS) {
           const col = (lonOf(t.x + (i + 0.5) / 256, z) - ox) / rx;
           const row = (latOf(t.y + (j + 0.5) / 256, z) - oy) / ry;
           const near = (v: number) => Math.abs(v - Math.round(v)) < 0.02;
-          if (col < 0 || row < 0 || col >= image.getWidth() || row >= image.getHeight() || near(col) || near(row)) continue;
-          const v = values[Math.floor(row) * image.getWidth() + Math.floor(col)];
+          if (col < x0 || row < y0 || col >= x1 || row >= y1 || near(col) || near(row)) continue;
+          const v = values[(Math.floor(row) - y0) * (x1 - x0) + Math.floor(col) - x0];
           const cls = classes.find((c) => v >= c.from && v <= c.to);
           const k = (j * 256 + i) * 4;
           assert.deepEqual([...rgba.subarray(k, k + 4)], cls?.rgba ?? [0, 0, 0, 0], `tile pixel ${i},${j} over lossyear ${v}`);
