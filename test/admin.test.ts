@@ -2,9 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { BACKENDS, scratchDatabase } from './support/db.ts';
+import { roleDataDir } from './support/processes.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 
@@ -46,7 +46,8 @@ for (const backend of BACKENDS) {
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
     before(async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pce-admin-'));
+      // The demo world linked in: the service started below would otherwise generate one first.
+      const dataDir = await roleDataDir('admin', true);
       env = { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
       cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
       if (backend === 'postgresql') {
