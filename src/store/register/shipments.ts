@@ -243,9 +243,9 @@ export async function filingPlots(em: Em, shipmentId: string): Promise<FilingPlo
  * FilingPlot made by the database: the boundaries pass through the API's thread as text, never parsed
  * there, and are read on the documents thread that lays out the statement page.
  */
-export async function filingPlotsPage(em: Em, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; id: string; readable: boolean; json: string }[]> {
-  const rows = await em.execute<{ seq: number | string; id: string; readable: boolean; json: string }[]>(
-    `select sp.seq, p.id, (p.geometry is not null and p.validation_state not in ('rejected', 'pending')) as readable, json_build_object('id', p.id, 'external_ref', p.external_ref, 'commodity', p.commodity, 'country', p.country,
+export async function filingPlotsPage(em: Em, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; json: string }[]> {
+  const rows = await em.execute<{ seq: number | string; json: string }[]>(
+    `select sp.seq, json_build_object('id', p.id, 'external_ref', p.external_ref, 'commodity', p.commodity, 'country', p.country,
         'area_ha', p.area_ha, 'declared_area_ha', p.declared_area_ha, 'validation_state', p.validation_state, 'geometry', p.geometry,
         'producer_id', p.producer_id, 'producer_name', pr.name, 'producer_country', pr.country)::text as json
        from shipment_plots sp join plots p on p.id = sp.plot_id left join producers pr on pr.id = p.producer_id
