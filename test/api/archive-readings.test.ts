@@ -92,6 +92,9 @@ for (const backend of BACKENDS) {
       assert.deepEqual(listed.plots.map((p: { id: string }) => p.id), [plotId]);
       const wrapper = (await app.call('GET', `${plotPath(plotId)}/evidence`, { key: portal })).body;
       assert.deepEqual(wrapper.archive_review, filed.body);
+      // Beside the signed object, not in it: the evidence and its signature are those issued.
+      assert.equal('archive_review' in wrapper.evidence, false);
+      assert.equal(filed.body.reading.evidence_digest, wrapper.integrity.digest);
 
       const events = await filedEvents(workspaceId);
       assert.equal(events.length, 1);

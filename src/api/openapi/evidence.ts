@@ -66,7 +66,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       integrity: ref('Integrity'),
       archive_review: nullable({
         ...ref('ArchiveReview'),
-        description: 'The dated reading of a sub-metre archive scene filed with this evidence (spec 2.7), signed on its own; null when none is on record. Filing or withdrawing it changes neither `evidence` nor `integrity`.',
+        description: 'The dated reading of a sub-metre archive scene filed with this evidence (spec 2.7 lists it among the evidence object\'s fields), signed on its own; null when none is on record. It sits beside `evidence`, not inside it: a reviewer files it after the evidence was issued and signed, and may withdraw it, so it cannot be part of what `integrity` signed at issue; inside, it would change a signed object, or go unsigned. Its own `integrity` signs it under the same key, and `reading.evidence_digest` names the evidence it was filed with. Filing or withdrawing it changes neither `evidence` nor `integrity`.',
       }),
     },
   },
