@@ -2,7 +2,7 @@ import { REASON_BUCKETS } from '../../engine/reason-buckets.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey, withEntityTag } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
-const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
+export const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
 const countsBy = (description: string): Schema => ({ type: 'object', additionalProperties: integer, description });
 
 export const evidenceSchemas: Record<string, Schema> = {

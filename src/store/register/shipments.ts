@@ -337,8 +337,18 @@ export interface StatementRecord {
   shipment_id: string | null;
   internal_reference: string;
   species: object | null;
+  represented_operator: object | null;
+  geolocation_confidential: boolean;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A statement's fields as the caller sets them. */
+export interface StatementFields {
+  internal_reference: string;
+  species: object | null;
+  represented_operator: object | null;
+  geolocation_confidential: boolean;
 }
 
 const statementOf = (s: Statement): StatementRecord => ({
@@ -346,13 +356,18 @@ const statementOf = (s: Statement): StatementRecord => ({
   shipment_id: s.shipmentId ?? null,
   internal_reference: s.internalReference,
   species: s.species ?? null,
+  represented_operator: s.representedOperator ?? null,
+  geolocation_confidential: s.geolocationConfidential,
   created_at: s.createdAt,
   updated_at: s.updatedAt,
 });
 
 /** Stores a statement; the unique index refuses a second reference (UniqueConstraintViolationException). */
-export async function insertStatement(em: Em, workspaceId: string, fields: { shipment_id: string; internal_reference: string; species: object | null }): Promise<StatementRecord> {
-  const s = em.create(Statement, { id: randomUUID(), workspaceId, shipmentId: fields.shipment_id, internalReference: fields.internal_reference, species: fields.species } as never) as Statement;
+export async function insertStatement(em: Em, workspaceId: string, fields: StatementFields & { shipment_id: string }): Promise<StatementRecord> {
+  const s = em.create(Statement, {
+    id: randomUUID(), workspaceId, shipmentId: fields.shipment_id, internalReference: fields.internal_reference, species: fields.species,
+    representedOperator: fields.represented_operator, geolocationConfidential: fields.geolocation_confidential,
+  } as never) as Statement;
   await em.flush();
   return statementOf(s);
 }
@@ -377,12 +392,14 @@ export async function statementRecords(em: Em, workspaceId: string): Promise<Sta
   return (await em.find(Statement, { workspaceId }, { orderBy: { seq: 'asc' } })).map(statementOf);
 }
 
-export async function updateStatement(em: Em, workspaceId: string, id: string, fields: { internal_reference?: string; species?: object | null }): Promise<boolean> {
+export async function updateStatement(em: Em, workspaceId: string, id: string, fields: Partial<StatementFields>): Promise<boolean> {
   const s = await em.findOne(Statement, { id, workspaceId });
   if (s === null) return false;
   em.assign(s, {
     ...(fields.internal_reference !== undefined && { internalReference: fields.internal_reference }),
     ...(fields.species !== undefined && { species: fields.species }),
+    ...(fields.represented_operator !== undefined && { representedOperator: fields.represented_operator }),
+    ...(fields.geolocation_confidential !== undefined && { geolocationConfidential: fields.geolocation_confidential }),
     updatedAt: new Date(),
   } as never);
   await em.flush();
