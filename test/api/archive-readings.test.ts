@@ -17,6 +17,7 @@ import { insertSitePlot, plotRow, seedWorkspace } from '../engine/evidence-helpe
 import { fixtureEvidence, storeFixtureRead } from '../fixtures/evidence-wrapper.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { BACKENDS } from '../support/db.ts';
+import { assertEventDocumented } from '../support/openapi.ts';
 
 const SITE = 'th-surat-thani-rubber';
 const plotPath = (id: string) => `/api/v1/portal/plots/${id}`;
@@ -70,8 +71,10 @@ for (const backend of BACKENDS) {
     }
 
     async function filedEvents(workspaceId: string) {
-      return app.services.store.em().execute<{ data: Record<string, any> }[]>(
+      const rows = await app.services.store.em().execute<{ data: Record<string, any> }[]>(
         `select data from outbox where workspace_id = ? and type = 'archive.reading.filed' order by created_at`, [workspaceId]);
+      for (const r of rows) assertEventDocumented('archive.reading.filed', r.data);
+      return rows;
     }
 
     test('filing a reading on a withheld plot turns its state to "Cultivated on the archive scene date" (finding) and emits the event once', async () => {
