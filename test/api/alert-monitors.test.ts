@@ -13,7 +13,7 @@ import type { AlertsAdapter } from '../../src/engine/sources/products/gfw-alerts
 import { createLogger } from '../../src/log.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
-import { assertEventDocumented } from '../support/openapi.ts';
+import { assertDocumented, assertEventDocumented } from '../support/openapi.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
 
@@ -156,6 +156,7 @@ for (const backend of BACKENDS) {
       assert.ok(!Number.isNaN(Date.parse(String(event.opened_at))));
       const fetched = await app.call('GET', `${CASES}/${first.alert_id}`, { key });
       assert.equal(fetched.body.alert_id, first.alert_id);
+      assertDocumented('GET', `${CASES}/${first.alert_id}`, 200, fetched.body);
       assert.equal((await app.call('GET', MONITORS, { key })).body.monitors[0].open_cases, 2);
       published = [];
     });

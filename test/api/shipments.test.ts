@@ -286,9 +286,13 @@ for (const backend of BACKENDS) {
       const again = (await api('GET', `/portal/statements/${stored.body.id}`)).body.check.payload;
       assert.equal(again.operatorRole, 'OPERATOR');
       assert.equal('representedOperator' in again.statement, false);
-      const open = await api('PATCH', `/portal/statements/${stored.body.id}`, { geolocation_confidential: false });
+      const open = await api('PATCH', `/portal/statements/${stored.body.id}`, { geolocation_confidential: false, represented_operator: { name: 'Cacao Import BV' } });
       assert.equal(open.body.geolocation_confidential, false);
       assert.match((await file(`/portal/statements/${stored.body.id}?format=xml`)).text, /<dds:geoLocationConfidential>false</);
+      // Kept after its shipment is deleted, the statement is filed as it was set.
+      assert.equal((await api('DELETE', `/portal/statements/shipments/${s.body.id}`)).status, 204);
+      const kept = (await api('GET', `/portal/statements/${stored.body.id}`)).body.check;
+      assert.deepEqual([kept.ready, kept.payload.operatorRole, kept.payload.statement.representedOperator], [true, 'REPRESENTATIVE_OPERATOR', { operatorName: 'Cacao Import BV' }]);
     });
 
     test('stored statements: from a shipment under its reference, 409 on the same reference again, species carried back, kept when the shipment goes', async () => {
