@@ -67,6 +67,8 @@ export type InputCode =
   | 'bad_date'
   | 'bad_species'
   | 'species_scientific_name_required'
+  | 'bad_represented_operator'
+  | 'bad_geolocation_confidential'
   | 'bad_text'
   | 'bad_refs'
   | 'bad_geometry'

@@ -17,6 +17,7 @@ import { SPECIES_MAX, SPECIES_NAME_MAX } from '../statements/species.ts';
 import { REFERENCE_MAX } from '../statements/shipment-fields.ts';
 import { MAX_PLOTS_PER_ADD } from '../statements/shipments.ts';
 import { V3_LIMITS } from '../statements/payload.ts';
+import { OPERATOR_EMAIL, OPERATOR_IDENTIFIER_TYPES, OPERATOR_LIMITS as L } from '../statements/filing-options.ts';
 
 /**
  * A route that reads a JSON object takes no body at all as `{}`; a body of another media type is
@@ -314,25 +315,63 @@ const internalReference = z.string().max(REFERENCE_MAX).nullable().optional()
   .describe(`1 to ${REFERENCE_MAX} characters, unique in the workspace; the information system takes at most ${V3_LIMITS.internalReference}, a longer one is reported among the problems.`);
 const internalReferenceRefusal = { wrong: { code: 'reference_too_long', message: `internal_reference must be a string of 1 to ${REFERENCE_MAX} characters` } } as const;
 
+const bounded = (max: number) => z.string().min(1).max(max);
+
+/** V3 EconomicOperatorIdentificationType as the caller writes it; an unknown member is refused, not ignored, since it would be filed without it. */
+export const representedOperatorSchema = z.strictObject({
+  name: bounded(L.name).describe('`operatorName`: the operator\'s name.'),
+  identifiers: z.array(z.strictObject({
+    type: z.enum(OPERATOR_IDENTIFIER_TYPES).describe('`identifierType`: EORI for an operator that imports or exports, otherwise the identifier its country uses (VAT, TIN…).'),
+    value: bounded(L.identifierValue).describe('`identifierValue`.'),
+  })).max(L.identifiers).optional().describe(`\`operatorReferenceNumber\`: up to ${L.identifiers}.`),
+  address: z.strictObject({
+    country: z.string().regex(/^[A-Za-z]{2}$/).describe('ISO 3166-1 alpha-2.'),
+    street: bounded(L.street),
+    postal_code: bounded(L.postalCode),
+    city: bounded(L.city),
+    full_address: bounded(L.fullAddress).optional(),
+  }).optional().describe('`operatorAddress`.'),
+  email: z.string().max(L.email).regex(OPERATOR_EMAIL).optional().describe('`operatorEmail`.'),
+  phone: bounded(L.phone).optional().describe('`operatorPhone`.'),
+}).describe('The operator an authorised representative files for: V3 `representedOperator` (EconomicOperatorIdentificationType), with its limits.');
+const representedOperator = representedOperatorSchema.nullable().optional().describe('Set when you file as an authorised representative: the statement goes as `operatorRole` REPRESENTATIVE_OPERATOR with this operator as `representedOperator`. null or left out: the operator files itself (OPERATOR).');
+const representedOperatorRefusal = {
+  wrong: {
+    code: 'bad_represented_operator',
+    message: `represented_operator must be null or an object with name (1 to ${L.name} characters) and, as wished, identifiers (up to ${L.identifiers} of {type: ${OPERATOR_IDENTIFIER_TYPES.join(', ')}; value: 1 to ${L.identifierValue} characters}), address ({country: alpha-2, street, postal_code, city, full_address}), email (an address the information system accepts) and phone (at most ${L.phone} characters), and nothing else`,
+  },
+} as const;
+const geolocationConfidential = z.boolean().optional().describe('V3 `geoLocationConfidential`: true keeps the plots\' geolocation from operators and traders further down the supply chain. Default false.');
+const geolocationConfidentialRefusal = { wrong: { code: 'bad_geolocation_confidential', message: 'geolocation_confidential must be true or false' } } as const;
+
 /** POST /portal/statements/from-shipment and POST /portal/statements. */
 export const statementBody = requestBody(
   {
     shipment_id: z.string().describe('The shipment the statement is built from.'),
     internal_reference: internalReference.describe('Defaults to the shipment\'s reference.'),
     species: speciesList.describe('The statement\'s own species; left out, the shipment\'s.'),
+    represented_operator: representedOperator,
+    geolocation_confidential: geolocationConfidential,
   },
   {
     shipment_id: { wrong: { code: 'bad_shipment_id', message: 'shipment_id must be a shipment id' }, missing: { code: 'bad_shipment_id', message: 'shipment_id is required: the shipment the statement is built from' } },
     internal_reference: internalReferenceRefusal,
     species: speciesRefusal,
+    represented_operator: representedOperatorRefusal,
+    geolocation_confidential: geolocationConfidentialRefusal,
   },
   'A statement linked to a shipment.',
 );
 
 /** PATCH /portal/statements/{id}. */
 export const statementChangeBody = requestBody(
-  { internal_reference: internalReference, species: speciesList.describe('null: the shipment\'s species.') },
-  { internal_reference: internalReferenceRefusal, species: speciesRefusal },
+  {
+    internal_reference: internalReference,
+    species: speciesList.describe('null: the shipment\'s species.'),
+    represented_operator: representedOperator.describe('An operator: filed as its authorised representative from now on; null: the operator files itself.'),
+    geolocation_confidential: geolocationConfidential,
+  },
+  { internal_reference: internalReferenceRefusal, species: speciesRefusal, represented_operator: representedOperatorRefusal, geolocation_confidential: geolocationConfidentialRefusal },
   'The fields to change; a field left out stays.',
 );
 
@@ -367,7 +406,8 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((d) => new Date(`
 /** One alert of POST /eudr/alerts/adjudicate (spec 2.11). */
 export const alertInput = z.object({
   ref: nonBlank.max(MAX_REF_CHARS).describe('Your reference for the alert; unique in the batch and the register. It becomes the plot\'s `external_ref`.'),
-  geometry: z.unknown().describe('The alert\'s footprint: a GeoJSON Point, Polygon or MultiPolygon in WGS84, longitude first, at most 5 km2.'),
+  // Read as sent and judged by the alert checks, which name what is wrong; documented as the geometry it must be.
+  geometry: z.unknown().meta({ $ref: '#/components/schemas/GeoJsonGeometry' }).describe('The alert\'s footprint: a GeoJSON Point, Polygon or MultiPolygon in WGS84, longitude first, at most 5 km2.'),
   alert_date: isoDate.describe('The alert\'s date, YYYY-MM-DD, not before 2021-01-01.'),
   producer_id: z.string().nullable().optional().describe('A producer of the workspace to attach; its country decides the axis-order check when `country` is absent.'),
   commodity: z.string().nullable().optional(),

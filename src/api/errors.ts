@@ -58,6 +58,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   bad_date: 422,
   bad_species: 422,
   species_scientific_name_required: 422,
+  bad_represented_operator: 422,
+  bad_geolocation_confidential: 422,
   bad_text: 422,
   bad_refs: 422,
   bad_geometry: 422,

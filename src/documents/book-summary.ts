@@ -6,7 +6,7 @@
  */
 import type { ArchiveReviewPrice } from '../accounts/archive-review-price.ts';
 import type { ReasonCode, Verdict } from '../engine/decide.ts';
-import { nextStep } from '../engine/next-step.ts';
+import { NEXT_STEP_CODES, nextStep, type NextStep, type NextStepCode } from '../engine/next-step.ts';
 import { LABELS, plotStateOfRow, type PlotState, type PlotTone } from '../engine/plot-state.ts';
 import { EVIDENCE_STATES, type EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
@@ -21,6 +21,8 @@ const PAGE = 5000;
 export interface BookEntry {
   row: BookRecord;
   state: PlotState;
+  /** Null on a positive finding. */
+  step: NextStep | null;
 }
 
 /** Every plot of the workspace in the register's order, a page at a time. */
@@ -33,6 +35,7 @@ export async function* bookEntries(em: Em, workspaceId: string): AsyncGenerator<
     yield rows.map((row) => ({
       row,
       state: plotStateOfRow(row),
+      step: nextStep({ evidence_state: row.evidence_state, error: row.evidence_error, verdict: row.verdict, reasons: row.reasons, area_ha: row.area_ha, readable: row.readable }),
     }));
     if (rows.length < size) return;
     after = rows[rows.length - 1].seq;
@@ -48,6 +51,8 @@ export interface BookSummary {
   verdicts: Record<Verdict, number>;
   /** Plots by each code in their `reasons`: a plot under the floor counts under the floor and under its instruments' reason. */
   reasons: Record<ReasonCode, number>;
+  /** Plots by their next step's code; a plot with a positive finding has none and is not counted here. */
+  next_steps: Record<NextStepCode, number>;
   /** Plots whose Landsat record dates a loss of moist forest after the cutoff, and the hectares lost on them (it changes no verdict). */
   post_cutoff_loss: { plots: number; area_ha: number };
   archive_review_price: ArchiveReviewPrice;
@@ -63,12 +68,14 @@ export async function bookSummary(em: Em, workspaceId: string, price: ArchiveRev
     state_labels: zeros(Object.values(LABELS)),
     verdicts: zeros(Object.keys(VERDICT_MEANINGS) as Verdict[]),
     reasons: zeros(Object.keys(REASON_MEANINGS) as ReasonCode[]),
+    next_steps: zeros(NEXT_STEP_CODES),
     post_cutoff_loss: { plots: 0, area_ha: 0 },
     archive_review_price: price,
   };
   for await (const page of bookEntries(em, workspaceId)) {
-    for (const { row, state } of page) {
+    for (const { row, state, step } of page) {
       summary.plots++;
+      if (step !== null) summary.next_steps[step.code]++;
       summary.evidence_states[row.evidence_state]++;
       summary.state_tones[state.tone]++;
       summary.state_labels[state.label]++;
@@ -103,8 +110,7 @@ export function csvField(value: string | number | null): string {
 }
 
 function csvLine(entry: BookEntry, baseUrl: string): string {
-  const { row, state } = entry;
-  const step = nextStep({ evidence_state: row.evidence_state, error: row.evidence_error, verdict: row.verdict, reasons: row.reasons, area_ha: row.area_ha, readable: row.readable });
+  const { row, state, step } = entry;
   const fields: Array<string | number | null> = [
     row.id,
     row.external_ref,

@@ -484,7 +484,6 @@ export const evidenceObjectSchema: z.ZodType<EvidenceObject> = z.object({
   ),
   synthetic: z.boolean().describe('True when read from the generated demo archive.'),
   synthetic_note: text.optional(),
-  archive_review: z.looseObject({}).optional().describe('A dated reading from a sub-metre archive scene, filed with the document.'),
 }).describe('The evidence object of one read (spec 2.7). Decision lines are never served; readings and categorical answers are.');
 
 export const integritySchema: z.ZodType<Integrity> = z.object({

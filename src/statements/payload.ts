@@ -8,6 +8,7 @@
 import { Buffer } from 'node:buffer';
 import type { Feature } from 'geojson';
 import type { ActivityType, ShipmentUnit } from '../store/entities/index.ts';
+import { OWN_FILING, v3Operator, type FilingOptions, type V3Operator } from './filing-options.ts';
 import { featureCollection, plotFeature, type GeolocatedPlot } from './geolocation.ts';
 import { goodsMeasure, type GoodsMeasure } from './goods-measure.ts';
 import { problem, type Problem } from './problems.ts';
@@ -42,6 +43,8 @@ export interface StatementFacts {
   plots: FilingPlot[];
   /** Producers the batch names itself, beside those of its plots. */
   namedProducers: { id: string; name: string; country: string | null }[];
+  /** A stored statement's filing options; left out (a shipment's own statement, facts frozen before them): the operator files, geolocation open. */
+  filing?: FilingOptions;
 }
 
 export interface FilingPlot extends GeolocatedPlot {
@@ -67,10 +70,12 @@ export interface V3Commodity {
 
 /** SubmitDdsRequest (xsd4-due-diligence-statement-v3.xsd), in its element order. */
 export interface V3Payload {
-  operatorRole: 'OPERATOR';
+  operatorRole: 'OPERATOR' | 'REPRESENTATIVE_OPERATOR';
   statement: {
     internalReferenceNumber: string;
     activityType: ActivityType;
+    /** Filed by an authorised representative: the operator it acts for. */
+    representedOperator?: V3Operator;
     countryOfActivity: string | null;
     /** IMPORT and EXPORT: the member state of entry or exit at the customs border, when the batch gives it. */
     borderCrossCountry?: string;
@@ -189,12 +194,14 @@ export function buildStatement(facts: StatementFacts): BuiltStatement {
   if (geolocationBytes > V3_LIMITS.geolocationBytes) {
     problems.push(problem('geolocation_too_large', 'statement.commodities', `The geolocation is ${(geolocationBytes / 1024 / 1024).toFixed(1)} MB; the information system takes at most 25 MB a statement: split the batch or simplify its boundaries.`, 'EUDR_MAXIMUM_GEO_SIZE_REACHED'));
   }
+  const filing = facts.filing ?? OWN_FILING;
   return {
     payload: {
-      operatorRole: 'OPERATOR',
+      operatorRole: filing.representedOperator === null ? 'OPERATOR' : 'REPRESENTATIVE_OPERATOR',
       statement: {
         internalReferenceNumber: facts.internalReference,
         activityType: facts.activityType,
+        ...(filing.representedOperator !== null && { representedOperator: v3Operator(filing.representedOperator) }),
         countryOfActivity: facts.destinationCountry,
         ...(border !== null && { borderCrossCountry: border }),
         commodities: [{
@@ -204,7 +211,7 @@ export function buildStatement(facts: StatementFacts): BuiltStatement {
           ...(species !== undefined && { speciesInfo: species }),
           producers,
         }],
-        geoLocationConfidential: false,
+        geoLocationConfidential: filing.geolocationConfidential,
       },
     },
     problems,

@@ -44,15 +44,13 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
   const shipment = await shipmentOf(em, workspaceId, shipmentId);
   // The statement page's plots are the batch's in batch order; the table's, the register's in register order.
   const filingPages: string[] = [];
-  const readable = new Set<string>();
   for await (const page of keysetPages((after) => filingPlotsPage(em, shipment.id, after, REPORT_PAGE_ROWS))) {
     filingPages.push(`[${page.map((p) => p.json).join(',')}]`);
-    for (const p of page) if (p.readable) readable.add(p.id);
   }
   const plotPages: string[] = [];
   const warningPages: string[] = [];
   for await (const page of keysetPages((after) => shipmentRowsPage(em, workspaceId, shipment.id, after, REPORT_PAGE_ROWS))) {
-    plotPages.push(JSON.stringify(page.map(({ record }): ReportPlot => {
+    plotPages.push(JSON.stringify(page.map(({ record, readable, evidence_error, reasons }): ReportPlot => {
       const r = rowOf(record);
       return {
         id: r.id,
@@ -63,7 +61,8 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
         verdict: r.verdict as Verdict | null,
         reason: r.reason as ReasonCode | null,
         state: r.state,
-        next_step: nextStep({ evidence_state: r.evidence_state, verdict: r.verdict as Verdict | null, area_ha: r.area_ha, readable: readable.has(r.id) }),
+        // The register's own next step: a plot no archive covers checks its place, it is not read again.
+        next_step: nextStep({ evidence_state: r.evidence_state, error: evidence_error, verdict: r.verdict as Verdict | null, reasons, area_ha: r.area_ha, readable }),
         post_cutoff_loss_share: r.post_cutoff_loss_share,
       };
     })));

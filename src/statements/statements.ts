@@ -20,6 +20,7 @@ import {
 } from '../store/register/shipments.ts';
 import { duplicateReference, notReady } from './errors.ts';
 import { evidenceSummary, evidenceWarnings, type EvidenceWarning } from './evidence-warnings.ts';
+import { OWN_FILING, type RepresentedOperator } from './filing-options.ts';
 import type { StatementFacts } from './payload.ts';
 import { shipmentReference } from './shipment-fields.ts';
 import { shipmentOf } from './shipments.ts';
@@ -63,8 +64,9 @@ export async function shipmentStatement(deps: StatementDeps, workspaceId: string
 }
 
 /** A stored statement as the API serves it. */
-export interface StatementAnswer extends Omit<StatementRecord, 'species' | 'created_at' | 'updated_at'> {
+export interface StatementAnswer extends Omit<StatementRecord, 'species' | 'represented_operator' | 'created_at' | 'updated_at'> {
   species: Species[] | null;
+  represented_operator: RepresentedOperator | null;
   created_at: string;
   updated_at: string;
 }
@@ -72,6 +74,7 @@ export interface StatementAnswer extends Omit<StatementRecord, 'species' | 'crea
 const answerOf = (r: StatementRecord): StatementAnswer => ({
   ...r,
   species: r.species as Species[] | null,
+  represented_operator: r.represented_operator as RepresentedOperator | null,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 });
@@ -85,7 +88,13 @@ async function uniquely<T>(reference: string | undefined, write: () => Promise<T
   }
 }
 
-export interface NewStatement {
+/** How a statement is filed, as the caller sets it; left out, as before (a new statement: the operator files, geolocation open). */
+interface FilingFields {
+  represented_operator?: RepresentedOperator | null;
+  geolocation_confidential?: boolean;
+}
+
+export interface NewStatement extends FilingFields {
   shipment_id: string;
   internal_reference?: string | null;
   species?: SpeciesEntry[] | null;
@@ -96,7 +105,10 @@ export async function createStatement(em: Em, workspaceId: string, input: NewSta
   const shipment = await shipmentOf(em, workspaceId, input.shipment_id);
   const reference = input.internal_reference === undefined || input.internal_reference === null ? shipment.reference : shipmentReference(input.internal_reference, 'internal_reference');
   const species = input.species === undefined || input.species === null ? null : parseSpecies(input.species);
-  return answerOf(await uniquely(reference, () => insertStatement(em, workspaceId, { shipment_id: shipment.id, internal_reference: reference, species })));
+  return answerOf(await uniquely(reference, () => insertStatement(em, workspaceId, {
+    shipment_id: shipment.id, internal_reference: reference, species,
+    represented_operator: input.represented_operator ?? OWN_FILING.representedOperator, geolocation_confidential: input.geolocation_confidential ?? OWN_FILING.geolocationConfidential,
+  })));
 }
 
 export async function statementOf(em: Em, workspaceId: string, id: string): Promise<StatementAnswer> {
@@ -109,11 +121,13 @@ export async function listStatements(em: Em, workspaceId: string): Promise<State
   return (await statementRecords(em, workspaceId)).map(answerOf);
 }
 
-export async function changeStatement(em: Em, workspaceId: string, id: string, input: { internal_reference?: string | null; species?: SpeciesEntry[] | null }): Promise<StatementAnswer> {
+export async function changeStatement(em: Em, workspaceId: string, id: string, input: FilingFields & { internal_reference?: string | null; species?: SpeciesEntry[] | null }): Promise<StatementAnswer> {
   const current = await statementOf(em, workspaceId, id);
   const reference = input.internal_reference === undefined || input.internal_reference === null ? undefined : shipmentReference(input.internal_reference, 'internal_reference');
   const species = input.species === undefined ? undefined : input.species === null ? null : parseSpecies(input.species);
-  await uniquely(reference, () => updateStatement(em, workspaceId, current.id, { internal_reference: reference, species }));
+  await uniquely(reference, () => updateStatement(em, workspaceId, current.id, {
+    internal_reference: reference, species, represented_operator: input.represented_operator, geolocation_confidential: input.geolocation_confidential,
+  }));
   return statementOf(em, workspaceId, current.id);
 }
 
@@ -130,5 +144,6 @@ export async function storedStatement(deps: StatementDeps, workspaceId: string, 
     const shipment = await shipmentOf(deps.em, workspaceId, stored.shipment_id);
     facts = await factsOf(deps.em, workspaceId, shipment, stored.internal_reference, stored.species);
   }
+  facts.filing = { representedOperator: stored.represented_operator, geolocationConfidential: stored.geolocation_confidential };
   return checked(deps, workspaceId, facts, await deps.documents.statement({ facts, format, schemaDir: deps.schemaDir }), format);
 }

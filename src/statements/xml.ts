@@ -4,6 +4,7 @@
  * WS-Security header carries placeholders the caller fills from its own account. Elements follow
  * the payload's order, which is the schema's; a value the caller has not given is left out.
  */
+import type { V3Operator } from './filing-options.ts';
 import type { V3Commodity, V3Payload } from './payload.ts';
 
 export const DDS_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
@@ -34,6 +35,18 @@ function commodityXml(c: V3Commodity): string {
   ].join('');
 }
 
+/** EconomicOperatorIdentificationType's elements, all in the common namespace. */
+function operatorXml(o: V3Operator): string {
+  const a = o.operatorAddress;
+  return [
+    ...(o.operatorReferenceNumber ?? []).map((r) => `<eudrCommon:operatorReferenceNumber>${el('eudrCommon:identifierType', r.identifierType)}${el('eudrCommon:identifierValue', r.identifierValue)}</eudrCommon:operatorReferenceNumber>`),
+    a === undefined ? '' : `<eudrCommon:operatorAddress>${el('eudrCommon:country', a.country)}${el('eudrCommon:street', a.street)}${el('eudrCommon:postalCode', a.postalCode)}${el('eudrCommon:city', a.city)}${el('eudrCommon:fullAddress', a.fullAddress)}</eudrCommon:operatorAddress>`,
+    el('eudrCommon:operatorEmail', o.operatorEmail),
+    el('eudrCommon:operatorPhone', o.operatorPhone),
+    el('eudrCommon:operatorName', o.operatorName),
+  ].join('');
+}
+
 /** The SubmitDdsRequest element; `declare` adds the namespace declarations a standalone document needs. */
 function requestXml(payload: V3Payload, declare: boolean): string {
   const s = payload.statement;
@@ -44,6 +57,7 @@ function requestXml(payload: V3Payload, declare: boolean): string {
     '<dds:statement>',
     el('dds:internalReferenceNumber', s.internalReferenceNumber),
     el('dds:activityType', s.activityType),
+    s.representedOperator === undefined ? '' : `<dds:representedOperator>${operatorXml(s.representedOperator)}</dds:representedOperator>`,
     el('dds:countryOfActivity', s.countryOfActivity),
     el('dds:borderCrossCountry', s.borderCrossCountry),
     ...s.commodities.map(commodityXml),

@@ -13,6 +13,7 @@ import type { AlertsAdapter } from '../../src/engine/sources/products/gfw-alerts
 import { createLogger } from '../../src/log.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
+import { assertDocumented, assertEventDocumented } from '../support/openapi.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
 
@@ -58,7 +59,9 @@ for (const backend of BACKENDS) {
     after(() => app.close());
 
     async function opened(workspaceId: string) {
-      return app.services.store.em().execute<{ data: Record<string, unknown> }[]>(`select data from outbox where workspace_id = ? and type = 'alert.opened' order by created_at`, [workspaceId]);
+      const rows = await app.services.store.em().execute<{ data: Record<string, unknown> }[]>(`select data from outbox where workspace_id = ? and type = 'alert.opened' order by created_at`, [workspaceId]);
+      for (const r of rows) assertEventDocumented('alert.opened', r.data);
+      return rows;
     }
 
     test('a monitor is created over a list or all plots, and listed; what it cannot watch is refused', async () => {
@@ -153,6 +156,7 @@ for (const backend of BACKENDS) {
       assert.ok(!Number.isNaN(Date.parse(String(event.opened_at))));
       const fetched = await app.call('GET', `${CASES}/${first.alert_id}`, { key });
       assert.equal(fetched.body.alert_id, first.alert_id);
+      assertDocumented('GET', `${CASES}/${first.alert_id}`, 200, fetched.body);
       assert.equal((await app.call('GET', MONITORS, { key })).body.monitors[0].open_cases, 2);
       published = [];
     });

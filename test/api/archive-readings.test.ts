@@ -17,6 +17,7 @@ import { insertSitePlot, plotRow, seedWorkspace } from '../engine/evidence-helpe
 import { fixtureEvidence, storeFixtureRead } from '../fixtures/evidence-wrapper.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { BACKENDS } from '../support/db.ts';
+import { assertEventDocumented } from '../support/openapi.ts';
 
 const SITE = 'th-surat-thani-rubber';
 const plotPath = (id: string) => `/api/v1/portal/plots/${id}`;
@@ -70,8 +71,10 @@ for (const backend of BACKENDS) {
     }
 
     async function filedEvents(workspaceId: string) {
-      return app.services.store.em().execute<{ data: Record<string, any> }[]>(
+      const rows = await app.services.store.em().execute<{ data: Record<string, any> }[]>(
         `select data from outbox where workspace_id = ? and type = 'archive.reading.filed' order by created_at`, [workspaceId]);
+      for (const r of rows) assertEventDocumented('archive.reading.filed', r.data);
+      return rows;
     }
 
     test('filing a reading on a withheld plot turns its state to "Cultivated on the archive scene date" (finding) and emits the event once', async () => {
@@ -92,6 +95,9 @@ for (const backend of BACKENDS) {
       assert.deepEqual(listed.plots.map((p: { id: string }) => p.id), [plotId]);
       const wrapper = (await app.call('GET', `${plotPath(plotId)}/evidence`, { key: portal })).body;
       assert.deepEqual(wrapper.archive_review, filed.body);
+      // Beside the signed object, not in it: the evidence and its signature are those issued.
+      assert.equal('archive_review' in wrapper.evidence, false);
+      assert.equal(filed.body.reading.evidence_digest, wrapper.integrity.digest);
 
       const events = await filedEvents(workspaceId);
       assert.equal(events.length, 1);

@@ -14,6 +14,7 @@ import { palsarTile1 } from '../../src/engine/sources/products/palsar/codes.ts';
 import { type ArchiveServer, serveDemoArchive } from '../support/archive-server.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
+import { assertEventDocumented } from '../support/openapi.ts';
 import { startTestApp, whileQueueRefuses, type TestApp } from '../support/app.ts';
 import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, site, waitUntilRead } from '../engine/evidence-helpers.ts';
@@ -35,7 +36,9 @@ async function units(app: TestApp, workspaceId: string): Promise<number> {
 }
 
 async function events(app: TestApp, workspaceId: string, type: string) {
-  return app.services.store.em().execute<{ data: Record<string, unknown> }[]>('select data from outbox where workspace_id = ? and type = ? order by created_at', [workspaceId, type]);
+  const rows = await app.services.store.em().execute<{ data: Record<string, unknown> }[]>('select data from outbox where workspace_id = ? and type = ? order by created_at', [workspaceId, type]);
+  for (const r of rows) assertEventDocumented(type, r.data);
+  return rows;
 }
 
 for (const backend of BACKENDS) {

@@ -11,6 +11,7 @@ import { insertPlots, type PlotColumns } from '../../src/store/register/imports.
 import { checkSchema } from '../../src/statements/schema-check.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { assertDocumented } from '../support/openapi.ts';
 
 const square = (lon: number, lat: number): PlotColumns['geometry'] => ({
   type: 'Polygon',
@@ -247,6 +248,51 @@ for (const backend of BACKENDS) {
       assert.equal(check.body.schema_checked, true);
       const xml = await file(`/portal/statements/shipments/${s.body.id}/statement?format=xml`);
       assert.deepEqual(await checkSchema(xml.text, app.services.config.tracesSchemaDir), { checked: true, valid: true, errors: [] });
+    });
+
+    test('filing options: filed by an authorised representative with its geolocation confidential, valid against V3; null files it as the operator again; a bad operator is refused and nothing stored', async () => {
+      const s = await api('POST', '/portal/statements/shipments', { reference: 'FILED-FOR', ...COMPLETE, plot_ids: [plots[1].id] });
+      const operator = { name: 'Cacao Import BV', identifiers: [{ type: 'eori', value: 'NL123456789' }], address: { country: 'NL', street: 'Havenstraat 12', postal_code: '1013 AB', city: 'Amsterdam' }, email: 'dds@cacao.example' };
+      for (const [body, code] of [
+        [{ represented_operator: { identifiers: [{ type: 'eori', value: 'NL1' }] } }, 'bad_represented_operator'],
+        [{ represented_operator: { name: 'X', identifiers: [{ type: 'ssn', value: '1' }] } }, 'bad_represented_operator'],
+        [{ represented_operator: { name: 'X', email: 'not an address' } }, 'bad_represented_operator'],
+        [{ represented_operator: { name: 'X', adress: {} } }, 'bad_represented_operator'],
+        [{ geolocation_confidential: 'yes' }, 'bad_geolocation_confidential'],
+      ] as const) {
+        await refused('POST', '/portal/statements', { shipment_id: s.body.id, internal_reference: 'FILED-BAD', ...body }, 422, code);
+      }
+      assert.equal((await api('GET', '/portal/statements')).body.statements.some((x: { internal_reference: string }) => x.internal_reference === 'FILED-BAD'), false, 'a refused statement writes nothing');
+
+      const stored = await api('POST', '/portal/statements', { shipment_id: s.body.id, represented_operator: operator, geolocation_confidential: true });
+      assert.equal(stored.status, 201);
+      assertDocumented('POST', '/api/v1/portal/statements', 201, stored.body);
+      assert.deepEqual([stored.body.represented_operator, stored.body.geolocation_confidential], [operator, true]);
+      const detail = await api('GET', `/portal/statements/${stored.body.id}`);
+      assertDocumented('GET', `/api/v1/portal/statements/${stored.body.id}`, 200, detail.body);
+      assert.equal(detail.body.check.ready, true, JSON.stringify(detail.body.check.problems));
+      assert.equal(detail.body.check.payload.operatorRole, 'REPRESENTATIVE_OPERATOR');
+      assert.equal(detail.body.check.payload.statement.representedOperator.operatorName, 'Cacao Import BV');
+      assert.equal(detail.body.check.payload.statement.geoLocationConfidential, true);
+      const xml = await file(`/portal/statements/${stored.body.id}?format=xml`);
+      assert.equal(xml.status, 200);
+      assert.deepEqual(await checkSchema(xml.text, app.services.config.tracesSchemaDir), { checked: true, valid: true, errors: [] });
+      assert.match(xml.text, /<dds:operatorRole>REPRESENTATIVE_OPERATOR<\/dds:operatorRole>.*<dds:representedOperator>.*<eudrCommon:identifierValue>NL123456789<\/eudrCommon:identifierValue>.*<dds:geoLocationConfidential>true</s);
+      // The shipment's own statement is the operator's.
+      assert.equal((await api('GET', `/portal/statements/shipments/${s.body.id}/statement`)).body.payload.operatorRole, 'OPERATOR');
+
+      const own = await api('PATCH', `/portal/statements/${stored.body.id}`, { represented_operator: null });
+      assert.deepEqual([own.status, own.body.represented_operator, own.body.geolocation_confidential], [200, null, true]);
+      const again = (await api('GET', `/portal/statements/${stored.body.id}`)).body.check.payload;
+      assert.equal(again.operatorRole, 'OPERATOR');
+      assert.equal('representedOperator' in again.statement, false);
+      const open = await api('PATCH', `/portal/statements/${stored.body.id}`, { geolocation_confidential: false, represented_operator: { name: 'Cacao Import BV' } });
+      assert.equal(open.body.geolocation_confidential, false);
+      assert.match((await file(`/portal/statements/${stored.body.id}?format=xml`)).text, /<dds:geoLocationConfidential>false</);
+      // Kept after its shipment is deleted, the statement is filed as it was set.
+      assert.equal((await api('DELETE', `/portal/statements/shipments/${s.body.id}`)).status, 204);
+      const kept = (await api('GET', `/portal/statements/${stored.body.id}`)).body.check;
+      assert.deepEqual([kept.ready, kept.payload.operatorRole, kept.payload.statement.representedOperator], [true, 'REPRESENTATIVE_OPERATOR', { operatorName: 'Cacao Import BV' }]);
     });
 
     test('stored statements: from a shipment under its reference, 409 on the same reference again, species carried back, kept when the shipment goes', async () => {

@@ -12,6 +12,7 @@ import { completeAnalysis, failAnalysis } from '../../src/store/register/studio.
 import { INTERRUPTED } from '../../src/engine/boundary-reads.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
+import { assertDocumented } from '../support/openapi.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { seedWorkspace } from '../engine/evidence-helpers.ts';
 import { fixtureEvidence, fixtureFootprint, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
@@ -74,6 +75,7 @@ for (const backend of BACKENDS) {
       assert.ok(listed.body.boundaries.some((b: { id: string }) => b.id === saved.body.id));
       const one = await app.call('GET', `${BOUNDARIES}/${saved.body.id}`, { key });
       assert.deepEqual(one.body, saved.body);
+      assertDocumented('GET', `${BOUNDARIES}/${saved.body.id}`, 200, one.body);
       assert.equal(await studioJobs(app, saved.body.id), 1);
 
       assert.equal((await app.call('DELETE', `${BOUNDARIES}/${saved.body.id}`, { key })).status, 204);

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { storeEvidence } from '../../src/engine/evidence-store.ts';
+import { NEXT_STEP_NOTES, NO_ARCHIVE_COVERS } from '../../src/engine/next-step.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import type { Severity } from '../../src/store/entities/index.ts';
 import { closeCase, openCase } from '../../src/store/register/alert-queue.ts';
@@ -112,6 +113,26 @@ for (const backend of BACKENDS) {
       // The rows in order: by plot in register order.
       assert.ok(section.includes(`AL-ONE ${earlier} 2024-02-01 2024-04-30 medium 0.0125 radd AL-TWO ${later} 2024-03-15 2024-04-30 high 0.065 radd`), section);
       for (const absent of [closed, off, 'AL-OFF', 'No alert case is open']) assert.ok(!text.includes(absent), absent);
+    });
+
+    test('a plot no archive covers goes on to check_location, as the evidence route says, and another failed read to run_again', async () => {
+      const plots = [plot('SEA-1', 6), plot('BROKE-1', 7)];
+      const em = () => app.services.store.em();
+      await em().transactional((tx) => insertPlots(tx, workspaceId, plots));
+      const failing = (id: string, error: string) => em().execute(`update plots set evidence_state = 'failed', evidence_error = ? where id = ?`, [error, id]);
+      await failing(plots[0].id, `The read could not be completed: ${NO_ARCHIVE_COVERS}: nothing was read`);
+      await failing(plots[1].id, 'The read could not be completed: a scene could not be fetched');
+      const s = await app.call('POST', '/api/v1/portal/statements/shipments', { key, body: { reference: 'SEA-BATCH', commodity: 'wood', plot_ids: plots.map((p) => p.id) } });
+      assert.equal(s.status, 201);
+      const input = await shipmentReportInput(em(), workspaceId, s.body.id, app.services.config.baseUrl);
+      const rows = input.plotPages.flatMap((page) => JSON.parse(page) as ReportPlot[]);
+      assert.deepEqual(rows.map((r) => [r.external_ref, r.next_step?.code]), [['SEA-1', 'check_location'], ['BROKE-1', 'run_again']]);
+      const detail = await app.call('GET', `/api/v1/portal/plots/${plots[0].id}/evidence`, { key });
+      assert.ok(detail.body.error.message.includes(NEXT_STEP_NOTES.check_location), 'the evidence route says the same step');
+      const res = await fetch(`${app.url}/api/v1/portal/statements/shipments/${s.body.id}/report.pdf`, { headers: { authorization: `Bearer ${key}` } });
+      const text = (await pdfText(Buffer.from(await res.arrayBuffer()))).text.replace(/\s+/g, ' ');
+      assert.ok(text.includes('check_location'), 'the table names the plot\'s own next step');
+      assert.ok(text.includes(NEXT_STEP_NOTES.check_location.slice(0, 40)), 'and its note');
     });
 
     test('404 for a shipment not in the workspace', async () => {

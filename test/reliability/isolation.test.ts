@@ -130,6 +130,7 @@ const CALLS: Record<string, (b: Holdings) => Call | null> = {
   listArchiveReadings: () => null,
   withdrawArchiveReading: () => ({ body: { reason: 'Filed on the wrong plot.' } }),
   getBookSummary: (b) => ({ query: { workspace: b.workspaceId } }),
+  getDashboard: () => null,
   getPlotEvidencePdf: (b) => ({ query: { workspace: b.workspaceId } }),
   validatePlotFile: () => ({ query: { country: 'ID' }, file: geojsonFile }),
   importPlotFile: () => ({ query: { country: 'ID' }, file: geojsonFile }),

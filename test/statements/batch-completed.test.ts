@@ -14,6 +14,7 @@ import { queue, recover } from '../../src/store/register/transitions.ts';
 import { createShipment } from '../../src/statements/shipments.ts';
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
+import { assertEventDocumented } from '../support/openapi.ts';
 import { square } from './facts.ts';
 
 const LINKS = { baseUrl: 'https://evidence.example/api/v1' };
@@ -40,6 +41,7 @@ for (const backend of BACKENDS) {
 
     async function batchEvents(shipmentId: string): Promise<Record<string, unknown>[]> {
       const rows = await em().execute<{ data: unknown }[]>(`select data from outbox where type = 'batch.completed' and data->>'shipment_id' = ? order by created_at`, [shipmentId]);
+      for (const r of rows) assertEventDocumented('batch.completed', r.data);
       return rows.map((r) => (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, unknown>);
     }
 

@@ -15,6 +15,7 @@ import { checkSchema } from '../../src/statements/schema-check.ts';
 import { statement, STATEMENT_FORMATS } from '../../src/statements/statement-task.ts';
 import { COMMON_NS, DDS_NS, SOAP_PLACEHOLDERS } from '../../src/statements/xml.ts';
 import type { StatementFacts } from '../../src/statements/payload.ts';
+import type { RepresentedOperator } from '../../src/statements/filing-options.ts';
 import { filingPlot, manyPlots, statementFacts } from './facts.ts';
 import { readPlotFile } from '../../src/intake/plot-file.ts';
 import { validatePlots } from '../../src/intake/validate.ts';
@@ -107,6 +108,58 @@ describe('what V3 refuses is reported with the schema\'s own check', () => {
     assert.equal(result.schema_checked, false);
     assert.equal(result.ready, false);
     assert.deepEqual(result.problems.map((p) => p.code), ['schema_unavailable']);
+  });
+});
+
+describe('filing options: an authorised representative and confidential geolocation', () => {
+  const represented: RepresentedOperator = {
+    name: 'Cacao Import BV',
+    identifiers: [{ type: 'eori', value: 'NL123456789' }, { type: 'vat', value: 'NL123456789B01' }],
+    address: { country: 'nl', street: 'Havenstraat 12', postal_code: '1013 AB', city: 'Amsterdam' },
+    email: 'compliance@cacao-import.example',
+    phone: '+31 20 555 0100',
+  };
+  const filed = (filing: StatementFacts['filing']) => statementFacts({ filing });
+
+  test('REPRESENTATIVE_OPERATOR with the represented operator, in V3 order, and geoLocationConfidential true pass the V3 schemas in every format', async () => {
+    const facts = filed({ representedOperator: represented, geolocationConfidential: true });
+    const json = await run(facts, 'json');
+    assert.deepEqual([json.ready, json.schema_checked, json.problems], [true, true, []]);
+    assert.equal(json.payload.operatorRole, 'REPRESENTATIVE_OPERATOR');
+    assert.deepEqual(json.payload.statement.representedOperator, {
+      operatorReferenceNumber: [{ identifierType: 'eori', identifierValue: 'NL123456789' }, { identifierType: 'vat', identifierValue: 'NL123456789B01' }],
+      operatorAddress: { country: 'NL', street: 'Havenstraat 12', postalCode: '1013 AB', city: 'Amsterdam' },
+      operatorEmail: 'compliance@cacao-import.example',
+      operatorPhone: '+31 20 555 0100',
+      operatorName: 'Cacao Import BV',
+    });
+    assert.equal(json.payload.statement.geoLocationConfidential, true);
+    const { file } = await run(facts, 'xml');
+    assert.deepEqual(await checkSchema(file!, schemaDir), { checked: true, valid: true, errors: [] });
+    const request = parser.parse(file!).SubmitDdsRequest;
+    assert.equal(request.operatorRole, 'REPRESENTATIVE_OPERATOR');
+    assert.equal(request.statement.geoLocationConfidential, 'true');
+    assert.equal(request.statement.representedOperator.operatorName, 'Cacao Import BV');
+    const order = elementOrder(request);
+    assert.ok(inOrder(['operatorRole', 'internalReferenceNumber', 'activityType', 'representedOperator', 'operatorReferenceNumber', 'operatorAddress', 'operatorEmail', 'operatorPhone', 'operatorName', 'countryOfActivity', 'commodities', 'geoLocationConfidential'], order), order.join(' '));
+    const soap = await run(facts, 'soap');
+    assert.deepEqual(await checkSchema(bodyOf(soap.file!), schemaDir), { checked: true, valid: true, errors: [] });
+  });
+
+  test('a represented operator with its name alone passes; without options the operator files and the geolocation is open', async () => {
+    const named = await run(filed({ representedOperator: { name: 'Small Trader' }, geolocationConfidential: false }), 'xml');
+    assert.equal(named.ready, true);
+    assert.ok(named.file!.includes('<dds:representedOperator><eudrCommon:operatorName>Small Trader</eudrCommon:operatorName></dds:representedOperator>'));
+    const own = await run(statementFacts(), 'json');
+    assert.equal(own.payload.operatorRole, 'OPERATOR');
+    assert.equal('representedOperator' in own.payload.statement, false);
+    assert.equal(own.payload.statement.geoLocationConfidential, false);
+  });
+
+  test('the V3 schema itself checks the represented operator: an e-mail it does not take is refused', async () => {
+    const result = await run(filed({ representedOperator: { ...represented, email: 'not an address' }, geolocationConfidential: false }), 'json');
+    assert.equal(result.schema_checked, false);
+    assert.ok(result.problems.some((p) => p.code === 'schema_invalid' && p.message.includes('operatorEmail')), JSON.stringify(result.problems));
   });
 });
 

@@ -37,3 +37,11 @@ export function assertDocumented(method: string, path: string, status: number, b
     throw new Error(`${method} ${template} ${status} does not match its schema: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
   }
 }
+
+const webhookEvent = ajv.compile({ $ref: 'doc#/components/schemas/WebhookEvent' });
+
+/** Checks an event as the outbox holds it against the document's schema for its type (`WebhookEvent`, one schema per type). */
+export function assertEventDocumented(type: string, data: unknown): void {
+  const event = { id: 'evt_check', type, created: new Date().toISOString(), workspace_id: '00000000-0000-4000-8000-000000000000', data: typeof data === 'string' ? JSON.parse(data) : data };
+  if (!webhookEvent(event)) throw new Error(`a ${type} event does not match its schema: ${ajv.errorsText(webhookEvent.errors)}\n${JSON.stringify(data).slice(0, 500)}`);
+}

@@ -11,6 +11,22 @@ const count: Schema = { type: 'integer', minimum: 0 };
 
 const SEVERITY_TEXT = 'From the cluster\'s strongest confidence and its area: `high` at confidence `highest` or 5 ha or more; `medium` at confidence `high` or 1 ha or more; `low` otherwise (`nominal` under 1 ha).';
 
+const plotScanProperties = {
+  plot_id: uuid,
+  ref: nullable({ type: 'string' }),
+  area_ha: nullable(hectares),
+  truncated: { type: 'boolean', description: 'true when the plot held more than 1,000,000 alert pixels: the alerts are those of the first million the provider returned.' },
+  source: nullable({ ...ref('AlertSource'), description: 'null only on a refusal met before the provider named a version.' }),
+};
+
+/** A plot's scan with its alerts, or with the refusal that kept it unread. */
+const plotScan = (field: 'alerts' | 'refusal', schema: Schema): Schema => ({
+  type: 'object',
+  required: [...Object.keys(plotScanProperties), field],
+  additionalProperties: false,
+  properties: { ...plotScanProperties, [field]: schema },
+});
+
 export const alertSchemas: Record<string, Schema> = {
   AlertMonitor: {
     type: 'object',
@@ -71,7 +87,7 @@ export const alertSchemas: Record<string, Schema> = {
       area_ha: hectares,
       flagged_area_km2: { type: 'number', minimum: 0, description: 'The cluster\'s area in km2.' },
       severity: { enum: [...SEVERITIES], description: SEVERITY_TEXT },
-      centroid: nullable({ type: 'object', description: 'GeoJSON Point; null when the licence withholds the place.' }),
+      centroid: nullable({ ...ref('GeoJsonPoint'), description: 'The cluster\'s centre; null when the licence withholds the place.' }),
       bbox: nullable({ type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 }),
       source: ref('AlertSource'),
       status: { enum: [...CASE_STATUSES] },
@@ -110,32 +126,15 @@ export const alertSchemas: Record<string, Schema> = {
       confidence_pixels: { type: 'object', required: CONFIDENCES, additionalProperties: false, properties: Object.fromEntries(CONFIDENCES.map((c) => [c, count])) },
       pixels: count,
       area_ha: { ...hectares, description: 'Summed ground area of its pixels.' },
-      centroid: {
-        type: 'object',
-        required: ['type', 'coordinates'],
-        additionalProperties: false,
-        properties: { type: { const: 'Point' }, coordinates: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
-      },
+      centroid: ref('GeoJsonPoint'),
       bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4, description: '[min lon, min lat, max lon, max lat] of its pixels\' edges.' },
       source: ref('AlertSource'),
       adjudicated_as: { enum: ['bbox', 'centroid'], description: 'Scan-and-adjudicate: the bounding box when it is 4 ha to 5 km2, otherwise the centroid read over the 4 ha window.' },
     },
   },
   PlotScan: {
-    type: 'object',
-    required: ['plot_id', 'ref', 'area_ha', 'truncated', 'source'],
-    additionalProperties: false,
     description: 'One plot\'s scan: `alerts` (empty when none, the product still named in `source`), or `refusal` in words when the plot could not be read.',
-    properties: {
-      plot_id: uuid,
-      ref: nullable({ type: 'string' }),
-      area_ha: nullable(hectares),
-      truncated: { type: 'boolean', description: 'true when the plot held more than 1,000,000 alert pixels: the alerts are those of the first million the provider returned.' },
-      source: nullable({ ...ref('AlertSource'), description: 'null only on a refusal met before the provider named a version.' }),
-      alerts: { type: 'array', items: ref('ScannedAlert') },
-      refusal: { type: 'string' },
-    },
-    oneOf: [{ required: ['alerts'] }, { required: ['refusal'] }],
+    oneOf: [plotScan('alerts', { type: 'array', items: ref('ScannedAlert') }), plotScan('refusal', { type: 'string' })],
   },
   ScanAnswer: {
     type: 'object',

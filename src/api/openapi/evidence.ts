@@ -2,7 +2,7 @@ import { REASON_BUCKETS } from '../../engine/reason-buckets.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema, withIdempotencyKey, withEntityTag } from './common.ts';
 
 const integer: Schema = { type: 'integer', minimum: 0 };
-const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
+export const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
 const countsBy = (description: string): Schema => ({ type: 'object', additionalProperties: integer, description });
 
 export const evidenceSchemas: Record<string, Schema> = {
@@ -66,7 +66,7 @@ export const evidenceSchemas: Record<string, Schema> = {
       integrity: ref('Integrity'),
       archive_review: nullable({
         ...ref('ArchiveReview'),
-        description: 'The dated reading of a sub-metre archive scene filed with this evidence (spec 2.7), signed on its own; null when none is on record. Filing or withdrawing it changes neither `evidence` nor `integrity`.',
+        description: 'The dated reading of a sub-metre archive scene filed with this evidence (spec 2.7 lists it among the evidence object\'s fields), signed on its own; null when none is on record. It sits beside `evidence`, not inside it: a reviewer files it after the evidence was issued and signed, and may withdraw it, so it cannot be part of what `integrity` signed at issue; inside, it would change a signed object, or go unsigned. Its own `integrity` signs it under the same key, and `reading.evidence_digest` names the evidence it was filed with. Filing or withdrawing it changes neither `evidence` nor `integrity`.',
       }),
     },
   },

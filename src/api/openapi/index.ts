@@ -4,12 +4,13 @@ import { archiveReadingPaths, archiveReadingSchemas } from './archive-readings.t
 import { archiveReadingSchema, archiveReviewSchema } from '../../engine/archive-reading.ts';
 import { evidenceObjectSchema, integritySchema, nextStepSchema } from '../../engine/evidence-schema.ts';
 import {
-  addPlotsBody, alertBatch, attachProducerBody, boundaryBody, closeCaseBody, fileReadingBody, keyBody, monitorBody, producerBody, removePlotsBody, runEvidenceBody, scanAndAdjudicateBody,
+  addPlotsBody, alertBatch, representedOperatorSchema, attachProducerBody, boundaryBody, closeCaseBody, fileReadingBody, keyBody, monitorBody, producerBody, removePlotsBody, runEvidenceBody, scanAndAdjudicateBody,
   shipmentBody, shipmentChangeBody, signInBody, statementBody, statementChangeBody, webhookBody, webhookChangeBody, withdrawReadingBody,
 } from '../bodies.ts';
 import { componentsFrom, ErrorSchema, withRequestRefusals } from './common.ts';
 import { documentPaths, documentSchemas } from './documents.ts';
 import { evidencePaths, evidenceSchemas } from './evidence.ts';
+import { geoJsonSchemas } from './geojson.ts';
 import { mapPaths, mapSchemas } from './map.ts';
 import { plotPaths, plotSchemas } from './plots.ts';
 import { referencePaths, referenceSchemas } from './reference.ts';
@@ -37,6 +38,7 @@ export function openApiDocument(baseUrl: string) {
       },
       schemas: {
         Error: ErrorSchema,
+        ...geoJsonSchemas,
         ...accountSchemas,
         ...referenceSchemas,
         ...plotSchemas,
@@ -63,6 +65,7 @@ export function openApiDocument(baseUrl: string) {
           RemovePlotsRequest: removePlotsBody.schema,
           StatementRequest: statementBody.schema,
           StatementChangeRequest: statementChangeBody.schema,
+          RepresentedOperator: representedOperatorSchema,
           StudioBoundaryRequest: boundaryBody.schema,
           AlertBatch: alertBatch,
           ScanAndAdjudicateRequest: scanAndAdjudicateBody.schema,

@@ -101,12 +101,7 @@ export const plotSchemas: Record<string, Schema> = {
         required: ['geometry', 'validation_report', 'archive_review'],
         properties: {
           archive_review: nullable({ ...ref('ArchiveReview'), description: 'The archive reading served with the plot\'s live evidence, as the evidence route carries it; null when none is.' }),
-          geometry: nullable({
-            type: 'object',
-            required: ['type', 'coordinates'],
-            description: 'WGS84 GeoJSON Point, Polygon or MultiPolygon as stored (after repair); null when no boundary could be read.',
-            properties: { type: { enum: ['Point', 'Polygon', 'MultiPolygon'] }, coordinates: { type: 'array' } },
-          }),
+          geometry: nullable({ ...ref('GeoJsonGeometry'), description: 'WGS84 GeoJSON Point, Polygon or MultiPolygon as stored (after repair); null when no boundary could be read.' }),
           validation_report: {
             type: 'object',
             required: ['findings', 'repairs', 'rejections'],
@@ -254,6 +249,8 @@ const uploadBody = {
         properties: {
           file: {
             type: 'string',
+            // OpenAPI 3.1 says a file part with contentMediaType; generators written for 3.0 read format: binary.
+            format: 'binary',
             contentMediaType: 'application/octet-stream',
             description: 'GeoJSON (Polygon, MultiPolygon or Point features), a zipped shapefile (.shp, .shx, .dbf, .prj), KML (.kml) or KMZ (.kmz: a zip holding doc.kml) with Polygon, MultiGeometry or Point Placemarks, or a CSV of points with lon and lat columns. At most 25 MB and 100,000 plots.',
           },

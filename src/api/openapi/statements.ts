@@ -1,4 +1,5 @@
 import { ACTIVITY_TYPES, SHIPMENT_UNITS } from '../../store/entities/index.ts';
+import { OPERATOR_IDENTIFIER_TYPES } from '../../statements/filing-options.ts';
 import { EU_MEMBER_STATES } from '../../statements/shipment-fields.ts';
 import { EVIDENCE_WARNING_CODES } from '../../statements/evidence-warnings.ts';
 import { PROBLEM_CODES } from '../../statements/problems.ts';
@@ -27,7 +28,7 @@ const formatParameter = {
 const fileContent = {
   'text/xml': { schema: { type: 'string', description: '`soap`: a SOAP 1.1 envelope, served as SOAP 1.1 has it (application/soap+xml is SOAP 1.2\'s).' } },
   'application/xml': { schema: { type: 'string' } },
-  'application/geo+json': { schema: { type: 'object' } },
+  'application/geo+json': { schema: ref('StatementGeolocation') },
 };
 
 export const statementSchemas: Record<string, Schema> = {
@@ -139,8 +140,95 @@ export const statementSchemas: Record<string, Schema> = {
   StatementPayload: {
     type: 'object',
     required: ['operatorRole', 'statement'],
-    description: 'The V3 SubmitDdsRequest (xsd4-due-diligence-statement-v3.xsd) in its element order: `statement` holds `internalReferenceNumber`, `activityType`, `countryOfActivity`, `commodities` (`position`, `descriptors` with `descriptionOfGoods` and `goodsMeasure`, `hsHeading`, `speciesInfo` for wood, `producers` each with `position`, `country`, `name` and `geometryGeojson`, the base64 of its plots as one FeatureCollection) and `geoLocationConfidential`. A value not given is null or left out.',
-    properties: { operatorRole: { const: 'OPERATOR' }, statement: { type: 'object' } },
+    additionalProperties: false,
+    description: 'The V3 SubmitDdsRequest (xsd4-due-diligence-statement-v3.xsd) in its element order, element names as V3 has them. A value not given is null or left out, and named among the problems.',
+    properties: {
+      operatorRole: { enum: ['OPERATOR', 'REPRESENTATIVE_OPERATOR'], description: '`REPRESENTATIVE_OPERATOR` when the stored statement names a `represented_operator`.' },
+      statement: ref('DdsStatement'),
+    },
+  },
+  DdsStatement: {
+    type: 'object',
+    required: ['internalReferenceNumber', 'activityType', 'countryOfActivity', 'commodities', 'geoLocationConfidential'],
+    additionalProperties: false,
+    description: 'V3 DueDiligenceStatementBaseType.',
+    properties: {
+      internalReferenceNumber: { type: 'string' },
+      activityType: { enum: [...ACTIVITY_TYPES], description: 'TRADE is no V3 activity: it is named among the problems.' },
+      representedOperator: { ...ref('DdsOperator'), description: 'Present when filed by an authorised representative: the operator it acts for.' },
+      countryOfActivity: nullable({ type: 'string', description: 'The batch\'s `destination_country`.' }),
+      borderCrossCountry: { type: 'string', description: 'IMPORT and EXPORT, when the batch gives it.' },
+      commodities: { type: 'array', items: ref('DdsCommodity'), minItems: 1, maxItems: 1, description: 'One commodity: the batch.' },
+      geoLocationConfidential: { type: 'boolean', description: 'The stored statement\'s `geolocation_confidential`; false for a shipment\'s own statement.' },
+    },
+  },
+  DdsOperator: {
+    type: 'object',
+    required: ['operatorName'],
+    additionalProperties: false,
+    description: 'V3 EconomicOperatorIdentificationType, from `represented_operator`.',
+    properties: {
+      operatorReferenceNumber: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['identifierType', 'identifierValue'],
+          additionalProperties: false,
+          properties: { identifierType: { enum: [...OPERATOR_IDENTIFIER_TYPES] }, identifierValue: { type: 'string' } },
+        },
+      },
+      operatorAddress: {
+        type: 'object',
+        required: ['country', 'street', 'postalCode', 'city'],
+        additionalProperties: false,
+        properties: { country: { type: 'string', pattern: '^[A-Z]{2}$' }, street: { type: 'string' }, postalCode: { type: 'string' }, city: { type: 'string' }, fullAddress: { type: 'string' } },
+      },
+      operatorEmail: { type: 'string' },
+      operatorPhone: { type: 'string' },
+      operatorName: { type: 'string' },
+    },
+  },
+  DdsCommodity: {
+    type: 'object',
+    required: ['position', 'descriptors', 'hsHeading', 'producers'],
+    additionalProperties: false,
+    description: 'V3 DdsCommodityType: the batch\'s goods and their producers.',
+    properties: {
+      position: { type: 'integer', minimum: 1 },
+      descriptors: {
+        type: 'object',
+        required: ['descriptionOfGoods', 'goodsMeasure'],
+        additionalProperties: false,
+        properties: {
+          descriptionOfGoods: nullable({ type: 'string' }),
+          goodsMeasure: {
+            type: 'object',
+            additionalProperties: false,
+            description: 'Net mass in kg (IMPORT and EXPORT), and a supplementary unit where the heading asks for one; each left out when not given.',
+            properties: { netWeight: { type: 'number' }, supplementaryUnit: { type: 'number' }, supplementaryUnitQualifier: { type: 'string' } },
+          },
+        },
+      },
+      hsHeading: nullable({ type: 'string', pattern: '^[0-9]{2,8}$' }),
+      speciesInfo: {
+        type: 'array',
+        description: 'Wood only.',
+        items: { type: 'object', required: ['scientificName'], additionalProperties: false, properties: { scientificName: { type: 'string' }, commonName: { type: 'string' } } },
+      },
+      producers: { type: 'array', items: ref('DdsProducer') },
+    },
+  },
+  DdsProducer: {
+    type: 'object',
+    required: ['position', 'country', 'geometryGeojson'],
+    additionalProperties: false,
+    description: 'V3 DdsProducerType: one per producer name and country, carrying its plots.',
+    properties: {
+      position: { type: 'integer', minimum: 1 },
+      country: nullable({ type: 'string', description: 'ISO 3166-1 alpha-2: the producer\'s country, else its plots\'.' }),
+      name: { type: 'string' },
+      geometryGeojson: { type: 'string', contentEncoding: 'base64', description: 'Base64 of the producer\'s plots as one FeatureCollection (as in `StatementGeolocation`).' },
+    },
   },
   EvidenceWarning: {
     type: 'object',
@@ -179,13 +267,15 @@ export const statementSchemas: Record<string, Schema> = {
   },
   Statement: {
     type: 'object',
-    required: ['id', 'shipment_id', 'internal_reference', 'species', 'created_at', 'updated_at'],
+    required: ['id', 'shipment_id', 'internal_reference', 'species', 'represented_operator', 'geolocation_confidential', 'created_at', 'updated_at'],
     description: 'A stored statement: an internal reference linked to the batch it is built from. Its files are built from the batch as it stands when asked for; a deleted shipment leaves `shipment_id` null, and the statement is served from then on, check and files, from the batch as it stood at the deletion (spec 4.9: statements stay), under its own reference and species.',
     properties: {
       id: uuid,
       shipment_id: nullable(uuid),
       internal_reference: { type: 'string', minLength: 1, maxLength: 50 },
       species: nullable({ type: 'array', items: ref('Species'), description: 'The statement\'s own species; null: the shipment\'s.' }),
+      represented_operator: nullable({ ...ref('RepresentedOperator'), description: 'Set: filed as an authorised representative of this operator (`operatorRole` REPRESENTATIVE_OPERATOR, `representedOperator`); null: the operator files itself.' }),
+      geolocation_confidential: { type: 'boolean', description: 'V3 `geoLocationConfidential`.' },
       created_at: timestamp,
       updated_at: timestamp,
     },
@@ -211,7 +301,7 @@ const storeStatementOperation = {
     ...authRefusals,
     '404': shipmentNotFound,
     '409': refusal('A statement with that internal reference exists', ['duplicate_reference']),
-    '422': refusal('A field is refused', ['bad_shipment_id', 'reference_required', 'reference_too_long', 'bad_species', 'species_scientific_name_required', 'bad_body']),
+    '422': refusal('A field is refused', ['bad_shipment_id', 'reference_required', 'reference_too_long', 'bad_species', 'species_scientific_name_required', 'bad_represented_operator', 'bad_geolocation_confidential', 'bad_body']),
   },
 };
 
@@ -364,7 +454,7 @@ export const statementPaths = {
     },
     patch: {
       operationId: 'changeStatement',
-      summary: 'Change a stored statement\'s internal reference or species',
+      summary: 'Change a stored statement\'s internal reference, species or filing options',
       parameters: [statementId],
       requestBody: jsonBody('StatementChangeRequest'),
       responses: {
@@ -372,7 +462,7 @@ export const statementPaths = {
         ...authRefusals,
         '404': refusal('No such statement in the workspace', ['not_found']),
         '409': refusal('A statement with that internal reference exists', ['duplicate_reference']),
-        '422': refusal('A field is refused', ['reference_required', 'reference_too_long', 'bad_species', 'species_scientific_name_required', 'bad_body']),
+        '422': refusal('A field is refused', ['reference_required', 'reference_too_long', 'bad_species', 'species_scientific_name_required', 'bad_represented_operator', 'bad_geolocation_confidential', 'bad_body']),
       },
     },
   },

@@ -6,6 +6,7 @@ import { ANALYSIS_STATES } from '../../store/entities/index.ts';
 import { BOUNDARY_MAX_VERTICES } from '../bodies.ts';
 import { COVER_FIELD_MAX, EXPORT_FORMATS } from '../routes/studio.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
+import { geometryOf } from './geojson.ts';
 
 /**
  * The object `GET /eudr/exoneration` serves: the evidence object of spec 2.7 with the two keys spec
@@ -46,7 +47,7 @@ export const studioSchemas: Record<string, Schema> = {
     type: 'object',
     required: [...Object.keys(boundaryProperties), 'geometry'],
     additionalProperties: false,
-    properties: { ...boundaryProperties, geometry: { type: 'object', description: 'The GeoJSON Polygon or MultiPolygon as saved.' } },
+    properties: { ...boundaryProperties, geometry: { ...geometryOf('Polygon', 'MultiPolygon'), description: 'The GeoJSON Polygon or MultiPolygon as saved.' } },
   },
   StudioBoundaryList: {
     type: 'object',

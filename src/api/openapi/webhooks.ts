@@ -1,5 +1,6 @@
-import { EVENT_TYPES } from '../../store/outbox.ts';
-import { DELIVERY_STATUSES } from '../../store/entities/index.ts';
+import { EVENT_TYPES, type EventType } from '../../store/outbox.ts';
+import { DELIVERY_STATUSES, SEVERITIES } from '../../store/entities/index.ts';
+import { VERDICTS } from './evidence.ts';
 import { authRefusals, json, nullable, ref, refusal, timestamp, uuid, type Schema } from './common.ts';
 
 const endpointProperties = {
@@ -32,13 +33,93 @@ const deliveryProperties = {
 };
 const deliveryRequired = Object.keys(deliveryProperties);
 
-const EVENT_DATA =
-  'By type (spec 6.2): `plot.evidence.completed`: `plot_id`, `ref`, `commodity`, `area_ha`, `state`, `result` (the verdict code), `finding`, `reason`, `reasons`, `next_step`, `issued_at`, `evidence_url`, `document_url`. ' +
-  '`plot.evidence.failed`: `plot_id`, `ref`, `error`, `next_step` (code `run_again`, or `check_location` when no archive covers the plot, which a second read cannot mend), `failed_at`. ' +
-  '`batch.completed`: `shipment_id`, `reference`, `commodity`, `plots`, `read`, `failed`, `findings`, `without_finding`, `shipment_url`, `report_url`. ' +
-  '`alert.opened`: `alert_id`, `plot_id`, `ref`, `monitor_id`, `opened_at`, `severity`, `flagged_area_km2`, `alert_url`. ' +
-  '`archive.reading.filed`: `plot_id`, `ref`, `reading`, `evidence_url`, `document_url`. ' +
-  '`webhook.test`: `endpoint_id` and `message`; it reports nothing.';
+const url: Schema = { type: 'string', format: 'uri' };
+const count: Schema = { type: 'integer', minimum: 0 };
+const plotRef: Schema = nullable({ type: 'string', description: 'The caller\'s reference of the plot.' });
+const closed = (description: string, properties: Record<string, Schema>): Schema => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, description, properties });
+
+/** The `data` of each event type (spec 6.2), under the schema name its event's `type` maps to. */
+const EVENT_DATA: Record<EventType, { name: string; data: Schema }> = {
+  'plot.evidence.completed': {
+    name: 'PlotEvidenceCompleted',
+    data: closed('A plot\'s evidence is stored.', {
+      plot_id: uuid,
+      ref: plotRef,
+      commodity: nullable({ type: 'string' }),
+      area_ha: nullable({ type: 'number', minimum: 0 }),
+      state: ref('PlotState'),
+      result: { enum: VERDICTS, description: 'The verdict code.' },
+      finding: { type: 'boolean', description: 'true on a positive finding.' },
+      reason: { type: 'string', description: 'The single reason code (spec 2.10).' },
+      reasons: { type: 'array', items: { type: 'string' }, description: 'Every reason code.' },
+      next_step: nullable({ ...ref('NextStep'), description: 'null on a positive finding.' }),
+      issued_at: timestamp,
+      evidence_url: url,
+      document_url: url,
+    }),
+  },
+  'plot.evidence.failed': {
+    name: 'PlotEvidenceFailed',
+    data: closed('A plot could not be read; nothing was charged.', {
+      plot_id: uuid,
+      ref: plotRef,
+      error: { type: 'string', description: 'Why, in words.' },
+      next_step: { ...ref('NextStep'), description: 'Code `run_again`, or `check_location` when no archive covers the plot, which a second read cannot mend.' },
+      failed_at: timestamp,
+    }),
+  },
+  'batch.completed': {
+    name: 'BatchCompleted',
+    data: closed('Every plot of a shipment is read or failed.', {
+      shipment_id: uuid,
+      reference: { type: 'string' },
+      commodity: nullable({ type: 'string' }),
+      plots: count,
+      read: count,
+      failed: count,
+      findings: { ...count, description: 'Plots read with a positive finding.' },
+      without_finding: { ...count, description: 'Plots read without one.' },
+      shipment_url: url,
+      report_url: url,
+    }),
+  },
+  'alert.opened': {
+    name: 'AlertOpened',
+    data: closed('A monitor opened a case on the alert queue.', {
+      alert_id: uuid,
+      plot_id: uuid,
+      ref: plotRef,
+      monitor_id: uuid,
+      opened_at: timestamp,
+      severity: { enum: [...SEVERITIES] },
+      flagged_area_km2: { type: 'number', minimum: 0 },
+      alert_url: url,
+    }),
+  },
+  'archive.reading.filed': {
+    name: 'ArchiveReadingFiled',
+    data: closed('A reviewer filed an archive review reading.', { plot_id: uuid, ref: plotRef, reading: ref('ArchiveReview'), evidence_url: url, document_url: url }),
+  },
+  'webhook.test': {
+    name: 'WebhookTest',
+    data: closed('Sent from the webhook settings; it reports nothing.', { endpoint_id: uuid, message: { type: 'string' } }),
+  },
+};
+
+const eventSchema = (type: EventType): Schema => closed(`The \`${type}\` event.`, {
+  id: { type: 'string', pattern: '^evt_' },
+  type: { const: type },
+  created: timestamp,
+  workspace_id: uuid,
+  data: ref(`${EVENT_DATA[type].name}Data`),
+});
+
+const eventRefs = EVENT_TYPES.map((type) => ref(`${EVENT_DATA[type].name}Event`));
+
+const eventSchemas: Record<string, Schema> = Object.fromEntries(EVENT_TYPES.flatMap((type) => {
+  const { name, data } = EVENT_DATA[type];
+  return [[`${name}Event`, eventSchema(type)], [`${name}Data`, data]];
+}));
 
 export const webhookSchemas: Record<string, Schema> = {
   WebhookEndpoint: { type: 'object', required: Object.keys(endpointProperties), additionalProperties: false, properties: endpointProperties },
@@ -89,24 +170,19 @@ export const webhookSchemas: Record<string, Schema> = {
     },
   },
   WebhookEvent: {
-    type: 'object',
-    required: ['id', 'type', 'created', 'workspace_id', 'data'],
-    additionalProperties: false,
-    description: 'The body of a delivery (spec 6.1), exactly as it is signed and sent.',
-    properties: {
-      id: { type: 'string', pattern: '^evt_' },
-      type: { enum: [...EVENT_TYPES] },
-      created: timestamp,
-      workspace_id: uuid,
-      data: { type: 'object', description: EVENT_DATA },
-    },
+    description: 'The body of a delivery (spec 6.1), exactly as it is signed and sent: `type` names the event and the shape of its `data`.',
+    oneOf: eventRefs,
+    discriminator: { propertyName: 'type', mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${EVENT_DATA[type].name}Event`])) },
   },
+  ...eventSchemas,
   WebhookDelivery: { type: 'object', required: deliveryRequired, additionalProperties: false, properties: deliveryProperties },
   WebhookDeliveryDetail: {
     type: 'object',
     required: [...deliveryRequired, 'event'],
     additionalProperties: false,
-    properties: { ...deliveryProperties, event: nullable(ref('WebhookEvent')) },
+    // The event types listed with null rather than a nullable $ref to the discriminated WebhookEvent,
+    // which openapi-typescript 6 would read as a subtype of this schema.
+    properties: { ...deliveryProperties, event: { oneOf: [...eventRefs, { type: 'null' }], description: 'The event as it is sent (WebhookEvent); null when the event is no longer kept.' } },
   },
   WebhookDeliveryPage: {
     type: 'object',

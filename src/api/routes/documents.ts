@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
 import { bookSummary, bookSummaryCsv } from '../../documents/book-summary.ts';
+import { dashboard } from '../../documents/dashboard.ts';
 import { getEvidenceDocument } from '../../engine/evidence-store.ts';
 import { evidenceDocumentParts } from '../../documents/evidence-document-parts.ts';
 import { authenticate, callerOf } from '../auth.ts';
@@ -24,7 +25,7 @@ function formatOf(ctx: Context): (typeof FORMATS)[number] {
 /** A file name that is safe in a header: the caller's reference reduced to plain characters. */
 const fileStem = (ref: string | null, id: string) => (ref ? ref.replace(/[^\w.-]+/g, '_').slice(0, 80) : id);
 
-/** Documents of the plot register (spec 4.2 book summary, 4.3 evidence PDF). */
+/** Documents of the plot register (spec 4.2 book summary, 4.3 evidence PDF) and the dashboard (4.10). */
 export function documentRoutes(services: Services) {
   const router = new Router();
   const auth = authenticate(services);
@@ -39,6 +40,11 @@ export function documentRoutes(services: Services) {
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', 'attachment; filename="plots-summary.csv"');
     ctx.body = Readable.from(bookSummaryCsv(em(), workspaceId, services.config.baseUrl));
+  });
+
+  router.get('/portal/dashboard', auth, async (ctx) => {
+    const { workspaceId, plan } = callerOf(ctx);
+    ctx.body = await dashboard(em(), { id: workspaceId, plan }, archiveReviewPrice(services.config.archiveReview));
   });
 
   router.get('/portal/plots/:id/evidence.pdf', auth, async (ctx) => {

@@ -18,6 +18,10 @@ export const Statement = defineEntity({
     internalReference: p.text(),
     /** `[{scientific_name, common_name}]`; null: the shipment's species. */
     species: p.json<object>().nullable(),
+    /** The operator an authorised representative files for (src/statements/filing-options.ts); null: the operator files. */
+    representedOperator: p.json<object>().nullable(),
+    /** V3 `geoLocationConfidential`. */
+    geolocationConfidential: p.boolean().default(false),
     /** The statement's facts (src/statements/payload.ts) frozen when its shipment was deleted; null while it has one. */
     facts: p.json<object>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -15,6 +15,7 @@ import { Migration20261127090047_monitor_unwatchable_plots } from './Migration20
 import { Migration20261127090752_sign_in_clients } from './Migration20261127090752_sign_in_clients.ts';
 import { Migration20261127093615_statement_frozen_facts } from './Migration20261127093615_statement_frozen_facts.ts';
 import { Migration20261127095153_shipment_goods_measure } from './Migration20261127095153_shipment_goods_measure.ts';
+import { Migration20261127120000_statement_filing_options } from './Migration20261127120000_statement_filing_options.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122035914_initial', class: Migration20261122035914_initial },
@@ -33,4 +34,5 @@ export const migrationsList = [
   { name: 'Migration20261127090752_sign_in_clients', class: Migration20261127090752_sign_in_clients },
   { name: 'Migration20261127093615_statement_frozen_facts', class: Migration20261127093615_statement_frozen_facts },
   { name: 'Migration20261127095153_shipment_goods_measure', class: Migration20261127095153_shipment_goods_measure },
+  { name: 'Migration20261127120000_statement_filing_options', class: Migration20261127120000_statement_filing_options },
 ];

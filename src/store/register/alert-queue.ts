@@ -48,6 +48,15 @@ export async function openCaseCounts(em: Em, workspaceId: string): Promise<Map<s
   return new Map(rows.map((r) => [r.monitor_id, Number(r.n)]));
 }
 
+/** The workspace's open cases by severity. */
+export async function openCasesBySeverity(em: Em, workspaceId: string): Promise<Map<Severity, number>> {
+  const rows = await em.execute<{ severity: Severity; n: string | number }[]>(
+    `select severity, count(*) as n from alert_cases where workspace_id = ? and status = 'open' group by severity`,
+    [workspaceId],
+  );
+  return new Map(rows.map((r) => [r.severity, Number(r.n)]));
+}
+
 /** Open cases on each of the named plots that has any, whichever monitor opened them. */
 export async function openCasesByPlot(em: Em, workspaceId: string, plotIds: readonly string[]): Promise<Map<string, number>> {
   if (plotIds.length === 0) return new Map();

@@ -149,13 +149,27 @@ export async function registerRows(em: Em, workspaceId: string, ids: string[]): 
   return rows.map(recordOf);
 }
 
+/** A batch's register row with what its next step is decided from beside the row (src/engine/next-step.ts). */
+export interface ShipmentRow {
+  seq: number;
+  record: PlotRecord;
+  /** Valid or repaired with a geometry: a read can be run on it. */
+  readable: boolean;
+  /** A failed read's reason in words. */
+  evidence_error: string | null;
+  /** The reasons of its live evidence; null while none is served. */
+  reasons: ReasonCode[] | null;
+}
+
 /** Up to `size` register rows of a shipment's plots after register position `afterSeq`, in register order (keyset paging, so a batch of any size streams). */
-export async function shipmentRowsPage(em: Em, workspaceId: string, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; record: PlotRecord }[]> {
-  const rows = await em.execute<(DbRecord & { seq: number | string })[]>(
-    `select p.seq, ${ROW_COLUMNS} from ${FROM} where p.workspace_id = ? and ${ON_SHIPMENT} and p.seq > ? order by p.seq limit ?`,
+export async function shipmentRowsPage(em: Em, workspaceId: string, shipmentId: string, afterSeq: number, size: number): Promise<ShipmentRow[]> {
+  const rows = await em.execute<(DbRecord & { seq: number | string; readable: boolean; evidence_error: string | null; reasons: ReasonCode[] | null })[]>(
+    `select p.seq, ${ROW_COLUMNS}, (${READABLE}) as readable, p.evidence_error, e.object -> 'reasons' as reasons
+       from ${FROM} left join evidence e on e.plot_id = p.id and e.workspace_id = p.workspace_id and e.current and p.evidence_state = 'done'
+      where p.workspace_id = ? and ${ON_SHIPMENT} and p.seq > ? order by p.seq limit ?`,
     [workspaceId, shipmentId, afterSeq, size],
   );
-  return rows.map(({ seq, ...r }) => ({ seq: Number(seq), record: recordOf(r) }));
+  return rows.map(({ seq, readable, evidence_error, reasons, ...r }) => ({ seq: Number(seq), record: recordOf(r), readable, evidence_error, reasons }));
 }
 
 /** One register row; null outside the workspace. */

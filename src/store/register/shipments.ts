@@ -243,9 +243,9 @@ export async function filingPlots(em: Em, shipmentId: string): Promise<FilingPlo
  * FilingPlot made by the database: the boundaries pass through the API's thread as text, never parsed
  * there, and are read on the documents thread that lays out the statement page.
  */
-export async function filingPlotsPage(em: Em, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; id: string; readable: boolean; json: string }[]> {
-  const rows = await em.execute<{ seq: number | string; id: string; readable: boolean; json: string }[]>(
-    `select sp.seq, p.id, (p.geometry is not null and p.validation_state not in ('rejected', 'pending')) as readable, json_build_object('id', p.id, 'external_ref', p.external_ref, 'commodity', p.commodity, 'country', p.country,
+export async function filingPlotsPage(em: Em, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; json: string }[]> {
+  const rows = await em.execute<{ seq: number | string; json: string }[]>(
+    `select sp.seq, json_build_object('id', p.id, 'external_ref', p.external_ref, 'commodity', p.commodity, 'country', p.country,
         'area_ha', p.area_ha, 'declared_area_ha', p.declared_area_ha, 'validation_state', p.validation_state, 'geometry', p.geometry,
         'producer_id', p.producer_id, 'producer_name', pr.name, 'producer_country', pr.country)::text as json
        from shipment_plots sp join plots p on p.id = sp.plot_id left join producers pr on pr.id = p.producer_id
@@ -337,8 +337,18 @@ export interface StatementRecord {
   shipment_id: string | null;
   internal_reference: string;
   species: object | null;
+  represented_operator: object | null;
+  geolocation_confidential: boolean;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A statement's fields as the caller sets them. */
+export interface StatementFields {
+  internal_reference: string;
+  species: object | null;
+  represented_operator: object | null;
+  geolocation_confidential: boolean;
 }
 
 const statementOf = (s: Statement): StatementRecord => ({
@@ -346,13 +356,18 @@ const statementOf = (s: Statement): StatementRecord => ({
   shipment_id: s.shipmentId ?? null,
   internal_reference: s.internalReference,
   species: s.species ?? null,
+  represented_operator: s.representedOperator ?? null,
+  geolocation_confidential: s.geolocationConfidential,
   created_at: s.createdAt,
   updated_at: s.updatedAt,
 });
 
 /** Stores a statement; the unique index refuses a second reference (UniqueConstraintViolationException). */
-export async function insertStatement(em: Em, workspaceId: string, fields: { shipment_id: string; internal_reference: string; species: object | null }): Promise<StatementRecord> {
-  const s = em.create(Statement, { id: randomUUID(), workspaceId, shipmentId: fields.shipment_id, internalReference: fields.internal_reference, species: fields.species } as never) as Statement;
+export async function insertStatement(em: Em, workspaceId: string, fields: StatementFields & { shipment_id: string }): Promise<StatementRecord> {
+  const s = em.create(Statement, {
+    id: randomUUID(), workspaceId, shipmentId: fields.shipment_id, internalReference: fields.internal_reference, species: fields.species,
+    representedOperator: fields.represented_operator, geolocationConfidential: fields.geolocation_confidential,
+  } as never) as Statement;
   await em.flush();
   return statementOf(s);
 }
@@ -377,12 +392,14 @@ export async function statementRecords(em: Em, workspaceId: string): Promise<Sta
   return (await em.find(Statement, { workspaceId }, { orderBy: { seq: 'asc' } })).map(statementOf);
 }
 
-export async function updateStatement(em: Em, workspaceId: string, id: string, fields: { internal_reference?: string; species?: object | null }): Promise<boolean> {
+export async function updateStatement(em: Em, workspaceId: string, id: string, fields: Partial<StatementFields>): Promise<boolean> {
   const s = await em.findOne(Statement, { id, workspaceId });
   if (s === null) return false;
   em.assign(s, {
     ...(fields.internal_reference !== undefined && { internalReference: fields.internal_reference }),
     ...(fields.species !== undefined && { species: fields.species }),
+    ...(fields.represented_operator !== undefined && { representedOperator: fields.represented_operator }),
+    ...(fields.geolocation_confidential !== undefined && { geolocationConfidential: fields.geolocation_confidential }),
     updatedAt: new Date(),
   } as never);
   await em.flush();
