@@ -1,6 +1,6 @@
 import { upload } from '../api.js';
 import { plotMap } from '../map.js';
-import { announce, clear, errorNotice, facts, h, labelled, notice, number, table, words } from '../ui.js';
+import { announce, clear, coded, errorNotice, facts, h, labelled, notice, number, table, words } from '../ui.js';
 
 /** What each filter of the report keeps. */
 const FILTERS = {
@@ -10,7 +10,7 @@ const FILTERS = {
   rejected: { label: 'Rejected', keep: (p) => p.validation_state === 'rejected' },
 };
 
-const list = (items) => (items.length === 0 ? '—' : h('ul', {}, items.map((f) => h('li', {}, h('code', {}, f.code), ' ', f.message))));
+const list = (items) => (items.length === 0 ? '—' : h('ul', {}, items.map((f) => h('li', {}, coded(f.message, f.code)))));
 
 /** Upload a book of plots (spec 4.1): progress while it goes up and is judged, then its report and map. */
 export async function uploadPage(main) {
