@@ -69,7 +69,7 @@ export function seasonChart(container, { scenes, seasons, width }) {
       height: 300,
       title: 'Vegetation index (NDVI) over the plot, scene by scene',
       scales: { x: { time: true }, y: { range: ndviRange }, skipped: { range: [0, 1] } },
-      axes: [{}, { label: 'NDVI over the plot (0 bare ground, 1 dense canopy)' }],
+      axes: [{}, { label: 'NDVI (0 bare, 1 dense canopy)' }],
       series: [
         { label: 'Date', value: (u, v) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) },
         { label: 'Kept scene: the plot’s NDVI on a clear scene', ...dots('#0f6b35', '#0f6b35', 6) },
