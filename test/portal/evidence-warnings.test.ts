@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { cocoaShipment, type CocoaShipment } from '../api/post-cutoff-shipment.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { chromiumForFile, seriousViolations } from '../support/browser.ts';
+import { chromiumForFile, seriousViolations, signIn } from '../support/browser.ts';
 import { BACKENDS } from '../support/db.ts';
 
 const browser = chromiumForFile();
@@ -30,11 +30,7 @@ for (const backend of BACKENDS) {
       page = await context.newPage();
       // The plot page's map asks for imagery tiles, which this test does not look at: none is rendered.
       await page.route(/\/(change\/)?tiles\//, (route) => route.abort());
-      await page.goto(`${app.url}/`);
-      await page.getByLabel('Email').fill(account.email);
-      await page.getByLabel('Password').fill(account.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Cocoa Importer' }).waitFor();
+      await signIn(page, app.url, account, 'Cocoa Importer');
     });
     after(async () => {
       await context?.close();

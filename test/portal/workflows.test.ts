@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { cocoaShipment, type CocoaShipment } from '../api/post-cutoff-shipment.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { chromiumForFile, screenshot, seriousViolations } from '../support/browser.ts';
+import { chromiumForFile, screenshot, seriousViolations, signIn } from '../support/browser.ts';
 import { BACKENDS } from '../support/db.ts';
 
 const browser = chromiumForFile();
@@ -51,11 +51,7 @@ for (const backend of BACKENDS) {
       page.on('pageerror', (err) => errors.push(err.message));
       // The imagery tiles read an archive this test has not generated: none is rendered.
       await page.route(/\/(change\/)?tiles\//, (route) => route.abort());
-      await page.goto(`${app.url}/`);
-      await page.getByLabel('Email').fill(account.email);
-      await page.getByLabel('Password').fill(account.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Cocoa Trader' }).waitFor();
+      await signIn(page, app.url, account, 'Cocoa Trader');
     });
     after(async () => {
       await context?.close();

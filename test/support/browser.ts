@@ -53,6 +53,15 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
+/** Signs in through the portal's own form at `origin` and waits for the workspace page, headed by its name. */
+export async function signIn(page: Page, origin: string, account: { email: string; password: string }, workspace: string): Promise<void> {
+  await page.goto(`${origin}/`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: workspace }).waitFor();
+}
+
 /** A full-page screenshot under SCREENSHOTS. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

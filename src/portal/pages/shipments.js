@@ -116,7 +116,7 @@ export async function shipmentsPage(main, { params }) {
   clear(
     main,
     h('h1', {}, 'Shipments'),
-    h('p', { class: 'muted' }, 'Batches of plots with their commercial facts, and the due diligence statement each can give. Select plots in the ', h('a', { href: '#/register' }, 'register'), ' to make a shipment of them.'),
+    h('p', { class: 'muted' }, 'Batches of plots with their commercial facts, and the due diligence statement each can give. Select plots on the Register page to make a shipment of them.'),
     params.new ? null : h('p', {}, h('a', { href: '#/shipments/new', id: 'new-shipment-link' }, 'New shipment')),
     making,
     list,
