@@ -44,6 +44,23 @@ export function errorNotice(err, what) {
 }
 
 /**
+ * A form whose submit runs `act` (the page's default submit held back, `status` cleared first); a
+ * refusal is said in `status` as "<refused>: message (code)".
+ */
+export function actionForm(attrs, status, refused, act, ...children) {
+  const onsubmit = async (e) => {
+    e.preventDefault();
+    clear(status);
+    try {
+      await act();
+    } catch (err) {
+      clear(status, errorNotice(err, refused));
+    }
+  };
+  return h('form', { ...attrs, onsubmit }, ...children);
+}
+
+/**
  * A table with a caption and column headers; `columns` are {label, cell(row) → node|string, num?}.
  */
 export function table(caption, columns, rows, { empty = 'Nothing to show.' } = {}) {

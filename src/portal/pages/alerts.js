@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import { selection, selectionText } from '../selection.js';
 import { showServed } from '../served.js';
-import { announce, clear, errorNotice, h, labelled, notice, number, table, when, words } from '../ui.js';
+import { actionForm, announce, clear, h, labelled, notice, number, table, when, words } from '../ui.js';
 
 /** What a monitor watches; a shipment's monitor stops when the shipment is deleted. */
 function watches(m) {
@@ -26,30 +26,18 @@ function monitorForm(shipments, status, started) {
   const minArea = h('input', { name: 'min_area_ha', type: 'number', min: 0, step: 'any', value: '0' });
   const since = h('input', { name: 'since', type: 'date', min: '2021-01-01', value: new Date().toISOString().slice(0, 10) });
   const label = h('input', { name: 'label', maxlength: 100 });
-  const form = h(
-    'form',
-    {
-      class: 'facts-form',
-      'aria-labelledby': 'new-monitor',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        clear(status);
-        const body = { product: product.value, min_area_ha: Number(minArea.value || 0), since: since.value || undefined, label: label.value.trim() || undefined };
-        if (scope.value === 'all') body.all = true;
-        else if (scope.value === 'selection') body.plot_ids = [...selection.keys()];
-        else body.shipment_id = scope.value.slice('shipment:'.length);
-        try {
-          const made = await api('POST', '/eudr/alerts/monitors', { body });
-          const unwatchable = made.unwatchable?.count ? ` ${made.unwatchable.count} of its plots can never be read by this product (outside its band, or without a boundary) and open no case.` : '';
-          clear(status, notice(`Monitor ${made.label ?? made.id} started: it opens a case for each ${made.product} alert from ${made.since} on of at least ${made.min_area_ha} ha.${unwatchable}`));
-          announce('Monitor started');
-          form.reset();
-          await started();
-        } catch (err) {
-          clear(status, errorNotice(err, 'The monitor was not started'));
-        }
-      },
-    },
+  const form = actionForm({ class: 'facts-form', 'aria-labelledby': 'new-monitor' }, status, 'The monitor was not started', async () => {
+    const body = { product: product.value, min_area_ha: Number(minArea.value || 0), since: since.value || undefined, label: label.value.trim() || undefined };
+    if (scope.value === 'all') body.all = true;
+    else if (scope.value === 'selection') body.plot_ids = [...selection.keys()];
+    else body.shipment_id = scope.value.slice('shipment:'.length);
+    const made = await api('POST', '/eudr/alerts/monitors', { body });
+    const unwatchable = made.unwatchable?.count ? ` ${made.unwatchable.count} of its plots can never be read by this product (outside its band, or without a boundary) and open no case.` : '';
+    clear(status, notice(`Monitor ${made.label ?? made.id} started: it opens a case for each ${made.product} alert from ${made.since} on of at least ${made.min_area_ha} ha.${unwatchable}`));
+    announce('Monitor started');
+    form.reset();
+    await started();
+  },
     h('div', { class: 'grid' }, labelled('Watch', scope), labelled('Alert product', product), labelled('Smallest alert that opens a case (ha)', minArea), labelled('Alerts detected from', since), labelled('Label (optional)', label)),
     h('div', {}, h('button', { type: 'submit' }, 'Start the monitor')),
   );
@@ -90,18 +78,10 @@ export async function alertsPage(main) {
     );
   const closeForm = (c) => {
     const note = h('input', { name: 'note', required: true, 'aria-label': `What was found on ${c.ref ?? c.plot_id}` });
-    return h('form', {
-      class: 'row',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        try {
-          await api('POST', `/eudr/alerts/cases/${encodeURIComponent(c.alert_id)}/close`, { body: { note: note.value } });
-          clear(status, notice('Case closed.'));
-          await Promise.all([drawCases(), drawMonitors()]);
-        } catch (err) {
-          clear(status, errorNotice(err, 'The case was not closed'));
-        }
-      },
+    return actionForm({ class: 'row' }, status, 'The case was not closed', async () => {
+      await api('POST', `/eudr/alerts/cases/${encodeURIComponent(c.alert_id)}/close`, { body: { note: note.value } });
+      clear(status, notice('Case closed.'));
+      await Promise.all([drawCases(), drawMonitors()]);
     }, note, h('button', { type: 'submit', class: 'secondary' }, 'Close with this note'));
   };
   const shipments = await api('GET', '/portal/statements/shipments').then((a) => a.shipments ?? []).catch(() => []);

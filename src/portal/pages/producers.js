@@ -1,7 +1,7 @@
 // Producers (spec 2.4): made here, an uploaded plot whose `producer` names one is attached to it, and
 // the register attaches one to the plots already there.
 import { api } from '../api.js';
-import { announce, clear, errorNotice, h, labelled, notice, number, table, when } from '../ui.js';
+import { actionForm, announce, clear, h, labelled, notice, number, table, when } from '../ui.js';
 
 export async function producersPage(main) {
   const list = h('div');
@@ -21,27 +21,19 @@ export async function producersPage(main) {
     ], producers, { empty: 'No producers yet: every uploaded plot that names one is reported producer_not_found until it is made here.' }));
   }
 
-  const form = h(
-    'form',
-    {
-      class: 'stack',
-      'aria-labelledby': 'new-producer',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        clear(status);
-        const body = { name: name.value.trim() };
-        if (reference.value.trim()) body.reference = reference.value.trim();
-        if (country.value.trim()) body.country = country.value.trim();
-        try {
-          const made = await api('POST', '/portal/plots/producers', { body });
-          form.reset();
-          clear(status, notice(`Producer ${made.name} added${made.country ? ` (${made.country})` : ''}. Plots that name it are attached on their next upload; attach it to plots already in the register from the register’s selection.`));
-          announce(`Producer ${made.name} added`);
-          await refresh();
-        } catch (err) {
-          clear(status, errorNotice(err, 'The producer was not added'));
-        }
-      },
+  const form = actionForm(
+    { class: 'stack', 'aria-labelledby': 'new-producer' },
+    status,
+    'The producer was not added',
+    async () => {
+      const body = { name: name.value.trim() };
+      if (reference.value.trim()) body.reference = reference.value.trim();
+      if (country.value.trim()) body.country = country.value.trim();
+      const made = await api('POST', '/portal/plots/producers', { body });
+      form.reset();
+      clear(status, notice(`Producer ${made.name} added${made.country ? ` (${made.country})` : ''}. Plots that name it are attached on their next upload; attach it to plots already in the register from the register’s selection.`));
+      announce(`Producer ${made.name} added`);
+      await refresh();
     },
     labelled('Name (as uploads name it in their producer property)', name),
     labelled('Reference (optional, unique in the workspace)', reference),

@@ -95,7 +95,7 @@ export async function registerPage(main, { params, signal }) {
     'div',
     { class: 'stack-rows' },
     h('div', { class: 'row' }, runSelected, h('label', { class: 'row' }, rerun, 'Read again plots that already have evidence'), runAll),
-    h('div', { class: 'row' }, makeShipment, labelled('Producer', producerChoice), attach, h('a', { href: '#/producers' }, 'Producers')),
+    h('div', { class: 'row' }, makeShipment, labelled('Producer', producerChoice), attach, h('a', { href: '#/producers' }, 'Manage producers')),
   );
 
   api('GET', '/portal/plots/producers')

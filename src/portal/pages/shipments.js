@@ -3,7 +3,7 @@
 import { api, apiUrl } from '../api.js';
 import { selection, selectionText } from '../selection.js';
 import { showServed } from '../served.js';
-import { announce, clear, coded, errorNotice, facts, h, labelled, notice, number, table } from '../ui.js';
+import { actionForm, announce, clear, coded, errorNotice, facts, h, labelled, notice, number, table } from '../ui.js';
 
 /**
  * The commercial facts a statement is built from, as the create and change routes take them; a fact
@@ -38,31 +38,20 @@ function factsForm(shipment, producers, { submit, onSubmit }) {
   const note = h('input', { name: 'note', value: shipment?.note ?? '' });
   const named = new Set(shipment?.producer_ids ?? []);
   const producerBoxes = producers.map((p) => ({ p, box: h('input', { type: 'checkbox', name: 'producer_ids', value: p.id, checked: named.has(p.id) }) }));
-  const form = h(
-    'form',
-    {
-      class: 'facts-form',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        clear(status);
-        // Creating, an empty fact is left out; changing, it is cleared (null).
-        const empty = shipment ? null : undefined;
-        const body = { reference: reference.value.trim() };
-        for (const { f, input } of inputs) {
-          const text = input.value.trim();
-          body[f.name] = text === '' ? empty : f.type === 'number' ? Number(text) : text;
-        }
-        const names = species.value.split('\n').map((l) => l.trim()).filter(Boolean);
-        body.species = names.length ? names : empty;
-        body.note = note.value.trim() || empty;
-        body.producer_ids = producerBoxes.filter(({ box }) => box.checked).map(({ p }) => p.id);
-        try {
-          await onSubmit(body);
-        } catch (err) {
-          clear(status, errorNotice(err, shipment ? 'The facts were not changed' : 'The shipment was not made'));
-        }
-      },
-    },
+  return actionForm({ class: 'facts-form' }, status, shipment ? 'The facts were not changed' : 'The shipment was not made', async () => {
+    // Creating, an empty fact is left out; changing, it is cleared (null).
+    const empty = shipment ? null : undefined;
+    const body = { reference: reference.value.trim() };
+    for (const { f, input } of inputs) {
+      const text = input.value.trim();
+      body[f.name] = text === '' ? empty : f.type === 'number' ? Number(text) : text;
+    }
+    const names = species.value.split('\n').map((l) => l.trim()).filter(Boolean);
+    body.species = names.length ? names : empty;
+    body.note = note.value.trim() || empty;
+    body.producer_ids = producerBoxes.filter(({ box }) => box.checked).map(({ p }) => p.id);
+    await onSubmit(body);
+  },
     h('div', { class: 'grid' }, labelled('Reference (unique in the workspace)', reference), inputs.map(({ f, input }) => labelled(f.label, input))),
     labelled('Species, for wood (one scientific name a line)', species),
     producers.length
@@ -72,7 +61,6 @@ function factsForm(shipment, producers, { submit, onSubmit }) {
     h('div', {}, h('button', { type: 'submit' }, submit)),
     status,
   );
-  return form;
 }
 
 export async function shipmentsPage(main, { params }) {
