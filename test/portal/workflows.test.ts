@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { cocoaShipment, type CocoaShipment } from '../api/post-cutoff-shipment.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { chromiumForFile, screenshot, seriousViolations, signIn } from '../support/browser.ts';
+import { chromiumForFile, screenshot, seriousViolations, signedInPage } from '../support/browser.ts';
 import { BACKENDS } from '../support/db.ts';
 
 const browser = chromiumForFile();
@@ -55,14 +55,10 @@ for (const backend of BACKENDS) {
       const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Cocoa Trader', plan: 'professional', ...account });
       key = created.api_key as string;
       batch = await cocoaShipment(app, created.workspace_id as string, key);
-      context = await browser().newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-      context.setDefaultTimeout(30_000);
-      page = await context.newPage();
-      page.on('request', (r) => requests.push(r.url()));
-      page.on('pageerror', (err) => errors.push(err.message));
-      // The imagery tiles read an archive this test has not generated: none is rendered.
-      await page.route(/\/(change\/)?tiles\//, (route) => route.abort());
-      await signIn(page, app.url, account, 'Cocoa Trader');
+      ({ context, page } = await signedInPage(browser(), app.url, account, 'Cocoa Trader', (p) => {
+        p.on('request', (r) => requests.push(r.url()));
+        p.on('pageerror', (err) => errors.push(err.message));
+      }));
     });
     after(async () => {
       await context?.close();
