@@ -148,7 +148,8 @@ for (const backend of BACKENDS) {
       await page.getByLabel('Label (optional)').fill('portal watch');
       await page.getByRole('button', { name: 'Start the monitor' }).click();
       await page.getByText(/^Monitor portal watch started/).waitFor();
-      await page.getByRole('region', { name: 'Alert monitors' }).getByRole('cell', { name: 'portal watch', exact: true }).waitFor();
+      const monitor = page.getByRole('region', { name: 'Alert monitors' }).locator('tr', { hasText: 'portal watch' });
+      await monitor.getByRole('link', { name: 'the plots of shipment PORTAL-SHIP' }).waitFor();
       const queue = page.getByRole('region', { name: 'Alert cases' });
       const open = queue.locator('tbody tr', { hasText: 'CI-HALF' });
       await open.waitFor();

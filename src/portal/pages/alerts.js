@@ -5,12 +5,13 @@ import { selection, selectionText } from '../selection.js';
 import { showServed } from '../served.js';
 import { actionForm, announce, clear, h, labelled, notice, number, table, when, words } from '../ui.js';
 
-/** What a monitor watches; a shipment's monitor stops when the shipment is deleted. */
-function watches(m) {
+/** What a monitor watches, a shipment by its reference; a shipment's monitor stops when the shipment is deleted. */
+function watches(m, shipments) {
   if (m.plot_ids) return `${m.plot_ids.length} plots`;
   if (m.shipment_id === null) return words(m.scope);
   if (!m.active) return 'a deleted shipment (stopped)';
-  return h('a', { href: `#/register/shipment/${encodeURIComponent(m.shipment_id)}` }, 'the plots of a shipment');
+  const reference = shipments.find((s) => s.id === m.shipment_id)?.reference;
+  return h('a', { href: `#/register/shipment/${encodeURIComponent(m.shipment_id)}` }, reference ? `the plots of shipment ${reference}` : 'the plots of a shipment');
 }
 
 const CASE_VIEWS = { open: 'Open cases', closed: 'Closed cases', all: 'Every case' };
@@ -45,6 +46,7 @@ function monitorForm(shipments, status, started) {
 }
 
 export async function alertsPage(main) {
+  const shipments = await api('GET', '/portal/statements/shipments').then((a) => a.shipments ?? []).catch(() => []);
   const cases = h('div');
   const monitors = h('div');
   const status = h('div');
@@ -68,7 +70,7 @@ export async function alertsPage(main) {
     showServed(monitors, 'Alert monitors', '/eudr/alerts/monitors', (answer) =>
       table('Alert monitors', [
         { label: 'Label', cell: (m) => m.label ?? m.id },
-        { label: 'Watches', cell: watches },
+        { label: 'Watches', cell: (m) => watches(m, shipments) },
         { label: 'Product', cell: (m) => m.product },
         { label: 'Smallest alert (ha)', cell: (m) => number(m.min_area_ha, 2), num: true },
         { label: 'Since', cell: (m) => m.since },
@@ -84,7 +86,6 @@ export async function alertsPage(main) {
       await Promise.all([drawCases(), drawMonitors()]);
     }, note, h('button', { type: 'submit', class: 'secondary' }, 'Close with this note'));
   };
-  const shipments = await api('GET', '/portal/statements/shipments').then((a) => a.shipments ?? []).catch(() => []);
   clear(making, monitorForm(shipments, status, drawMonitors));
   clear(
     main,
@@ -92,7 +93,7 @@ export async function alertsPage(main) {
     h('p', { class: 'muted' }, 'Published canopy-change alerts found over your plots by monitors, as cases to review; an alert is adjudicated against the record before the cutoff. Monitors run on the service’s schedule.'),
     status,
     h('h2', {}, 'Case queue'),
-    labelled('Show', view),
+    h('div', { class: 'row' }, labelled('Show', view)),
     cases,
     h('h2', {}, 'Monitors'),
     monitors,
