@@ -74,7 +74,16 @@ for (const backend of BACKENDS) {
     });
 
     test('a producer made in the portal is matched by the next upload; a rejected plot says why', async () => {
-      await page.getByRole('link', { name: 'Producers' }).click();
+      const upload = async (checkOnly: boolean) => {
+        await page.getByRole('link', { name: 'Upload' }).click();
+        await page.getByLabel(/^Book of plots/).setInputFiles({ name: 'book.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(book) });
+        await page.getByLabel('Only check the file; store nothing').setChecked(checkOnly);
+        await page.getByRole('button', { name: 'Upload' }).click();
+        await page.getByRole('heading', { name: 'Validation report' }).waitFor({ timeout: 60_000 });
+      };
+      await upload(true);
+      assert.match((await page.locator('#producers-unmatched').textContent())!, /^2 plots name producers this workspace does not have \(producer_not_found\)\. Add them on the Producers page/);
+      await page.locator('#producers-unmatched').getByRole('link', { name: 'Producers page' }).click();
       await page.getByLabel(/^Name/).fill(PRODUCER);
       await page.getByLabel(/^Country/).fill('CIV');
       await page.getByRole('button', { name: 'Add the producer' }).click();
@@ -83,10 +92,8 @@ for (const backend of BACKENDS) {
 
       // The report at a phone's width: its wide table is a focusable region the arrow keys scroll.
       await page.setViewportSize(PHONE);
-      await page.getByRole('link', { name: 'Upload' }).click();
-      await page.getByLabel(/^Book of plots/).setInputFiles({ name: 'book.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(book) });
-      await page.getByRole('button', { name: 'Upload' }).click();
-      await page.getByRole('heading', { name: 'Validation report' }).waitFor({ timeout: 60_000 });
+      await upload(false);
+      assert.equal(await page.locator('#producers-unmatched').count(), 0);
       const report = page.getByRole('region', { name: 'Validation report per plot' });
       const row = (ref: string) => report.locator('tr', { hasText: ref });
       assert.equal(await row('UP-OK').locator('text=producer_not_found').count(), 0, 'the producer is matched');
@@ -203,6 +210,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(outside, [], 'no request leaves the origin');
       assert.ok(requests.some((u) => u.endsWith('/vendor/world-atlas/countries-50m.json')));
 
+      assert.match((await page.locator('section[aria-labelledby="plot-facts"]').textContent())!, new RegExp(`Producer${PRODUCER}`), 'the producer attached from the register');
       assert.equal(await page.locator('#verdict-title code').textContent(), 'prior_management_weak');
       assert.equal(await page.locator('#reasons li code').first().textContent(), 'evergreen_canopy_unsupported');
       await page.getByLabel('Layer').selectOption('ndvi');

@@ -79,6 +79,7 @@ export async function plotPage(main, { params, signal }) {
         ['State', toneBadge(plot.state)],
         ['What the record shows', plot.state?.summary ?? '—'],
         ['Commodity', plot.commodity ?? '—'],
+        ['Producer', plot.producer_name ?? 'none attached'],
         ['Country', plot.country ?? '—'],
         ['Area (ha)', number(plot.area_ha, 2)],
         ['Validation', plot.validation_state],

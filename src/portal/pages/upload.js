@@ -92,6 +92,13 @@ async function fileShapes(file) {
   }
 }
 
+/** Plots naming a producer the workspace does not have: where to add it, so the next upload attaches it. */
+function unmatchedProducers(plots) {
+  const unmatched = plots.filter((p) => p.findings.some((f) => f.code === 'producer_not_found')).length;
+  if (unmatched === 0) return null;
+  return h('div', { class: 'notice warn', role: 'status', id: 'producers-unmatched' }, `${unmatched} plot${unmatched === 1 ? ' names a producer' : 's name producers'} this workspace does not have (producer_not_found). Add ${unmatched === 1 ? 'it' : 'them'} on the `, h('a', { href: '#/producers' }, 'Producers page'), ', then upload the book again, or attach a producer to the plots from the register’s selection.');
+}
+
 function showReport(container, answer, shapes) {
   const plots = answer.plots ?? [];
   const counts = { valid: 0, repaired: 0, rejected: 0 };
@@ -135,6 +142,7 @@ function showReport(container, answer, shapes) {
       ...(imported ? Object.entries(imported).map(([k, v]) => [words(k), number(v, 0)]) : []),
     ]),
     (answer.notes ?? []).map((n) => notice(n)),
+    unmatchedProducers(plots),
     answer.row_errors?.length ? h('section', {}, h('h3', {}, 'Rows that could not be read'), list(answer.row_errors.map((r) => ({ code: r.line ? `line ${r.line}` : `row ${r.index + 1}`, message: `${words(r.code)}: ${r.message}` })))) : null,
     imported ? h('p', {}, h('a', { href: '#/register' }, 'Open the register to run evidence on these plots')) : null,
     h('h3', {}, 'Map of the plots'),
