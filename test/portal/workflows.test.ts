@@ -192,7 +192,7 @@ for (const backend of BACKENDS) {
       await page.setViewportSize({ width: 1280, height: 800 });
     });
 
-    test('the plot page: a base map from the service alone, codes in words, the NDVI legend', async () => {
+    test('the plot page: a base map from the service alone, codes in words, the legends, the chart\'s NDVI axis', async () => {
       await page.goto(`${app.url}/#/plots/${batch.half.id}`);
       const map = page.locator('#plot-map[data-base-drawn="true"]');
       await map.waitFor();
@@ -216,6 +216,21 @@ for (const backend of BACKENDS) {
       await page.getByLabel('Layer').selectOption('ndvi');
       assert.match((await page.locator('#imagery-legend').textContent())!, /^Vegetation index \(NDVI\) of each pixel: -0\.20\.9\. Brown is bare ground/);
       await page.getByText('Kept scene: the plot’s NDVI on a clear scene').waitFor();
+      // The NDVI axis runs from 0 to 1: troughs read near 0.5 sit at mid-height, where an axis fitted to
+      // the readings alone would put them at its foot, as deep as any dip could look.
+      const troughsAt = await page.locator('#season-chart canvas').evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let rows = 0;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i] > 130 && d[i + 1] < 60 && d[i + 2] < 60) {
+            rows += Math.floor(i / 4 / c.width);
+            n++;
+          }
+        }
+        return rows / n / c.height;
+      });
+      assert.ok(troughsAt > 0.25 && troughsAt < 0.55, `the troughs are drawn at ${troughsAt} of the chart's height`);
       assert.deepEqual(errors, [], 'no script error on any page');
     });
   });
