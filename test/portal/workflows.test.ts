@@ -138,15 +138,29 @@ for (const backend of BACKENDS) {
       await page.getByRole('button', { name: 'Make the shipment' }).click();
       await page.getByRole('heading', { name: 'Statement of PORTAL-SHIP' }).waitFor();
 
-      const listed = await app.call('GET', '/api/v1/portal/statements/shipments', { key });
-      const made = listed.body.shipments.find((s: { reference: string }) => s.reference === 'PORTAL-SHIP');
-      assert.deepEqual([made.hs_code, made.quantity, made.unit, made.destination_country, made.counts.plots], ['1801', 12, 't', 'NL', 2]);
+      const expectShipment = async (fields: Record<string, unknown>) => {
+        const listed = await app.call('GET', '/api/v1/portal/statements/shipments', { key });
+        const made = listed.body.shipments.find((s: { reference: string }) => s.reference === 'PORTAL-SHIP');
+        assert.deepEqual(Object.fromEntries(Object.keys(fields).map((k) => [k, made[k]])), fields);
+        return made;
+      };
+      const made = await expectShipment({ hs_code: '1801', quantity: 12, unit: 't', destination_country: 'NL', arrives_on: '2026-04-20' });
+      assert.equal(made.counts.plots, 2);
       const warnings = page.getByRole('region', { name: 'Evidence warnings' });
       assert.equal(await warnings.locator('tbody tr', { hasText: 'post_cutoff_loss' }).count(), 2);
       assert.match((await warnings.locator('tr', { hasText: 'CI-HALF' }).first().textContent())!, /Moist forest on 50% of this plot \(2\.96 ha\) was lost in 2022/);
       assert.equal(await page.getByText('Ready: the statement can be built').count(), 0);
       await screenshot(page, `${backend}-23-shipment-made`);
       assert.deepEqual(await seriousViolations(page), []);
+
+      // Its facts changed afterwards: a fact emptied is cleared, not kept.
+      await page.getByText('Commercial facts of PORTAL-SHIP').click();
+      const facts = page.locator('details', { hasText: 'Commercial facts of PORTAL-SHIP' });
+      await facts.getByLabel('Quantity', { exact: true }).fill('14');
+      await facts.getByLabel('Arrives on', { exact: true }).fill('');
+      await facts.getByRole('button', { name: 'Save the facts' }).click();
+      await page.getByText('Facts of PORTAL-SHIP saved.').waitFor();
+      await expectShipment({ quantity: 14, arrives_on: null, hs_code: '1801' });
     });
 
     test('a monitor started over the shipment, and the case queue worked', async () => {

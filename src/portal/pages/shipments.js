@@ -134,8 +134,7 @@ function addSelection(s, status, redraw) {
       try {
         const added = await api('POST', `/portal/statements/shipments/${encodeURIComponent(s.id)}/plots`, { body: { plot_ids: [...selection.keys()] } });
         selection.clear();
-        clear(status, notice(`${added.added} plot${added.added === 1 ? '' : 's'} added, ${added.already_in} already in it; the batch holds ${added.n_plots}.`));
-        await redraw();
+        await redraw(`${added.added} plot${added.added === 1 ? '' : 's'} added, ${added.already_in} already in it; the batch holds ${added.n_plots}.`);
       } catch (err) {
         clear(status, errorNotice(err, 'The plots were not added'));
       }
@@ -143,14 +142,17 @@ function addSelection(s, status, redraw) {
   }, `Add the register’s selection (${selectionText(3)})`);
 }
 
-/** A shipment's statement as checked now: ready or not, each problem in the information system's terms, the evidence's warnings; its facts to change. */
-async function showStatement(box, s, producers, drawList) {
+/**
+ * A shipment's statement as checked now: ready or not, each problem in the information system's
+ * terms, the evidence's warnings; its facts to change. `said` is what the last action did.
+ */
+async function showStatement(box, s, producers, drawList, said = null) {
   const base = `/portal/statements/shipments/${encodeURIComponent(s.id)}`;
-  const status = h('div');
+  const status = h('div', {}, said ? notice(said) : null);
   clear(box, h('p', {}, 'Checking the statement…'));
-  const again = async () => {
+  const again = async (done) => {
     await drawList();
-    await showStatement(box, await api('GET', base), producers, drawList);
+    await showStatement(box, await api('GET', base), producers, drawList, done);
   };
   try {
     const check = await api('GET', `${base}/statement`, { query: { format: 'json' } });
@@ -179,8 +181,7 @@ async function showStatement(box, s, producers, drawList) {
         submit: 'Save the facts',
         onSubmit: async (body) => {
           await api('PATCH', base, { body });
-          announce('Facts saved');
-          await again();
+          await again(`Facts of ${body.reference} saved.`);
         },
       })),
     );
