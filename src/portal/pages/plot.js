@@ -155,7 +155,7 @@ function imageryLegend(box, layer, stops) {
   ramp.style.background = `linear-gradient(to right, ${stops.map((s) => `rgba(${s.rgba[0]}, ${s.rgba[1]}, ${s.rgba[2]}, ${s.rgba[3] / 255}) ${Math.round(((s.at - first) / (last - first)) * 100)}%`).join(', ')})`;
   clear(
     box,
-    h('p', { id: 'imagery-legend' }, h('strong', {}, 'Vegetation index (NDVI) of each pixel: '), String(first), ramp, String(last), '. ', 'Brown is bare ground or sparse cover (', String(first), ' and below), yellow to light green thin or seasonal vegetation, dark green dense green canopy (', String(last), ' and above); a pixel with no clear reading is left transparent.'),
+    h('p', { id: 'imagery-legend' }, h('strong', {}, 'Vegetation index (NDVI) of each pixel: '), String(first), ramp, String(last), '. ', 'Brown is bare ground (', String(first), ' and below), yellow to light green sparse or thinning vegetation, dark green dense canopy (', String(last), ' and above); a pixel with no clear reading is left transparent.'),
   );
 }
 
