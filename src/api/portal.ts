@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
 import { COMMODITY_ALIASES, COMMODITY_SCOPES, POST_CUTOFF_LOSS_HEADLINE, REASON_MEANINGS, VERDICT_MEANINGS } from '../documents/meanings.ts';
 import { OPENSSL_NOTE, opensslCommands, verificationSteps } from '../documents/verification.ts';
+import { NDVI_STOPS } from '../engine/map-layers.ts';
 
 /** The portal's own files: plain ES modules, HTML and CSS, served as they are (no build step). */
 const PORTAL_DIR = fileURLToPath(new URL('../portal/', import.meta.url));
@@ -26,6 +27,10 @@ export const VENDORED: Record<string, Record<string, string>> = {
   uplot: {
     'uPlot.js': 'dist/uPlot.esm.js',
     'uPlot.css': 'dist/uPlot.min.css',
+  },
+  // Natural Earth's 1:50m countries and land (public domain) as TopoJSON: the maps' base, drawn in the browser.
+  'world-atlas': {
+    'countries-50m.json': 'countries-50m.json',
   },
 };
 
@@ -74,9 +79,10 @@ function portalAssets(): Map<string, Asset> {
     for (const [served, file] of Object.entries(files)) assets.set(`/vendor/${pkg}/${served}`, asset(file, readFileSync(join(root, file))));
   }
   // The plain words of verdicts and reasons, and how to verify a signature, come from the text the
-  // documents use; the page puts the plot's own addresses and digest in place of the {…} names.
+  // documents use; the page puts the plot's own addresses and digest in place of the {…} names. The
+  // NDVI layer's legend is drawn from the stops its tiles are coloured with.
   const verification = { steps: verificationSteps('the "evidence" member of GET {evidence_url}', '{public_key_url}'), openssl_note: OPENSSL_NOTE, openssl: opensslCommands('{digest}') };
-  const meanings = JSON.stringify({ verdicts: VERDICT_MEANINGS, reasons: REASON_MEANINGS, verification, post_cutoff_loss: POST_CUTOFF_LOSS_HEADLINE, commodity_scopes: COMMODITY_SCOPES, commodity_aliases: COMMODITY_ALIASES });
+  const meanings = JSON.stringify({ verdicts: VERDICT_MEANINGS, reasons: REASON_MEANINGS, verification, post_cutoff_loss: POST_CUTOFF_LOSS_HEADLINE, commodity_scopes: COMMODITY_SCOPES, commodity_aliases: COMMODITY_ALIASES, ndvi_stops: NDVI_STOPS });
   assets.set('/assets/meanings.json', asset('meanings.json', Buffer.from(meanings)));
   return assets;
 }

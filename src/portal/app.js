@@ -10,6 +10,7 @@ import { plotPage } from './pages/plot.js';
 import { summaryPage } from './pages/summary.js';
 import { alertsPage } from './pages/alerts.js';
 import { shipmentsPage } from './pages/shipments.js';
+import { producersPage } from './pages/producers.js';
 import { webhooksPage } from './pages/webhooks.js';
 
 /** The pages in the navigation, in order; `#/plots/<id>` is reached from the register. */
@@ -18,6 +19,7 @@ const PAGES = [
   { path: 'upload', title: 'Upload', render: uploadPage },
   { path: 'register', title: 'Register', render: registerPage },
   { path: 'summary', title: 'Summary', render: summaryPage },
+  { path: 'producers', title: 'Producers', render: producersPage },
   { path: 'shipments', title: 'Shipments', render: shipmentsPage },
   { path: 'alerts', title: 'Alerts', render: alertsPage },
   { path: 'webhooks', title: 'Webhooks', render: webhooksPage },
@@ -37,6 +39,8 @@ function routeOf(hash) {
   if (first === 'plots' && rest[0]) return { page: { path: 'register', title: 'Plot', render: plotPage }, params: { id: decodeURIComponent(rest[0]) } };
   // The register narrowed to one shipment's plots, from the shipments page.
   if (first === 'register' && rest[0] === 'shipment' && rest[1]) return { page: PAGES.find((p) => p.path === 'register'), params: { shipment: decodeURIComponent(rest[1]) } };
+  // A new shipment of the register's selection.
+  if (first === 'shipments' && rest[0] === 'new') return { page: PAGES.find((p) => p.path === 'shipments'), params: { new: true } };
   if (first === 'sign-in') return { page: { path: 'sign-in', title: 'Sign in', render: signInPage }, params: {} };
   return { page: PAGES.find((p) => p.path === first) ?? PAGES[0], params: {} };
 }

@@ -27,6 +27,13 @@ export function chartScenes(evidence, timelineScenes) {
 const SKIPPED_AT = 0.03;
 
 /**
+ * The NDVI axis runs from 0 (or the lowest reading, if below) to 1 (or the highest, if above): fitted
+ * to the readings alone, a spread of a few hundredths would fill the chart's height and noise between
+ * scenes would look like a seasonal dip.
+ */
+const ndviRange = (u, min, max) => [Math.min(0, min ?? 0), Math.max(1, max ?? 1)];
+
+/**
  * Draws into `container` and answers the chart; `scenes` are {date, kept, ndvi}, `seasons` the
  * evidence's (spec 2.8.5). A value missing from a series is a gap, never a zero.
  */
@@ -61,14 +68,14 @@ export function seasonChart(container, { scenes, seasons, width }) {
       width,
       height: 300,
       title: 'Vegetation index (NDVI) over the plot, scene by scene',
-      scales: { x: { time: true }, skipped: { range: [0, 1] } },
-      axes: [{}, { label: 'NDVI' }],
+      scales: { x: { time: true }, y: { range: ndviRange }, skipped: { range: [0, 1] } },
+      axes: [{}, { label: 'NDVI (0 bare, 1 dense canopy)' }],
       series: [
         { label: 'Date', value: (u, v) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) },
-        { label: 'Kept scene', ...dots('#0f6b35', '#0f6b35', 6) },
-        { label: 'Skipped scene (no reading)', scale: 'skipped', value: (u, v) => (v === null ? '—' : 'skipped'), ...dots('#6b7580', '#ffffff', 6) },
-        { label: 'Season plateau', stroke: '#0b57a4', width: 2, spanGaps: false, points: { show: false } },
-        { label: 'Season trough', ...dots('#a4161a', '#a4161a', 9) },
+        { label: 'Kept scene: the plot’s NDVI on a clear scene', ...dots('#0f6b35', '#0f6b35', 6) },
+        { label: 'Skipped scene: left out of the read, no reading', scale: 'skipped', value: (u, v) => (v === null ? '—' : 'skipped'), ...dots('#6b7580', '#ffffff', 6) },
+        { label: 'Season plateau: the canopy’s level that season', stroke: '#0b57a4', width: 2, spanGaps: false, points: { show: false } },
+        { label: 'Season trough: the lowest point of its dry season', ...dots('#a4161a', '#a4161a', 9) },
       ],
     },
     [xs, column('kept'), column('skipped'), column('plateau'), column('trough')],

@@ -1,7 +1,9 @@
-// Maps over the service's own imagery tiles (Leaflet). A tile the service cannot give (no such route
-// yet, no scene there) leaves the map blank, and the map says so in words once.
+// Maps over the service's own imagery tiles (Leaflet), on a base of land and borders drawn from a file
+// the service serves (basemap.js). A tile the service cannot give (no such route yet, no scene there)
+// leaves the base showing, and the map says so in words once.
 import * as L from '../vendor/leaflet/leaflet.js';
 import { apiUrl } from './api.js';
+import { drawBase } from './basemap.js';
 import { h } from './ui.js';
 
 /** The zooms the service draws each family at: imagery from 12, change layers from 10. */
@@ -19,6 +21,9 @@ export function plotMap(container, label, status) {
   // Zooms set on the map itself, or Leaflet would take the tile layers' shallowest zoom as the map's.
   const map = L.map(container, { attributionControl: true, zoomSnap: 0.5, minZoom: 1, maxZoom: 18 });
   map.attributionControl.setPrefix(false);
+  drawBase(map)
+    .then(() => container.setAttribute('data-base-drawn', 'true'))
+    .catch((err) => status.append(h('p', { class: 'notice warn', role: 'status' }, `Base map: it could not be drawn (${err.message}); the plots are shown without it.`)));
   let tiles = null;
   let change = null;
   const warned = new Set();

@@ -44,13 +44,30 @@ export function errorNotice(err, what) {
 }
 
 /**
+ * A form whose submit runs `act` (the page's default submit held back, `status` cleared first); a
+ * refusal is said in `status` as "<refused>: message (code)".
+ */
+export function actionForm(attrs, status, refused, act, ...children) {
+  const onsubmit = async (e) => {
+    e.preventDefault();
+    clear(status);
+    try {
+      await act();
+    } catch (err) {
+      clear(status, errorNotice(err, refused));
+    }
+  };
+  return h('form', { ...attrs, onsubmit }, ...children);
+}
+
+/**
  * A table with a caption and column headers; `columns` are {label, cell(row) → node|string, num?}.
  */
 export function table(caption, columns, rows, { empty = 'Nothing to show.' } = {}) {
   if (rows.length === 0) return h('p', { class: 'muted' }, empty);
   return h(
     'div',
-    { class: 'table-wrap' },
+    scrollable(caption),
     h(
       'table',
       {},
@@ -59,6 +76,14 @@ export function table(caption, columns, rows, { empty = 'Nothing to show.' } = {
       h('tbody', {}, rows.map((r) => h('tr', {}, columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r)))))),
     ),
   );
+}
+
+/**
+ * The box around a wide table: it scrolls sideways, so it takes the keyboard's focus to be scrolled
+ * with the arrow keys, and is a region named by the table's caption.
+ */
+export function scrollable(caption) {
+  return { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': caption };
 }
 
 export function facts(pairs) {
@@ -75,6 +100,18 @@ export const percent = (share) => (share === null || share === undefined ? '—'
 export const when = (iso) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
 /** A code such as `prior_management_weak` in words, where no sentence for it is known. */
 export const words = (code) => (code ? code.replaceAll('_', ' ') : '—');
+
+/** A code said in words (the service's sentence for it where known), with the code itself beside, for a pipeline that routes on it. */
+export function coded(text, code) {
+  if (!code) return '—';
+  return h('span', { class: 'coded' }, text ?? words(code), ' ', h('code', {}, code));
+}
+
+/** A plan's evidence allowance: the cap, or "Unlimited" for a plan without one (cap null). */
+export const allowance = (cap) => (cap === null || cap === undefined ? 'Unlimited' : number(cap, 0));
+
+/** What a run leaves of the allowance: "12 of 100 units used", or "12 units used (Unlimited)". */
+export const allowanceUse = (used, cap) => (cap === null || cap === undefined ? `${number(used, 0)} units used (Unlimited)` : `${number(used, 0)} of ${number(cap, 0)} units used`);
 
 export function labelled(text, control) {
   return h('label', {}, text, control);

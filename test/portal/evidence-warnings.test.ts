@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { cocoaShipment, type CocoaShipment } from '../api/post-cutoff-shipment.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { chromiumForFile, seriousViolations } from '../support/browser.ts';
+import { chromiumForFile, seriousViolations, signedInPage } from '../support/browser.ts';
 import { BACKENDS } from '../support/db.ts';
 
 const browser = chromiumForFile();
@@ -25,16 +25,7 @@ for (const backend of BACKENDS) {
       app = await startTestApp(backend);
       const created = await runAdminCommand(app.services.store, ['workspace', 'create'], { name: 'Cocoa Importer', plan: 'trial', ...account });
       batch = await cocoaShipment(app, created.workspace_id as string, created.api_key as string);
-      context = await browser().newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-      context.setDefaultTimeout(30_000);
-      page = await context.newPage();
-      // The plot page's map asks for imagery tiles, which this test does not look at: none is rendered.
-      await page.route(/\/(change\/)?tiles\//, (route) => route.abort());
-      await page.goto(`${app.url}/`);
-      await page.getByLabel('Email').fill(account.email);
-      await page.getByLabel('Password').fill(account.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Cocoa Importer' }).waitFor();
+      ({ context, page } = await signedInPage(browser(), app.url, account, 'Cocoa Importer'));
     });
     after(async () => {
       await context?.close();

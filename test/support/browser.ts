@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Where the screenshots go (git-ignored; the README names it). */
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-output', 'portal');
@@ -51,6 +51,26 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+/**
+ * A fresh context (its own cookies and storage) at desktop size, signed in through the portal's own
+ * form at `origin` on the workspace page, headed by its name. Imagery tiles are refused: these tests'
+ * archives are not generated. `watch` gets the page before its first request; axe-core is injected
+ * past the page's policy.
+ */
+export async function signedInPage(browser: Browser, origin: string, account: { email: string; password: string }, workspace: string, watch: (page: Page) => void = () => {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, bypassCSP: true });
+  context.setDefaultTimeout(30_000);
+  const page = await context.newPage();
+  watch(page);
+  await page.route(/\/(change\/)?tiles\//, (route) => route.abort());
+  await page.goto(`${origin}/`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: workspace }).waitFor();
+  return { context, page };
 }
 
 /** A full-page screenshot under SCREENSHOTS. */

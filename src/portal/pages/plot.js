@@ -2,7 +2,7 @@ import { api, apiUrl, isMissingRoute } from '../api.js';
 import { chartScenes, seasonChart } from '../chart.js';
 import { plotMap } from '../map.js';
 import { meanings } from '../meanings.js';
-import { clear, errorNotice, facts, h, labelled, notice, number, percent, table, toneBadge, when, words } from '../ui.js';
+import { clear, coded, errorNotice, facts, h, labelled, notice, number, percent, table, toneBadge, when, words } from '../ui.js';
 
 /** The structural instruments and the terrain (spec 2.7 rule 1): each answer, its reading and its refusal. */
 const INSTRUMENTS = [
@@ -79,6 +79,7 @@ export async function plotPage(main, { params, signal }) {
         ['State', toneBadge(plot.state)],
         ['What the record shows', plot.state?.summary ?? '—'],
         ['Commodity', plot.commodity ?? '—'],
+        ['Producer', plot.producer_name ?? 'none attached'],
         ['Country', plot.country ?? '—'],
         ['Area (ha)', number(plot.area_ha, 2)],
         ['Validation', plot.validation_state],
@@ -87,6 +88,7 @@ export async function plotPage(main, { params, signal }) {
       ])),
       h('section', { 'aria-labelledby': 'plot-map-title' }, h('h2', { id: 'plot-map-title' }, 'Boundary over the imagery'), sceneControls, mapBox, mapStatus),
     ),
+    validationSection(plot),
     evidence ? verdictSection(evidence, texts) : noEvidence(wrapper, plot),
     evidence ? scopeSection(evidence, plot.commodity, texts) : null,
     evidence ? h('section', { 'aria-labelledby': 'series-title' }, h('h2', { id: 'series-title' }, 'The seasonal record'), chartBox, seasonsTable(evidence)) : null,
@@ -99,7 +101,7 @@ export async function plotPage(main, { params, signal }) {
   const m = plotMap(mapBox, `Boundary of plot ${title}`, mapStatus);
   if (plot.geometry) m.addPlots([{ type: 'Feature', geometry: plot.geometry, properties: { label: title } }]);
   const scenes = timeline instanceof Error ? [] : timeline.scenes ?? [];
-  showSceneControls(sceneControls, m, scenes, timeline instanceof Error ? timeline : null);
+  showSceneControls(sceneControls, m, scenes, timeline instanceof Error ? timeline : null, texts.ndvi_stops);
   if (evidence) {
     const drawn = chartScenes(evidence, scenes);
     const readings = drawn.some((s) => s.kept);
@@ -139,17 +141,39 @@ function changeControl(m, legendBox) {
   return labelled('Change over the imagery', select);
 }
 
-function showSceneControls(box, m, scenes, failure) {
+/**
+ * What the imagery layer shows: true colour in words; NDVI as its colour ramp, read from the stops
+ * the tiles are coloured with (meanings.json), with the values at its ends.
+ */
+function imageryLegend(box, layer, stops) {
+  if (layer !== 'ndvi') {
+    clear(box, h('p', { class: 'muted', id: 'imagery-legend' }, 'True colour: the scene’s red, green and blue reflectance, as the eye would see the ground.'));
+    return;
+  }
+  const [first, last] = [stops[0].at, stops.at(-1).at];
+  const ramp = h('span', { class: 'ramp', 'aria-hidden': 'true' });
+  ramp.style.background = `linear-gradient(to right, ${stops.map((s) => `rgba(${s.rgba[0]}, ${s.rgba[1]}, ${s.rgba[2]}, ${s.rgba[3] / 255}) ${Math.round(((s.at - first) / (last - first)) * 100)}%`).join(', ')})`;
+  clear(
+    box,
+    h('p', { id: 'imagery-legend' }, h('strong', {}, 'Vegetation index (NDVI) of each pixel: '), String(first), ramp, String(last), '. ', 'Brown is bare ground (', String(first), ' and below), yellow to light green sparse or thinning vegetation, dark green dense canopy (', String(last), ' and above); a pixel with no clear reading is left transparent.'),
+  );
+}
+
+function showSceneControls(box, m, scenes, failure, stops) {
   const legend = h('div', { class: 'legend-box' });
+  const layerLegend = h('div', { class: 'legend-box' });
   const change = changeControl(m, legend);
   const layer = h('select', { id: 'tile-layer' }, h('option', { value: 'true_colour' }, 'True colour'), h('option', { value: 'ndvi' }, 'Vegetation index (NDVI)'));
   const kept = scenes.filter((s) => s.kept);
   if (kept.length === 0) {
     const season = h('select', { id: 'tile-season' }, [2016, 2017, 2018, 2019, 2020].map((y) => h('option', { value: y, selected: y === 2020 }, String(y))));
-    const show = () => m.showTiles(layer.value, { season: season.value });
+    const show = () => {
+      m.showTiles(layer.value, { season: season.value });
+      imageryLegend(layerLegend, layer.value, stops);
+    };
     layer.addEventListener('change', show);
     season.addEventListener('change', show);
-    clear(box, labelled('Layer', layer), labelled('Season', season), change, legend, failure ? h('p', { class: 'muted' }, isMissingRoute(failure) ? 'The scene timeline is not served by this service yet; a season’s composite is shown.' : `The scene timeline could not be read: ${failure.message}`) : null);
+    clear(box, labelled('Layer', layer), labelled('Season', season), change, layerLegend, legend, failure ? h('p', { class: 'muted' }, isMissingRoute(failure) ? 'The scene timeline is not served by this service yet; a season’s composite is shown.' : `The scene timeline could not be read: ${failure.message}`) : null);
     show();
     return;
   }
@@ -160,12 +184,36 @@ function showSceneControls(box, m, scenes, failure) {
     shown.textContent = `${s.date} · ${s.product} · clear ${percent(s.clear_share)}`;
     slider.setAttribute('aria-valuetext', `${s.date}, ${s.product}`);
     m.showTiles(layer.value, { scene: s.id });
+    imageryLegend(layerLegend, layer.value, stops);
   };
   slider.addEventListener('change', show);
   slider.addEventListener('input', () => (shown.textContent = kept[Number(slider.value)].date));
   layer.addEventListener('change', show);
-  clear(box, labelled('Layer', layer), labelled(`Scene (${kept.length} kept)`, slider), shown, change, legend);
+  clear(box, labelled('Layer', layer), labelled(`Scene (${kept.length} kept)`, slider), shown, change, layerLegend, legend);
   show();
+}
+
+/**
+ * What the upload's checks said of the plot: for a rejected plot, why it was rejected, first; the
+ * findings and repairs of any plot beside. Each in the check's own words with its code.
+ */
+function validationSection(plot) {
+  const report = plot.validation_report ?? {};
+  const entries = (list) => h('ul', {}, list.map((f) => h('li', {}, coded(f.message, f.code))));
+  const rejections = report.rejections ?? [];
+  const findings = report.findings ?? [];
+  const repairs = report.repairs ?? [];
+  const rejected = plot.validation_state === 'rejected';
+  if (!rejected && findings.length === 0 && repairs.length === 0) return null;
+  return h(
+    'section',
+    { class: rejected ? 'panel notice error' : 'panel', 'aria-labelledby': 'validation-title', id: 'validation-report' },
+    h('h2', { id: 'validation-title' }, rejected ? 'Why this plot was rejected' : 'What the upload’s checks found'),
+    rejected ? h('p', {}, 'A rejected plot is never read as it stands: correct it and upload it again.') : null,
+    rejected ? (rejections.length ? entries(rejections) : h('p', {}, 'The upload recorded no reason for it.')) : null,
+    findings.length ? [h('h3', {}, 'Findings'), entries(findings)] : null,
+    repairs.length ? [h('h3', {}, 'Repairs made'), entries(repairs)] : null,
+  );
 }
 
 function noEvidence(err, plot) {
@@ -191,7 +239,6 @@ function noEvidence(err, plot) {
     { class: 'panel', 'aria-labelledby': 'verdict-title' },
     h('h2', { id: 'verdict-title' }, 'Evidence'),
     notice(why),
-    plot.validation_state === 'rejected' ? h('p', {}, 'A rejected plot is never read as it stands: correct it and upload it again.') : null,
     runnable ? run : null,
     status,
     h('p', {}, h('a', { href: '#/register' }, 'Back to the register')),
@@ -203,13 +250,13 @@ function verdictSection(e, m) {
   return h(
     'section',
     { class: 'panel', 'aria-labelledby': 'verdict-title' },
-    h('h2', { id: 'verdict-title' }, `Verdict: ${verdict?.title ?? words(e.verdict)}`),
+    h('h2', { id: 'verdict-title' }, 'Verdict: ', coded(verdict?.title, e.verdict)),
     h('p', { id: 'finding' }, e.finding),
     verdict ? h('p', { class: 'muted' }, verdict.meaning) : null,
     h('h3', {}, 'Reasons'),
-    h('ul', { id: 'reasons' }, e.reasons.map((r) => h('li', {}, h('strong', {}, words(r)), ': ', m.reasons[r] ?? ''))),
+    h('ul', { id: 'reasons' }, e.reasons.map((r) => h('li', {}, coded(m.reasons[r], r)))),
     h('h3', {}, 'Next step'),
-    e.next_step ? h('p', { id: 'next-step' }, h('strong', {}, words(e.next_step.code)), ': ', e.next_step.note) : h('p', { id: 'next-step' }, 'None: the finding stands on its own.'),
+    h('p', { id: 'next-step' }, e.next_step ? coded(e.next_step.note, e.next_step.code) : 'None: the finding stands on its own.'),
     e.synthetic ? notice(e.synthetic_note ?? 'Read from the synthetic demo world.', 'warn') : null,
     facts([
       ['Footprint', e.footprint],

@@ -1,9 +1,10 @@
 import { api, isMissingRoute } from '../api.js';
-import { announce, clear, errorNotice, h, labelled, notice, number, percent, toneBadge, when, words } from '../ui.js';
+import { meanings } from '../meanings.js';
+import { selection as selected } from '../selection.js';
+import { allowanceUse, announce, clear, coded, errorNotice, h, labelled, notice, number, percent, scrollable, toneBadge, when, words } from '../ui.js';
 
 const EVIDENCE_STATES = ['none', 'queued', 'running', 'done', 'failed'];
 const TONES = { finding: 'Finding', record: 'Record only', forest_mapped: 'Forest mapped' };
-const VERDICTS = ['prior_management_evidenced', 'prior_management_weak', 'no_prior_management_evidenced', 'insufficient_record'];
 const POLL_MS = 1500;
 
 /** The sortable columns: the value each sorts by. */
@@ -28,8 +29,8 @@ const view = { state: '', q: '', shipment: '', loss: '', verdict: '', limit: 50,
 
 /** The register (spec 4.1, 4.2): filter, sort, page, select plots and run evidence, watch the job. */
 export async function registerPage(main, { params, signal }) {
+  const texts = await meanings();
   if (params.shipment) Object.assign(view, { shipment: params.shipment, offset: 0 });
-  const selected = new Set();
   const status = h('div');
   const progress = h('section', { 'aria-labelledby': 'job-title', hidden: true, class: 'panel' });
   const rowsBox = h('div');
@@ -44,7 +45,7 @@ export async function registerPage(main, { params, signal }) {
   );
   stateSelect.value = view.state;
   const q = h('input', { name: 'q', type: 'search', value: view.q });
-  const verdict = h('select', { name: 'verdict' }, h('option', { value: '' }, 'Any'), VERDICTS.map((v) => h('option', { value: v }, words(v))));
+  const verdict = h('select', { name: 'verdict' }, h('option', { value: '' }, 'Any'), Object.entries(texts.verdicts).map(([v, t]) => h('option', { value: v }, t.title)));
   verdict.value = view.verdict;
   const shipment = h('select', { name: 'shipment_id' }, h('option', { value: '' }, 'Any'));
   const shipmentNote = h('span', { class: 'muted' });
@@ -85,11 +86,41 @@ export async function registerPage(main, { params, signal }) {
   );
 
   const rerun = h('input', { type: 'checkbox', name: 'rerun' });
-  const runSelected = h('button', { type: 'button', id: 'run-selected', disabled: true, onclick: () => run({ plot_ids: [...selected], rerun: rerun.checked }) }, 'Run evidence on the selected plots');
+  const runSelected = h('button', { type: 'button', id: 'run-selected', disabled: true, onclick: () => run({ plot_ids: [...selected.keys()], rerun: rerun.checked }) }, 'Run evidence on the selected plots');
   const runAll = h('button', { type: 'button', class: 'secondary', id: 'run-all', onclick: () => run({ all: true }) }, 'Run evidence on every plot not yet read');
-  const actions = h('div', { class: 'row' }, runSelected, h('label', { class: 'row' }, rerun, 'Read again plots that already have evidence'), runAll);
+  const makeShipment = h('button', { type: 'button', class: 'secondary', id: 'ship-selected', onclick: () => (location.hash = '#/shipments/new') }, 'Make a shipment of the selected plots');
+  const producerChoice = h('select', { name: 'producer', id: 'attach-producer' }, h('option', { value: '' }, 'Choose a producer'));
+  const attach = h('button', { type: 'button', class: 'secondary', id: 'attach-selected', onclick: () => attachProducer() }, 'Attach to the selected plots');
+  const actions = h(
+    'div',
+    { class: 'stack-rows' },
+    h('div', { class: 'row' }, runSelected, h('label', { class: 'row' }, rerun, 'Read again plots that already have evidence'), runAll),
+    h('div', { class: 'row' }, makeShipment, labelled('Producer', producerChoice), attach, h('a', { href: '#/producers' }, 'Manage producers')),
+  );
+
+  api('GET', '/portal/plots/producers')
+    .then((answer) => producerChoice.append(...answer.producers.map((p) => h('option', { value: p.id }, p.reference ? `${p.name} (${p.reference})` : p.name))))
+    .catch((err) => clear(status, errorNotice(err, 'Producers could not be listed')));
+
+  /** Attaches the chosen producer to each selected plot, one call a plot; stops at the first refusal and says how far it got. */
+  async function attachProducer() {
+    if (!producerChoice.value) return clear(status, notice('Choose a producer to attach first.', 'warn'));
+    const ids = [...selected.keys()];
+    let done = 0;
+    try {
+      for (const id of ids) {
+        await api('POST', `/portal/plots/${encodeURIComponent(id)}/producer`, { body: { producer_id: producerChoice.value } });
+        done++;
+      }
+      clear(status, notice(`${producerChoice.selectedOptions[0].textContent} attached to ${done} plot${done === 1 ? '' : 's'}.`));
+    } catch (err) {
+      clear(status, errorNotice(err, `Attached to ${done} of ${ids.length} plots, then refused`));
+    }
+    await load(false);
+  }
 
   function selectionChanged() {
+    for (const b of [makeShipment, attach]) b.disabled = selected.size === 0;
     runSelected.disabled = selected.size === 0;
     runSelected.textContent = selected.size === 0 ? 'Run evidence on the selected plots' : `Run evidence on ${selected.size} selected plot${selected.size === 1 ? '' : 's'}`;
   }
@@ -102,7 +133,7 @@ export async function registerPage(main, { params, signal }) {
         clear(status, notice(answer.note ?? 'Nothing needed evidence.'));
         return;
       }
-      clear(status, notice(`Job ${answer.job_id} queued ${answer.queued} plot${answer.queued === 1 ? '' : 's'}; ${answer.used_after} of ${answer.cap} units of the allowance will then be used.`));
+      clear(status, notice(`Job ${answer.job_id} queued ${answer.queued} plot${answer.queued === 1 ? '' : 's'}; once they are read the allowance stands at ${allowanceUse(answer.used_after, answer.cap)}.`));
       selected.clear();
       selectionChanged();
       watch(answer.queued);
@@ -176,7 +207,7 @@ export async function registerPage(main, { params, signal }) {
       'aria-label': 'Select every plot on this page',
       checked: rows.length > 0 && rows.every((r) => selected.has(r.id)),
       onchange: (e) => {
-        for (const r of rows) e.target.checked ? selected.add(r.id) : selected.delete(r.id);
+        for (const r of rows) e.target.checked ? selected.set(r.id, r.external_ref ?? r.id) : selected.delete(r.id);
         selectionChanged();
         draw();
       },
@@ -195,10 +226,10 @@ export async function registerPage(main, { params, signal }) {
         ? h('p', { class: 'muted' }, page.total === 0 ? 'No plots match. Upload a book to fill the register.' : 'No plot on this page has that verdict.')
         : h(
             'div',
-            { class: 'table-wrap' },
+            scrollable('Plots of the register'),
             h(
               'table',
-              { id: 'register' },
+              { id: 'register', class: 'cards' },
               h('caption', { class: 'visually-hidden' }, 'Plots of the register'),
               h(
                 'thead',
@@ -212,24 +243,24 @@ export async function registerPage(main, { params, signal }) {
                   h(
                     'tr',
                     { 'data-plot-id': r.id },
-                    h('td', {}, h('input', {
+                    h('td', { 'data-label': 'Select' }, h('input', {
                       type: 'checkbox',
                       'aria-label': `Select ${r.external_ref ?? r.id}`,
                       checked: selected.has(r.id),
                       onchange: (e) => {
-                        e.target.checked ? selected.add(r.id) : selected.delete(r.id);
+                        e.target.checked ? selected.set(r.id, r.external_ref ?? r.id) : selected.delete(r.id);
                         selectionChanged();
                       },
                     })),
-                    h('td', {}, h('a', { href: `#/plots/${encodeURIComponent(r.id)}` }, r.external_ref ?? r.id)),
-                    h('td', {}, r.commodity ?? '—'),
-                    h('td', {}, r.country ?? '—'),
-                    h('td', { class: 'num' }, number(r.area_ha, 2)),
-                    h('td', { class: 'evidence-state' }, r.validation_state === 'rejected' ? h('span', { class: 'rejected' }, 'rejected at upload') : words(r.evidence_state)),
-                    h('td', {}, toneBadge(r.state)),
-                    h('td', {}, words(r.verdict)),
-                    h('td', { class: 'post-cutoff-loss' }, lossCell(r)),
-                    h('td', {}, when(r.evidence_at)),
+                    h('td', { 'data-label': 'Reference' }, h('a', { href: `#/plots/${encodeURIComponent(r.id)}` }, r.external_ref ?? r.id)),
+                    h('td', { 'data-label': 'Commodity' }, r.commodity ?? '—'),
+                    h('td', { 'data-label': 'Country' }, r.country ?? '—'),
+                    h('td', { 'data-label': 'Area (ha)', class: 'num' }, number(r.area_ha, 2)),
+                    h('td', { 'data-label': 'Evidence', class: 'evidence-state' }, r.validation_state === 'rejected' ? h('span', { class: 'rejected' }, 'rejected at upload') : words(r.evidence_state)),
+                    h('td', { 'data-label': 'State' }, toneBadge(r.state)),
+                    h('td', { 'data-label': 'Verdict', class: 'verdict' }, r.verdict ? coded(texts.verdicts[r.verdict]?.title, r.verdict) : '—'),
+                    h('td', { 'data-label': 'Loss after the cutoff', class: 'post-cutoff-loss' }, lossCell(r)),
+                    h('td', { 'data-label': 'Read' }, when(r.evidence_at)),
                   ),
                 ),
               ),
@@ -255,6 +286,7 @@ export async function registerPage(main, { params, signal }) {
   }
 
   clear(main, h('h1', {}, 'Register'), filters, actions, status, progress, rowsBox);
+  selectionChanged();
   await load(false);
   const summary = await api('GET', '/portal/plots/evidence/summary');
   if (summary.states.queued + summary.states.running > 0) watch();

@@ -1,6 +1,6 @@
 import { api, apiUrl } from '../api.js';
 import { meanings } from '../meanings.js';
-import { clear, h, number, table, words } from '../ui.js';
+import { allowanceUse, clear, coded, h, number, table, words } from '../ui.js';
 
 /** Counts as a table of label and plots, the non-zero ones first; an empty count is left out. */
 function counts(caption, record, label = words) {
@@ -12,10 +12,10 @@ function counts(caption, record, label = words) {
 }
 
 /** Finished plots by reason, under the bucket that says what the reason did (issued, withheld and by what, refused). */
-function reasonBuckets(buckets) {
+function reasonBuckets(buckets, texts) {
   const used = Object.entries(buckets ?? {}).filter(([, reasons]) => Object.values(reasons).some((n) => n > 0));
   if (used.length === 0) return h('p', { class: 'muted' }, 'No plot has finished yet.');
-  return used.map(([bucket, reasons]) => [h('h3', {}, words(bucket)), counts(`Reason (${words(bucket)})`, reasons)]);
+  return used.map(([bucket, reasons]) => [h('h3', {}, words(bucket)), counts(`Reason (${words(bucket)})`, reasons, (k) => coded(texts.reasons[k], k))]);
 }
 
 /** The evidence summary (spec 4.2) and the book summary with its CSV. */
@@ -29,10 +29,10 @@ export async function summaryPage(main) {
     h(
       'div',
       { class: 'grid' },
-      section('sum-evidence', 'Evidence', counts('Evidence state', evidence.states), h('p', {}, `Allowance: ${number(evidence.used, 0)} of ${number(evidence.cap, 0)} used on the ${words(evidence.plan)} plan.`), evidence.recovered ? h('p', {}, `${evidence.recovered} plots left in flight by a stopped job were recovered.`) : null),
+      section('sum-evidence', 'Evidence', counts('Evidence state', evidence.states), h('p', {}, `Allowance: ${allowanceUse(evidence.used, evidence.cap)} on the ${words(evidence.plan)} plan.`), evidence.recovered ? h('p', {}, `${evidence.recovered} plots left in flight by a stopped job were recovered.`) : null),
       section('sum-states', 'What the record shows', h('p', {}, `${number(book.plots, 0)} plots in the book.`), counts('State', book.state_labels, (k) => k), counts('Tone', book.state_tones)),
-      section('sum-verdicts', 'Verdicts', counts('Verdict', evidence.verdicts, (k) => texts.verdicts[k]?.title ?? words(k))),
-      section('sum-reasons', 'Reasons of finished plots', reasonBuckets(evidence.reasons)),
+      section('sum-verdicts', 'Verdicts', counts('Verdict', evidence.verdicts, (k) => coded(texts.verdicts[k]?.title, k))),
+      section('sum-reasons', 'Reasons of finished plots', reasonBuckets(evidence.reasons, texts)),
     ),
     h('p', { class: 'muted' }, book.archive_review_price?.line ?? ''),
   );

@@ -1,6 +1,6 @@
 import { upload } from '../api.js';
 import { plotMap } from '../map.js';
-import { announce, clear, errorNotice, facts, h, labelled, notice, number, table, words } from '../ui.js';
+import { announce, clear, coded, errorNotice, facts, h, labelled, notice, number, table, words } from '../ui.js';
 
 /** What each filter of the report keeps. */
 const FILTERS = {
@@ -10,7 +10,7 @@ const FILTERS = {
   rejected: { label: 'Rejected', keep: (p) => p.validation_state === 'rejected' },
 };
 
-const list = (items) => (items.length === 0 ? '—' : h('ul', {}, items.map((f) => h('li', {}, h('code', {}, f.code), ' ', f.message))));
+const list = (items) => (items.length === 0 ? '—' : h('ul', {}, items.map((f) => h('li', {}, coded(f.message, f.code)))));
 
 /** Upload a book of plots (spec 4.1): progress while it goes up and is judged, then its report and map. */
 export async function uploadPage(main) {
@@ -92,6 +92,13 @@ async function fileShapes(file) {
   }
 }
 
+/** Plots naming a producer the workspace does not have: where to add it, so the next upload attaches it. */
+function unmatchedProducers(plots) {
+  const unmatched = plots.filter((p) => p.findings.some((f) => f.code === 'producer_not_found')).length;
+  if (unmatched === 0) return null;
+  return h('div', { class: 'notice warn', role: 'status', id: 'producers-unmatched' }, `${unmatched} plot${unmatched === 1 ? ' names a producer' : 's name producers'} this workspace does not have (producer_not_found). Add ${unmatched === 1 ? 'it' : 'them'} on the `, h('a', { href: '#/producers' }, 'Producers page'), ', then upload the book again, or attach a producer to the plots from the register’s selection.');
+}
+
 function showReport(container, answer, shapes) {
   const plots = answer.plots ?? [];
   const counts = { valid: 0, repaired: 0, rejected: 0 };
@@ -135,6 +142,7 @@ function showReport(container, answer, shapes) {
       ...(imported ? Object.entries(imported).map(([k, v]) => [words(k), number(v, 0)]) : []),
     ]),
     (answer.notes ?? []).map((n) => notice(n)),
+    unmatchedProducers(plots),
     answer.row_errors?.length ? h('section', {}, h('h3', {}, 'Rows that could not be read'), list(answer.row_errors.map((r) => ({ code: r.line ? `line ${r.line}` : `row ${r.index + 1}`, message: `${words(r.code)}: ${r.message}` })))) : null,
     imported ? h('p', {}, h('a', { href: '#/register' }, 'Open the register to run evidence on these plots')) : null,
     h('h3', {}, 'Map of the plots'),

@@ -1,5 +1,5 @@
 import { api, session } from '../api.js';
-import { clear, facts, h, number, words } from '../ui.js';
+import { allowance, clear, facts, h, number, words } from '../ui.js';
 
 /** The chosen workspace: its plan, the seat, the evidence allowance and where its plots stand. */
 export async function workspacePage(main) {
@@ -30,7 +30,7 @@ export async function workspacePage(main) {
         h('h2', { id: 'ws-allowance' }, 'Evidence allowance'),
         facts([
           ['Used', number(summary.used, 0)],
-          ['Cap', number(summary.cap, 0)],
+          ['Cap', allowance(summary.cap)],
         ]),
         h('p', { class: 'muted' }, 'One plot read to the end uses one unit; a failed read uses none.'),
       ),
