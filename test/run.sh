@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 bash test/pg-up.sh
 bash test/tools-up.sh
 node_modules/.bin/tsc --noEmit
-exec node --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=300000 'test/**/*.test.ts'
+exec node --test --test-concurrency="${TEST_CONCURRENCY:-3}" --test-timeout=300000 'test/**/*.test.ts'

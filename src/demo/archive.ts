@@ -29,18 +29,26 @@ export interface DemoArchiveState {
   version: string;
 }
 
+/** What the install thread is given: the data folder, and the demo sites to hold (null: every one). */
+export interface InstallTask {
+  dataDir: string;
+  sites: string[] | null;
+}
+
 /** What the install thread posts back: the state, or why it failed. */
 export type InstallOutcome = { state: DemoArchiveState } | { error: { code?: string; message: string } };
 
 /**
  * Makes sure `<dataDir>/archive` holds the current demo world and `<dataDir>/demo/plots.geojson`
- * its plot book, in a worker thread. Idempotent; several processes starting at once generate it
+ * its plot book, in a worker thread; `sites` narrows the world to those demo sites (a smaller world
+ * for a quick look; the default is every site). Idempotent; several processes starting at once generate it
  * once (a lock file makes the others wait). A non-empty archive folder that is not a demo world
  * is never touched.
  */
-export function ensureDemoArchive(dataDir: string): Promise<DemoArchiveState> {
+export function ensureDemoArchive(dataDir: string, sites?: readonly string[]): Promise<DemoArchiveState> {
   return new Promise((resolve, reject) => {
-    const thread = new Worker(new URL('./install-worker.ts', import.meta.url), { workerData: dataDir });
+    const task: InstallTask = { dataDir, sites: sites ? [...sites] : null };
+    const thread = new Worker(new URL('./install-worker.ts', import.meta.url), { workerData: task });
     let outcome: InstallOutcome | null = null;
     thread.once('message', (o: InstallOutcome) => (outcome = o));
     thread.once('error', reject);

@@ -5,7 +5,7 @@ import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'nod
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { DemoArchiveError, type DemoArchiveState, demoArchiveDir, demoPlotBookPath, type InstallOutcome } from './archive.ts';
+import { DemoArchiveError, type DemoArchiveState, demoArchiveDir, demoPlotBookPath, type InstallOutcome, type InstallTask } from './archive.ts';
 import { plotBook } from './plot-book.ts';
 import { DEMO_SEED, DEMO_WORLD_VERSION, WORLD_MANIFEST, type WorldManifest, generateDemoWorld, siteModels } from './world.ts';
 
@@ -30,7 +30,7 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function install(dataDir: string): Promise<DemoArchiveState> {
+async function install({ dataDir, sites }: InstallTask): Promise<DemoArchiveState> {
   const archive = demoArchiveDir(dataDir);
   const bookPath = demoPlotBookPath(dataDir);
   if ((await currentVersion(archive)) === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
@@ -59,7 +59,7 @@ async function install(dataDir: string): Promise<DemoArchiveState> {
     const staging = `${archive}.staging-${process.pid}`;
     await rm(staging, { recursive: true, force: true });
     try {
-      await generateDemoWorld(staging);
+      await generateDemoWorld(staging, sites ? { sites } : {});
     } catch (err) {
       // A half-written world is of no use and holds the space it filled.
       await rm(staging, { recursive: true, force: true });
@@ -72,7 +72,7 @@ async function install(dataDir: string): Promise<DemoArchiveState> {
     await rename(staging, archive);
     await rm(old, { recursive: true, force: true });
     await mkdir(join(dataDir, 'demo'), { recursive: true });
-    await writeFile(`${bookPath}.tmp`, `${JSON.stringify(plotBook(siteModels(DEMO_SEED)), null, 1)}\n`);
+    await writeFile(`${bookPath}.tmp`, `${JSON.stringify(plotBook(siteModels(DEMO_SEED).filter((m) => sites === null || sites.includes(m.spec.name))), null, 1)}\n`);
     await rename(`${bookPath}.tmp`, bookPath);
     return { generated: true, version: DEMO_WORLD_VERSION };
   } finally {
@@ -83,7 +83,7 @@ async function install(dataDir: string): Promise<DemoArchiveState> {
 
 let outcome: InstallOutcome;
 try {
-  outcome = { state: await install(workerData as string) };
+  outcome = { state: await install(workerData as InstallTask) };
 } catch (err) {
   const e = err as { code?: unknown; message?: string };
   outcome = { error: { code: typeof e.code === 'string' ? e.code : undefined, message: e.message ?? String(err) } };

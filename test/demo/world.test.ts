@@ -10,6 +10,7 @@ import { DemoArchiveError, demoPlotBookPath, ensureDemoArchive } from '../../src
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { DEMO_WORLD_VERSION, WORLD_MANIFEST, generateDemoWorld } from '../../src/demo/world.ts';
 import { demoWorld } from '../support/demo-world.ts';
+import { sharedDemoData } from '../support/processes.ts';
 
 const SOME = ['ci-bouafle-eu-maps', 'lk-kalutara-inconsistent'];
 
@@ -78,27 +79,33 @@ test('ensureDemoArchive leaves alone a folder that is not a demo archive', async
 test('ensureDemoArchive generates the world and its plot book once, then only confirms them', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'demo-data-'));
   try {
-    const [first, second] = await Promise.all([ensureDemoArchive(dataDir), ensureDemoArchive(dataDir)]);
+    // Two sites: the full world is generated once per machine for the tests that read it (below).
+    const [first, second] = await Promise.all([ensureDemoArchive(dataDir, SOME), ensureDemoArchive(dataDir, SOME)]);
     assert.deepEqual([first.generated, second.generated].sort(), [false, true]);
-    assert.deepEqual(await ensureDemoArchive(dataDir), { generated: false, version: DEMO_WORLD_VERSION });
+    assert.deepEqual(await ensureDemoArchive(dataDir, SOME), { generated: false, version: DEMO_WORLD_VERSION });
     const book = JSON.parse(await readFile(demoPlotBookPath(dataDir), 'utf8'));
-    assert.equal(book.synthetic, true);
-    const sites = new Set(book.features.map((f: { properties: { demo_site: string } }) => f.properties.demo_site));
-    assert.equal(sites.size, DEMO_SITES.length);
-    for (const f of book.features) {
-      const p = f.properties;
-      assert.match(p.ref, /^DEMO-[A-Z]{2}-\d{2}(-P)?$/);
-      assert.ok(p.commodity && /^[A-Z]{2}$/.test(p.country) && p.area_ha > 0);
-      if (f.geometry.type === 'Polygon') assert.ok(f.geometry.coordinates[0].every((c: number[]) => c.every((v) => Math.round(v * 1e6) / 1e6 === v)));
-    }
-    assert.ok(book.features.some((f: { geometry: { type: string } }) => f.geometry.type === 'Point'));
-    assert.ok(book.features.some((f: { properties: { area_ha: number } }) => f.properties.area_ha < 4));
+    assert.deepEqual([...new Set(book.features.map((f: { properties: { demo_site: string } }) => f.properties.demo_site))].sort(), [...SOME].sort());
     // A stale world (another generator version) is replaced.
     const manifestPath = join(dataDir, 'archive', WORLD_MANIFEST);
     const m = JSON.parse(await readFile(manifestPath, 'utf8'));
     await writeFile(manifestPath, JSON.stringify({ ...m, version: '0.0.0' }));
-    assert.equal((await ensureDemoArchive(dataDir)).generated, true);
+    assert.equal((await ensureDemoArchive(dataDir, SOME)).generated, true);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+});
+
+test('the default demo archive holds every demo site, and its plot book every site\'s plot as the portal takes it', async () => {
+  const book = JSON.parse(await readFile(demoPlotBookPath(await sharedDemoData()), 'utf8'));
+  assert.equal(book.synthetic, true);
+  const sites = new Set(book.features.map((f: { properties: { demo_site: string } }) => f.properties.demo_site));
+  assert.equal(sites.size, DEMO_SITES.length);
+  for (const f of book.features) {
+    const p = f.properties;
+    assert.match(p.ref, /^DEMO-[A-Z]{2}-\d{2}(-P)?$/);
+    assert.ok(p.commodity && /^[A-Z]{2}$/.test(p.country) && p.area_ha > 0);
+    if (f.geometry.type === 'Polygon') assert.ok(f.geometry.coordinates[0].every((c: number[]) => c.every((v) => Math.round(v * 1e6) / 1e6 === v)));
+  }
+  assert.ok(book.features.some((f: { geometry: { type: string } }) => f.geometry.type === 'Point'));
+  assert.ok(book.features.some((f: { properties: { area_ha: number } }) => f.properties.area_ha < 4));
 });

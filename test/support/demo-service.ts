@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { loadConfig } from '../../src/config.ts';
-import { demoArchiveDir, demoPlotBookPath, ensureDemoArchive } from '../../src/demo/archive.ts';
-import { DEMO_WORLD_VERSION } from '../../src/demo/world.ts';
+import { demoArchiveDir, demoPlotBookPath } from '../../src/demo/archive.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Backend } from '../../src/store/orm.ts';
 import { startService, type RunningService } from '../../src/service.ts';
 import { scratchDatabase } from './db.ts';
+import { sharedDemoData } from './processes.ts';
 
 const run = promisify(execFile);
 
@@ -28,14 +28,8 @@ export interface DemoService {
   stop(): Promise<void>;
 }
 
-async function cachedWorld(): Promise<string> {
-  const cache = join(tmpdir(), `precutoff-portal-world-${DEMO_WORLD_VERSION}`);
-  await ensureDemoArchive(cache);
-  return cache;
-}
-
 export async function startDemoService(backend: Backend, account = { name: 'Portal Co', email: 'portal@example.test', password: 'a long portal password' }): Promise<DemoService> {
-  const world = await cachedWorld();
+  const world = await sharedDemoData();
   const dataDir = await mkdtemp(join(tmpdir(), 'pce-portal-'));
   // Hard links: the service only reads the archive, and 18,000 files copy in about a minute.
   await run('cp', ['-al', demoArchiveDir(world), demoArchiveDir(dataDir)]);

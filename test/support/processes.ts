@@ -71,6 +71,13 @@ export function startRole(role: 'api' | 'worker' | 'serve', env: Record<string, 
 }
 export type RoleProcess = ReturnType<typeof startRole>;
 
+/** A data folder holding the full demo world and its plot book, generated once per machine and version and only read. */
+export async function sharedDemoData(): Promise<string> {
+  const world = join(tmpdir(), `precutoff-portal-world-${DEMO_WORLD_VERSION}`);
+  await ensureDemoArchive(world);
+  return world;
+}
+
 /**
  * A fresh data directory for a service process; `withWorld` hard-links the full demo world into it
  * (generated once into the temporary folder), so a worker starts without generating its own.
@@ -78,8 +85,7 @@ export type RoleProcess = ReturnType<typeof startRole>;
 export async function roleDataDir(role: string, withWorld: boolean): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), `pce-${role}-`));
   if (withWorld) {
-    const world = join(tmpdir(), `precutoff-portal-world-${DEMO_WORLD_VERSION}`);
-    await ensureDemoArchive(world);
+    const world = await sharedDemoData();
     await run('cp', ['-al', demoArchiveDir(world), demoArchiveDir(dir)]);
     await cp(dirname(demoPlotBookPath(world)), dirname(demoPlotBookPath(dir)), { recursive: true });
   }
