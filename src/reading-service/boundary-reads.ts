@@ -13,7 +13,7 @@ import { type Queue, QUEUES } from '../store/queue.ts';
 import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisRunning } from '../store/register/studio.ts';
 import { type EvidenceJobData, LIVE_JOB_STATES } from './evidence-runs.ts';
 import type { HeldReads } from './job-runner.ts';
-import type { OpticalSensor } from './plan/read-plan.ts';
+import type { OpticalSensor } from '../engine/plan/read-plan.ts';
 
 export const HALF_SENSORS: Record<AnalysisHalf, readonly OpticalSensor[]> = {
   optical: ['sentinel-2'],
