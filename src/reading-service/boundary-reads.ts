@@ -1,5 +1,5 @@
 /**
- * Studio boundaries read by the evidence job runner (engine/job-runner.ts): each half of a
+ * Studio boundaries read by the evidence job runner (reading-service/job-runner.ts): each half of a
  * boundary's read is one analysis row a job holds, as a plot is for the register. The optical half
  * reads the Sentinel-2 record alone; the merged half reads Sentinel-2 and Landsat together. Each half
  * published charges one unit of the allowance (completeAnalysis), a failed half nothing; neither

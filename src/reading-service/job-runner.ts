@@ -62,7 +62,7 @@ export interface HeldRead {
 
 /**
  * What a job reads and where it writes: the register's plots (`plotReads`), or the analyses of
- * studio boundaries (engine/boundary-reads.ts). The runner itself is the same for both.
+ * studio boundaries (reading-service/boundary-reads.ts). The runner itself is the same for both.
  */
 export interface HeldReads {
   /** What the job still holds (queued or running under its id), each with a vertex for the read order. */

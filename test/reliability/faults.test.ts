@@ -116,7 +116,7 @@ for (const backend of BACKENDS) {
   });
 
   // PGlite runs inside the process: it has no connection to lose, and the process stopping with it is
-  // test/engine/job-runner-crash.test.ts.
+  // test/reading-service/job-runner-crash.test.ts.
   if (backend === 'postgresql') {
     describe('the database restarted mid-job (postgresql)', () => {
       test('every connection of the service cut while a plot computes: the job resumes, each plot read, charged and announced once', async () => {
