@@ -30,7 +30,7 @@ import { loadSigningKey } from '../src/engine/signing.ts';
 import { createLogger } from '../src/log.ts';
 import { runAdminCommand } from '../src/admin/commands.ts';
 import { openStore } from '../src/store/orm.ts';
-import { configuredMapTiles, openEngine } from '../src/engine/map-tiles.ts';
+import { configuredMapTiles, openEngine } from '../src/reading-service/map-tiles.ts';
 import { openConfiguredAlerts } from '../src/service.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { fixtureEvidence, fixtureMap, fixtureWrapper } from '../test/fixtures/evidence-wrapper.ts';

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DEMO_GFW_API_KEY } from '../src/demo/api-transport.ts';
 import { openArchive } from '../src/engine/archive.ts';
-import { startEvidenceWorker } from '../src/engine/job-runner.ts';
+import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
 import { seedWorkspace } from '../test/engine/evidence-helpers.ts';
 import { startTestApp } from '../test/support/app.ts';
 import { ADMIN_URL } from '../test/support/db.ts';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { admitReads } from '../accounts/allowance.ts';
-import { queueReadJob, readyQueue } from '../engine/evidence-runs.ts';
+import { queueReadJob, readyQueue } from '../reading-service/evidence-runs.ts';
 import { alertRefusal, DomainError, notFound } from '../errors.ts';
 import { ACCEPTED_COUNTRY_FORMS, lookupCountry } from '../intake/countries.ts';
 import type { Shape } from '../intake/shape.ts';

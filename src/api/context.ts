@@ -3,7 +3,7 @@ import type { AlertsAdapter } from '../engine/sources/products/gfw-alerts/reader
 import type { SigningKey } from '../engine/signing.ts';
 import type { Logger } from '../log.ts';
 import type { Archive } from '../engine/archive.ts';
-import type { MapTiles } from '../engine/map-tiles.ts';
+import type { MapTiles } from '../reading-service/map-tiles.ts';
 import type { VerifiedKeys } from '../accounts/verified-keys.ts';
 import type { RequestPools } from './pools.ts';
 import type { Store } from '../store/orm.ts';

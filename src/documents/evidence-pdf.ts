@@ -5,7 +5,7 @@
  * The same wrapper gives the same bytes: the PDF's dates are the issue time.
  */
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
-import type { EvidenceWrapper } from '../engine/evidence-store.ts';
+import type { EvidenceWrapper } from '../reading-service/evidence-store.ts';
 import { archiveReviewSection } from './evidence/archive-review.ts';
 import { boundarySection } from './evidence/boundary.ts';
 import { calibrationSection } from './evidence/calibration.ts';

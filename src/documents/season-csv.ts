@@ -6,7 +6,7 @@
  * run as a formula is written with a leading apostrophe (csvField), so no line of the file executes.
  */
 import type { EvidenceSeason } from '../engine/evidence-object.ts';
-import type { ExonerationObject } from '../engine/exoneration.ts';
+import type { ExonerationObject } from '../reading-service/exoneration.ts';
 import { csvField } from './book-summary.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
 

@@ -21,7 +21,7 @@ export interface QueueDefinition {
  */
 export const QUEUES = {
   evidence: { name: 'evidence-read', options: { heartbeatSeconds: 30, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 6 * 3600 } },
-  /** Reads of studio boundaries (engine/boundary-reads.ts), by the same runner as evidence jobs. */
+  /** Reads of studio boundaries (reading-service/boundary-reads.ts), by the same runner as evidence jobs. */
   studio: { name: 'studio-read', options: { heartbeatSeconds: 30, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 6 * 3600 } },
   webhook: { name: 'webhook-delivery', options: { heartbeatSeconds: 30, retryLimit: 0, expireInSeconds: 120 } },
   // A scheduled run scans every active monitor; one that dies is not retried: the next tick's run finds what it missed.

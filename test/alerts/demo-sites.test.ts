@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
 import { openDemoAlerts } from '../../src/demo/open-archive.ts';
 import { openArchive } from '../../src/engine/archive.ts';
-import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { type EvidenceWorker, startEvidenceWorker } from '../../src/reading-service/job-runner.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { type ArchiveServer, serveDemoArchive } from '../support/archive-server.ts';

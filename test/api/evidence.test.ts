@@ -6,8 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { INTERRUPTED } from '../../src/engine/evidence-runs.ts';
-import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { INTERRUPTED } from '../../src/reading-service/evidence-runs.ts';
+import { type EvidenceWorker, startEvidenceWorker } from '../../src/reading-service/job-runner.ts';
 import { openArchive } from '../../src/engine/archive.ts';
 import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
 import { palsarTile1 } from '../../src/engine/sources/products/palsar/codes.ts';

@@ -16,7 +16,7 @@ import { SEASON_CSV_COLUMNS, SEASON_FIELDS } from '../../src/documents/season-cs
 import { openArchive } from '../../src/engine/archive.ts';
 import type { EvidenceSeason } from '../../src/engine/evidence-object.ts';
 import { canonicalJson } from '../../src/engine/integrity.ts';
-import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { type EvidenceWorker, startEvidenceWorker } from '../../src/reading-service/job-runner.ts';
 import { SENSORS } from '../../src/engine/plan/read-plan.ts';
 import { type ArchiveServer, serveDemoArchive } from '../support/archive-server.ts';
 import { BACKENDS } from '../support/db.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
-import { startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { startEvidenceWorker } from '../../src/reading-service/job-runner.ts';
 import { demoWorld } from '../support/demo-world.ts';
 import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from '../engine/evidence-helpers.ts';
 import { BACKENDS } from '../support/db.ts';

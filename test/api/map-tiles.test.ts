@@ -19,7 +19,7 @@ import { runAdminCommand } from '../../src/admin/commands.ts';
 import { GFW_TABLES_DIR } from '../../src/demo/api-data.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import type { Archive } from '../../src/engine/archive.ts';
-import { type EvidenceWorker, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { type EvidenceWorker, startEvidenceWorker } from '../../src/reading-service/job-runner.ts';
 import { BACKENDS } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { demoWorld, mirrored } from '../support/demo-world.ts';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import { completeAnalysis, failAnalysis } from '../../src/store/register/studio.ts';
-import { INTERRUPTED } from '../../src/engine/boundary-reads.ts';
+import { INTERRUPTED } from '../../src/reading-service/boundary-reads.ts';
 import { QUEUES } from '../../src/store/queue.ts';
 import { BACKENDS } from '../support/db.ts';
 import { assertDocumented } from '../support/openapi.ts';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { SEASON_CSV_COLUMNS, seasonCaveats, seasonCsv } from '../../src/documents/season-csv.ts';
-import type { ExonerationObject } from '../../src/engine/exoneration.ts';
+import type { ExonerationObject } from '../../src/reading-service/exoneration.ts';
 import { fixtureEvidence } from '../fixtures/evidence-wrapper.ts';
 
 function exonerationOf(changes: Partial<ExonerationObject> = {}): ExonerationObject {

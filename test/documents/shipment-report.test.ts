@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { runAdminCommand } from '../../src/admin/commands.ts';
-import { storeEvidence } from '../../src/engine/evidence-store.ts';
+import { storeEvidence } from '../../src/reading-service/evidence-store.ts';
 import { NEXT_STEP_NOTES, NO_ARCHIVE_COVERS } from '../../src/engine/next-step.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import type { Severity } from '../../src/store/entities/index.ts';

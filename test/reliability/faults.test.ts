@@ -17,8 +17,8 @@ import { DEMO_GFW_API_KEY } from '../../src/demo/api-transport.ts';
 import { DemoArchiveError, ensureDemoArchive } from '../../src/demo/archive.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import { openArchive } from '../../src/engine/archive.ts';
-import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
-import { evidenceJobHandler } from '../../src/engine/job-runner.ts';
+import { type EvidenceJobData, runEvidence } from '../../src/reading-service/evidence-runs.ts';
+import { evidenceJobHandler } from '../../src/reading-service/job-runner.ts';
 import { DecodedTiles } from '../../src/engine/plan/raster-shipment.ts';
 import { loadSigningKey } from '../../src/engine/signing.ts';
 import { createHttpClient } from '../../src/engine/sources/http-client.ts';
@@ -116,7 +116,7 @@ for (const backend of BACKENDS) {
   });
 
   // PGlite runs inside the process: it has no connection to lose, and the process stopping with it is
-  // test/engine/job-runner-crash.test.ts.
+  // test/reading-service/job-runner-crash.test.ts.
   if (backend === 'postgresql') {
     describe('the database restarted mid-job (postgresql)', () => {
       test('every connection of the service cut while a plot computes: the job resumes, each plot read, charged and announced once', async () => {

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createWorkspace } from '../../src/accounts/workspaces.ts';
-import { batchCompletedEvent, failedEvent, recordFailure, storeEvidence } from '../../src/engine/evidence-store.ts';
+import { batchCompletedEvent, failedEvent, recordFailure, storeEvidence } from '../../src/reading-service/evidence-store.ts';
 import { sealEvidence } from '../../src/engine/integrity.ts';
 import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
 import { queue, recover } from '../../src/store/register/transitions.ts';

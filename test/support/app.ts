@@ -9,7 +9,7 @@ import type { Services } from '../../src/api/context.ts';
 import { openRequestPools } from '../../src/api/pools.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Archive } from '../../src/engine/archive.ts';
-import { configuredMapTiles, openEngine } from '../../src/engine/map-tiles.ts';
+import { configuredMapTiles, openEngine } from '../../src/reading-service/map-tiles.ts';
 import { loadSigningKey } from '../../src/engine/signing.ts';
 import { openConfiguredArchive } from '../../src/service.ts';
 import { createLogger } from '../../src/log.ts';

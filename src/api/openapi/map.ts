@@ -1,5 +1,5 @@
 /** Map tiles, the imagery timeline and archive coverage (spec 4.10, last paragraph: shapes not shown there, designed here). */
-import { COVERAGE_PRODUCTS } from '../../engine/archive-coverage.ts';
+import { COVERAGE_PRODUCTS } from '../../reading-service/archive-coverage.ts';
 import { CHANGE_LAYERS, IMAGERY_LAYERS, ZOOMS } from '../../engine/map-layers.ts';
 import { SEASON_SCENES } from '../../engine/plan/map-tile.ts';
 import { authRefusals, json, nullable, ref, refusal, uuid, type Schema } from './common.ts';

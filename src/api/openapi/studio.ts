@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SEASON_CSV_COLUMNS } from '../../documents/season-csv.ts';
 import { evidenceObjectSchema } from '../../engine/evidence-schema.ts';
-import { LANDSAT_STATES, LAYERS } from '../../engine/exoneration.ts';
+import { LANDSAT_STATES, LAYERS } from '../../reading-service/exoneration.ts';
 import { ANALYSIS_STATES } from '../../store/entities/index.ts';
 import { BOUNDARY_MAX_VERTICES } from '../bodies.ts';
 import { COVER_FIELD_MAX, EXPORT_FORMATS } from '../routes/studio.ts';

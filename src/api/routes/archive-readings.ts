@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { fileReading, plotReadings, withdrawReading, type Filer } from '../../engine/archive-readings.ts';
+import { fileReading, plotReadings, withdrawReading, type Filer } from '../../reading-service/archive-readings.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import { fileReadingBody, readBody, withdrawReadingBody } from '../bodies.ts';
 import type { Services } from '../context.ts';

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { archiveReviewPrice } from '../../accounts/archive-review-price.ts';
 import { bookSummary, bookSummaryCsv } from '../../documents/book-summary.ts';
 import { dashboard } from '../../documents/dashboard.ts';
-import { getEvidenceDocument } from '../../engine/evidence-store.ts';
+import { getEvidenceDocument } from '../../reading-service/evidence-store.ts';
 import { evidenceDocumentParts } from '../../documents/evidence-document-parts.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import { answeredNotModified, entityTag } from '../entity-tag.ts';

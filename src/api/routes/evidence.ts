@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { z } from 'zod';
-import { getEvidenceWrapper } from '../../engine/evidence-store.ts';
-import { evidenceSummary, runEvidence, type RunRequest } from '../../engine/evidence-runs.ts';
+import { getEvidenceWrapper } from '../../reading-service/evidence-store.ts';
+import { evidenceSummary, runEvidence, type RunRequest } from '../../reading-service/evidence-runs.ts';
 import { authenticate, callerOf } from '../auth.ts';
 import { answeredNotModified, entityTag } from '../entity-tag.ts';
 import type { Services } from '../context.ts';

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { invalid } from '../../errors.ts';
 import { CHANGE_LAYERS, CHANGE_LEGENDS, type ChangeLayer, IMAGERY_LAYERS, type ImageryLayer, isChangeLayer, isImageryLayer, ZOOMS } from '../../engine/map-layers.ts';
-import type { TileRequest } from '../../engine/map-tiles.ts';
+import type { TileRequest } from '../../reading-service/map-tiles.ts';
 import type { ImageryChoice, TileAddress } from '../../engine/plan/map-tile.ts';
 import { authenticate } from '../auth.ts';
 import type { Services } from '../context.ts';

@@ -4,7 +4,7 @@
  * is on record. It says plainly that the satellite verdict and its signature are unchanged.
  */
 import type { Content } from 'pdfmake/interfaces.js';
-import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
+import type { EvidenceWrapper } from '../../reading-service/evidence-store.ts';
 import { code, facts, heading, para, share, subheading } from '../layout.ts';
 
 const OBSERVED: Record<string, string> = {

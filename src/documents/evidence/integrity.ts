@@ -1,6 +1,6 @@
 /** The content digest and signature of the stored evidence, and how anyone checks them without this service's help. */
 import type { Content } from 'pdfmake/interfaces.js';
-import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
+import type { EvidenceWrapper } from '../../reading-service/evidence-store.ts';
 import type { EvidenceSubject } from '../evidence-pdf.ts';
 import { code, facts, heading, para } from '../layout.ts';
 import { OPENSSL_NOTE, opensslCommands, verificationSteps } from '../verification.ts';

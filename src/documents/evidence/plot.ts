@@ -1,7 +1,7 @@
 /** The plot the evidence is about: who refers to it, where and how large it is, and its map. */
 import type { Content } from 'pdfmake/interfaces.js';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
-import type { EvidenceWrapper } from '../../engine/evidence-store.ts';
+import type { EvidenceWrapper } from '../../reading-service/evidence-store.ts';
 import type { FootprintPicture } from '../footprint-map.ts';
 import { facts, fields, heading, NOT_READ, show } from '../layout.ts';
 import { sceneDate } from '../scene-date.ts';

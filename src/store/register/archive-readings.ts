@@ -1,5 +1,5 @@
 /**
- * Archive review readings beside the evidence (src/engine/archive-readings.ts): the reading served
+ * Archive review readings beside the evidence (src/reading-service/archive-readings.ts): the reading served
  * with a plot's live evidence, the plot's record of readings, and the writes of filing and
  * withdrawing one. A reading is served while the evidence it was filed with is the plot's live
  * evidence and it has not been withdrawn; the register's copy of whether it supports cultivation

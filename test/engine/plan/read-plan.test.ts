@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Archive } from '../../../src/engine/archive.ts';
-import { failureReason } from '../../../src/engine/job-runner.ts';
+import { failureReason } from '../../../src/reading-service/job-runner.ts';
 import { MAX_READ_AREA_HA, planRead, type PlotToRead, ReadError } from '../../../src/engine/plan/read-plan.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { failureReason } from '../../../src/engine/job-runner.ts';
+import { failureReason } from '../../../src/reading-service/job-runner.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { archiveUrl } from '../../../src/engine/sources/products/archive-url.ts';
 import { hansenHref } from '../../../src/engine/sources/products/hansen/codes.ts';

@@ -6,13 +6,13 @@
  */
 import { sceneDate } from '../documents/scene-date.ts';
 import type { Em } from '../store/orm.ts';
-import { footprintBox } from './context/plot.ts';
+import { footprintBox } from '../engine/context/plot.ts';
 import { getEvidenceFootprint } from './evidence-store.ts';
-import { tileAround } from './kernels/web-mercator.ts';
-import { ZOOMS } from './map-layers.ts';
-import { sceneSensor } from './plan/map-tile.ts';
-import { LANDSAT_CATALOGUE } from './sources/products/landsat/codes.ts';
-import { S2_CATALOGUES } from './sources/products/sentinel-2/codes.ts';
+import { tileAround } from '../engine/kernels/web-mercator.ts';
+import { ZOOMS } from '../engine/map-layers.ts';
+import { sceneSensor } from '../engine/plan/map-tile.ts';
+import { LANDSAT_CATALOGUE } from '../engine/sources/products/landsat/codes.ts';
+import { S2_CATALOGUES } from '../engine/sources/products/sentinel-2/codes.ts';
 
 export interface TimelineScene {
   id: string;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Job } from 'pg-boss';
 import sharp from 'sharp';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
-import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
+import { type EvidenceJobData, runEvidence } from '../../src/reading-service/evidence-runs.ts';
 import { createPool, type EnginePool } from '../../src/engine/worker/pool.ts';
 import { DecodedTiles } from '../../src/engine/plan/raster-shipment.ts';
 import { createLogger } from '../../src/log.ts';
@@ -19,13 +19,13 @@ import { openQueue, QUEUES } from '../../src/store/queue.ts';
 import type { Em } from '../../src/store/orm.ts';
 import { canonicalJson } from '../../src/engine/integrity.ts';
 import { WITHDRAWN_FIELDS } from '../../src/engine/evidence-object.ts';
-import { evidenceJobHandler, type EvidenceWorker, JobReleasedError, startEvidenceWorker } from '../../src/engine/job-runner.ts';
+import { evidenceJobHandler, type EvidenceWorker, JobReleasedError, startEvidenceWorker } from '../../src/reading-service/job-runner.ts';
 import { loadSigningKey, verifyDigest } from '../../src/engine/signing.ts';
 import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { BACKENDS, testStore } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { demoWorld } from '../support/demo-world.ts';
-import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from './evidence-helpers.ts';
+import { insertSitePlot, plotRow, seedWorkspace, waitUntilRead } from '../engine/evidence-helpers.ts';
 
 /** Every path of an object's keys, array elements marked `[]` (`seasons[].trough_scene`). */
 function paths(value: unknown, prefix = ''): string[] {
@@ -135,7 +135,7 @@ for (const backend of BACKENDS) {
     });
 
     test('a true-colour chip of one kept scene is stored beside the evidence for its map', async () => {
-      const { getEvidenceDocument } = await import('../../src/engine/evidence-store.ts');
+      const { getEvidenceDocument } = await import('../../src/reading-service/evidence-store.ts');
       const id = plots.get('th-surat-thani-rubber')!;
       const { map } = await getEvidenceDocument(app.services.store.em(), workspaceId, id);
       const e = (await app.call('GET', `/api/v1/portal/plots/${id}/evidence`, { key })).body.evidence;

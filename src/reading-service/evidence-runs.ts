@@ -13,9 +13,9 @@ import { type Queue, QUEUES } from '../store/queue.ts';
 import { evidenceStateCounts, finishedCounts, jobsHoldingPlots, readablePlotsToRead, readStates, readsInFlight } from '../store/register/evidence.ts';
 import { lockRegister } from '../store/register/lock.ts';
 import { queue as queuePlots, recover } from '../store/register/transitions.ts';
-import type { Verdict } from './decide.ts';
+import type { Verdict } from '../engine/decide.ts';
 import { batchCompletedEvent, failedEvent, type EventLinks } from './evidence-store.ts';
-import { REASON_BUCKETS, reasonBucket, type ReasonBucket } from './reason-buckets.ts';
+import { REASON_BUCKETS, reasonBucket, type ReasonBucket } from '../engine/reason-buckets.ts';
 
 /** What an evidence job carries: its plots, in the order they are read (on the studio queue, a boundary's analyses). */
 export interface EvidenceJobData {

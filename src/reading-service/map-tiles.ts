@@ -9,12 +9,12 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import { busy } from '../errors.ts';
-import type { Archive } from './archive.ts';
-import type { ChangeLayer, ImageryLayer } from './map-layers.ts';
-import { type ImageryChoice, planChangeTile, planImageryTile, type PlannedTile, type TileAddress } from './plan/map-tile.ts';
-import { DecodedTiles, shipRasters, withShipment } from './plan/raster-shipment.ts';
+import type { Archive } from '../engine/archive.ts';
+import type { ChangeLayer, ImageryLayer } from '../engine/map-layers.ts';
+import { type ImageryChoice, planChangeTile, planImageryTile, type PlannedTile, type TileAddress } from '../engine/plan/map-tile.ts';
+import { DecodedTiles, shipRasters, withShipment } from '../engine/plan/raster-shipment.ts';
 import { TileFileCache } from './tile-file-cache.ts';
-import { createPool, type EnginePool, PoolError } from './worker/pool.ts';
+import { createPool, type EnginePool, PoolError } from '../engine/worker/pool.ts';
 
 /** Raised when a change in drawing changes every tile's pixels: cached tiles and clients' copies are then stale. */
 const RENDER_VERSION = 1;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TileFileCache } from '../../src/engine/tile-file-cache.ts';
+import { TileFileCache } from '../../src/reading-service/tile-file-cache.ts';
 
 const bytes = (n: number, v: number) => new Uint8Array(n).fill(v);
 const held = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith('.png'));

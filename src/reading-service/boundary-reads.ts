@@ -1,5 +1,5 @@
 /**
- * Studio boundaries read by the evidence job runner (engine/job-runner.ts): each half of a
+ * Studio boundaries read by the evidence job runner (reading-service/job-runner.ts): each half of a
  * boundary's read is one analysis row a job holds, as a plot is for the register. The optical half
  * reads the Sentinel-2 record alone; the merged half reads Sentinel-2 and Landsat together. Each half
  * published charges one unit of the allowance (completeAnalysis), a failed half nothing; neither
@@ -13,7 +13,7 @@ import { type Queue, QUEUES } from '../store/queue.ts';
 import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisRunning } from '../store/register/studio.ts';
 import { type EvidenceJobData, LIVE_JOB_STATES } from './evidence-runs.ts';
 import type { HeldReads } from './job-runner.ts';
-import type { OpticalSensor } from './plan/read-plan.ts';
+import type { OpticalSensor } from '../engine/plan/read-plan.ts';
 
 export const HALF_SENSORS: Record<AnalysisHalf, readonly OpticalSensor[]> = {
   optical: ['sentinel-2'],

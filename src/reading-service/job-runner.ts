@@ -12,7 +12,7 @@
  *
  * What a job holds is read through a port (HeldReads): the register's plots, or the analyses of
  * studio boundaries, which the same runner reads on a queue of their own. */
-import { loadCalibrationTable } from './context/calibration.ts';
+import { loadCalibrationTable } from '../engine/context/calibration.ts';
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import type { Config } from '../config.ts';
@@ -21,16 +21,16 @@ import type { Em, Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { heldPlot, heldPlotPlaces } from '../store/register/plots.ts';
 import { markRunning, type WriteOutcome } from '../store/register/transitions.ts';
-import type { Archive } from './archive.ts';
+import type { Archive } from '../engine/archive.ts';
 import { boundaryReads } from './boundary-reads.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
 import { recordFailure, storeEvidence } from './evidence-store.ts';
-import { createPool, type EnginePool } from './worker/pool.ts';
-import { DecodedTiles } from './plan/raster-shipment.ts';
-import { spatialOrder } from './plan/plot-order.ts';
-import { type EngineDeps, finishPlot, type PlotReading, type PreparedPlot, preparePlot } from './read-plot.ts';
-import type { PlotToRead } from './plan/read-plan.ts';
-import type { SigningKey } from './signing.ts';
+import { createPool, type EnginePool } from '../engine/worker/pool.ts';
+import { DecodedTiles } from '../engine/plan/raster-shipment.ts';
+import { spatialOrder } from '../engine/plan/plot-order.ts';
+import { type EngineDeps, finishPlot, type PlotReading, type PreparedPlot, preparePlot } from '../engine/read-plot.ts';
+import type { PlotToRead } from '../engine/plan/read-plan.ts';
+import type { SigningKey } from '../engine/signing.ts';
 
 /** Plots fetched ahead of the one being computed. */
 export const DEFAULT_LOOKAHEAD = 2;
@@ -62,7 +62,7 @@ export interface HeldRead {
 
 /**
  * What a job reads and where it writes: the register's plots (`plotReads`), or the analyses of
- * studio boundaries (engine/boundary-reads.ts). The runner itself is the same for both.
+ * studio boundaries (reading-service/boundary-reads.ts). The runner itself is the same for both.
  */
 export interface HeldReads {
   /** What the job still holds (queued or running under its id), each with a vertex for the read order. */

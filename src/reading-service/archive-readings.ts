@@ -12,9 +12,9 @@ import type { Em } from '../store/orm.ts';
 import { writeEvent } from '../store/outbox.ts';
 import { insertReading, markWithdrawn, readingForUpdate, readingRecords, type ReadingRecord } from '../store/register/archive-readings.ts';
 import { plotHold } from '../store/register/evidence.ts';
-import { sealReading, type ArchiveReview, type ReadingInput } from './archive-reading.ts';
+import { sealReading, type ArchiveReview, type ReadingInput } from '../engine/archive-reading.ts';
 import { currentEvidence, type EventLinks } from './evidence-store.ts';
-import type { SigningKey } from './signing.ts';
+import type { SigningKey } from '../engine/signing.ts';
 
 export const ARCHIVE_READING_FILED = 'archive.reading.filed';
 

@@ -11,8 +11,8 @@ import type { Em } from '../store/orm.ts';
 import type { Queue } from '../store/queue.ts';
 import { type AnalysisRecord, boundaryAnalyses, boundaryRow } from '../store/register/studio.ts';
 import { failStranded, prepareHalfQueue, queueHalf } from './boundary-reads.ts';
-import type { EvidenceObject } from './evidence-object.ts';
-import type { Integrity } from './integrity.ts';
+import type { EvidenceObject } from '../engine/evidence-object.ts';
+import type { Integrity } from '../engine/integrity.ts';
 
 export const LANDSAT_STATES = ['queued', 'reading', 'merged', 'failed'] as const;
 export type LandsatState = (typeof LANDSAT_STATES)[number];

@@ -11,11 +11,11 @@ import type { Em } from '../store/orm.ts';
 import { liveEvidence, type PlotHold, type StoredEvidence } from '../store/register/evidence.ts';
 import type { CompletedBatch } from '../store/register/shipments.ts';
 import { complete, fail, type FailedRead, type FinishedRead, type WriteOutcome } from '../store/register/transitions.ts';
-import type { ArchiveReview } from './archive-reading.ts';
-import type { EvidenceObject } from './evidence-object.ts';
-import type { Integrity } from './integrity.ts';
-import { nextStep } from './next-step.ts';
-import { plotState } from './plot-state.ts';
+import type { ArchiveReview } from '../engine/archive-reading.ts';
+import type { EvidenceObject } from '../engine/evidence-object.ts';
+import type { Integrity } from '../engine/integrity.ts';
+import { nextStep } from '../engine/next-step.ts';
+import { plotState } from '../engine/plot-state.ts';
 
 /** The wrapper of spec 2.6 with its integrity block (issue 5 item 4) and the archive reading filed with it. */
 export interface EvidenceWrapper {

@@ -9,21 +9,21 @@
 import { notFound } from '../errors.ts';
 import { plotWithBoundary } from '../store/register/plots.ts';
 import type { Em } from '../store/orm.ts';
-import type { Archive } from './archive.ts';
-import { footprintBox } from './context/plot.ts';
-import { ALERTS_FROM } from './map-layers.ts';
-import { permanent, RADAR_INSTRUMENT, RADAR_YEARS } from './plan/read-plan.ts';
-import { isTransient } from './sources/errors.ts';
-import { CANOPY_HEIGHT_DATASET } from './sources/products/canopy-height/codes.ts';
-import { DEM_DATASET } from './sources/products/copernicus-dem/codes.ts';
-import { ALERT_PRODUCTS, type AlertProduct, alertsBand, alertsCover } from './sources/products/gfw-alerts/codes.ts';
-import { HANSEN_VERSION } from './sources/products/hansen/codes.ts';
-import { LANDSAT_CATALOGUE } from './sources/products/landsat/codes.ts';
-import { PalsarUnavailableError } from './sources/products/palsar/reader.ts';
-import { S2_CATALOGUES } from './sources/products/sentinel-2/codes.ts';
-import { TMF_FIRST_YEAR, TMF_LAST_YEAR, TMF_VERSION } from './sources/products/tmf/codes.ts';
-import { tilesRead } from './sources/raster-request.ts';
-import type { Bbox } from './sources/reproject.ts';
+import type { Archive } from '../engine/archive.ts';
+import { footprintBox } from '../engine/context/plot.ts';
+import { ALERTS_FROM } from '../engine/map-layers.ts';
+import { permanent, RADAR_INSTRUMENT, RADAR_YEARS } from '../engine/plan/read-plan.ts';
+import { isTransient } from '../engine/sources/errors.ts';
+import { CANOPY_HEIGHT_DATASET } from '../engine/sources/products/canopy-height/codes.ts';
+import { DEM_DATASET } from '../engine/sources/products/copernicus-dem/codes.ts';
+import { ALERT_PRODUCTS, type AlertProduct, alertsBand, alertsCover } from '../engine/sources/products/gfw-alerts/codes.ts';
+import { HANSEN_VERSION } from '../engine/sources/products/hansen/codes.ts';
+import { LANDSAT_CATALOGUE } from '../engine/sources/products/landsat/codes.ts';
+import { PalsarUnavailableError } from '../engine/sources/products/palsar/reader.ts';
+import { S2_CATALOGUES } from '../engine/sources/products/sentinel-2/codes.ts';
+import { TMF_FIRST_YEAR, TMF_LAST_YEAR, TMF_VERSION } from '../engine/sources/products/tmf/codes.ts';
+import { tilesRead } from '../engine/sources/raster-request.ts';
+import type { Bbox } from '../engine/sources/reproject.ts';
 
 export const COVERAGE_PRODUCTS = ['sentinel-2', 'landsat', 'palsar', 'canopy-height', 'copernicus-dem', 'hansen', 'tmf', 'integrated-alerts', 'radd-alerts'] as const;
 

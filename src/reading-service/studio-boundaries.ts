@@ -2,7 +2,7 @@
  * Studio boundaries (spec 1, capability 6): a workspace member saves an analysis boundary with a
  * name; saving it queues its optical half at once, in the same transaction, so a boundary never
  * exists without its first read on the way. Its published analyses are those reads
- * (engine/exoneration.ts answers from them).
+ * (reading-service/exoneration.ts answers from them).
  */
 import { randomUUID } from 'node:crypto';
 import type { MultiPolygon, Polygon } from 'geojson';
