@@ -144,7 +144,9 @@ for (const backend of BACKENDS) {
     // Last: reading its long PDF holds this thread past the server's keep-alive timeout, and the next
     // request would be sent on a connection the server has just closed.
     test('a large batch: read in pages, the first plots in the full table and the rest a line each, the API\'s loop never held long', async () => {
-      const size = 2 * REPORT_PAGE_ROWS + 500;
+      // Past the full table, and a last page part full.
+      const size = FULL_TABLE_ROWS + REPORT_PAGE_ROWS + 250;
+      const pageLengths = Array.from({ length: Math.ceil(size / REPORT_PAGE_ROWS) }, (_, i) => Math.min(REPORT_PAGE_ROWS, size - i * REPORT_PAGE_ROWS));
       const ref = (i: number) => `BIG-${String(i).padStart(5, '0')}`;
       const em = () => app.services.store.em();
       await em().execute(
@@ -166,7 +168,7 @@ for (const backend of BACKENDS) {
       const plotPages = input.plotPages.map((page) => JSON.parse(page) as ReportPlot[]);
       const filingPages = input.filingPages.map((page) => JSON.parse(page) as { external_ref: string }[]);
       for (const pages of [plotPages, filingPages]) {
-        assert.deepEqual(pages.map((p) => p.length), [REPORT_PAGE_ROWS, REPORT_PAGE_ROWS, 500]);
+        assert.deepEqual(pages.map((p) => p.length), pageLengths);
         assert.deepEqual(pages.flat().map((p) => p.external_ref), Array.from({ length: size }, (_, i) => ref(i + 1)));
       }
 
@@ -175,7 +177,10 @@ for (const backend of BACKENDS) {
         assert.equal(res.status, 200);
         return Buffer.from(await res.arrayBuffer());
       });
-      // CPU time of this thread between two turns: the rows are read, built and handed over in slices.
+      // CPU time of this thread between two turns, which other processes on a busy machine do not add
+      // to: the rows are read a page a turn and built and handed over in slices. On PGlite the database
+      // runs on this thread, and its worst turn (a page's query and its rows) measured at most 33 ms
+      // with two busy loops beside it on two cores (PostgreSQL: 9 ms): the bound is over seven times that.
       assert.ok(delay.max_busy_ms < 250, `the loop was held ${delay.max_busy_ms} ms`);
       const text = (await pdfText(pdf)).text.replace(/\s+/g, ' ');
       assert.ok(text.includes(`the first ${FULL_TABLE_ROWS} plots in the full table; the other ${size - FULL_TABLE_ROWS} a line each`), 'page 1 says how the table is laid out');
