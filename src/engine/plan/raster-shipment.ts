@@ -23,6 +23,7 @@ const SPARE_PER_CACHE_BYTE = 4;
 
 /** A slot as the cache weighs it, and the shipments whose tasks still read it. */
 interface KeptSlot {
+  readonly key: string;
   slot: TileSlot;
   readonly byteLength: number;
   /** Shipments holding the slot whose tasks have not ended. */
@@ -53,6 +54,12 @@ export class DecodedTiles {
   readonly #slots: RangeCache<KeptSlot>;
   /** By the slot a shipment carries; weak, so a shipment dropped unfinished holds nothing here. */
   readonly #kept = new WeakMap<TileSlot, KeptSlot>();
+  /**
+   * Slots some unfinished shipment holds, by tile, whether the cache still keeps them or not. The
+   * plots of a dense book share most of their tiles, more than the cache holds: a neighbour shipped
+   * while a plot is in flight takes the tile that plot decoded rather than decoding it again.
+   */
+  readonly #held = new Map<string, KeptSlot>();
   /** Spare slots, oldest first. */
   #spare: KeptSlot[] = [];
   #spareBytes = 0;
@@ -96,22 +103,23 @@ export class DecodedTiles {
 
   /** The slot of a tile, made (empty) on first use; held for the caller until it calls `release`. */
   slot(key: string, spec: TileSpec): TileSlot {
-    let kept = this.#slots.peek(key);
+    let kept = this.#slots.peek(key) ?? this.#held.get(key);
     if (kept !== undefined) {
       this.#hits++;
-      // Touch it: a slot in use is the most recently used.
+      // Touch it: a slot in use is the most recently used (one the cache had dropped is kept again).
       this.#slots.set(key, kept);
+      kept.cached = this.#slots.peek(key) === kept;
     } else {
       this.#misses++;
       const byteLength = decodedByteLength(spec);
       const slot = this.#takeSpare(byteLength) ?? newTileSlot(spec);
-      kept = { slot, byteLength: slot.data.byteLength, users: 0, cached: true, reusable: true };
+      kept = { key, slot, byteLength: slot.data.byteLength, users: 0, cached: true, reusable: true };
       this.#kept.set(slot, kept);
       this.#slots.set(key, kept);
       // A tile larger than the whole bound is served but never kept.
       kept.cached = this.#slots.peek(key) === kept;
     }
-    kept.users++;
+    if (kept.users++ === 0) this.#held.set(key, kept);
     return kept.slot;
   }
 
@@ -125,6 +133,8 @@ export class DecodedTiles {
       if (kept === undefined) continue;
       kept.users--;
       if (!finished) kept.reusable = false;
+      // A slot a failed task held is lent to no later shipment through this map.
+      if ((kept.users === 0 || !kept.reusable) && this.#held.get(kept.key) === kept) this.#held.delete(kept.key);
       if (kept.users === 0 && !kept.cached) this.#keepSpare(kept);
     }
   }

@@ -71,10 +71,11 @@ test('the decoded tiles kept stay within their bound, the least recently used go
   for (const [x, y] of [[0, 0], [300, 0], [0, 300]]) {
     const s = await shipRasters([corner(x, y)], decoded);
     assembleRasters(s.rasters, s.tiles);
+    decoded.release(s, true);
     assert.ok(decoded.bytes <= decoded.maxBytes);
   }
   const reads = f.reads();
-  // The first tile was evicted: asking for it again decodes it again from fetched bytes.
+  // The first tile was evicted and no shipment holds it: asking for it again decodes it again from fetched bytes.
   const s = await shipRasters([corner(0, 0)], decoded);
   assert.ok(s.fetchedBytes > 0);
   assert.ok(f.reads() > reads);
@@ -164,4 +165,42 @@ test('reading many tiles one shipment at a time makes no more slots than the cac
   }
   assert.ok(made.size <= 4, `${made.size} slots made for 40 reads of four tiles`);
   assert.ok(decoded.stats().reused > 0);
+});
+
+test('a tile the cache dropped while a shipment still holds it goes to the next shipment needing it, decoded once', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const first = await shipRasters([corner(0, 0)], decoded);
+  assembleRasters(first.rasters, first.tiles);
+  // A neighbour's tile pushes the first out of the cache while the first shipment is unfinished.
+  const other = await shipRasters([corner(300, 0)], decoded);
+  const again = await shipRasters([corner(0, 0)], decoded);
+  assert.equal(again.tiles[0].slot, first.tiles[0].slot);
+  assert.equal(again.tiles[0].bytes, null);
+  assert.equal(again.fetchedBytes, 0);
+  assert.equal(f.reads(), 2);
+  assert.deepEqual(decoded.stats(), { hits: 1, misses: 2, reused: 0 });
+  assert.equal(assembleRasters(again.rasters, again.tiles).get(corner(0, 0).key)!.raw[0], value(0, 0));
+  for (const s of [first, other, again]) decoded.release(s, true);
+  assert.ok(decoded.bytes <= decoded.maxBytes && decoded.spareBytes <= decoded.maxSpareBytes);
+  // Once the cache has dropped it and no shipment holds it, it is read and decoded anew.
+  await shipRasters([corner(300, 300)], decoded);
+  await shipRasters([corner(300, 0)], decoded);
+  const later = await shipRasters([corner(0, 0)], decoded);
+  assert.notEqual(later.tiles[0].bytes, null);
+});
+
+test('a tile whose task failed is not handed to a later shipment once the cache has dropped it', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const failed = await shipRasters([corner(0, 0)], decoded);
+  const sharing = await shipRasters([corner(0, 0)], decoded);
+  assert.equal(sharing.tiles[0].slot, failed.tiles[0].slot);
+  await shipRasters([corner(300, 0)], decoded);
+  decoded.release(failed, false);
+  const after = await shipRasters([corner(0, 0)], decoded);
+  assert.notEqual(after.tiles[0].slot, failed.tiles[0].slot, 'a thread may still be writing the failed task\'s slot');
+  assert.notEqual(after.tiles[0].bytes, null);
 });
