@@ -35,7 +35,7 @@ interface KeptSlot {
 }
 
 export interface DecodedTilesOptions {
-  /** Upper bound on the decoded bytes kept (default 512 MiB); up to four times as much may wait, spare, for reuse. */
+  /** Upper bound on the decoded bytes kept for later plots, beside those the plots in flight hold (default 512 MiB); up to four times as much may wait, spare, for reuse. */
   maxBytes?: number;
 }
 
@@ -55,9 +55,10 @@ export class DecodedTiles {
   /** By the slot a shipment carries; weak, so a shipment dropped unfinished holds nothing here. */
   readonly #kept = new WeakMap<TileSlot, KeptSlot>();
   /**
-   * Slots some unfinished shipment holds, by tile, whether the cache still keeps them or not. The
-   * plots of a dense book share most of their tiles, more than the cache holds: a neighbour shipped
-   * while a plot is in flight takes the tile that plot decoded rather than decoding it again.
+   * Slots some unfinished shipment holds, by tile. The cache keeps only tiles no shipment holds:
+   * the plots of a dense book share more tiles than the cache could hold, so a neighbour shipped
+   * while a plot is in flight takes the tile that plot holds, and the cache's bound goes to the
+   * tiles plots have let go, for the plots after them.
    */
   readonly #held = new Map<string, KeptSlot>();
   /** Spare slots, oldest first. */
@@ -103,29 +104,32 @@ export class DecodedTiles {
 
   /** The slot of a tile, made (empty) on first use; held for the caller until it calls `release`. */
   slot(key: string, spec: TileSpec): TileSlot {
-    let kept = this.#slots.peek(key) ?? this.#held.get(key);
-    if (kept !== undefined) {
-      this.#hits++;
-      // Touch it: a slot in use is the most recently used (one the cache had dropped is kept again).
-      this.#slots.set(key, kept);
-      kept.cached = this.#slots.peek(key) === kept;
-    } else {
+    let kept = this.#held.get(key);
+    if (kept === undefined) {
+      kept = this.#slots.peek(key);
+      // Held from now on, so out of the cache until its last shipment lets it go.
+      if (kept !== undefined) {
+        this.#slots.delete(key);
+        kept.cached = false;
+      }
+    }
+    if (kept !== undefined) this.#hits++;
+    else {
       this.#misses++;
       const byteLength = decodedByteLength(spec);
       const slot = this.#takeSpare(byteLength) ?? newTileSlot(spec);
-      kept = { key, slot, byteLength: slot.data.byteLength, users: 0, cached: true, reusable: true };
+      kept = { key, slot, byteLength: slot.data.byteLength, users: 0, cached: false, reusable: true };
       this.#kept.set(slot, kept);
-      this.#slots.set(key, kept);
-      // A tile larger than the whole bound is served but never kept.
-      kept.cached = this.#slots.peek(key) === kept;
     }
     if (kept.users++ === 0) this.#held.set(key, kept);
     return kept.slot;
   }
 
   /**
-   * A shipment's task has ended: its slots are no longer held by it. After a failed task a worker
-   * may still be decoding into them, so they are left to the collector instead of being lent.
+   * A shipment's task has ended: its slots are no longer held by it. A slot no shipment holds goes
+   * to the cache, the most recently used (one larger than the whole bound is kept spare instead).
+   * After a failed task a worker may still be decoding into its slots, so they are lent to no later
+   * shipment and left to the collector.
    */
   release(shipment: Pick<Shipment, 'tiles'>, finished: boolean): void {
     for (const t of shipment.tiles) {
@@ -133,9 +137,12 @@ export class DecodedTiles {
       if (kept === undefined) continue;
       kept.users--;
       if (!finished) kept.reusable = false;
-      // A slot a failed task held is lent to no later shipment through this map.
-      if ((kept.users === 0 || !kept.reusable) && this.#held.get(kept.key) === kept) this.#held.delete(kept.key);
-      if (kept.users === 0 && !kept.cached) this.#keepSpare(kept);
+      if (kept.users > 0 && kept.reusable) continue;
+      if (this.#held.get(kept.key) === kept) this.#held.delete(kept.key);
+      if (kept.users > 0 || !kept.reusable) continue;
+      this.#slots.set(kept.key, kept);
+      kept.cached = this.#slots.peek(kept.key) === kept;
+      if (!kept.cached) this.#keepSpare(kept);
     }
   }
 
