@@ -22,7 +22,6 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { performance as perf } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { createWorkspace } from '../src/accounts/workspaces.ts';
 import { loadConfig } from '../src/config.ts';
 import { bookPath, bookWorld, type BookWorld, ensureBookWorld } from '../src/demo/book-world/world.ts';
@@ -42,6 +41,7 @@ import type { EngineTasks } from '../src/engine/worker/tasks.ts';
 import { createLogger } from '../src/log.ts';
 import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
+import { scratchDatabase } from '../test/support/db.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -181,26 +181,7 @@ function child(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Re
 }
 
 /** A PostgreSQL database for one run: `DATABASE_URL`'s, or a scratch database on the local server. */
-async function postgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => {} };
-  const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `pce_bench_book_${process.pid}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
-  };
-}
+const postgres = async () => (process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, drop: async () => {} } : scratchDatabase());
 
 /** The baseline's job file: the plots in the job's read order, and every Sentinel-2 scene's red, NIR and SCL files. */
 export function baselineJob(w: BookWorld, read: number): string {
