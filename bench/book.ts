@@ -1,15 +1,17 @@
 /**
- * `npm run bench -- book [--plots 1000] [--read N] [--grow 4] [--seed 1] [--procs CORES]`
+ * `npm run bench -- book [--plots 1000] [--read N] [--grow 4] [--seed 1] [--procs CORES] [--cache-mb M]`
  *
  * A cooperative's book (the book world, `demo generate --world book`) read through the whole
  * service path (the run route's function, pg-boss, the evidence worker) from the archive on disk,
  * once on the embedded PGlite and once on PostgreSQL (`DATABASE_URL`, or a scratch database on
  * the local server), each in a process of its own so its peak RSS is its own; then the book `--grow`
  * times as large on PGlite, for memory as the book grows. `--read N` reads the first N plots of
- * each book (all by default). For each run: plots a minute; tile decodes over the distinct tiles
- * the job needed (amplification); the compute limit (the distinct tiles' decode time plus the
- * plots' kernel time, over the pool's threads) and the job's time against it; the main thread's
- * busy ms a plot; peak RSS.
+ * each book (all by default); `--cache-mb M` sets the worker's decoded-tile cache
+ * (DECODED_TILE_CACHE_MB). For each run: plots a minute; tile decodes over the distinct tiles the
+ * job needed (amplification); the compute limit (the distinct tiles' decode time, from a sample of
+ * the job's tiles decoded again on one thread, plus the plots' kernel time, from a sample of plots'
+ * tasks run again on one thread with their tiles decoded, over the pool's threads) and the job's
+ * time against it; the main thread's busy ms a plot; peak RSS.
  *
  * Beside it, in the same run, the baseline a geospatial engineer would write (bench/gdal-book.py,
  * Python with GDAL, block cache the size of our decoded-tile cache) computing each plot's masked
@@ -86,14 +88,14 @@ function decodeMs(samples: ReadonlyArray<{ bytes: Uint8Array; spec: TileSpec }>)
 }
 
 /** One job over the first `read` plots of a book, in this process: what `--child` prints. */
-async function bookJob(w: BookWorld, read: number, databaseUrl: string | null) {
+async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, cacheMb: string) {
   const cores = os.availableParallelism();
   const dataDir = join(w.dir, 'bench-data');
   const log = createLogger('silent');
   const store = await openStore({ databaseUrl, pgliteDir: 'memory://' });
   await store.migrate();
   const queue = await openQueue(store, { log, supervise: false });
-  const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(cores), LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(cores), LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
   const tiles = new CountedTiles({ maxBytes: config.decodedTileCacheBytes });
   const sampled = sampledPool(createPool({ size: cores }), 16, 400);
   const archive = await openDemoArchive({ dataDir, root: w.root });
@@ -146,6 +148,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null) {
   const limitSeconds = (distinct * decodeMsPerTile + features.length * kernelMsPerPlot) / 1000 / cores;
   return {
     backend: databaseUrl === null ? 'pglite' : 'postgresql',
+    decoded_tile_cache_mb: Math.round(config.decodedTileCacheBytes / 2 ** 20),
     book_plots: w.plots,
     plots: features.length,
     pool_size: cores,
@@ -211,7 +214,7 @@ export default async function (args: string[]) {
   if (args.includes('--child')) {
     const w = bookWorld(dir, seed, plots);
     const db = arg(args, 'db', '');
-    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db)));
+    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''))));
     return;
   }
   const cores = os.availableParallelism();
@@ -226,7 +229,8 @@ export default async function (args: string[]) {
     await ensureBookWorld(w);
     worlds.push({ plots: n, generate_s: Number(((perf.now() - t) / 1000).toFixed(1)), disk_mb: Math.round(Number(execFileSync('du', ['-sm', w.root], { encoding: 'utf8' }).split('\t')[0])) });
   }
-  const common = ['--seed', String(seed), '--read', String(read)];
+  const cacheArg = arg(args, 'cache-mb', '');
+  const common = ['--seed', String(seed), '--read', String(read), ...(cacheArg === '' ? [] : ['--cache-mb', cacheArg])];
   runs.push(await child(['--plots', String(plots), ...common]));
   const pgdb = await postgres();
   try {
@@ -236,11 +240,11 @@ export default async function (args: string[]) {
   }
   runs.push(await child(['--plots', String(plots * grow), ...common]));
   const job = baselineJob(bookWorld(dir, seed, plots), read);
-  const cacheMb = Math.round(loadConfig({}).decodedTileCacheBytes / 2 ** 20);
+  const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / 2 ** 20);
   const gdalOne = gdalBaseline(job, 1, cacheMb);
   const gdalAll = gdalBaseline(job, procs, cacheMb);
   for (const r of runs) {
-    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it; main thread ${r.main_thread_ms_per_plot} ms a plot; peak RSS ${r.peak_rss_mb} MB`);
+    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it; main thread ${r.main_thread_ms_per_plot} ms a plot; peak RSS ${r.peak_rss_mb} MB`);
   }
   console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min, ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
   const ours = runs[0] as { plots_per_minute: number; pool_size: number };
