@@ -28,7 +28,6 @@ import { createWorkspace } from '../src/accounts/workspaces.ts';
 import { loadConfig } from '../src/config.ts';
 import { bookPath, bookWorld, type BookWorld, ensureBookWorld } from '../src/demo/book-world/world.ts';
 import { openDemoArchive } from '../src/demo/open-archive.ts';
-import { runEvidence } from '../src/engine/evidence-runs.ts';
 import { startEvidenceWorker } from '../src/engine/job-runner.ts';
 import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
 import { spatialOrder } from '../src/engine/plan/plot-order.ts';
@@ -44,6 +43,7 @@ import { createLogger } from '../src/log.ts';
 import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
 import { scratchDatabase } from '../test/support/db.ts';
+import { readAll } from './job.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -109,17 +109,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
       [randomUUID(), workspace.id, f.properties.ref, f.properties.area_ha, JSON.stringify(f.geometry)],
     );
   }
-  const loop = perf.eventLoopUtilization();
-  const t = perf.now();
-  await runEvidence(store.em(), queue, { id: workspace.id, plan: 'enterprise' }, { all: true });
-  for (;;) {
-    const [{ n }] = await store.em().execute<{ n: string }[]>(`select count(*) as n from plots where workspace_id = ? and evidence_state in ('queued', 'running')`, [workspace.id]);
-    if (Number(n) === 0) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const seconds = (perf.now() - t) / 1000;
-  const mainBusyMs = perf.eventLoopUtilization(loop).active;
-  const states = await store.em().execute<{ s: string; n: string }[]>('select evidence_state as s, count(*) as n from plots group by 1');
+  const { seconds, mainBusyMs, states } = await readAll(store, queue, workspace.id);
   const verdicts = await store.em().execute<{ v: string; n: string }[]>(`select object->>'verdict' as v, count(*) as n from evidence group by 1`);
   worker.stopTaking();
   await queue.stop(5000);

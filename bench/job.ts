@@ -38,8 +38,8 @@ import { DEMO_SITES } from '../src/demo/sites.ts';
 import { buildSiteModel } from '../src/demo/site-model.ts';
 import { DEMO_SEED, generateDemoWorld, WORLD_MANIFEST, DEMO_WORLD_VERSION } from '../src/demo/world.ts';
 import { createLogger } from '../src/log.ts';
-import { openStore } from '../src/store/orm.ts';
-import { openQueue } from '../src/store/queue.ts';
+import { openStore, type Store } from '../src/store/orm.ts';
+import { openQueue, type Queue } from '../src/store/queue.ts';
 
 const REFERENCE_MINUTES_PER_PLOT = 3;
 /** The pool-scaling run's decoded-tile cache: small, so its tasks decode their tiles as a cold plot does. */
@@ -115,6 +115,26 @@ async function singlePlot(root: string, dataDir: string, poolSize: number) {
   return { site: BENCH_SITE, area_ha: e.plot_area_km2 * 100, seasons: e.seasons.length, seasons_observed: e.seasons_observed, scenes_kept: e.read.scenes_kept, verdict: e.verdict, cold_ms: Math.round(cold), warm_ms: Math.round(median(warm)), warm_best_ms: Math.round(Math.min(...warm)), pool_size: poolSize };
 }
 
+/**
+ * Runs every plot of a workspace through the run route's function and waits until none is queued
+ * or running: the job's seconds, the main thread's busy time over them (planning, shipping,
+ * deciding, signing, storing, against the pool's), and the plots' states at the end.
+ */
+export async function readAll(store: Store, queue: Queue, workspaceId: string) {
+  const loop = perf.eventLoopUtilization();
+  const t = performance.now();
+  await runEvidence(store.em(), queue, { id: workspaceId, plan: 'enterprise' }, { all: true });
+  for (;;) {
+    const [{ n }] = await store.em().execute<{ n: string }[]>(`select count(*) as n from plots where workspace_id = ? and evidence_state in ('queued', 'running')`, [workspaceId]);
+    if (Number(n) === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seconds = (performance.now() - t) / 1000;
+  const mainBusyMs = perf.eventLoopUtilization(loop).active;
+  const states = await store.em().execute<{ s: string; n: string }[]>('select evidence_state as s, count(*) as n from plots group by 1');
+  return { seconds, mainBusyMs, states };
+}
+
 async function hundredPlots(root: string, dataDir: string, plots: number, latencyMs: number, bandwidthMBps: number, poolSize: number) {
   const linkBytesPerSecond = bandwidthMBps * 1e6;
   // In a process of its own: its file reads and answers would otherwise count as the worker's main-thread time.
@@ -135,18 +155,7 @@ async function hundredPlots(root: string, dataDir: string, plots: number, latenc
     );
   }
   await server.clearRequests();
-  const loop = perf.eventLoopUtilization();
-  const t = performance.now();
-  await runEvidence(store.em(), queue, { id: workspace.id, plan: 'enterprise' }, { all: true });
-  for (;;) {
-    const [{ n }] = await store.em().execute<{ n: string }[]>(`select count(*) as n from plots where workspace_id = ? and evidence_state in ('queued', 'running')`, [workspace.id]);
-    if (Number(n) === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const seconds = (performance.now() - t) / 1000;
-  // The main thread's busy time (planning, shipping, deciding, signing, storing), against the pool's.
-  const mainBusyMs = perf.eventLoopUtilization(loop).active;
-  const states = await store.em().execute<{ s: string; n: string }[]>('select evidence_state as s, count(*) as n from plots group by 1');
+  const { seconds, mainBusyMs, states } = await readAll(store, queue, workspace.id);
   const requests = await server.requests();
   // What the job had to fetch at least: every distinct range once (a range fetched again was evicted or raced).
   const unique = new Map(requests.map((r) => [`${r.method} ${r.path} ${r.range ?? ''}`, r.bytes]));
