@@ -42,8 +42,6 @@ import { openStore, type Store } from '../src/store/orm.ts';
 import { openQueue, type Queue } from '../src/store/queue.ts';
 
 const REFERENCE_MINUTES_PER_PLOT = 3;
-/** The pool-scaling run's decoded-tile cache: small, so its tasks decode their tiles as a cold plot does. */
-const POOL_SCALING_CACHE_BYTES = 64 * 1024 * 1024;
 const BENCH_SITE = 'ng-edo-dust'; // 10.0 ha
 
 function arg(args: string[], name: string, fallback: string): string {
@@ -227,13 +225,14 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
   // Enough tasks that the last round's stragglers do not decide the rate: at least four per thread
   // of the largest pool. Each task is shipped as its lane takes it and released when it ends, so
   // the run holds the tiles of the tasks in flight, not of every task at once (shipping them all
-  // first grew to 22.5 GB on the real layouts). The cache keeps few tiles, so every round decodes
-  // its sites' tiles anew; its spare slots are handed on to the next tasks.
+  // first grew to 22.5 GB on the real layouts). Each pool size gets a fresh cache of a worker's
+  // default size, whose spare slots are handed on to the next tasks; the sites lie far apart, so
+  // a round's tasks decode their own tiles.
   const rounds = Math.ceil((4 * Math.max(...sizes)) / plans.length);
   for (const size of sizes) {
     const tasks: PlotPlan[] = [];
     for (let r = 0; r < rounds; r++) tasks.push(...plans);
-    const tiles = new DecodedTiles({ maxBytes: POOL_SCALING_CACHE_BYTES });
+    const tiles = new DecodedTiles();
     const pool = createPool({ size });
     await warmUp(pool, size);
     const t = performance.now();
