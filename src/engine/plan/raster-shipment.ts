@@ -58,9 +58,13 @@ export class DecodedTiles {
    * Slots some unfinished shipment holds, by tile. The cache keeps only tiles no shipment holds:
    * the plots of a dense book share more tiles than the cache could hold, so a neighbour shipped
    * while a plot is in flight takes the tile that plot holds, and the cache's bound goes to the
-   * tiles plots have let go, for the plots after them.
+   * tiles plots have let go, for the plots after them. Weak, as `#kept` is: a shipment dropped
+   * unfinished (a job called off) leaves its slots to the collector, and their entries go with them.
    */
-  readonly #held = new Map<string, KeptSlot>();
+  readonly #held = new Map<string, WeakRef<TileSlot>>();
+  readonly #forget = new FinalizationRegistry<{ key: string; ref: WeakRef<TileSlot> }>(({ key, ref }) => {
+    if (this.#held.get(key) === ref) this.#held.delete(key);
+  });
   /** Spare slots, oldest first. */
   #spare: KeptSlot[] = [];
   #spareBytes = 0;
@@ -104,7 +108,8 @@ export class DecodedTiles {
 
   /** The slot of a tile, made (empty) on first use; held for the caller until it calls `release`. */
   slot(key: string, spec: TileSpec): TileSlot {
-    let kept = this.#held.get(key);
+    const heldSlot = this.#held.get(key)?.deref();
+    let kept = heldSlot === undefined ? undefined : this.#kept.get(heldSlot);
     if (kept === undefined) {
       kept = this.#slots.peek(key);
       // Held from now on, so out of the cache until its last shipment lets it go.
@@ -121,7 +126,11 @@ export class DecodedTiles {
       kept = { key, slot, byteLength: slot.data.byteLength, users: 0, cached: false, reusable: true };
       this.#kept.set(slot, kept);
     }
-    if (kept.users++ === 0) this.#held.set(key, kept);
+    if (kept.users++ === 0) {
+      const ref = new WeakRef(kept.slot);
+      this.#held.set(key, ref);
+      this.#forget.register(kept.slot, { key, ref }, ref);
+    }
     return kept.slot;
   }
 
@@ -138,7 +147,11 @@ export class DecodedTiles {
       kept.users--;
       if (!finished) kept.reusable = false;
       if (kept.users > 0 && kept.reusable) continue;
-      if (this.#held.get(kept.key) === kept) this.#held.delete(kept.key);
+      const ref = this.#held.get(kept.key);
+      if (ref?.deref() === kept.slot) {
+        this.#held.delete(kept.key);
+        this.#forget.unregister(ref);
+      }
       if (kept.users > 0 || !kept.reusable) continue;
       this.#slots.set(kept.key, kept);
       kept.cached = this.#slots.peek(kept.key) === kept;
