@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { assembleRasters, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
 import { mosaicForBox, rasterRequest } from '../../../src/engine/sources/raster-request.ts';
@@ -207,4 +209,20 @@ test('a tile whose task failed is not handed to a later shipment once the cache 
   const after = await shipRasters([corner(0, 0)], decoded);
   assert.notEqual(after.tiles[0].slot, failed.tiles[0].slot, 'a thread may still be writing the failed task\'s slot');
   assert.notEqual(after.tiles[0].bytes, null);
+});
+
+test('a tile only a dropped, unfinished shipment held is not kept: the collector takes its slot', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = rasterRequest(f.cog, { x0: 0, y0: 0, width: 8, height: 8 });
+  // Shipped for a plot whose read was called off: never sent to a task, never released.
+  const dropped = new WeakRef((await shipRasters([corner], decoded)).tiles[0].slot!);
+  await new Promise((r) => setImmediate(r));
+  gc();
+  assert.equal(dropped.deref(), undefined, 'nothing else holds the slot');
+  const later = await shipRasters([corner], decoded);
+  assert.notEqual(later.tiles[0].bytes, null, 'read and decoded afresh');
+  assert.deepEqual(decoded.stats(), { hits: 0, misses: 2, reused: 0 });
 });
