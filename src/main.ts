@@ -134,11 +134,20 @@ function skyFlag(flags: Record<string, string | boolean>): 'regional' | 'clear' 
 
 /**
  * `demo sites [--json]`: the demo world's sites and the verdict each is built to reach; `demo generate`: write it now;
- * `demo generate --world hard --seed N [--sites M]`: the hard world; `demo truth FILE --seed N`: the hard world's truth under each feature.
+ * `demo generate --world hard --seed N [--sites M]`: the hard world; `demo truth FILE --seed N`: the hard world's truth under each feature;
+ * `demo generate --world book --seed S --plots N`: a cooperative's book of N adjacent plots.
  */
 async function demo(config: Config, argv: string[]) {
   const { words, flags } = parseArgs(argv);
-  if ((words[0] === 'generate' && flags.world === 'hard') || words[0] === 'truth') {
+  if (words[0] === 'generate' && flags.world === 'book') {
+    const { bookDemoCommand } = await import('./demo/book-world/world.ts');
+    try {
+      for (const line of await bookDemoCommand(config.dataDir, { seed: wholeFlag(flags, 'seed', 1), plots: wholeFlag(flags, 'plots', 1000) })) console.log(line);
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(1);
+    }
+  } else if ((words[0] === 'generate' && flags.world === 'hard') || words[0] === 'truth') {
     const { hardDemoCommand } = await import('./demo/hard-world/command.ts');
     try {
       for (const line of await hardDemoCommand(config.dataDir, words, { seed: wholeFlag(flags, 'seed', 1), sites: wholeFlag(flags, 'sites', 140), sky: skyFlag(flags) })) console.log(line);
@@ -154,7 +163,7 @@ async function demo(config: Config, argv: string[]) {
     const result = await ensureDemoArchive(config.dataDir);
     console.log(result.generated ? `generated the synthetic demo world ${result.version} under ${config.dataDir}` : `the demo world ${result.version} is already in place`);
   } else {
-    console.error('usage: npm run --silent demo -- sites [--json] | generate [--world hard --seed N --sites M] | truth FILE.geojson --seed N');
+    console.error('usage: npm run --silent demo -- sites [--json] | generate [--world hard --seed N --sites M | --world book --seed S --plots N] | truth FILE.geojson --seed N');
     process.exit(2);
   }
 }

@@ -16,7 +16,7 @@ import { geoFootprint, itemPath, SYNTHETIC_PROPERTIES, writeJson } from './optic
 import { randomFor, valueNoise } from './random.ts';
 import type { RasterFiles, RasterFileSpec } from './raster-files.ts';
 import type { CogTypedArray } from './tiff-writer.ts';
-import { type SiteModel, dayNumber } from './site-model.ts';
+import { type SiteModel, dayNumber, groundHalf } from './site-model.ts';
 import type { TmfHistory } from './sites.ts';
 
 export const PALSAR_YEARS = [2015, 2016, 2017, 2018, 2019, 2020, 2021] as const;
@@ -32,7 +32,7 @@ interface Sampled {
 }
 
 function sample(m: SiteModel, grid: Grid, halfM: number): Sampled {
-  const window = windowAround(m.frame, grid, halfM);
+  const window = windowAround(m.frame, grid, groundHalf(m, halfM));
   const { x, y } = pixelCentres(m.frame, window);
   const inside = new Uint8Array(x.length);
   const surround: Cover[] = new Array(x.length);
@@ -74,7 +74,7 @@ export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): voi
     }
     const bands: Array<[PalsarBand, Uint16Array | Uint8Array]> = [['HH', hh], ['HV', hv], ['mask', mask]];
     for (const mirror of mirrors) {
-      const tiles = tilesUnder(m.frame, PALSAR_HALF_M, mirror.tileDegrees === 1 ? palsarTile1 : palsarTile5);
+      const tiles = tilesUnder(m.frame, groundHalf(m, PALSAR_HALF_M), mirror.tileDegrees === 1 ? palsarTile1 : palsarTile5);
       for (const [band, data] of bands) {
         addToTiles(files, tiles, (_, at) => mirrorPath(mirror.href(...at, year, band)), (at) => palsarLayout(...at, mirror.tileDegrees), {
           dtype: band === 'mask' ? 'uint8' : 'uint16', nodata: palsarNodata(year, band), predictor: band === 'mask' ? 1 : 2,
@@ -88,7 +88,7 @@ export function writePalsar(m: SiteModel, seed: string, files: RasterFiles): voi
 /** Planetary Computer `alos-palsar-mosaic` items, one per 1° tile a site reaches and year (two sites may share a tile). */
 export function writePalsarItems(models: SiteModel[], root: string): void {
   const seen = new Set<string>();
-  for (const m of models) for (const [tile, [lon0, lat0]] of tilesUnder(m.frame, PALSAR_HALF_M, palsarTile1)) {
+  for (const m of models) for (const [tile, [lon0, lat0]] of tilesUnder(m.frame, groundHalf(m, PALSAR_HALF_M), palsarTile1)) {
     for (const year of PALSAR_YEARS) {
       const id = `${tile}_${String(year).slice(2)}_F02DAR_MOS`;
       if (seen.has(id)) continue;
@@ -115,7 +115,7 @@ export function writePalsarItems(models: SiteModel[], root: string): void {
 
 export function writeCanopyHeight(m: SiteModel, seed: string, files: RasterFiles): void {
   const s = sample(m, canopyHeightLayout(...m.spec.centre).window.grid, 420);
-  const tiles = tilesUnder(m.frame, 420, canopyHeightTile);
+  const tiles = tilesUnder(m.frame, groundHalf(m, 420), canopyHeightTile);
   const rnd = randomFor(seed, m.spec.name, 'canopy-height');
   const day = dayNumber('2020-07-01');
   const plotCover = m.plotCoverOn(day);
@@ -142,7 +142,7 @@ export function writeCanopyHeight(m: SiteModel, seed: string, files: RasterFiles
 
 export function writeDem(m: SiteModel, seed: string, files: RasterFiles): void {
   const s = sample(m, demLayout(...m.spec.centre).window.grid, 800);
-  const tiles = tilesUnder(m.frame, 800, demTile);
+  const tiles = tilesUnder(m.frame, groundHalf(m, 800), demTile);
   const { elevation, slopeDeg, aspectDeg } = m.spec.terrain;
   const undulation = valueNoise(seed, `${m.spec.name}/terrain`, 220);
   const a = (aspectDeg * Math.PI) / 180;
@@ -198,7 +198,7 @@ function subtype(h: TmfHistory, cover: Cover): number {
 
 export function writeTmf(m: SiteModel, files: RasterFiles): void {
   const s = sample(m, tmfLayout(...m.spec.centre).window.grid, 800);
-  const tiles = tilesUnder(m.frame, 800, (lon, lat) => tmfTile(lon, lat).id);
+  const tiles = tilesUnder(m.frame, groundHalf(m, 800), (lon, lat) => tmfTile(lon, lat).id);
   const histories = Array.from({ length: s.x.length }, (_, i) => tmfHistoryAt(m, s, i));
   const plotCover = m.plotCoverOn(dayNumber('2025-07-01'));
   const spec = (dataset: TmfDataset, dtype: 'uint8' | 'uint16') => ({
@@ -224,7 +224,7 @@ const GFT_OF: Record<'primary' | 'naturally_regenerating' | 'planted', number> =
 
 export function writeEuForestMaps(m: SiteModel, files: RasterFiles): void {
   const s = sample(m, euForestLayout(...m.spec.centre).window.grid, 420);
-  const tiles = tilesUnder(m.frame, 420, euForestTile);
+  const tiles = tilesUnder(m.frame, groundHalf(m, 420), euForestTile);
   const gfc = new Uint8Array(s.x.length);
   const gft = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {
@@ -254,7 +254,7 @@ export const HANSEN_HALF_M = 2500;
 
 export function writeHansen(m: SiteModel, seed: string, files: RasterFiles): void {
   const s = sample(m, hansenLayout(...m.spec.centre).window.grid, HANSEN_HALF_M);
-  const tiles = tilesUnder(m.frame, HANSEN_HALF_M, hansenTile);
+  const tiles = tilesUnder(m.frame, groundHalf(m, HANSEN_HALF_M), hansenTile);
   const rnd = randomFor(seed, m.spec.name, 'hansen');
   const lossPatches = valueNoise(seed, `${m.spec.name}/hansen-loss`, 150);
   const tc = new Uint8Array(s.x.length);
@@ -291,7 +291,7 @@ export function oilPalmCellId(lon: number, lat: number): string {
 const OIL_PALM_HALF_M = 420;
 
 export function writeOilPalm(m: SiteModel, files: RasterFiles): void {
-  const cells = tilesUnder(m.frame, OIL_PALM_HALF_M, oilPalmCellId);
+  const cells = tilesUnder(m.frame, groundHalf(m, OIL_PALM_HALF_M), oilPalmCellId);
   for (const [pixel, layer] of [[0.0001, 'OP-extent'], [0.00025, 'YoP']] as const) {
     const s = sample(m, oilPalmLayout(...m.spec.centre, pixel).window.grid, OIL_PALM_HALF_M);
     const data = layer === 'OP-extent' ? new Uint8Array(s.x.length) : new Uint16Array(s.x.length);
@@ -312,7 +312,7 @@ export function writeOilPalm(m: SiteModel, files: RasterFiles): void {
 export function oilPalmGrid(models: SiteModel[]) {
   const cells = new Map<string, number[][][]>();
   for (const m of models) {
-    for (const [id, [lon, lat]] of tilesUnder(m.frame, OIL_PALM_HALF_M, oilPalmCellId)) {
+    for (const [id, [lon, lat]] of tilesUnder(m.frame, groundHalf(m, OIL_PALM_HALF_M), oilPalmCellId)) {
       const [lo, la] = [Math.floor(lon), Math.floor(lat)];
       cells.set(id, [[[lo, la], [lo + 1, la], [lo + 1, la + 1], [lo, la + 1], [lo, la]]]);
     }
@@ -332,7 +332,7 @@ export function oilPalmGrid(models: SiteModel[]) {
 export function writeRubberMap(m: SiteModel, files: RasterFiles): void {
   if (!rubberCovers(...m.spec.centre)) return;
   const s = sample(m, euForestLayout(...m.spec.centre).window.grid, 420);
-  const tiles = tilesUnder(m.frame, 420, euForestTile);
+  const tiles = tilesUnder(m.frame, groundHalf(m, 420), euForestTile);
   const data = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {
     const c = s.inside[i] ? m.spec.plotCover : s.surround[i];

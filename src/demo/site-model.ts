@@ -34,6 +34,11 @@ export function textured(s: Spectrum, t: number): Spectrum {
   return { red: s.red * (2 - t), nir: s.nir * t };
 }
 
+/** The half-size of a product's window over a site: the product's own, plus the ground the site reaches past it. */
+export function groundHalf(m: SiteModel, halfM: number): number {
+  return halfM + (m.spec.reachM ?? 0);
+}
+
 export function dayNumber(isoDate: string): number {
   return Date.parse(`${isoDate.slice(0, 10)}T00:00:00Z`) / 86_400_000;
 }

@@ -96,6 +96,8 @@ export interface SiteGround {
   alerts?: AlertEvent[];
   concession?: 'inside' | 'nearby';
   protectedAreas?: ProtectedAreaSpec[];
+  /** Ground past each product's usual window around the centre (m): a book's landscape of many plots reaches this far. */
+  reachM?: number;
 }
 
 /** A demo site: its ground, the story it tells and the readings and verdict it is built to reach. */

@@ -12,6 +12,7 @@ import { RasterFiles } from './raster-files.ts';
 import { buildSiteModel, type SiteModel } from './site-model.ts';
 import { DEMO_SITES, type DemoSiteSpec } from './sites.ts';
 import { hardSiteModels } from './hard-world/sites.ts';
+import { bookModels } from './book-world/ground.ts';
 
 /** Bump when anything the generator writes changes: a different version regenerates the archive. */
 export const DEMO_WORLD_VERSION = '1.5.0';
@@ -24,14 +25,17 @@ export interface WorldManifest {
   version: string;
   seed: string;
   sites: string[];
-  /** Present on the hard world: its sites are drawn from cover types, not told as stories. */
+  /** Present on the hard and book worlds: their sites are drawn, not told as stories. */
   world?: Exclude<WorldKind, 'demo'>;
   sentinel2: S2SceneRecord[];
   landsatScenes: number;
 }
 
-/** The storied demo world, or the hard world of many small sites drawn from cover types (under its regions' skies, or clear ones). */
-export type WorldKind = 'demo' | 'hard' | 'hard-clear-sky';
+/**
+ * The storied demo world, the hard world of many small sites drawn from cover types (under its
+ * regions' skies, or clear ones), or the book world of one cooperative's adjacent plots.
+ */
+export type WorldKind = 'demo' | 'hard' | 'hard-clear-sky' | 'book';
 
 export interface GenerateOptions {
   world?: WorldKind;
@@ -73,7 +77,8 @@ export function siteModels(seed: string, names?: string[]): Array<SiteModel<Demo
 /** The models of a world's sites by name (a thread writing optical scenes rebuilds its own so). */
 export function worldModels(world: WorldKind, seed: string, names?: string[]): SiteModel[] {
   if (world === 'demo') return siteModels(seed, names);
-  if (names === undefined) throw new Error('the hard world is generated for named sites');
+  if (names === undefined) throw new Error(`the ${world} world is generated for named sites`);
+  if (world === 'book') return bookModels(seed, names);
   return hardSiteModels(seed, names, world === 'hard-clear-sky' ? 'clear' : 'regional');
 }
 

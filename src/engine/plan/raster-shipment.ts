@@ -23,6 +23,7 @@ const SPARE_PER_CACHE_BYTE = 4;
 
 /** A slot as the cache weighs it, and the shipments whose tasks still read it. */
 interface KeptSlot {
+  readonly key: string;
   slot: TileSlot;
   readonly byteLength: number;
   /** Shipments holding the slot whose tasks have not ended. */
@@ -34,7 +35,7 @@ interface KeptSlot {
 }
 
 export interface DecodedTilesOptions {
-  /** Upper bound on the decoded bytes kept (default 512 MiB); up to four times as much may wait, spare, for reuse. */
+  /** Upper bound on the decoded bytes kept for later plots, beside those the plots in flight hold (default 512 MiB); up to four times as much may wait, spare, for reuse. */
   maxBytes?: number;
 }
 
@@ -53,6 +54,17 @@ export class DecodedTiles {
   readonly #slots: RangeCache<KeptSlot>;
   /** By the slot a shipment carries; weak, so a shipment dropped unfinished holds nothing here. */
   readonly #kept = new WeakMap<TileSlot, KeptSlot>();
+  /**
+   * Slots some unfinished shipment holds, by tile. The cache keeps only tiles no shipment holds:
+   * the plots of a dense book share more tiles than the cache could hold, so a neighbour shipped
+   * while a plot is in flight takes the tile that plot holds, and the cache's bound goes to the
+   * tiles plots have let go, for the plots after them. Weak, as `#kept` is: a shipment dropped
+   * unfinished (a job called off) leaves its slots to the collector, and their entries go with them.
+   */
+  readonly #held = new Map<string, WeakRef<TileSlot>>();
+  readonly #forget = new FinalizationRegistry<{ key: string; ref: WeakRef<TileSlot> }>(({ key, ref }) => {
+    if (this.#held.get(key) === ref) this.#held.delete(key);
+  });
   /** Spare slots, oldest first. */
   #spare: KeptSlot[] = [];
   #spareBytes = 0;
@@ -96,28 +108,37 @@ export class DecodedTiles {
 
   /** The slot of a tile, made (empty) on first use; held for the caller until it calls `release`. */
   slot(key: string, spec: TileSpec): TileSlot {
-    let kept = this.#slots.peek(key);
-    if (kept !== undefined) {
-      this.#hits++;
-      // Touch it: a slot in use is the most recently used.
-      this.#slots.set(key, kept);
-    } else {
+    const heldSlot = this.#held.get(key)?.deref();
+    let kept = heldSlot === undefined ? undefined : this.#kept.get(heldSlot);
+    if (kept === undefined) {
+      kept = this.#slots.peek(key);
+      // Held from now on, so out of the cache until its last shipment lets it go.
+      if (kept !== undefined) {
+        this.#slots.delete(key);
+        kept.cached = false;
+      }
+    }
+    if (kept !== undefined) this.#hits++;
+    else {
       this.#misses++;
       const byteLength = decodedByteLength(spec);
       const slot = this.#takeSpare(byteLength) ?? newTileSlot(spec);
-      kept = { slot, byteLength: slot.data.byteLength, users: 0, cached: true, reusable: true };
+      kept = { key, slot, byteLength: slot.data.byteLength, users: 0, cached: false, reusable: true };
       this.#kept.set(slot, kept);
-      this.#slots.set(key, kept);
-      // A tile larger than the whole bound is served but never kept.
-      kept.cached = this.#slots.peek(key) === kept;
     }
-    kept.users++;
+    if (kept.users++ === 0) {
+      const ref = new WeakRef(kept.slot);
+      this.#held.set(key, ref);
+      this.#forget.register(kept.slot, { key, ref }, ref);
+    }
     return kept.slot;
   }
 
   /**
-   * A shipment's task has ended: its slots are no longer held by it. After a failed task a worker
-   * may still be decoding into them, so they are left to the collector instead of being lent.
+   * A shipment's task has ended: its slots are no longer held by it. A slot no shipment holds goes
+   * to the cache, the most recently used (one larger than the whole bound is kept spare instead).
+   * After a failed task a worker may still be decoding into its slots, so they are lent to no later
+   * shipment and left to the collector.
    */
   release(shipment: Pick<Shipment, 'tiles'>, finished: boolean): void {
     for (const t of shipment.tiles) {
@@ -125,7 +146,16 @@ export class DecodedTiles {
       if (kept === undefined) continue;
       kept.users--;
       if (!finished) kept.reusable = false;
-      if (kept.users === 0 && !kept.cached) this.#keepSpare(kept);
+      if (kept.users > 0 && kept.reusable) continue;
+      const ref = this.#held.get(kept.key);
+      if (ref?.deref() === kept.slot) {
+        this.#held.delete(kept.key);
+        this.#forget.unregister(ref);
+      }
+      if (kept.users > 0 || !kept.reusable) continue;
+      this.#slots.set(kept.key, kept);
+      kept.cached = this.#slots.peek(kept.key) === kept;
+      if (!kept.cached) this.#keepSpare(kept);
     }
   }
 

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { assembleRasters, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
 import { mosaicForBox, rasterRequest } from '../../../src/engine/sources/raster-request.ts';
@@ -71,10 +73,11 @@ test('the decoded tiles kept stay within their bound, the least recently used go
   for (const [x, y] of [[0, 0], [300, 0], [0, 300]]) {
     const s = await shipRasters([corner(x, y)], decoded);
     assembleRasters(s.rasters, s.tiles);
+    decoded.release(s, true);
     assert.ok(decoded.bytes <= decoded.maxBytes);
   }
   const reads = f.reads();
-  // The first tile was evicted: asking for it again decodes it again from fetched bytes.
+  // The first tile was evicted and no shipment holds it: asking for it again decodes it again from fetched bytes.
   const s = await shipRasters([corner(0, 0)], decoded);
   assert.ok(s.fetchedBytes > 0);
   assert.ok(f.reads() > reads);
@@ -125,9 +128,9 @@ test('a slot neither the cache nor a shipment holds is lent, emptied, to the nex
   decoded.release(a, true);
   // The second tile pushes the first out of the cache; nothing holds it, so it waits spare.
   const b = await shipRasters([corner(300, 0)], decoded);
-  assert.equal(decoded.spareBytes, 256 * 256 * 2);
   assembleRasters(b.rasters, b.tiles);
   decoded.release(b, true);
+  assert.equal(decoded.spareBytes, 256 * 256 * 2);
   const c = await shipRasters([corner(0, 300)], decoded);
   assert.equal(c.tiles[0].slot!.data, a.tiles[0].slot!.data, 'the first tile\'s memory is lent to the third');
   assert.equal(slotIsReady(c.tiles[0].slot!), false, 'lent empty, so its tile is decoded afresh');
@@ -141,12 +144,15 @@ test('a slot is not lent while an unfinished shipment holds it, nor ever after i
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   const held = await shipRasters([corner(0, 0)], decoded);
   const failed = await shipRasters([corner(300, 0)], decoded);
-  assert.equal(decoded.spareBytes, 0, 'evicted while its shipment is unfinished: not spare');
+  assert.equal(decoded.spareBytes + decoded.bytes, 0, 'held by unfinished shipments: neither cached nor spare');
   decoded.release(failed, false);
-  await shipRasters([corner(0, 300)], decoded);
-  assert.equal(decoded.spareBytes, 0, 'evicted after its task failed: left to the collector');
+  const third = await shipRasters([corner(0, 300)], decoded);
+  assert.notEqual(third.tiles[0].slot!.data, failed.tiles[0].slot!.data, 'the failed task\'s slot is not lent');
+  assert.equal(decoded.spareBytes + decoded.bytes, 0, 'after its task failed: left to the collector');
   decoded.release(held, true);
-  assert.equal(decoded.spareBytes, 256 * 256 * 2, 'released once out of the cache: spare');
+  assert.equal(decoded.bytes, 256 * 256 * 2, 'let go by its last shipment: cached');
+  decoded.release(third, true);
+  assert.equal(decoded.spareBytes, 256 * 256 * 2, 'pushed out of the cache by the next tile let go: spare');
 });
 
 test('reading many tiles one shipment at a time makes no more slots than the cache and its spares hold', async () => {
@@ -164,4 +170,59 @@ test('reading many tiles one shipment at a time makes no more slots than the cac
   }
   assert.ok(made.size <= 4, `${made.size} slots made for 40 reads of four tiles`);
   assert.ok(decoded.stats().reused > 0);
+});
+
+test('a tile a shipment holds goes to the next shipment needing it, decoded once, whatever the cache keeps', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const first = await shipRasters([corner(0, 0)], decoded);
+  assembleRasters(first.rasters, first.tiles);
+  // A neighbour's tile is let go and fills the cache while the first shipment is unfinished.
+  const other = await shipRasters([corner(300, 0)], decoded);
+  decoded.release(other, true);
+  assert.equal(decoded.bytes, decoded.maxBytes);
+  const again = await shipRasters([corner(0, 0)], decoded);
+  assert.equal(again.tiles[0].slot, first.tiles[0].slot);
+  assert.equal(again.tiles[0].bytes, null);
+  assert.equal(again.fetchedBytes, 0);
+  assert.equal(f.reads(), 2);
+  assert.deepEqual(decoded.stats(), { hits: 1, misses: 2, reused: 0 });
+  assert.equal(assembleRasters(again.rasters, again.tiles).get(corner(0, 0).key)!.raw[0], value(0, 0));
+  for (const s of [first, again]) decoded.release(s, true);
+  assert.ok(decoded.bytes <= decoded.maxBytes && decoded.spareBytes <= decoded.maxSpareBytes);
+  // Once the tiles let go after it have pushed it out of the cache, it is read and decoded anew.
+  for (const [x, y] of [[300, 300], [300, 0]]) decoded.release(await shipRasters([corner(x, y)], decoded), true);
+  const later = await shipRasters([corner(0, 0)], decoded);
+  assert.notEqual(later.tiles[0].bytes, null);
+});
+
+test('a tile whose task failed is not handed to a later shipment once the cache has dropped it', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const failed = await shipRasters([corner(0, 0)], decoded);
+  const sharing = await shipRasters([corner(0, 0)], decoded);
+  assert.equal(sharing.tiles[0].slot, failed.tiles[0].slot);
+  await shipRasters([corner(300, 0)], decoded);
+  decoded.release(failed, false);
+  const after = await shipRasters([corner(0, 0)], decoded);
+  assert.notEqual(after.tiles[0].slot, failed.tiles[0].slot, 'a thread may still be writing the failed task\'s slot');
+  assert.notEqual(after.tiles[0].bytes, null);
+});
+
+test('a tile only a dropped, unfinished shipment held is not kept: the collector takes its slot', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const corner = rasterRequest(f.cog, { x0: 0, y0: 0, width: 8, height: 8 });
+  // Shipped for a plot whose read was called off: never sent to a task, never released.
+  const dropped = new WeakRef((await shipRasters([corner], decoded)).tiles[0].slot!);
+  await new Promise((r) => setImmediate(r));
+  gc();
+  assert.equal(dropped.deref(), undefined, 'nothing else holds the slot');
+  const later = await shipRasters([corner], decoded);
+  assert.notEqual(later.tiles[0].bytes, null, 'read and decoded afresh');
+  assert.deepEqual(decoded.stats(), { hits: 0, misses: 2, reused: 0 });
 });

@@ -1,0 +1,259 @@
+/**
+ * `npm run bench -- book [--plots 1000] [--read N] [--grow 4] [--seed 1] [--procs CORES] [--cache-mb M]`
+ *
+ * A cooperative's book (the book world, `demo generate --world book`) read through the whole
+ * service path (the run route's function, pg-boss, the evidence worker) from the archive on disk,
+ * once on the embedded PGlite and once on PostgreSQL (`DATABASE_URL`, or a scratch database on
+ * the local server), each in a process of its own so its peak RSS is its own; then the book `--grow`
+ * times as large on PGlite, for memory as the book grows. `--read N` reads the first N plots of
+ * each book (all by default); `--cache-mb M` sets the worker's decoded-tile cache
+ * (DECODED_TILE_CACHE_MB). For each run: plots a minute; tile decodes over the distinct tiles the
+ * job needed (amplification); the compute limit (the distinct tiles' decode time, from a sample of
+ * the job's tiles decoded again on one thread, plus the plots' kernel time, from a sample of plots'
+ * tasks run again on one thread with their tiles decoded, over the pool's threads) and the job's
+ * time against it; the main thread's busy ms a plot; peak RSS.
+ *
+ * Beside it, in the same run, the baseline a geospatial engineer would write (bench/gdal-book.py,
+ * Python with GDAL, block cache the size of our decoded-tile cache) computing each plot's masked
+ * NDVI median per Sentinel-2 scene over the same plots in the same order, as one process and as
+ * `--procs` processes. Its work is the optical record only; ours is the whole read.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { performance as perf } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
+import { createWorkspace } from '../src/accounts/workspaces.ts';
+import { loadConfig } from '../src/config.ts';
+import { bookPath, bookWorld, type BookWorld, ensureBookWorld } from '../src/demo/book-world/world.ts';
+import { openDemoArchive } from '../src/demo/open-archive.ts';
+import { startEvidenceWorker } from '../src/engine/job-runner.ts';
+import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
+import { spatialOrder } from '../src/engine/plan/plot-order.ts';
+import { planRead } from '../src/engine/plan/read-plan.ts';
+import { shipRasters, withShipment } from '../src/engine/plan/raster-shipment.ts';
+import { mirrorPath } from '../src/engine/sources/products/archive-url.ts';
+import { S2_CATALOGUES } from '../src/engine/sources/products/sentinel-2/codes.ts';
+import { loadSigningKey } from '../src/engine/signing.ts';
+import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
+import { decodeTile, type TileSpec } from '../src/engine/worker/tile-decode.ts';
+import type { EngineTasks } from '../src/engine/worker/tasks.ts';
+import { createLogger } from '../src/log.ts';
+import { openStore } from '../src/store/orm.ts';
+import { openQueue } from '../src/store/queue.ts';
+import { scratchDatabase } from '../test/support/db.ts';
+import { readAll } from './job.ts';
+
+function arg(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+}
+
+interface BookFeature { properties: { ref: string; area_ha: number }; geometry: { type: 'Polygon'; coordinates: number[][][] } }
+
+const bookFeatures = (w: BookWorld, read: number): BookFeature[] =>
+  (JSON.parse(readFileSync(bookPath(w), 'utf8')) as { features: BookFeature[] }).features.slice(0, read);
+
+/** The decoded-tile cache, counting the distinct tiles asked for. */
+class CountedTiles extends DecodedTiles {
+  readonly distinct = new Set<string>();
+  override slot(key: string, spec: TileSpec) {
+    this.distinct.add(key);
+    return super.slot(key, spec);
+  }
+}
+
+/**
+ * Tiles kept to time decoding alone: enough for a mean, few enough that copying them adds little
+ * to the main thread's time and the process's memory that the bench reports.
+ */
+const SAMPLED_TILES = 48;
+
+/** Keeps every `every`-th tile a task decodes (its bytes and spec), to time decoding alone afterwards. */
+function sampledPool(pool: EnginePool, every: number, cap: number) {
+  const samples: Array<{ bytes: Uint8Array; spec: TileSpec }> = [];
+  let seen = 0;
+  const run: EnginePool['run'] = (task, params, opts) => {
+    const shipment = (params as { shipment?: { tiles: Array<{ bytes: Uint8Array | null; spec: TileSpec }> } }).shipment;
+    for (const t of shipment?.tiles ?? []) {
+      if (t.bytes === null || seen++ % every !== 0 || samples.length >= cap) continue;
+      samples.push({ bytes: t.bytes.slice(), spec: t.spec });
+    }
+    return pool.run(task, params as EngineTasks[typeof task]['params'], opts);
+  };
+  return { pool: { run, close: () => pool.close() } as EnginePool, samples };
+}
+
+/** Mean ms to decode one of the sampled tiles, on this thread. */
+function decodeMs(samples: ReadonlyArray<{ bytes: Uint8Array; spec: TileSpec }>): number {
+  if (samples.length === 0) return 0;
+  const t = perf.now();
+  for (const s of samples) decodeTile(s.bytes, s.spec);
+  return (perf.now() - t) / samples.length;
+}
+
+/** One job over the first `read` plots of a book, in this process: what `--child` prints. */
+async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, cacheMb: string) {
+  const cores = os.availableParallelism();
+  const dataDir = join(w.dir, 'bench-data');
+  const log = createLogger('silent');
+  const store = await openStore({ databaseUrl, pgliteDir: 'memory://' });
+  await store.migrate();
+  const queue = await openQueue(store, { log, supervise: false });
+  const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(cores), LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
+  const tiles = new CountedTiles({ maxBytes: config.decodedTileCacheBytes });
+  const sampled = sampledPool(createPool({ size: cores }), 16, SAMPLED_TILES);
+  const archive = await openDemoArchive({ dataDir, root: w.root });
+  const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archive, engine: { pool: sampled.pool, tiles } });
+  const { workspace } = await createWorkspace(store.em(), { name: 'Bench', plan: 'enterprise', email: 'bench@example.test', password: 'bench bench', role: 'portal' });
+  const features = bookFeatures(w, read);
+  for (const f of features) {
+    await store.em().execute(
+      `insert into plots (id, workspace_id, external_ref, commodity, country, area_ha, geometry, validation_state, validation_report, created_at, updated_at)
+       values (?, ?, ?, 'cocoa', 'CI', ?, ?::jsonb, 'valid', '{}'::jsonb, now(), now())`,
+      [randomUUID(), workspace.id, f.properties.ref, f.properties.area_ha, JSON.stringify(f.geometry)],
+    );
+  }
+  const { seconds, mainBusyMs, states } = await readAll(store, queue, workspace.id);
+  const verdicts = await store.em().execute<{ v: string; n: string }[]>(`select object->>'verdict' as v, count(*) as n from evidence group by 1`);
+  worker.stopTaking();
+  await queue.stop(5000);
+  // Before the kernel sample below, whose own cache would count.
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const stats = tiles.stats();
+  const distinct = tiles.distinct.size;
+  // The plots' kernel time: a sample of plots' plot tasks run again on one thread with every tile already decoded.
+  const kernel = createPool({ size: 1 });
+  const warm = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
+  const sample = features.filter((_, k) => k % Math.max(1, Math.floor(features.length / 12)) === 0).slice(0, 12);
+  let kernelMs = 0;
+  for (const f of sample) {
+    const plan = await planRead({ id: randomUUID(), workspaceId: 'bench', ref: f.properties.ref, geometry: f.geometry, areaHa: f.properties.area_ha, declaredAreaHa: null, country: 'CI', producerCountry: 'CI' }, archive);
+    const run = () => shipRasters(plan.requests, warm).then((s) => withShipment(warm, s, (sh) => kernel.run('plot', { ...plan.task, shipment: { tiles: sh.tiles, rasters: sh.rasters } })));
+    await run();
+    const k0 = perf.now();
+    await run();
+    kernelMs += perf.now() - k0;
+  }
+  await kernel.close();
+  const kernelMsPerPlot = kernelMs / sample.length;
+  const decodeMsPerTile = decodeMs(sampled.samples);
+  await worker.close();
+  await store.close();
+  const limitSeconds = (distinct * decodeMsPerTile + features.length * kernelMsPerPlot) / 1000 / cores;
+  return {
+    backend: databaseUrl === null ? 'pglite' : 'postgresql',
+    decoded_tile_cache_mb: Math.round(config.decodedTileCacheBytes / 2 ** 20),
+    book_plots: w.plots,
+    plots: features.length,
+    pool_size: cores,
+    seconds: Number(seconds.toFixed(1)),
+    plots_per_minute: Number((features.length / (seconds / 60)).toFixed(1)),
+    tile_decodes: stats.misses,
+    distinct_tiles: distinct,
+    amplification: Number((stats.misses / Math.max(1, distinct)).toFixed(2)),
+    decode_ms_per_tile: Number(decodeMsPerTile.toFixed(2)),
+    kernel_ms_per_plot: Math.round(kernelMsPerPlot),
+    compute_limit_s: Number(limitSeconds.toFixed(1)),
+    time_over_compute_limit: Number((seconds / limitSeconds).toFixed(2)),
+    main_thread_ms_per_plot: Number((mainBusyMs / features.length).toFixed(1)),
+    peak_rss_mb: peakRssMb,
+    states: Object.fromEntries(states.map((r) => [r.s, Number(r.n)])),
+    verdicts: Object.fromEntries(verdicts.map((r) => [r.v, Number(r.n)])),
+  };
+}
+
+/** Runs `--child` in a process of its own and answers its JSON line. */
+function child(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [join(import.meta.dirname, 'run.ts'), 'book', '--child', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.once('error', reject);
+    p.once('exit', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0) reject(new Error(`bench child exited with ${code}: ${last}`));
+      else resolve(JSON.parse(last));
+    });
+  });
+}
+
+/** A PostgreSQL database for one run: `DATABASE_URL`'s, or a scratch database on the local server. */
+const postgres = async () => (process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, drop: async () => {} } : scratchDatabase());
+
+/** The baseline's job file: the plots in the job's read order, and every Sentinel-2 scene's red, NIR and SCL files. */
+export function baselineJob(w: BookWorld, read: number): string {
+  const features = bookFeatures(w, read);
+  const ordered = spatialOrder(features.map((f) => ({ f, lon: f.geometry.coordinates[0][0][0], lat: f.geometry.coordinates[0][0][1] })));
+  const itemsDir = join(w.root, mirrorPath(`${S2_CATALOGUES['earth-search-v1'].api}/collections/sentinel-2-l2a/items`));
+  const scenes = readdirSync(itemsDir).sort().map((name) => {
+    const item = JSON.parse(readFileSync(join(itemsDir, name), 'utf8')) as { properties: { 'proj:epsg': number }; assets: Record<string, { href: string; 'raster:bands': Array<{ scale?: number; offset?: number }> }> };
+    const file = (k: string) => join(w.root, mirrorPath(item.assets[k].href));
+    const band = item.assets.red['raster:bands'][0];
+    return { red: file('red'), nir: file('nir'), scl: file('scl'), epsg: item.properties['proj:epsg'], scale: band.scale ?? 1, offset: band.offset ?? 0 };
+  });
+  const path = join(w.dir, `gdal-job-${read}.json`);
+  writeFileSync(path, JSON.stringify({ plots: ordered.map(({ f }) => ({ ref: f.properties.ref, ring: f.geometry.coordinates[0] })), scenes }));
+  return path;
+}
+
+export function gdalBaseline(job: string, procs: number, cacheMb: number): Record<string, number> {
+  const out = execFileSync('/usr/bin/python3', [join(import.meta.dirname, 'gdal-book.py'), job, '--procs', String(procs), '--cache-mb', String(cacheMb)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+export default async function (args: string[]) {
+  const seed = Number(arg(args, 'seed', '1'));
+  const plots = Number(arg(args, 'plots', '1000'));
+  const dir = join(os.tmpdir(), 'precutoff-bench-book');
+  if (args.includes('--child')) {
+    const w = bookWorld(dir, seed, plots);
+    const db = arg(args, 'db', '');
+    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''))));
+    return;
+  }
+  const cores = os.availableParallelism();
+  const procs = Number(arg(args, 'procs', String(cores)));
+  const grow = Number(arg(args, 'grow', '4'));
+  const read = Number(arg(args, 'read', String(plots)));
+  const runs: Record<string, unknown>[] = [];
+  const worlds: Array<{ plots: number; generate_s: number; disk_mb: number }> = [];
+  for (const n of [plots, plots * grow]) {
+    const w = bookWorld(dir, seed, n);
+    const t = perf.now();
+    await ensureBookWorld(w);
+    worlds.push({ plots: n, generate_s: Number(((perf.now() - t) / 1000).toFixed(1)), disk_mb: Math.round(Number(execFileSync('du', ['-sm', w.root], { encoding: 'utf8' }).split('\t')[0])) });
+  }
+  const cacheArg = arg(args, 'cache-mb', '');
+  const common = ['--seed', String(seed), '--read', String(read), ...(cacheArg === '' ? [] : ['--cache-mb', cacheArg])];
+  runs.push(await child(['--plots', String(plots), ...common]));
+  const pgdb = await postgres();
+  try {
+    runs.push(await child(['--plots', String(plots), ...common, '--db', pgdb.url]));
+  } finally {
+    await pgdb.drop();
+  }
+  runs.push(await child(['--plots', String(plots * grow), ...common]));
+  const job = baselineJob(bookWorld(dir, seed, plots), read);
+  const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / 2 ** 20);
+  const gdalOne = gdalBaseline(job, 1, cacheMb);
+  const gdalAll = gdalBaseline(job, procs, cacheMb);
+  for (const r of runs) {
+    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it; main thread ${r.main_thread_ms_per_plot} ms a plot; peak RSS ${r.peak_rss_mb} MB`);
+  }
+  console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min, ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
+  const ours = runs[0] as { plots_per_minute: number; pool_size: number };
+  console.log(JSON.stringify({
+    bench: 'book',
+    worlds,
+    runs,
+    gdal: { one_process: gdalOne, all_cores: gdalAll },
+    // Ours on all cores (the whole read) against the baseline's optical record alone: per core, and with all cores.
+    per_core_ratio: Number(((ours.plots_per_minute / ours.pool_size) / gdalOne.plots_per_minute).toFixed(2)),
+    all_cores_ratio: Number((ours.plots_per_minute / gdalAll.plots_per_minute).toFixed(2)),
+    cores,
+    node: process.version,
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+  }));
+}
