@@ -28,7 +28,7 @@ import { createWorkspace } from '../src/accounts/workspaces.ts';
 import { loadConfig } from '../src/config.ts';
 import { bookPath, bookWorld, type BookWorld, ensureBookWorld } from '../src/demo/book-world/world.ts';
 import { openDemoArchive } from '../src/demo/open-archive.ts';
-import { startEvidenceWorker } from '../src/engine/job-runner.ts';
+import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
 import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
 import { spatialOrder } from '../src/engine/plan/plot-order.ts';
 import { planRead } from '../src/engine/plan/read-plan.ts';

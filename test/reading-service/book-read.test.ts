@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { Job } from 'pg-boss';
 import { bookPath, bookWorld, ensureBookWorld } from '../../src/demo/book-world/world.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
-import { type EvidenceJobData, runEvidence } from '../../src/engine/evidence-runs.ts';
-import { evidenceJobHandler } from '../../src/engine/job-runner.ts';
+import { type EvidenceJobData, runEvidence } from '../../src/reading-service/evidence-runs.ts';
+import { evidenceJobHandler } from '../../src/reading-service/job-runner.ts';
 import { DecodedTiles } from '../../src/engine/plan/raster-shipment.ts';
 import { readPlot } from '../../src/engine/read-plot.ts';
 import { loadSigningKey } from '../../src/engine/signing.ts';
@@ -21,7 +21,7 @@ import { createPool } from '../../src/engine/worker/pool.ts';
 import { createLogger } from '../../src/log.ts';
 import { openQueue, QUEUES } from '../../src/store/queue.ts';
 import { testStore } from '../support/db.ts';
-import { seedWorkspace } from './evidence-helpers.ts';
+import { seedWorkspace } from '../engine/evidence-helpers.ts';
 
 const PLOTS = 4;
 
