@@ -57,10 +57,13 @@ const SAID: Record<EvidenceWarningCode, string> = {
 
 /**
  * The line that replaces a plain "ready": "Formally complete; 2 of 3 plots show forest loss after the
- * cutoff; …" (or "Not ready; …"), each code counted by plots; null when there is no warning.
+ * cutoff; …" (or "Not ready; …"), each code counted by plots; null when there is no warning. One pass
+ * over `warnings`, which may be read page by page.
  */
-export function evidenceSummary(ready: boolean, warnings: readonly EvidenceWarning[], plots: number): string | null {
-  if (warnings.length === 0) return null;
-  const counts = EVIDENCE_WARNING_CODES.map((code) => [code, new Set(warnings.filter((w) => w.code === code).map((w) => w.plot_id)).size] as const).filter(([, n]) => n > 0);
+export function evidenceSummary(ready: boolean, warnings: Iterable<EvidenceWarning>, plots: number): string | null {
+  const plotsBy = new Map<EvidenceWarningCode, Set<string>>(EVIDENCE_WARNING_CODES.map((code) => [code, new Set()]));
+  for (const w of warnings) plotsBy.get(w.code)!.add(w.plot_id);
+  const counts = [...plotsBy].map(([code, on]) => [code, on.size] as const).filter(([, n]) => n > 0);
+  if (counts.length === 0) return null;
   return [ready ? 'Formally complete' : 'Not ready', ...counts.map(([code, n]) => `${n} of ${plots} plot${plots === 1 ? '' : 's'} ${SAID[code]}`)].join('; ');
 }

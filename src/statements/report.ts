@@ -4,6 +4,7 @@
  * A batch may hold 100,000 plots: its rows are read a page at a time, the event loop turning between
  * pages, and cross to the thread as pages of JSON text rather than as one structured clone.
  */
+import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { caseRecord } from '../alerts/monitors.ts';
 import type { DocumentPool } from '../documents/pool.ts';
@@ -97,7 +98,7 @@ export async function shipmentReportInput(em: Em, workspaceId: string, shipmentI
   };
 }
 
-/** The shipment report's PDF bytes. */
-export async function shipmentReport(deps: ReportDeps, workspaceId: string, shipmentId: string): Promise<Buffer> {
+/** The shipment report's PDF bytes as they are written. */
+export async function shipmentReport(deps: ReportDeps, workspaceId: string, shipmentId: string): Promise<Readable> {
   return deps.documents.shipmentReportPdf(await shipmentReportInput(deps.em, workspaceId, shipmentId, deps.baseUrl));
 }
