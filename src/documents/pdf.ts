@@ -53,6 +53,16 @@ const { tableLayouts } = internal('pdfmake/js/tableLayouts.js') as { tableLayout
 const { normalizePageSize, normalizePageMargin } = internal('pdfmake/js/PageSize.js') as { normalizePageSize(size: string): { width: number; height: number }; normalizePageMargin(margins: number[]): object };
 const virtualfs = internal('pdfmake/js/virtual-fs.js').default as object;
 
+/**
+ * pdfkit keeps the glyph layout of every word it has set, for the document's life: a list of
+ * 100,000 plot references would keep 100,000 of them (about 2 KB each). Dropped after each part,
+ * which keeps the words a part repeats.
+ */
+function forgetLayouts(doc: object): void {
+  const fonts = (doc as { _fontFamilies?: Record<string, { layoutCache?: object }> })._fontFamilies ?? {};
+  for (const font of Object.values(fonts)) if (font.layoutCache !== undefined) font.layoutCache = Object.create(null) as object;
+}
+
 /** What every part of a streamed document shares: page, styles, header and footer by page number in the whole document. */
 export interface StreamedFrame {
   pageSize: 'A4';
@@ -105,6 +115,7 @@ export async function streamPdf(frame: StreamedFrame, parts: Iterable<Content[]>
     const laidOut = builder.layoutDocument(part, doc, frame.styles, frame.defaultStyle, null, (page) => frame.header(before + page), (page) => frame.footer(before + page));
     new Renderer(doc).renderPages(laidOut);
     pages += laidOut.length;
+    forgetLayouts(doc);
     await flush();
   }
   doc.end();
