@@ -13,7 +13,7 @@ import type { NextStep } from '../engine/next-step.ts';
 import type { PlotState } from '../engine/plot-state.ts';
 import type { BatchCounts } from '../store/register/shipments.ts';
 import { evidenceSummary, type EvidenceWarning } from '../statements/evidence-warnings.ts';
-import { buildStatement, type FilingPlot, type StatementFacts } from '../statements/payload.ts';
+import { statementOutline, type FilingPlot, type StatementFacts } from '../statements/payload.ts';
 import { code, grid, facts, heading, keepHeadingsWithNext, para, PAGE, show, STYLES, subheading } from './layout.ts';
 import { LIMITATIONS } from './evidence/limitations.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
@@ -276,8 +276,7 @@ function limitationsSection(): Content[] {
 
 /** The statement's fields in the order of V3's SubmitDdsRequest, as filled, and what is missing. */
 function statementPage(input: ShipmentReportTask, tally: Tally): Content[] {
-  const plots = [...rowsOf<FilingPlot>(input.filingPages)];
-  const built = buildStatement({ ...input.statement, plots });
+  const built = statementOutline(input.statement, rowsOf<FilingPlot>(input.filingPages));
   const s = built.payload.statement;
   const commodity = s.commodities[0];
   const m = commodity.descriptors.goodsMeasure;
@@ -296,7 +295,7 @@ function statementPage(input: ShipmentReportTask, tally: Tally): Content[] {
       'commodities.speciesInfo',
       commodity.speciesInfo.length === 0 ? missing : commodity.speciesInfo.map((x) => `${x.scientificName}${x.commonName ? ` (${x.commonName})` : ''}`).join('; '),
     ] as [string, string]]),
-    ['commodities.producers', `${counted(commodity.producers.length, 'producer')}, ${counted(plots.length, 'plot')}`],
+    ['commodities.producers', `${counted(commodity.producers.length, 'producer')}, ${counted(built.plots, 'plot')}`],
     [commodity.speciesInfo === undefined ? 'commodities.producers.country' : 'commodities.producers.country (country of harvest)', countries.length === 0 ? missing : countries.join(', ')],
     ['geoLocationConfidential', show(s.geoLocationConfidential)],
   ];
