@@ -11,9 +11,9 @@ import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { busy } from '../errors.ts';
 import type { ComplianceDocumentInput } from './compliance-pdf.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
-import type { ShipmentReportTask } from './shipment-report.ts';
+import type { ReportPage, ReportQuestion, ShipmentReportTask } from './shipment-report.ts';
 import type { DocumentTasks } from './render-task.ts';
-import { portReadable } from './streamed-bytes.ts';
+import { portReadable } from './render-channel.ts';
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
 
 /** A waiting render holds only its stored evidence (tens to hundreds of KB), so bursts of requests may queue deep. */
@@ -24,8 +24,8 @@ export interface DocumentPool {
   compliancePdf(input: ComplianceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
   /** A due diligence statement built and schema-checked (src/statements/statement-task.ts). */
   statement(task: StatementTask): Promise<StatementResult>;
-  /** The report's bytes as the thread writes them, once the first have come (streamed-bytes.ts). */
-  shipmentReportPdf(task: ShipmentReportTask): Promise<Readable>;
+  /** The report's bytes as the thread writes them, once the first have come, its rows read by `page` as the thread asks (render-channel.ts). */
+  shipmentReportPdf(task: ShipmentReportTask, page: (question: ReportQuestion) => Promise<ReportPage>): Promise<Readable>;
   close(): Promise<void>;
 }
 
@@ -49,9 +49,9 @@ export function createDocumentPool(size: number): DocumentPool {
     evidencePdf: (input, options) => render('evidence', { input, options }),
     compliancePdf: (input, options) => render('compliance', { input, options }),
     statement: (task) => pool.run('statement', task).catch(full),
-    shipmentReportPdf(task) {
+    shipmentReportPdf(task, page) {
       const { port1, port2 } = new MessageChannel();
-      return portReadable(port1, pool.run('shipmentReport', { ...task, out: port2 }, { transferList: [port2] }).catch(full));
+      return portReadable(port1, pool.run('shipmentReport', { ...task, out: port2 }, { transferList: [port2] }).catch(full), (q) => page(q as ReportQuestion));
     },
     close: () => pool.close(),
   };

@@ -10,7 +10,7 @@ import { evidencePdf, type EvidenceDocumentInput, type EvidenceDocumentOptions }
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
 import type { MessagePort } from 'node:worker_threads';
 import { shipmentReportPdf, type ShipmentReportTask } from './shipment-report.ts';
-import { portSender } from './streamed-bytes.ts';
+import { renderChannel } from './render-channel.ts';
 
 export { statement } from '../statements/statement-task.ts';
 
@@ -24,7 +24,7 @@ export interface CompliancePdfTask {
   options: EvidenceDocumentOptions;
 }
 
-/** The shipment report's task: its bytes go out through `out` as its parts are written (streamed-bytes.ts). */
+/** The shipment report's task: it asks for its rows and sends its bytes through `out` (render-channel.ts). */
 export interface ShipmentReportStream extends ShipmentReportTask {
   out: MessagePort;
 }
@@ -54,10 +54,10 @@ export async function compliance({ input, options }: CompliancePdfTask): Promise
   return answerMoving(pdf, [pdf]);
 }
 
-/** The shipment report of a batch as gathered on the main thread, written part by part through its port; its pages and bytes. */
+/** The shipment report of a batch, its rows asked for and its bytes sent through its port as its parts are written; its pages and bytes. */
 export async function shipmentReport({ out, ...task }: ShipmentReportStream): Promise<{ pages: number; bytes: number }> {
   try {
-    return await shipmentReportPdf(task, portSender(out));
+    return await shipmentReportPdf(task, renderChannel(out));
   } finally {
     out.close();
   }

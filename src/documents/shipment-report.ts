@@ -12,12 +12,13 @@ import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import type { NextStep } from '../engine/next-step.ts';
 import type { PlotState } from '../engine/plot-state.ts';
 import type { BatchCounts } from '../store/register/shipments.ts';
-import { evidenceSummary, type EvidenceWarning } from '../statements/evidence-warnings.ts';
+import { evidenceSummary, warnedPlots, type EvidenceWarning, type WarnedPlots } from '../statements/evidence-warnings.ts';
 import { statementOutline, type FilingPlot, type StatementFacts } from '../statements/payload.ts';
 import { code, grid, facts, heading, keepHeadingsWithNext, para, PAGE, show, STYLES, subheading } from './layout.ts';
 import { LIMITATIONS } from './evidence/limitations.ts';
 import { REASON_MEANINGS, VERDICT_MEANINGS } from './meanings.ts';
 import { streamPdf, type StreamedFrame } from './pdf.ts';
+import type { RenderChannel } from './render-channel.ts';
 
 /** A plot of the batch as the report lists it. */
 export interface ReportPlot {
@@ -37,12 +38,22 @@ export interface ReportPlot {
 /** An open case of the alert queue on a plot of the batch, as the report lists it. */
 export type ReportCase = Pick<CaseRecord, 'alert_id' | 'plot_id' | 'ref' | 'product' | 'first_date' | 'last_date' | 'severity' | 'flagged_area_km2'>;
 
-/**
- * The report as it crosses to the documents thread: the plot table's rows, the evidence warnings and
- * the statement's plots as pages of JSON text (each a JSON array), so handing over a batch of any size
- * copies strings instead of structured-cloning a hundred thousand objects on the API's thread, and
- * the thread parses one page at a time.
- */
+/** The lists the report reads a page at a time, asking the API's thread: the plot table's rows and the evidence warnings in register order, the statement's plots in batch order. */
+export type ReportList = 'plots' | 'warnings' | 'filing';
+
+/** A page of a list after a keyset position (0: the first page). */
+export interface ReportQuestion {
+  list: ReportList;
+  after: number;
+}
+
+/** A page's rows as JSON text (ReportPlot, EvidenceWarning or FilingPlot), and the position after which the next page starts; null after the last. */
+export interface ReportPage {
+  rows: string;
+  next: number | null;
+}
+
+/** What the report is made from beside its lists, which the documents thread reads as it writes (render-channel.ts). */
 export interface ShipmentReportTask {
   shipment: {
     id: string;
@@ -52,25 +63,29 @@ export interface ShipmentReportTask {
     note: string | null;
   };
   counts: BatchCounts;
-  /** Pages of ReportPlot, in register order. */
-  plotPages: string[];
   /** The open alert cases on the batch's plots. */
   openCases: ReportCase[];
-  /** Pages of EvidenceWarning (what the evidence says that the statement's formal check does not look at), in register order. */
-  warningPages: string[];
   /** The statement's facts under the shipment's reference, but its plots. */
   statement: Omit<StatementFacts, 'plots'>;
-  /** Pages of the statement's FilingPlot, in batch order. */
-  filingPages: string[];
   /** When the report was made (its dates). */
   generatedAt: string;
   /** The service's base URL (ending /api/v1), for the evidence documents' addresses. */
   baseUrl: string;
 }
 
-/** The rows of pages of JSON arrays, one page parsed at a time. */
-function* rowsOf<T>(pages: readonly string[]): Generator<T> {
-  for (const page of pages) yield* JSON.parse(page) as T[];
+/** A list's pages, read as they are needed; a list is read again for each pass over it, so no pass holds it. */
+async function* pagesOf<T>(channel: RenderChannel, list: ReportList): AsyncGenerator<T[]> {
+  let after = 0;
+  for (;;) {
+    const page = await channel.ask<ReportPage>({ list, after } satisfies ReportQuestion);
+    yield JSON.parse(page.rows) as T[];
+    if (page.next === null) return;
+    after = page.next;
+  }
+}
+
+async function* rowsOf<T>(channel: RenderChannel, list: ReportList): AsyncGenerator<T> {
+  for await (const page of pagesOf<T>(channel, list)) yield* page;
 }
 
 /** What the report says of the whole batch before it lists it: found in one pass over the pages, with the first rows of each list. */
@@ -83,13 +98,14 @@ interface Tally {
   firstLost: ReportPlot[];
   warnings: number;
   firstWarnings: EvidenceWarning[];
+  warned: WarnedPlots;
 }
 
 const isLost = (p: ReportPlot) => p.post_cutoff_loss_share !== null;
 
-function tallyOf(task: ShipmentReportTask): Tally {
-  const t: Tally = { plots: 0, withheldBy: new Map(), steps: new Map(), lost: 0, firstPlots: [], firstLost: [], warnings: 0, firstWarnings: [] };
-  for (const p of rowsOf<ReportPlot>(task.plotPages)) {
+async function tallyOf(channel: RenderChannel): Promise<Tally> {
+  const t: Tally = { plots: 0, withheldBy: new Map(), steps: new Map(), lost: 0, firstPlots: [], firstLost: [], warnings: 0, firstWarnings: [], warned: new Map() };
+  for await (const p of rowsOf<ReportPlot>(channel, 'plots')) {
     t.plots++;
     if (t.firstPlots.length < FULL_TABLE_ROWS) t.firstPlots.push(p);
     if (p.evidence_state === 'done' && p.verdict !== 'prior_management_evidenced') {
@@ -102,9 +118,10 @@ function tallyOf(task: ShipmentReportTask): Tally {
       if (t.firstLost.length < FULL_TABLE_ROWS) t.firstLost.push(p);
     }
   }
-  for (const w of rowsOf<EvidenceWarning>(task.warningPages)) {
-    t.warnings++;
-    if (t.firstWarnings.length < FULL_TABLE_ROWS) t.firstWarnings.push(w);
+  for await (const page of pagesOf<EvidenceWarning>(channel, 'warnings')) {
+    t.warnings += page.length;
+    t.firstWarnings.push(...page.slice(0, FULL_TABLE_ROWS - t.firstWarnings.length));
+    warnedPlots(page, t.warned);
   }
   return t;
 }
@@ -155,7 +172,7 @@ function tableLayout(plots: number): string {
  * A per-plot list past its full table: parts of COMPACT_PART_LINES lines, the first headed by what
  * each line holds. `items` gives the whole list again; its first FULL_TABLE_ROWS are in the table.
  */
-function* compactParts<T>(items: Iterable<T>, count: number, line: (item: T) => string, what: string, holds: string): Generator<Content[]> {
+async function* compactParts<T>(items: AsyncIterable<T>, count: number, line: (item: T) => string, what: string, holds: string): AsyncGenerator<Content[]> {
   if (count <= FULL_TABLE_ROWS) return;
   let part: Content[] = [
     subheading(`The other ${counted(count - FULL_TABLE_ROWS, what)}`),
@@ -165,7 +182,7 @@ function* compactParts<T>(items: Iterable<T>, count: number, line: (item: T) => 
   let block: string[] = [];
   let lines = 0;
   let at = 0;
-  for (const item of items) {
+  for await (const item of items) {
     if (at++ < FULL_TABLE_ROWS) continue;
     block.push(line(item));
     if (block.length === COMPACT_BLOCK_LINES) {
@@ -223,8 +240,8 @@ function lossSection(task: ShipmentReportTask, { lost, plots, firstLost }: Tally
   ];
 }
 
-function* lostPlots(task: ShipmentReportTask): Generator<ReportPlot> {
-  for (const p of rowsOf<ReportPlot>(task.plotPages)) if (isLost(p)) yield p;
+async function* lostPlots(channel: RenderChannel): AsyncGenerator<ReportPlot> {
+  for await (const p of rowsOf<ReportPlot>(channel, 'plots')) if (isLost(p)) yield p;
 }
 
 const lostLine = (p: ReportPlot) => `${p.external_ref ?? p.id} · ${Math.round(p.post_cutoff_loss_share! * 100)}% lost`;
@@ -275,8 +292,8 @@ function limitationsSection(): Content[] {
 }
 
 /** The statement's fields in the order of V3's SubmitDdsRequest, as filled, and what is missing. */
-function statementPage(input: ShipmentReportTask, tally: Tally): Content[] {
-  const built = statementOutline(input.statement, rowsOf<FilingPlot>(input.filingPages));
+async function statementPage(input: ShipmentReportTask, tally: Tally, channel: RenderChannel): Promise<Content[]> {
+  const built = await statementOutline(input.statement, pagesOf<FilingPlot>(channel, 'filing'));
   const s = built.payload.statement;
   const commodity = s.commodities[0];
   const m = commodity.descriptors.goodsMeasure;
@@ -307,16 +324,16 @@ function statementPage(input: ShipmentReportTask, tally: Tally): Content[] {
     built.problems.length === 0
       ? para(tally.warnings === 0 ? 'Nothing: the statement can be built from this batch.' : 'Nothing the information system would refuse: the statement can be built from this batch, but read the evidence warnings below before filing it.')
       : { ul: built.problems.map((p) => ({ text: `${p.field}: ${p.message}${p.eudr_code ? ` (${p.eudr_code})` : ''}`, style: 'body', margin: [0, 0, 0, 2] })) },
-    ...warningsPart(input, tally, built.problems.length === 0),
+    ...warningsPart(tally, built.problems.length === 0),
   ];
 }
 
 /** The evidence warnings under the statement's check: never a plain "ready" while any stands. */
-function warningsPart(task: ShipmentReportTask, { warnings, plots, firstWarnings }: Tally, ready: boolean): Content[] {
+function warningsPart({ warnings, plots, firstWarnings, warned }: Tally, ready: boolean): Content[] {
   if (warnings === 0) return [];
   return [
     subheading('Evidence warnings'),
-    para(`${evidenceSummary(ready, rowsOf<EvidenceWarning>(task.warningPages), plots)}.`, { bold: true }),
+    para(`${evidenceSummary(ready, warned, plots)}.`, { bold: true }),
     grid(['plot', 'warning', 'what the evidence says'], firstWarnings.map((w) => [w.external_ref ?? w.plot_id, { text: w.code, style: 'code' }, w.message]), [70, 110, '*']),
   ];
 }
@@ -342,8 +359,8 @@ function frameOf(task: ShipmentReportTask): StreamedFrame {
  * The report in the parts it is laid out and written in: each list's full table ends a part, and its
  * compact lines follow in parts of their own.
  */
-function* reportParts(task: ShipmentReportTask): Generator<Content[]> {
-  const tally = tallyOf(task);
+async function* reportParts(task: ShipmentReportTask, channel: RenderChannel): AsyncGenerator<Content[]> {
+  const tally = await tallyOf(channel);
   const ref = task.shipment.reference;
   yield keepHeadingsWithNext([
     { text: `Shipment ${ref}`, style: 'title' },
@@ -358,20 +375,20 @@ function* reportParts(task: ShipmentReportTask): Generator<Content[]> {
     ...countsSection(task, tally),
     ...lossSection(task, tally),
   ]);
-  for (const part of compactParts(lostPlots(task), tally.lost, lostLine, 'plot', 'plot · share lost')) yield keepHeadingsWithNext(part);
+  for await (const part of compactParts(lostPlots(channel), tally.lost, lostLine, 'plot', 'plot · share lost')) yield keepHeadingsWithNext(part);
   yield keepHeadingsWithNext(plotsSection(tally));
-  for (const part of compactParts(rowsOf<ReportPlot>(task.plotPages), tally.plots, plotLine, 'plot', 'plot · state · finding or withheld because')) yield keepHeadingsWithNext(part);
+  for await (const part of compactParts(rowsOf<ReportPlot>(channel, 'plots'), tally.plots, plotLine, 'plot', 'plot · state · finding or withheld because')) yield keepHeadingsWithNext(part);
   yield keepHeadingsWithNext([
     ...stepsSection(tally),
     ...casesSection(task),
     ...sourcesSection(task),
     ...limitationsSection(),
-    ...statementPage(task, tally),
+    ...await statementPage(task, tally, channel),
   ]);
-  for (const part of compactParts(rowsOf<EvidenceWarning>(task.warningPages), tally.warnings, warningLine, 'warning', 'plot · warning')) yield keepHeadingsWithNext(part);
+  for await (const part of compactParts(rowsOf<EvidenceWarning>(channel, 'warnings'), tally.warnings, warningLine, 'warning', 'plot · warning')) yield keepHeadingsWithNext(part);
 }
 
-/** The shipment report written part by part through `send`; its page count and bytes. */
-export function shipmentReportPdf(task: ShipmentReportTask, send: (bytes: Uint8Array) => Promise<void>): Promise<{ pages: number; bytes: number }> {
-  return streamPdf(frameOf(task), reportParts(task), send);
+/** The shipment report written part by part, its lists asked for and its bytes sent through `channel`; its page count and bytes. */
+export function shipmentReportPdf(task: ShipmentReportTask, channel: RenderChannel): Promise<{ pages: number; bytes: number }> {
+  return streamPdf(frameOf(task), reportParts(task, channel), (bytes) => channel.send(bytes));
 }

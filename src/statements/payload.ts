@@ -226,10 +226,10 @@ export interface StatementOutline {
   plots: number;
 }
 
-/** The outline of the statement of these facts and plots, which may be read a page at a time. */
-export function statementOutline(facts: Omit<StatementFacts, 'plots'>, plots: Iterable<FilingPlot>): StatementOutline {
+/** The outline of the statement of these facts, its plots read a page at a time. */
+export async function statementOutline(facts: Omit<StatementFacts, 'plots'>, pages: AsyncIterable<FilingPlot[]>): Promise<StatementOutline> {
   const tally = new ProducerTally(false);
-  tally.add(plots);
+  for await (const page of pages) tally.add(page);
   const producers = [...tally.groups.values()].map((g) => ({ position: g.position, country: g.country, ...(g.name !== null && { name: g.name }) }));
   return { ...outlineOf(facts, producers, tally), plots: tally.plots };
 }

@@ -13,8 +13,8 @@ import { sealEvidence } from '../../src/engine/integrity.ts';
 import type { Severity } from '../../src/store/entities/index.ts';
 import { closeCase, openCase } from '../../src/store/register/alert-queue.ts';
 import { insertPlots, type PlotColumns } from '../../src/store/register/imports.ts';
-import { FULL_TABLE_ROWS, type ReportPlot } from '../../src/documents/shipment-report.ts';
-import { REPORT_PAGE_ROWS, shipmentReportInput } from '../../src/statements/report.ts';
+import { FULL_TABLE_ROWS, type ReportList, type ReportPage } from '../../src/documents/shipment-report.ts';
+import { REPORT_PAGE_ROWS, reportPage, shipmentReportInput } from '../../src/statements/report.ts';
 import { queue } from '../../src/store/register/transitions.ts';
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS } from '../support/db.ts';
@@ -143,17 +143,28 @@ for (const backend of BACKENDS) {
         [s.body.id, workspaceId, ref(1)],
       );
 
-      const input = await shipmentReportInput(em(), workspaceId, s.body.id, app.services.config.baseUrl);
-      const plotPages = input.plotPages.map((page) => JSON.parse(page) as ReportPlot[]);
-      const filingPages = input.filingPages.map((page) => JSON.parse(page) as { external_ref: string }[]);
-      for (const pages of [plotPages, filingPages]) {
-        assert.deepEqual(pages.map((p) => p.length), pageLengths);
-        assert.deepEqual(pages.flat().map((p) => p.external_ref), Array.from({ length: size }, (_, i) => ref(i + 1)));
+      // The documents thread asks for each list a page at a time as it writes.
+      const pagesOf = async <T>(list: ReportList): Promise<T[][]> => {
+        const pages: T[][] = [];
+        for (let after: number | null = 0; after !== null;) {
+          const page: ReportPage = await reportPage(em(), workspaceId, s.body.id, { list, after });
+          pages.push(JSON.parse(page.rows) as T[]);
+          after = page.next;
+        }
+        return pages;
+      };
+      for (const list of ['plots', 'filing', 'warnings'] as const) {
+        const pages = await pagesOf<{ external_ref: string }>(list);
+        assert.deepEqual(pages.map((p) => p.length), pageLengths, list);
+        assert.deepEqual(pages.flat().map((p) => p.external_ref), Array.from({ length: size }, (_, i) => ref(i + 1)), list);
       }
 
       const { result: pdf, delay } = await loopDelayDuring(async () => {
         const res = await fetch(`${app.url}/api/v1/portal/statements/shipments/${s.body.id}/report.pdf`, { headers: { authorization: `Bearer ${key}` } });
         assert.equal(res.status, 200);
+        // Sent as it is written: no length known up front.
+        assert.equal(res.headers.get('transfer-encoding'), 'chunked');
+        assert.equal(res.headers.get('content-length'), null);
         return Buffer.from(await res.arrayBuffer());
       });
       // CPU time of this thread between two turns, which other processes on a busy machine do not add

@@ -11,7 +11,7 @@ import { Plot, type EvidenceState } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { READABLE } from './evidence.ts';
 import { plotTotal } from './plot-totals.ts';
-import { ON_SHIPMENT } from './shipments.ts';
+import { FILEABLE, ON_SHIPMENT } from './shipments.ts';
 import { evidenceFacts, plotGeometry, validationReport, type ValidationReport } from './stored-json.ts';
 
 /** A register row with its producer's name. */
@@ -149,13 +149,16 @@ export async function registerRows(em: Em, workspaceId: string, ids: string[]): 
   return rows.map(recordOf);
 }
 
-/** Up to `size` register rows of a shipment's plots after register position `afterSeq`, in register order (keyset paging, so a batch of any size streams). */
-export async function shipmentRowsPage(em: Em, workspaceId: string, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; record: PlotRecord }[]> {
-  const rows = await em.execute<(DbRecord & { seq: number | string })[]>(
-    `select p.seq, ${ROW_COLUMNS} from ${FROM} where p.workspace_id = ? and ${ON_SHIPMENT} and p.seq > ? order by p.seq limit ?`,
+/**
+ * Up to `size` register rows of a shipment's plots after register position `afterSeq`, in register
+ * order (keyset paging, so a batch of any size streams), each with whether its boundary can be read.
+ */
+export async function shipmentRowsPage(em: Em, workspaceId: string, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; record: PlotRecord; readable: boolean }[]> {
+  const rows = await em.execute<(DbRecord & { seq: number | string; readable: boolean })[]>(
+    `select p.seq, ${FILEABLE} as readable, ${ROW_COLUMNS} from ${FROM} where p.workspace_id = ? and ${ON_SHIPMENT} and p.seq > ? order by p.seq limit ?`,
     [workspaceId, shipmentId, afterSeq, size],
   );
-  return rows.map(({ seq, ...r }) => ({ seq: Number(seq), record: recordOf(r) }));
+  return rows.map(({ seq, readable, ...r }) => ({ seq: Number(seq), record: recordOf(r), readable }));
 }
 
 /** One register row; null outside the workspace. */

@@ -173,6 +173,9 @@ export async function shipmentPlotIds(em: Em, shipmentId: string): Promise<strin
   return rows.map((r) => r.plot_id);
 }
 
+/** SQL: the plot `p` has a boundary that can be read and filed. */
+export const FILEABLE = `(p.geometry is not null and p.validation_state not in ('rejected', 'pending'))`;
+
 /** SQL narrowing `p` (plots) to one shipment's plots; its one parameter is the shipment id. */
 export const ON_SHIPMENT = 'p.id in (select sp.plot_id from shipment_plots sp where sp.shipment_id = ?)';
 
@@ -245,7 +248,7 @@ export async function filingPlots(em: Em, shipmentId: string): Promise<FilingPlo
  */
 export async function filingPlotsPage(em: Em, shipmentId: string, afterSeq: number, size: number): Promise<{ seq: number; id: string; readable: boolean; json: string }[]> {
   const rows = await em.execute<{ seq: number | string; id: string; readable: boolean; json: string }[]>(
-    `select sp.seq, p.id, (p.geometry is not null and p.validation_state not in ('rejected', 'pending')) as readable, json_build_object('id', p.id, 'external_ref', p.external_ref, 'commodity', p.commodity, 'country', p.country,
+    `select sp.seq, p.id, ${FILEABLE} as readable, json_build_object('id', p.id, 'external_ref', p.external_ref, 'commodity', p.commodity, 'country', p.country,
         'area_ha', p.area_ha, 'declared_area_ha', p.declared_area_ha, 'validation_state', p.validation_state, 'geometry', p.geometry,
         'producer_id', p.producer_id, 'producer_name', pr.name, 'producer_country', pr.country)::text as json
        from shipment_plots sp join plots p on p.id = sp.plot_id left join producers pr on pr.id = p.producer_id
