@@ -6,7 +6,7 @@
  * Rendered on a documents thread; the statement's fields come from the same builder the statement
  * routes use, so the page and the statement cannot disagree.
  */
-import type { Content } from 'pdfmake/interfaces.js';
+import type { Content, ContentTable } from 'pdfmake/interfaces.js';
 import type { CaseRecord } from '../alerts/monitors.ts';
 import type { ReasonCode, Verdict } from '../engine/decide.ts';
 import type { NextStep } from '../engine/next-step.ts';
@@ -340,6 +340,36 @@ function warningsPart({ warnings, plots, firstWarnings, warned }: Tally, ready: 
 
 const warningLine = (w: EvidenceWarning) => `${w.external_ref ?? w.plot_id} · ${w.code}`;
 
+/** Body rows of a table laid out in one part: pdfmake's layout of a table's cells is the most a part holds. */
+const TABLE_PART_ROWS = 500;
+
+/** `content` as parts, each table longer than TABLE_PART_ROWS cut into parts of that many rows, its header repeated. */
+function* cutTables(content: Content[]): Generator<Content[]> {
+  let part: Content[] = [];
+  for (const c of content) {
+    const table = typeof c === 'object' && c !== null && 'table' in c ? (c as ContentTable) : null;
+    const head = table?.table.headerRows ?? 0;
+    if (table === null || table.table.body.length - head <= TABLE_PART_ROWS) {
+      part.push(c);
+      continue;
+    }
+    const rows = table.table.body.slice(head);
+    for (let at = 0; at < rows.length; at += TABLE_PART_ROWS) {
+      if (at > 0) {
+        yield part;
+        part = [];
+      }
+      part.push({ ...table, table: { ...table.table, body: [...table.table.body.slice(0, head), ...rows.slice(at, at + TABLE_PART_ROWS)] } });
+    }
+  }
+  if (part.length > 0) yield part;
+}
+
+/** Content laid out as parts: its long tables cut, each part's headings kept with what follows them. */
+function* partsOf(content: Content[]): Generator<Content[]> {
+  for (const part of cutTables(content)) yield keepHeadingsWithNext(part);
+}
+
 /** The pages every part shares. The page count is not known until the last part is written. */
 function frameOf(task: ShipmentReportTask): StreamedFrame {
   const at = new Date(task.generatedAt);
@@ -356,13 +386,13 @@ function frameOf(task: ShipmentReportTask): StreamedFrame {
 }
 
 /**
- * The report in the parts it is laid out and written in: each list's full table ends a part, and its
- * compact lines follow in parts of their own.
+ * The report in the parts it is laid out and written in: each list's full table in parts of
+ * TABLE_PART_ROWS rows, and its compact lines in parts of their own.
  */
 async function* reportParts(task: ShipmentReportTask, channel: RenderChannel): AsyncGenerator<Content[]> {
   const tally = await tallyOf(channel);
   const ref = task.shipment.reference;
-  yield keepHeadingsWithNext([
+  yield* partsOf([
     { text: `Shipment ${ref}`, style: 'title' },
     { text: `Evidence of land use before the EUDR cutoff for every plot of the batch, as the register held it on ${task.generatedAt}.`, style: 'subtitle' },
     facts([
@@ -376,9 +406,9 @@ async function* reportParts(task: ShipmentReportTask, channel: RenderChannel): A
     ...lossSection(task, tally),
   ]);
   for await (const part of compactParts(lostPlots(channel), tally.lost, lostLine, 'plot', 'plot · share lost')) yield keepHeadingsWithNext(part);
-  yield keepHeadingsWithNext(plotsSection(tally));
+  yield* partsOf(plotsSection(tally));
   for await (const part of compactParts(rowsOf<ReportPlot>(channel, 'plots'), tally.plots, plotLine, 'plot', 'plot · state · finding or withheld because')) yield keepHeadingsWithNext(part);
-  yield keepHeadingsWithNext([
+  yield* partsOf([
     ...stepsSection(tally),
     ...casesSection(task),
     ...sourcesSection(task),
