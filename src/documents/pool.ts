@@ -5,12 +5,15 @@
  * beyond the threads wait in the pool's queue, up to QUEUE_PER_THREAD a thread.
  */
 import { Buffer } from 'node:buffer';
+import type { Readable } from 'node:stream';
+import { MessageChannel } from 'node:worker_threads';
 import { createPool, PoolError } from '../engine/worker/pool.ts';
 import { busy } from '../errors.ts';
 import type { ComplianceDocumentInput } from './compliance-pdf.ts';
 import type { EvidenceDocumentInput, EvidenceDocumentOptions } from './evidence-pdf.ts';
-import type { ShipmentReportTask } from './shipment-report.ts';
+import type { ReportPage, ReportQuestion, ShipmentReportTask } from './shipment-report.ts';
 import type { DocumentTasks } from './render-task.ts';
+import { portReadable } from './render-channel.ts';
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
 
 /** A waiting render holds only its stored evidence (tens to hundreds of KB), so bursts of requests may queue deep. */
@@ -21,7 +24,8 @@ export interface DocumentPool {
   compliancePdf(input: ComplianceDocumentInput, options: EvidenceDocumentOptions): Promise<Buffer>;
   /** A due diligence statement built and schema-checked (src/statements/statement-task.ts). */
   statement(task: StatementTask): Promise<StatementResult>;
-  shipmentReportPdf(task: ShipmentReportTask): Promise<Buffer>;
+  /** The report's bytes as the thread writes them, once the first have come, its rows read by `page` as the thread asks (render-channel.ts). */
+  shipmentReportPdf(task: ShipmentReportTask, page: (question: ReportQuestion) => Promise<ReportPage>): Promise<Readable>;
   close(): Promise<void>;
 }
 
@@ -37,7 +41,7 @@ export function createDocumentPool(size: number): DocumentPool {
     if (error instanceof PoolError && error.code === 'pool_full') throw busy('As many documents as the service renders at once are waiting; ask again shortly.', 5);
     throw error;
   };
-  const render = async <T extends 'evidence' | 'compliance' | 'shipmentReport'>(task: T, params: DocumentTasks[T]['params']): Promise<Buffer> => {
+  const render = async <T extends 'evidence' | 'compliance'>(task: T, params: DocumentTasks[T]['params']): Promise<Buffer> => {
     const pdf = await pool.run(task, params).catch(full);
     return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   };
@@ -45,7 +49,10 @@ export function createDocumentPool(size: number): DocumentPool {
     evidencePdf: (input, options) => render('evidence', { input, options }),
     compliancePdf: (input, options) => render('compliance', { input, options }),
     statement: (task) => pool.run('statement', task).catch(full),
-    shipmentReportPdf: (input) => render('shipmentReport', input),
+    shipmentReportPdf(task, page) {
+      const { port1, port2 } = new MessageChannel();
+      return portReadable(port1, pool.run('shipmentReport', { ...task, out: port2 }, { transferList: [port2] }).catch(full), (q) => page(q as ReportQuestion));
+    },
     close: () => pool.close(),
   };
 }

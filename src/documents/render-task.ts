@@ -8,7 +8,9 @@ import { answerMoving, ownBuffer } from '../engine/worker/transfer.ts';
 import { compliancePdf, type ComplianceDocumentInput } from './compliance-pdf.ts';
 import { evidencePdf, type EvidenceDocumentInput, type EvidenceDocumentOptions } from './evidence-pdf.ts';
 import type { StatementResult, StatementTask } from '../statements/statement-task.ts';
-import { reportInputOf, shipmentReportPdf, type ShipmentReportTask } from './shipment-report.ts';
+import type { MessagePort } from 'node:worker_threads';
+import { shipmentReportPdf, type ShipmentReportTask } from './shipment-report.ts';
+import { renderChannel } from './render-channel.ts';
 
 export { statement } from '../statements/statement-task.ts';
 
@@ -22,10 +24,15 @@ export interface CompliancePdfTask {
   options: EvidenceDocumentOptions;
 }
 
+/** The shipment report's task: it asks for its rows and sends its bytes through `out` (render-channel.ts). */
+export interface ShipmentReportStream extends ShipmentReportTask {
+  out: MessagePort;
+}
+
 export interface DocumentTasks {
   evidence: { params: EvidencePdfTask; result: Uint8Array };
   statement: { params: StatementTask; result: StatementResult };
-  shipmentReport: { params: ShipmentReportTask; result: Uint8Array };
+  shipmentReport: { params: ShipmentReportStream; result: { pages: number; bytes: number } };
   compliance: { params: CompliancePdfTask; result: Uint8Array };
 }
 
@@ -47,8 +54,11 @@ export async function compliance({ input, options }: CompliancePdfTask): Promise
   return answerMoving(pdf, [pdf]);
 }
 
-/** The shipment report of a batch as gathered on the main thread, its plots read here from their pages; its bytes move back to the caller. */
-export async function shipmentReport(task: ShipmentReportTask): Promise<Uint8Array> {
-  const pdf = ownBuffer(await shipmentReportPdf(reportInputOf(task)));
-  return answerMoving(pdf, [pdf]);
+/** The shipment report of a batch, its rows asked for and its bytes sent through its port as its parts are written; its pages and bytes. */
+export async function shipmentReport({ out, ...task }: ShipmentReportStream): Promise<{ pages: number; bytes: number }> {
+  try {
+    return await shipmentReportPdf(task, renderChannel(out));
+  } finally {
+    out.close();
+  }
 }

@@ -55,12 +55,25 @@ const SAID: Record<EvidenceWarningCode, string> = {
   synthetic_evidence: 'were read from the synthetic demo archive',
 };
 
+/** The plots each warning code stands on. */
+export type WarnedPlots = Map<EvidenceWarningCode, Set<string>>;
+
+/** `warnings` added to `into` by code and plot: a list read page by page is added a page at a time. */
+export function warnedPlots(warnings: Iterable<EvidenceWarning>, into: WarnedPlots = new Map()): WarnedPlots {
+  for (const w of warnings) {
+    const on = into.get(w.code) ?? new Set<string>();
+    on.add(w.plot_id);
+    into.set(w.code, on);
+  }
+  return into;
+}
+
 /**
  * The line that replaces a plain "ready": "Formally complete; 2 of 3 plots show forest loss after the
  * cutoff; …" (or "Not ready; …"), each code counted by plots; null when there is no warning.
  */
-export function evidenceSummary(ready: boolean, warnings: readonly EvidenceWarning[], plots: number): string | null {
-  if (warnings.length === 0) return null;
-  const counts = EVIDENCE_WARNING_CODES.map((code) => [code, new Set(warnings.filter((w) => w.code === code).map((w) => w.plot_id)).size] as const).filter(([, n]) => n > 0);
+export function evidenceSummary(ready: boolean, warned: WarnedPlots, plots: number): string | null {
+  const counts = EVIDENCE_WARNING_CODES.map((code) => [code, warned.get(code)?.size ?? 0] as const).filter(([, n]) => n > 0);
+  if (counts.length === 0) return null;
   return [ready ? 'Formally complete' : 'Not ready', ...counts.map(([code, n]) => `${n} of ${plots} plot${plots === 1 ? '' : 's'} ${SAID[code]}`)].join('; ');
 }

@@ -60,16 +60,16 @@ export interface V3Producer {
   geometryGeojson: string;
 }
 
-export interface V3Commodity {
+export interface V3Commodity<P = V3Producer> {
   position: number;
   descriptors: { descriptionOfGoods: string | null; goodsMeasure: GoodsMeasure };
   hsHeading: string | null;
   speciesInfo?: { scientificName: string; commonName?: string }[];
-  producers: V3Producer[];
+  producers: P[];
 }
 
 /** SubmitDdsRequest (xsd4-due-diligence-statement-v3.xsd), in its element order. */
-export interface V3Payload {
+export interface V3Payload<P = V3Producer> {
   operatorRole: 'OPERATOR' | 'REPRESENTATIVE_OPERATOR';
   statement: {
     internalReferenceNumber: string;
@@ -79,7 +79,7 @@ export interface V3Payload {
     countryOfActivity: string | null;
     /** IMPORT and EXPORT: the member state of entry or exit at the customs border, when the batch gives it. */
     borderCrossCountry?: string;
-    commodities: V3Commodity[];
+    commodities: V3Commodity<P>[];
     geoLocationConfidential: boolean;
   };
 }
@@ -95,21 +95,7 @@ export interface BuiltStatement {
 
 const COMMODITY = 'statement.commodities[0]';
 
-/** Plots grouped by producer, as V3 takes them: one entry per producer name and country, in the batch's order. */
-function producerGroups(plots: FilingPlot[]): { name: string | null; country: string | null; plots: FilingPlot[] }[] {
-  const groups = new Map<string, { name: string | null; country: string | null; plots: FilingPlot[] }>();
-  for (const plot of plots) {
-    // The producer's country is the country of production; a plot without one gives its own.
-    const country = plot.producer_country ?? plot.country;
-    const key = JSON.stringify([plot.producer_name, country]);
-    const group = groups.get(key) ?? { name: plot.producer_name, country, plots: [] };
-    group.plots.push(plot);
-    groups.set(key, group);
-  }
-  return [...groups.values()];
-}
-
-function fieldProblems(facts: StatementFacts): Problem[] {
+function fieldProblems(facts: Omit<StatementFacts, 'plots'>): Problem[] {
   const problems: Problem[] = [];
   if (facts.activityType === 'TRADE') {
     problems.push(problem('activity_not_in_v3', 'statement.activityType', 'V3 has no TRADE activity (Regulation (EU) 2025/2650): a trader files no statement of its own; set activity_type to IMPORT, EXPORT or DOMESTIC if the batch is placed on the market or exported.', 'EUDR_ACTIVITY_TYPE_NOT_COMPATIBLE'));
@@ -133,7 +119,7 @@ function fieldProblems(facts: StatementFacts): Problem[] {
   return problems;
 }
 
-function speciesInfo(facts: StatementFacts, problems: Problem[]): V3Commodity['speciesInfo'] {
+function speciesInfo(facts: Omit<StatementFacts, 'plots'>, problems: Problem[]): V3Commodity['speciesInfo'] {
   if (!isWood(facts.commodity, facts.hsCode)) return undefined;
   const species = facts.species ?? [];
   if (species.length === 0) {
@@ -144,8 +130,116 @@ function speciesInfo(facts: StatementFacts, problems: Problem[]): V3Commodity['s
   return species.map((s) => ({ scientificName: s.scientific_name, ...(s.common_name !== null && { commonName: s.common_name }) }));
 }
 
+/** A producer of the statement as the plots give it: one entry per producer name and country. */
+interface ProducerGroup {
+  position: number;
+  name: string | null;
+  country: string | null;
+  plotIds: string[];
+  problems: Problem[];
+  /** The plots' Features, when kept. */
+  features: Feature[];
+  /** Bytes of the Features in GeoJSON, each alone. */
+  featureBytes: number;
+}
+
+const EMPTY_COLLECTION_BYTES = Buffer.byteLength(featureCollection([]));
+
+/**
+ * The statement's producers built plot by plot in the batch's order, with their problems and the
+ * bytes of their GeoJSON. With `keep` each plot's Feature is kept for the payload; without it only
+ * its size, so a reader paging through a large batch holds no geometry.
+ */
+class ProducerTally {
+  readonly groups = new Map<string, ProducerGroup>();
+  readonly producerIds = new Set<string | null>();
+  plots = 0;
+  private readonly keep: boolean;
+  constructor(keep: boolean) {
+    this.keep = keep;
+  }
+
+  add(plots: Iterable<FilingPlot>): void {
+    for (const plot of plots) {
+      this.plots++;
+      this.producerIds.add(plot.producer_id);
+      // The producer's country is the country of production; a plot without one gives its own.
+      const country = plot.producer_country ?? plot.country;
+      const key = JSON.stringify([plot.producer_name, country]);
+      let group = this.groups.get(key);
+      if (group === undefined) {
+        group = { position: this.groups.size + 1, name: plot.producer_name, country, plotIds: [], problems: [], features: [], featureBytes: 0 };
+        this.groups.set(key, group);
+      }
+      group.plotIds.push(plot.id);
+      const made = plotFeature(plot, group.name, group.country, `${COMMODITY}.producers[${group.position - 1}].geometryGeojson`);
+      group.problems.push(...made.problems);
+      if (made.feature === null) continue;
+      if (this.keep) group.features.push(made.feature);
+      // A collection's text is its Features' texts joined by commas inside the empty collection's.
+      group.featureBytes += Buffer.byteLength(featureCollection([made.feature])) - EMPTY_COLLECTION_BYTES + (group.featureBytes === 0 ? 0 : 1);
+    }
+  }
+
+  /** The producers' problems in V3's order, and the GeoJSON's bytes in all. */
+  problems(namedProducers: StatementFacts['namedProducers']): { problems: Problem[]; geolocationBytes: number } {
+    const problems: Problem[] = [];
+    if (this.plots === 0) {
+      problems.push(problem('missing', `${COMMODITY}.producers`, 'The batch has no plots: add the plots the goods come from.', 'EUDR_COMMODITIES_PRODUCER_GEO_EMPTY'));
+    }
+    let geolocationBytes = 0;
+    for (const group of this.groups.values()) {
+      if (group.country === null) {
+        problems.push(problem('producer_country_required', `${COMMODITY}.producers[${group.position - 1}].country`, `Producer ${group.name ?? '(unnamed)'} has no country: give the producer a country, or upload its plots with the country query.`, 'EUDR_COMMODITITY_PRODUCER_COUNTRY_CODE_INVALID', group.plotIds));
+      }
+      problems.push(...group.problems);
+      geolocationBytes += EMPTY_COLLECTION_BYTES + group.featureBytes;
+    }
+    for (const named of namedProducers.filter((p) => !this.producerIds.has(p.id))) {
+      problems.push(problem('producer_without_plots', `${COMMODITY}.producers`, `Producer ${named.name} is named on the batch but none of its plots is: add its plots, or take it off producer_ids (every producer needs a geolocation).`, 'EUDR_COMMODITIES_PRODUCER_GEO_EMPTY'));
+    }
+    const producers = this.groups.size;
+    if (producers > V3_LIMITS.producersPerCommodity) {
+      problems.push(problem('too_many_producers_per_commodity', `${COMMODITY}.producers`, `The batch has ${producers} producers; the information system takes at most ${V3_LIMITS.producersPerCommodity} per commodity: split the batch.`));
+    }
+    if (producers > V3_LIMITS.producersPerStatement) {
+      problems.push(problem('too_many_producers', 'statement.commodities', `The statement has ${producers} producers; the information system takes at most ${V3_LIMITS.producersPerStatement}: split the batch.`));
+    }
+    if (geolocationBytes > V3_LIMITS.geolocationBytes) {
+      problems.push(problem('geolocation_too_large', 'statement.commodities', `The geolocation is ${(geolocationBytes / 1024 / 1024).toFixed(1)} MB; the information system takes at most 25 MB a statement: split the batch or simplify its boundaries.`, 'EUDR_MAXIMUM_GEO_SIZE_REACHED'));
+    }
+    return { problems, geolocationBytes };
+  }
+}
+
 /** The statement for these facts, with every problem V3 would raise before it accepted it. */
 export function buildStatement(facts: StatementFacts): BuiltStatement {
+  const tally = new ProducerTally(true);
+  tally.add(facts.plots);
+  const producers = [...tally.groups.values()].map((g): V3Producer => ({
+    position: g.position, country: g.country, ...(g.name !== null && { name: g.name }), geometryGeojson: Buffer.from(featureCollection(g.features)).toString('base64'),
+  }));
+  const outline = outlineOf(facts, producers, tally);
+  return { ...outline, features: [...tally.groups.values()].flatMap((g) => g.features) };
+}
+
+/** A statement's fields and problems without its geometry: a batch's plots read a page at a time, each producer's GeoJSON counted but not kept. */
+export interface StatementOutline {
+  payload: V3Payload<Omit<V3Producer, 'geometryGeojson'>>;
+  problems: Problem[];
+  geolocationBytes: number;
+  plots: number;
+}
+
+/** The outline of the statement of these facts, its plots read a page at a time. */
+export async function statementOutline(facts: Omit<StatementFacts, 'plots'>, pages: AsyncIterable<FilingPlot[]>): Promise<StatementOutline> {
+  const tally = new ProducerTally(false);
+  for await (const page of pages) tally.add(page);
+  const producers = [...tally.groups.values()].map((g) => ({ position: g.position, country: g.country, ...(g.name !== null && { name: g.name }) }));
+  return { ...outlineOf(facts, producers, tally), plots: tally.plots };
+}
+
+function outlineOf<P>(facts: Omit<StatementFacts, 'plots'>, producers: P[], tally: ProducerTally): { payload: V3Payload<P>; problems: Problem[]; geolocationBytes: number } {
   const problems = fieldProblems(facts);
   // Facts frozen before the goods measure had its own fields read them as not given.
   const measure = goodsMeasure(facts.activityType, facts.hsCode, {
@@ -158,42 +252,8 @@ export function buildStatement(facts: StatementFacts): BuiltStatement {
   const border = facts.activityType === 'IMPORT' || facts.activityType === 'EXPORT' ? (facts.borderCrossCountry ?? null) : null;
   problems.push(...measure.problems);
   const species = speciesInfo(facts, problems);
-
-  const features: Feature[] = [];
-  const producers: V3Producer[] = [];
-  let geolocationBytes = 0;
-  if (facts.plots.length === 0) {
-    problems.push(problem('missing', `${COMMODITY}.producers`, 'The batch has no plots: add the plots the goods come from.', 'EUDR_COMMODITIES_PRODUCER_GEO_EMPTY'));
-  }
-  for (const group of producerGroups(facts.plots)) {
-    const field = `${COMMODITY}.producers[${producers.length}]`;
-    if (group.country === null) {
-      problems.push(problem('producer_country_required', `${field}.country`, `Producer ${group.name ?? '(unnamed)'} has no country: give the producer a country, or upload its plots with the country query.`, 'EUDR_COMMODITITY_PRODUCER_COUNTRY_CODE_INVALID', group.plots.map((p) => p.id)));
-    }
-    const own: Feature[] = [];
-    for (const plot of group.plots) {
-      const made = plotFeature(plot, group.name, group.country, `${field}.geometryGeojson`);
-      problems.push(...made.problems);
-      if (made.feature !== null) own.push(made.feature);
-    }
-    features.push(...own);
-    const geojson = Buffer.from(featureCollection(own));
-    geolocationBytes += geojson.length;
-    producers.push({ position: producers.length + 1, country: group.country, ...(group.name !== null && { name: group.name }), geometryGeojson: geojson.toString('base64') });
-  }
-  const namesOnPlots = new Set(facts.plots.map((p) => p.producer_id));
-  for (const named of facts.namedProducers.filter((p) => !namesOnPlots.has(p.id))) {
-    problems.push(problem('producer_without_plots', `${COMMODITY}.producers`, `Producer ${named.name} is named on the batch but none of its plots is: add its plots, or take it off producer_ids (every producer needs a geolocation).`, 'EUDR_COMMODITIES_PRODUCER_GEO_EMPTY'));
-  }
-  if (producers.length > V3_LIMITS.producersPerCommodity) {
-    problems.push(problem('too_many_producers_per_commodity', `${COMMODITY}.producers`, `The batch has ${producers.length} producers; the information system takes at most ${V3_LIMITS.producersPerCommodity} per commodity: split the batch.`));
-  }
-  if (producers.length > V3_LIMITS.producersPerStatement) {
-    problems.push(problem('too_many_producers', 'statement.commodities', `The statement has ${producers.length} producers; the information system takes at most ${V3_LIMITS.producersPerStatement}: split the batch.`));
-  }
-  if (geolocationBytes > V3_LIMITS.geolocationBytes) {
-    problems.push(problem('geolocation_too_large', 'statement.commodities', `The geolocation is ${(geolocationBytes / 1024 / 1024).toFixed(1)} MB; the information system takes at most 25 MB a statement: split the batch or simplify its boundaries.`, 'EUDR_MAXIMUM_GEO_SIZE_REACHED'));
-  }
+  const produced = tally.problems(facts.namedProducers);
+  problems.push(...produced.problems);
   const filing = facts.filing ?? OWN_FILING;
   return {
     payload: {
@@ -215,7 +275,6 @@ export function buildStatement(facts: StatementFacts): BuiltStatement {
       },
     },
     problems,
-    features,
-    geolocationBytes,
+    geolocationBytes: produced.geolocationBytes,
   };
 }

@@ -19,7 +19,7 @@ import {
   type StatementRecord,
 } from '../store/register/shipments.ts';
 import { duplicateReference, notReady } from './errors.ts';
-import { evidenceSummary, evidenceWarnings, type EvidenceWarning } from './evidence-warnings.ts';
+import { evidenceSummary, evidenceWarnings, warnedPlots, type EvidenceWarning } from './evidence-warnings.ts';
 import { OWN_FILING, type RepresentedOperator } from './filing-options.ts';
 import type { StatementFacts } from './payload.ts';
 import { shipmentReference } from './shipment-fields.ts';
@@ -53,7 +53,7 @@ export interface StatementCheck extends StatementResult {
 async function checked(deps: StatementDeps, workspaceId: string, facts: StatementFacts, result: StatementResult, format: StatementFormat): Promise<StatementCheck> {
   if (format !== 'json' && !result.ready) throw notReady(result.problems);
   const { warnings, plots } = await batchWarnings(deps.em, workspaceId, facts.plots.map((p) => p.id));
-  return { ...result, evidence_warnings: warnings, evidence_summary: evidenceSummary(result.ready, warnings, plots) };
+  return { ...result, evidence_warnings: warnings, evidence_summary: evidenceSummary(result.ready, warnedPlots(warnings), plots) };
 }
 
 /** The statement of a shipment under its own reference (spec 4.9 statement route). */

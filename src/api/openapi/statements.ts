@@ -394,7 +394,7 @@ export const statementPaths = {
       operationId: 'getShipmentReportPdf',
       summary: 'The shipment report (PDF)',
       description:
-        'Every plot with its state, its finding or what withheld it, and its next step; the counts and shares of the batch with a finding, withheld (and why), not yet read and failed; open alert cases; sources; limitations; and a last page laying out the statement\'s fields in the order the information system asks for them, filled from the batch and the register, naming what is still missing. Rendered off the API\'s event loop.',
+        'Every plot with its state, its finding or what withheld it, and its next step; the counts and shares of the batch with a finding, withheld (and why), not yet read and failed; open alert cases; sources; limitations; and a last page laying out the statement\'s fields in the order the information system asks for them, filled from the batch and the register, naming what is still missing. Rendered off the API\'s event loop a part at a time and sent as it is written (chunked, no Content-Length): the first bytes come before the last page is made, and a refusal (404, 503) comes before any. Pages are numbered without a total, which is known only at the end.',
       parameters: [shipmentId, workspaceQuery],
       responses: {
         '200': { description: 'The document', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } },

@@ -12,6 +12,7 @@
  * Operating guidance: a task is one plot (decision 4: a dispatch costs tens of microseconds, a
  * tile hundreds), rasters travel as SharedArrayBuffers, and nothing but summaries comes back.
  */
+import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { EngineTasks } from './tasks.ts';
 
@@ -44,7 +45,8 @@ export interface EnginePool<M extends TaskShapes<M> = EngineTasks> {
   readonly size: number;
   /** Tasks waiting for a thread. */
   readonly queued: number;
-  run<K extends keyof M & string>(task: K, params: M[K]['params'], opts?: { signal?: AbortSignal }): Promise<M[K]['result']>;
+  /** `transferList`: what moves to the thread with the task (a MessagePort a task answers through). */
+  run<K extends keyof M & string>(task: K, params: M[K]['params'], opts?: { signal?: AbortSignal; transferList?: MessagePort[] }): Promise<M[K]['result']>;
   close(): Promise<void>;
 }
 
@@ -84,7 +86,7 @@ export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolO
     },
     run(task, params, opts = {}) {
       if (closed) return Promise.reject(new PoolError('pool_closed', `the ${options.name ?? 'engine'} pool is closed; task ${task} was not run`));
-      return piscina.run(params, { name: task, signal: opts.signal ?? null }).catch((error: unknown) => {
+      return piscina.run(params, { name: task, signal: opts.signal ?? null, transferList: opts.transferList }).catch((error: unknown) => {
         if (error instanceof Error && QUEUE_FULL.has(error.message)) {
           throw new PoolError('pool_full', `the ${options.name ?? 'engine'} pool has ${maxQueue} tasks waiting; task ${task} was not run`);
         }

@@ -173,6 +173,9 @@ export async function shipmentPlotIds(em: Em, shipmentId: string): Promise<strin
   return rows.map((r) => r.plot_id);
 }
 
+/** SQL: the plot `p` has a boundary that can be read and filed. */
+export const FILEABLE = `(p.geometry is not null and p.validation_state not in ('rejected', 'pending'))`;
+
 /** SQL narrowing `p` (plots) to one shipment's plots; its one parameter is the shipment id. */
 export const ON_SHIPMENT = 'p.id in (select sp.plot_id from shipment_plots sp where sp.shipment_id = ?)';
 
