@@ -14,7 +14,7 @@ import { DEMO_SITES, type DemoSiteSpec } from './sites.ts';
 import { hardSiteModels } from './hard-world/sites.ts';
 
 /** Bump when anything the generator writes changes: a different version regenerates the archive. */
-export const DEMO_WORLD_VERSION = '1.5.0';
+export const DEMO_WORLD_VERSION = '1.6.0';
 export const DEMO_SEED = 'precutoff-evidence demo world';
 export const WORLD_MANIFEST = 'DEMO_WORLD.json';
 

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { HARD_COVER_TYPES, HARD_COVERS } from '../../src/demo/hard-world/covers.ts';
+import { BESIDE_FORESTS, besideKind, DRAWN_INTO_FOREST, HARD_COVER_TYPES, HARD_COVERS, HARD_MIXES } from '../../src/demo/hard-world/covers.ts';
 import { hardCampaignTable, runHardCampaign } from '../../src/demo/hard-world/campaign.ts';
 import { hardDemoCommand } from '../../src/demo/hard-world/command.ts';
 import { hardSite, hardSiteModels, hardSiteName, hardSiteNames } from '../../src/demo/hard-world/sites.ts';
@@ -46,8 +46,9 @@ test('the hard world is the same for a seed whatever the threads, and another se
   }
 });
 
-test('every cover type appears in a world of as many sites, each drawn inside its cited ranges', () => {
-  const sites = Array.from({ length: 3 * HARD_COVER_TYPES.length }, (_, i) => hardSite('ranges', i));
+test('every kind appears in a world of as many sites, each drawn inside its cited ranges', () => {
+  const sites = Array.from({ length: 2 * HARD_MIXES.all.length }, (_, i) => hardSite('ranges', i));
+  assert.deepEqual(new Set(sites.map((s) => s.kind)), new Set(HARD_MIXES.all));
   assert.deepEqual(new Set(sites.map((s) => s.cover)), new Set(HARD_COVER_TYPES));
   for (const s of sites) {
     const type = HARD_COVERS[s.cover];
@@ -56,6 +57,7 @@ test('every cover type appears in a world of as many sites, each drawn inside it
     assert.ok(inRange(model.hv, type.hvDb) && inRange(model.hh, type.hhDb), `${s.ground.name} radar`);
     assert.ok(type.regions.includes(s.region), `${s.ground.name} region ${s.region}`);
     assert.equal(s.truth.plot, type.truth);
+    assert.ok(s.ground.realSensors, `${s.ground.name} is imaged by sensors as they are`);
   }
   // Forest cleared after the cutoff was forest at the end of 2020, and its plot changes later.
   const cleared = sites.find((s) => s.cover === 'cleared_after_cutoff')!;
@@ -63,8 +65,34 @@ test('every cover type appears in a world of as many sites, each drawn inside it
   assert.ok(cleared.ground.changes!.every((c) => c.from > '2020-12-31'));
 });
 
+test('a plantation beside each forest type lies in that forest, drawn from its ranges, and its blocks reach into it by 5% to 30%', () => {
+  const sites = Array.from({ length: HARD_MIXES.all.length }, (_, i) => hardSite('beside', i)).filter((s) => s.beside !== null);
+  assert.deepEqual(sites.map((s) => s.kind), BESIDE_FORESTS.map(besideKind));
+  const w = hardWorld('/nowhere', 4, HARD_MIXES.all.length);
+  const { controls } = hardWorldFiles(w);
+  for (const s of sites) {
+    const forest = HARD_COVERS[s.beside!];
+    assert.equal(s.truth.plot, 'crop');
+    assert.equal(s.truth.surround, 'forest');
+    assert.equal(s.ground.surround.main, forest.base);
+    const canopy = s.ground.covers![forest.base]!;
+    assert.ok(inRange(canopy.height!.median, forest.heightM) && inRange(canopy.hv, forest.hvDb), `${s.ground.name}: the forest beside it drawn from ${s.beside}'s ranges`);
+    assert.ok(['rubber_young', 'rubber_mature', 'teak', 'pulpwood'].includes(s.cover), s.cover);
+  }
+  const into = controls.features.filter((f) => f.properties.block === 'mixed');
+  assert.equal(into.length, 4 * BESIDE_FORESTS.length);
+  for (const f of into) {
+    assert.equal(f.properties.label, 'forest');
+    assert.match(f.properties.cover, /^plantation_beside_/);
+    // The 5 m sampling of the modelled truth holds the drawn share to within a point.
+    assert.ok(f.properties.forest_share > DRAWN_INTO_FOREST[0] - 0.01 && f.properties.forest_share < DRAWN_INTO_FOREST[1] + 0.01, `${f.properties.ref}: ${f.properties.forest_share}`);
+  }
+  // The forest mix holds every forest-holding kind and pure rubber, nothing else.
+  assert.deepEqual(new Set(HARD_MIXES.forest.map((k) => (k.startsWith('plantation_beside_') ? 'forest' : HARD_COVERS[k as keyof typeof HARD_COVERS].truth === 'forest' ? 'forest' : k))), new Set(['forest', 'rubber_young', 'rubber_mature']));
+});
+
 test('under a clear sky the same sites are drawn, only their clouds lighter', () => {
-  for (let i = 0; i < HARD_COVER_TYPES.length; i++) {
+  for (let i = 0; i < HARD_MIXES.all.length; i++) {
     const regional = hardSite('sky', i);
     const clear = hardSite('sky', i, 'clear');
     assert.deepEqual({ ...clear.ground, sky: null }, { ...regional.ground, sky: null });
@@ -77,7 +105,7 @@ test('under a clear sky the same sites are drawn, only their clouds lighter', ()
 test('the truth command prints, per feature, shares of each class that sum to 1; ground outside the world is said as not modelled', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'hard-truth-'));
   try {
-    const w = hardWorld(dataDir, 5, 14);
+    const w = hardWorld(dataDir, 5, HARD_MIXES.all.length);
     const { controls, truth } = hardWorldFiles(w);
     // The truth as the generator writes it beside the archive (the archive itself is not needed here).
     await mkdir(w.dir, { recursive: true });
@@ -85,14 +113,14 @@ test('the truth command prints, per feature, shares of each class that sum to 1;
     const far = { type: 'Feature', properties: { ref: 'far' }, geometry: { type: 'Polygon', coordinates: [[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]] } };
     const file = join(dataDir, 'blocks.geojson');
     await writeFile(file, JSON.stringify({ type: 'FeatureCollection', features: [...controls.features, far] }));
-    const lines = await hardDemoCommand(dataDir, ['truth', file], { seed: 5, sites: 14, sky: 'regional' });
+    const lines = await hardDemoCommand(dataDir, ['truth', file], { seed: 5, sites: HARD_MIXES.all.length, sky: 'regional', mix: 'all' });
     assert.equal(lines.length, controls.features.length + 1);
     const shares = lines.map((l) => Object.fromEntries([...l.matchAll(/(\w+) (\d\.\d{3})/g)].map((m) => [m[1], Number(m[2])])));
     for (const s of shares) assert.ok(Math.abs(Object.values(s).reduce((a, b) => a + b, 0) - 1) < 0.005, JSON.stringify(s));
     controls.features.forEach((f, k) => {
       const wanted = f.properties.block === 'forest' ? 'forest' : f.properties.block === 'crop' ? 'crop' : null;
       if (wanted) assert.ok(shares[k][wanted] > 0.99, `${f.properties.ref}: ${lines[k]}`);
-      else assert.ok(shares[k].forest > 0.05 && shares[k].crop > 0.4, `${f.properties.ref}: ${lines[k]}`);
+      else assert.ok(shares[k].forest > 0.04 && shares[k].crop > 0.65, `${f.properties.ref}: ${lines[k]}`);
     });
     assert.equal(shares.at(-1)!.not_modelled, 1);
   } finally {
