@@ -80,7 +80,7 @@ test('a plantation beside each forest type lies in that forest, drawn from its r
     assert.ok(['rubber_young', 'rubber_mature', 'teak', 'pulpwood'].includes(s.cover), s.cover);
   }
   const into = controls.features.filter((f) => f.properties.block === 'mixed');
-  assert.equal(into.length, 4 * BESIDE_FORESTS.length);
+  assert.equal(into.length, 8 * BESIDE_FORESTS.length);
   for (const f of into) {
     assert.equal(f.properties.label, 'forest');
     assert.match(f.properties.cover, /^plantation_beside_/);

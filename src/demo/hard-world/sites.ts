@@ -41,8 +41,8 @@ export interface HardSite {
   drawnInto: Array<{ share: number; anchor: [number, number] | null }>;
 }
 
-/** Blocks drawn into the forest around each plantation beside one: one grown all round, three from a corner. */
-const DRAWN_INTO_BLOCKS = 4;
+/** Blocks drawn into the forest around each plantation beside one: one grown all round, seven from a corner. */
+const DRAWN_INTO_BLOCKS = 8;
 
 export function hardSiteName(index: number, mix: HardMix = 'all'): string {
   return `hard-${String(index).padStart(4, '0')}-${HARD_MIXES[mix][index % HARD_MIXES[mix].length]}`;
