@@ -83,8 +83,8 @@ export function groundOf(m: SiteModel, window: GridWindow): Ground {
 
 /** Clear, cloud shadow, cloud (medium), cloud (high); then thin cloud and a shadow's edge that the scene's mask misses (read as clear). */
 type CloudState = 0 | 1 | 2 | 3 | 4 | 5;
-const MISSED_THIN_CLOUD = 4;
-const MISSED_SHADOW_EDGE = 5;
+export const MISSED_THIN_CLOUD = 4;
+export const MISSED_SHADOW_EDGE = 5;
 
 /**
  * Share of a scene's cloud and shadow its mask misses, on a site with real sensors: thin cloud,
@@ -92,7 +92,7 @@ const MISSED_SHADOW_EDGE = 5;
  * invalid pixels unflagged, mostly those (Baetens et al. 2019, Remote Sens. 11:433; Zekoll et al.
  * 2021, Remote Sens. 13:137); the range is set here from their comparisons.
  */
-const MASK_OMISSION: readonly [number, number] = [0.1, 0.25];
+export const MASK_OMISSION: readonly [number, number] = [0.1, 0.25];
 /** Thin cloud the mask misses: how far it pulls a pixel toward the cloud's reflectance. */
 const THIN_CLOUD_WEIGHT: readonly [number, number] = [0.1, 0.35];
 /** A shadow's edge the mask misses: the penumbra's darkening. */
@@ -103,15 +103,15 @@ const PENUMBRA_FACTOR = 0.75;
  * Image (Gascon et al. 2017, Remote Sens. 9:584; Storey et al. 2014, Remote Sens. 6:11127 for
  * Landsat 8), about 5 m a axis.
  */
-const MISREGISTRATION_SD_M = 5;
+export const MISREGISTRATION_SD_M = 5;
 
 /** A scene's clouds: each point's state, and how far thin cloud the mask misses brightens the ground. */
-interface Clouds {
+export interface Clouds {
   at: (x: number, y: number) => CloudState;
   thinWeight: number;
 }
 
-function cloudField(m: SiteModel, seed: string, sensor: string, pass: Pass): Clouds {
+export function cloudField(m: SiteModel, seed: string, sensor: string, pass: Pass): Clouds {
   if (pass.sky === 'clear') return { at: () => 0, thinWeight: 0 };
   const n = valueNoise(seed, `${m.spec.name}/${sensor}/${pass.day}/cloud`, 140);
   const rnd = randomFor(seed, m.spec.name, sensor, pass.day, 'mask-omission');
@@ -136,14 +136,14 @@ function cloudField(m: SiteModel, seed: string, sensor: string, pass: Pass): Clo
 }
 
 /** What a scene of a site with real sensors shows: the ground shifted by its misregistration, each pixel's share of the plot among four samples. */
-interface SceneGround {
+export interface SceneGround {
   insideShare: Float32Array;
   surround: Cover[];
   texture: Float32Array;
 }
 
 /** The ground a scene sees: `g` as it is, or on a site with real sensors, shifted by the scene's misregistration and mixed at cover edges. */
-function sceneGround(m: SiteModel, g: Ground, seed: string, sensor: string, day: number): SceneGround {
+export function sceneGround(m: SiteModel, g: Ground, seed: string, sensor: string, day: number): SceneGround {
   if (!m.spec.realSensors) return { insideShare: Float32Array.from(g.inside), surround: g.surround, texture: g.texture };
   const rnd = randomFor(seed, m.spec.name, sensor, day, 'registration');
   const held = (v: number) => Math.max(-2 * MISREGISTRATION_SD_M, Math.min(2 * MISREGISTRATION_SD_M, v));

@@ -13,7 +13,10 @@ import { hardDemoCommand } from '../../src/demo/hard-world/command.ts';
 import { hardSite, hardSiteModels, hardSiteName, hardSiteNames } from '../../src/demo/hard-world/sites.ts';
 import { controlsPath, hardWorld, hardWorldFiles, truthPath } from '../../src/demo/hard-world/world.ts';
 import { generateDemoWorld } from '../../src/demo/world.ts';
-import { itemPath, SceneItems, writeLandsat, writeSentinel2 } from '../../src/demo/optical.ts';
+import { cloudField, groundOf, itemPath, MASK_OMISSION, MISREGISTRATION_SD_M, MISSED_SHADOW_EDGE, MISSED_THIN_CLOUD, SceneItems, sceneGround, writeLandsat, writeSentinel2 } from '../../src/demo/optical.ts';
+import { windowAround } from '../../src/demo/geometry.ts';
+import { sentinel2Layout } from '../../src/demo/layouts.ts';
+import { dayNumber } from '../../src/demo/site-model.ts';
 import { RasterFiles } from '../../src/demo/raster-files.ts';
 import { FIRST_YEAR, LAST_YEAR } from '../../src/demo/schedule.ts';
 import { S2_CATALOGUES } from '../../src/engine/sources/products/sentinel-2/codes.ts';
@@ -194,4 +197,41 @@ test('a site written a year at a time gives the scenes written at once, holding 
   assert.deepEqual(byYear, sentinel2);
   assert.equal(landsatByYear, landsat);
   assert.ok(most * 4 < whole.size, `a year holds ${most} of ${whole.size} files`);
+});
+
+test('sensors as they are: the mask misses the thinnest part of each cloud and shadow, and scenes mix and shift the ground at the plot\'s edge', () => {
+  const [real] = hardSiteModels('sensors', [hardSiteName(17)], 'regional');
+  const ideal = { ...real, spec: { ...real.spec, realSensors: false } };
+  const g = groundOf(real, windowAround(real.frame, sentinel2Layout(...real.spec.centre, 10).window.grid, 400));
+  for (const sky of ['partial', 'overcast'] as const) {
+    const pass = { day: dayNumber('2018-03-01'), atTrough: false, sky, aot: 0.1 };
+    const [a, b] = [cloudField(real, 'sensors', 's2', pass), cloudField(ideal, 'sensors', 's2', pass)];
+    let [clouded, missed, shadow, shadowMissed] = [0, 0, 0, 0];
+    for (let i = 0; i < g.x.length; i++) {
+      const [r, o] = [a.at(g.x[i], g.y[i]), b.at(g.x[i], g.y[i])];
+      // The clouds are where they were: only their thinnest part is relabelled clear.
+      assert.equal(r === 2 || r === 3 || r === MISSED_THIN_CLOUD, o === 2 || o === 3, `pixel ${i}`);
+      assert.ok(o !== MISSED_THIN_CLOUD && o !== MISSED_SHADOW_EDGE);
+      if (o >= 2) clouded++;
+      if (r === MISSED_THIN_CLOUD) missed++;
+      if (o === 1) shadow++;
+      if (r === MISSED_SHADOW_EDGE) shadowMissed++;
+    }
+    assert.ok(clouded > 0 && missed > 0 && shadowMissed <= shadow, `${sky}: ${missed} of ${clouded} cloud pixels missed`);
+    // The noise is not uniform, so the share missed is held loosely about the cited range.
+    assert.ok(missed / clouded > MASK_OMISSION[0] / 3 && missed / clouded < MASK_OMISSION[1] * 3, `${sky}: ${missed} of ${clouded}`);
+  }
+  const [d1, d2] = [dayNumber('2018-03-01'), dayNumber('2018-03-11')];
+  const [s1, s2] = [sceneGround(real, g, 'sensors', 's2', d1), sceneGround(real, g, 'sensors', 's2', d2)];
+  const mixed = (s: { insideShare: Float32Array }) => s.insideShare.filter((v) => v > 0 && v < 1).length;
+  const inside = g.inside.reduce((n, v) => n + v, 0);
+  assert.ok(mixed(s1) > 0 && mixed(s2) > 0, 'pixels across the plot\'s edge see both covers');
+  // A shift held within two standard deviations a axis changes the plot's area by at most its
+  // perimeter (a square's, half as long again for an elongated plot) times the shift, in pixels.
+  const perimeterPx = 1.5 * 4 * Math.sqrt(inside);
+  const shiftPx = Math.hypot(2 * MISREGISTRATION_SD_M, 2 * MISREGISTRATION_SD_M) / 10;
+  assert.ok(Math.abs(s1.insideShare.reduce((n, v) => n + v, 0) - inside) < perimeterPx * shiftPx);
+  assert.notDeepEqual(s1.insideShare, s2.insideShare, 'two scenes are misregistered against each other');
+  const still = sceneGround(ideal, g, 'sensors', 's2', d1);
+  assert.deepEqual(still.insideShare, Float32Array.from(g.inside), 'the storied sites\' sensors see the ground as it is');
 });
