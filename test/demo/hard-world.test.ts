@@ -145,8 +145,14 @@ test('a tiny campaign on the hard world reads every block and reports a row per 
       assert.equal(c.forest.read + c.failed, forest);
       if (c.forest.read > 0) assert.ok(c.forest.interval![1] > c.forest.positive / c.forest.read);
     }
+    // Every forest-holding block is pooled in one last row, judged or not.
+    const forestBlocks = controls.features.filter((f) => f.properties.label === 'forest').length;
+    assert.equal(run.pooled!.forest.read + run.pooled!.failed, forestBlocks);
+    assert.equal(run.pooled!.forest.judged, run.covers.reduce((n, c) => n + c.forest.judged, 0));
     const table = hardCampaignTable(run, 'campaign hard');
     for (const c of run.covers) assert.match(table, new RegExp(`\\| ${c.cover} \\|`));
+    assert.match(table, /\| class \| truth at the cutoff \| evidenced \/ judged \| 95% upper \| evidenced \/ all \| 95% upper \| weak \| judged \|/);
+    assert.match(table, new RegExp(`\\| all forest-holding blocks \\| forest \\(in part or whole\\) \\| \\d+/${run.pooled!.forest.judged} \\|`));
     assert.match(table, /never a validation/);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
