@@ -132,6 +132,14 @@ function skyFlag(flags: Record<string, string | boolean>): 'regional' | 'clear' 
   process.exit(2);
 }
 
+/** `--mix forest` draws the hard world from the kinds that hold forest and pure rubber; every kind by default. */
+function mixFlag(flags: Record<string, string | boolean>): 'all' | 'forest' {
+  if (flags.mix === undefined || flags.mix === 'all') return 'all';
+  if (flags.mix === 'forest') return 'forest';
+  console.error('--mix takes all or forest');
+  process.exit(2);
+}
+
 /**
  * `demo sites [--json]`: the demo world's sites and the verdict each is built to reach; `demo generate`: write it now;
  * `demo generate --world hard --seed N [--sites M]`: the hard world; `demo truth FILE --seed N`: the hard world's truth under each feature;
@@ -150,7 +158,7 @@ async function demo(config: Config, argv: string[]) {
   } else if ((words[0] === 'generate' && flags.world === 'hard') || words[0] === 'truth') {
     const { hardDemoCommand } = await import('./demo/hard-world/command.ts');
     try {
-      for (const line of await hardDemoCommand(config.dataDir, words, { seed: wholeFlag(flags, 'seed', 1), sites: wholeFlag(flags, 'sites', 140), sky: skyFlag(flags) })) console.log(line);
+      for (const line of await hardDemoCommand(config.dataDir, words, { seed: wholeFlag(flags, 'seed', 1), sites: wholeFlag(flags, 'sites', 140), sky: skyFlag(flags), mix: mixFlag(flags) })) console.log(line);
     } catch (err) {
       console.error((err as Error).message);
       process.exit(1);
@@ -163,7 +171,7 @@ async function demo(config: Config, argv: string[]) {
     const result = await ensureDemoArchive(config.dataDir);
     console.log(result.generated ? `generated the synthetic demo world ${result.version} under ${config.dataDir}` : `the demo world ${result.version} is already in place`);
   } else {
-    console.error('usage: npm run --silent demo -- sites [--json] | generate [--world hard --seed N --sites M | --world book --seed S --plots N] | truth FILE.geojson --seed N');
+    console.error('usage: npm run --silent demo -- sites [--json] | generate [--world hard --seed N --sites M --mix all|forest | --world book --seed S --plots N] | truth FILE.geojson --seed N');
     process.exit(2);
   }
 }
@@ -177,7 +185,7 @@ async function campaign(config: Config, argv: string[]) {
     const seed = wholeFlag(flags, 'seed', 1);
     const sites = wholeFlag(flags, 'sites', 140);
     try {
-      for (const line of await hardCampaignCommand(config, { seed, sites, sky: skyFlag(flags), out: typeof flags.out === 'string' ? flags.out : undefined })) console.log(line);
+      for (const line of await hardCampaignCommand(config, { seed, sites, sky: skyFlag(flags), mix: mixFlag(flags), out: typeof flags.out === 'string' ? flags.out : undefined })) console.log(line);
     } catch (err) {
       console.error((err as Error).message);
       process.exit(1);

@@ -8,6 +8,7 @@ export type Cover =
   | 'rubber'
   | 'oil_palm'
   | 'acacia'
+  | 'teak'
   | 'farmland'
   | 'savanna'
   | 'bare'
@@ -42,6 +43,8 @@ export const COVERS: Record<Cover, CoverModel> = {
   // Open crowns over bare trunks: relatively more HH (trunk-ground double bounce) than forest.
   oil_palm: { leaf: { red: 0.04, nir: 0.4 }, hv: -14.0, hh: -5.5, height: { median: 12, sd: 2 }, treecover2000: 60 },
   acacia: { leaf: { red: 0.03, nir: 0.36 }, hv: -13.5, hh: -8.0, height: { median: 16, sd: 3 }, treecover2000: 40 },
+  // Teak: a deciduous plantation, leafless for weeks in the dry season.
+  teak: { leaf: { red: 0.035, nir: 0.35 }, trough: { red: 0.09, nir: 0.27 }, hv: -13.5, hh: -8.0, height: { median: 18, sd: 3 }, treecover2000: 50 },
   farmland: { leaf: { red: 0.08, nir: 0.28 }, hv: -19.5, hh: -12.0, height: { median: 2, sd: 1 }, treecover2000: 5 },
   savanna: { leaf: { red: 0.09, nir: 0.26 }, hv: -18.5, hh: -11.0, height: { median: 4, sd: 2 }, treecover2000: 15 },
   bare: { leaf: { red: 0.15, nir: 0.22 }, hv: -22.0, hh: -14.0, height: { median: 0, sd: 0.5 }, treecover2000: 0 },

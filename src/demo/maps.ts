@@ -163,7 +163,7 @@ export function writeDem(m: SiteModel, seed: string, files: RasterFiles): void {
 // --- JRC TMF ------------------------------------------------------------------------------------
 
 const FOREST_COVERS: ReadonlySet<Cover> = new Set(['forest', 'deciduous_forest']);
-const TREE_CROPS: ReadonlySet<Cover> = new Set(['rubber', 'oil_palm', 'acacia']);
+const TREE_CROPS: ReadonlySet<Cover> = new Set(['rubber', 'oil_palm', 'acacia', 'teak']);
 
 function tmfHistoryAt(m: SiteModel, s: Sampled, i: number): TmfHistory {
   const t = m.spec.tmf;
@@ -223,8 +223,10 @@ const GFT_OF: Record<'primary' | 'naturally_regenerating' | 'planted', number> =
 };
 
 export function writeEuForestMaps(m: SiteModel, files: RasterFiles): void {
-  const s = sample(m, euForestLayout(...m.spec.centre).window.grid, 420);
-  const tiles = tilesUnder(m.frame, groundHalf(m, 420), euForestTile);
+  // As far as Hansen's tree cover reads the landscape: a tile's cells outside every window read "not
+  // forest" (0 is a value), which must not fall on ground the landscape models as forest.
+  const s = sample(m, euForestLayout(...m.spec.centre).window.grid, HANSEN_HALF_M);
+  const tiles = tilesUnder(m.frame, groundHalf(m, HANSEN_HALF_M), euForestTile);
   const gfc = new Uint8Array(s.x.length);
   const gft = new Uint8Array(s.x.length);
   for (let i = 0; i < s.x.length; i++) {

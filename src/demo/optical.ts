@@ -11,7 +11,7 @@ import { mgrsSquare, utmEpsg } from '../engine/sources/products/mgrs.ts';
 import { BOA_ADD_OFFSET_DN, REFLECTANCE_SCALE, S2_ASSETS, S2_CATALOGUES, SCL, baselineAtLeast, earthSearchV1AssetHref, earthSearchV1ItemId, type S2Asset } from '../engine/sources/products/sentinel-2/codes.ts';
 import { type GridWindow, pixelCentres, tilesUnder, windowAround, windowGeoTransform, windowWithin } from './geometry.ts';
 import { approximateWrs2, landsatLayout, S2_TILE_M, sentinel2Layout } from './layouts.ts';
-import { CLOUD, type Cover, HAZE_PER_AOT, type Spectrum, ndvi, visible } from './landscape.ts';
+import { CLOUD, type Cover, HAZE_PER_AOT, mix, type Spectrum, ndvi, visible } from './landscape.ts';
 import { randomFor, valueNoise } from './random.ts';
 import type { RasterFiles } from './raster-files.ts';
 import { type Pass, landsatPasses, sentinel2Passes } from './schedule.ts';
@@ -81,25 +81,89 @@ export function groundOf(m: SiteModel, window: GridWindow): Ground {
   return { window, x, y, inside, surround, texture };
 }
 
-type CloudState = 0 | 1 | 2 | 3; // clear, cloud shadow, cloud (medium), cloud (high)
+/** Clear, cloud shadow, cloud (medium), cloud (high); then thin cloud and a shadow's edge that the scene's mask misses (read as clear). */
+type CloudState = 0 | 1 | 2 | 3 | 4 | 5;
+export const MISSED_THIN_CLOUD = 4;
+export const MISSED_SHADOW_EDGE = 5;
 
-function cloudField(m: SiteModel, seed: string, sensor: string, pass: Pass): (x: number, y: number) => CloudState {
-  if (pass.sky === 'clear') return () => 0;
+/**
+ * Share of a scene's cloud and shadow its mask misses, on a site with real sensors: thin cloud,
+ * cloud edges and penumbra. Sen2Cor and Fmask each left a tenth to a quarter of the reference's
+ * invalid pixels unflagged, mostly those (Baetens et al. 2019, Remote Sens. 11:433; Zekoll et al.
+ * 2021, Remote Sens. 13:137); the range is set here from their comparisons.
+ */
+export const MASK_OMISSION: readonly [number, number] = [0.1, 0.25];
+/** Thin cloud the mask misses: how far it pulls a pixel toward the cloud's reflectance. */
+const THIN_CLOUD_WEIGHT: readonly [number, number] = [0.1, 0.35];
+/** A shadow's edge the mask misses: the penumbra's darkening. */
+const PENUMBRA_FACTOR = 0.75;
+/**
+ * Misregistration between scenes, per axis (m, one standard deviation, held within two): both
+ * missions' multi-temporal registration is about 12 m at 95% before Sentinel-2's Global Reference
+ * Image (Gascon et al. 2017, Remote Sens. 9:584; Storey et al. 2014, Remote Sens. 6:11127 for
+ * Landsat 8), about 5 m a axis.
+ */
+export const MISREGISTRATION_SD_M = 5;
+
+/** A scene's clouds: each point's state, and how far thin cloud the mask misses brightens the ground. */
+export interface Clouds {
+  at: (x: number, y: number) => CloudState;
+  thinWeight: number;
+}
+
+export function cloudField(m: SiteModel, seed: string, sensor: string, pass: Pass): Clouds {
+  if (pass.sky === 'clear') return { at: () => 0, thinWeight: 0 };
   const n = valueNoise(seed, `${m.spec.name}/${sensor}/${pass.day}/cloud`, 140);
+  const rnd = randomFor(seed, m.spec.name, sensor, pass.day, 'mask-omission');
+  // The thinnest part of each cloud (lowest in the noise above its threshold) is what the mask misses.
+  const missed = m.spec.realSensors ? rnd.between(...MASK_OMISSION) : 0;
+  const thinWeight = rnd.between(...THIN_CLOUD_WEIGHT);
+  const thin = (v: number, threshold: number) => v <= threshold + missed * (1 - threshold);
   const cloudAt = (x: number, y: number): number => {
     const v = n(x, y);
-    if (pass.sky === 'overcast') return v > 0.12 ? (v > 0.25 ? 3 : 2) : 0;
-    return Math.hypot(x, y) > PARTIAL_CLOUD_MIN_DISTANCE_M && v > 0.55 ? (v > 0.65 ? 3 : 2) : 0;
+    const threshold = pass.sky === 'overcast' ? 0.12 : 0.55;
+    if (v <= threshold || (pass.sky === 'partial' && Math.hypot(x, y) <= PARTIAL_CLOUD_MIN_DISTANCE_M)) return 0;
+    if (thin(v, threshold)) return MISSED_THIN_CLOUD;
+    return pass.sky === 'overcast' ? (v > 0.25 ? 3 : 2) : v > 0.65 ? 3 : 2;
   };
-  return (x, y) => {
+  const at = (x: number, y: number): CloudState => {
     const c = cloudAt(x, y);
     if (c > 0) return c as CloudState;
-    return cloudAt(x + SHADOW_SHIFT_M[0], y + SHADOW_SHIFT_M[1]) > 0 ? 1 : 0;
+    const shadow = cloudAt(x + SHADOW_SHIFT_M[0], y + SHADOW_SHIFT_M[1]);
+    return shadow === 0 ? 0 : shadow === MISSED_THIN_CLOUD ? MISSED_SHADOW_EDGE : 1;
   };
+  return { at, thinWeight };
+}
+
+/** What a scene of a site with real sensors shows: the ground shifted by its misregistration, each pixel's share of the plot among four samples. */
+export interface SceneGround {
+  insideShare: Float32Array;
+  surround: Cover[];
+  texture: Float32Array;
+}
+
+/** The ground a scene sees: `g` as it is, or on a site with real sensors, shifted by the scene's misregistration and mixed at cover edges. */
+export function sceneGround(m: SiteModel, g: Ground, seed: string, sensor: string, day: number): SceneGround {
+  if (!m.spec.realSensors) return { insideShare: Float32Array.from(g.inside), surround: g.surround, texture: g.texture };
+  const rnd = randomFor(seed, m.spec.name, sensor, day, 'registration');
+  const held = (v: number) => Math.max(-2 * MISREGISTRATION_SD_M, Math.min(2 * MISREGISTRATION_SD_M, v));
+  const [dx, dy] = [held(rnd.normal(0, MISREGISTRATION_SD_M)), held(rnd.normal(0, MISREGISTRATION_SD_M))];
+  const q = g.window.grid.pixel / 4;
+  const n = g.x.length;
+  const out: SceneGround = { insideShare: new Float32Array(n), surround: new Array(n), texture: new Float32Array(n) };
+  for (let i = 0; i < n; i++) {
+    const [x, y] = [g.x[i] + dx, g.y[i] + dy];
+    let inside = 0;
+    for (const [sx, sy] of [[-q, -q], [q, -q], [-q, q], [q, q]]) inside += m.inPlot(x + sx, y + sy) ? 0.25 : 0;
+    out.insideShare[i] = inside;
+    out.surround[i] = m.surroundCover(x, y);
+    out.texture[i] = m.texture(x, y);
+  }
+  return out;
 }
 
 /** The four visible/near-infrared reflectances of every pixel of a window in one pass. */
-function reflectances(m: SiteModel, g: Ground, pass: Pass, clouds: (x: number, y: number) => CloudState, noise: NoisePool) {
+function reflectances(m: SiteModel, g: Ground, seen: SceneGround, pass: Pass, clouds: Clouds, noise: NoisePool) {
   const n = g.x.length;
   const out = { blue: new Float32Array(n), green: new Float32Array(n), red: new Float32Array(n), nir: new Float32Array(n), cloud: new Uint8Array(n) };
   const plotCover = m.plotCoverOn(pass.day);
@@ -110,27 +174,37 @@ function reflectances(m: SiteModel, g: Ground, pass: Pass, clouds: (x: number, y
     if (s === undefined) cache.set(key, (s = m.baseSpectrum(cover, inside, pass.day)));
     return s;
   };
+  const thinWeight = clouds.thinWeight;
   for (let i = 0; i < n; i++) {
-    const inside = g.inside[i] === 1;
-    const s = textured(base(inside ? plotCover : g.surround[i], inside), g.texture[i]);
+    const share = seen.insideShare[i];
+    // A pixel across the plot's edge sees both covers, in proportion.
+    const ground = share >= 1 ? base(plotCover, true) : share <= 0 ? base(seen.surround[i], false) : mix(base(seen.surround[i], false), base(plotCover, true), share);
+    const s = textured(ground, seen.texture[i]);
     const v = visible(s);
     let blue = v.blue + pass.aot * HAZE_PER_AOT.blue + 0.002 * noise.next();
     let green = v.green + pass.aot * HAZE_PER_AOT.red + 0.003 * noise.next();
     let red = s.red + pass.aot * HAZE_PER_AOT.red + 0.003 * noise.next();
     let nir = s.nir + pass.aot * HAZE_PER_AOT.nir + 0.008 * noise.next();
-    const c = clouds(g.x[i], g.y[i]);
-    if (c >= 2) {
+    const c = clouds.at(g.x[i], g.y[i]);
+    if (c === 2 || c === 3) {
       const k = c === 3 ? 1 : 0.75;
       blue = green = CLOUD.red * k + 0.02 + 0.01 * noise.next();
       red = CLOUD.red * k + 0.01 * noise.next();
       nir = CLOUD.nir * k + 0.01 * noise.next();
-    } else if (c === 1) {
-      blue *= 0.45; green *= 0.45; red *= 0.45; nir *= 0.45;
+    } else if (c === MISSED_THIN_CLOUD) {
+      blue += (CLOUD.red + 0.02 - blue) * thinWeight; green += (CLOUD.red + 0.02 - green) * thinWeight;
+      red += (CLOUD.red - red) * thinWeight; nir += (CLOUD.nir - nir) * thinWeight;
+    } else if (c === 1 || c === MISSED_SHADOW_EDGE) {
+      const f = c === 1 ? 0.45 : PENUMBRA_FACTOR;
+      blue *= f; green *= f; red *= f; nir *= f;
     }
     out.blue[i] = blue; out.green[i] = green; out.red[i] = red; out.nir[i] = nir; out.cloud[i] = c;
   }
   return out;
 }
+
+/** Cloud or shadow the scene's mask flags (what it misses reads as clear). */
+const flagged = (c: number) => c >= 1 && c <= 3;
 
 export function geoFootprint(w: GridWindow): { geometry: { type: 'Polygon'; coordinates: number[][][] }; bbox: number[] } {
   const [ox, px, , oy, , py] = windowGeoTransform(w);
@@ -338,14 +412,14 @@ export function writeSentinel2(m: SiteModel, seed: string, files: RasterFiles, i
       let v = seen.get(g);
       if (v !== undefined) return v;
       noise.restart(seed, m.spec.name, 's2', pass.day);
-      const r10 = reflectances(m, g.g10, pass, clouds, noise);
-      const r20 = reflectances(m, g.g20, pass, clouds, noise);
+      const r10 = reflectances(m, g.g10, sceneGround(m, g.g10, seed, 's2', pass.day), pass, clouds, noise);
+      const r20 = reflectances(m, g.g20, sceneGround(m, g.g20, seed, 's2', pass.day), pass, clouds, noise);
       const scl = new Uint8Array(g.g20.x.length);
       const aot = new Uint16Array(g.g20.x.length);
       let cloudy = 0;
       for (let i = 0; i < scl.length; i++) {
         const c = r20.cloud[i];
-        if (c > 0) cloudy++;
+        if (flagged(c)) cloudy++;
         scl[i] = c === 3 ? SCL.CLOUD_HIGH : c === 2 ? SCL.CLOUD_MEDIUM : c === 1 ? SCL.CLOUD_SHADOW
           : ndvi({ red: r20.red[i], nir: r20.nir[i] }) > 0.35 ? SCL.VEGETATION : SCL.BARE_SOIL;
         aot[i] = Math.max(1, Math.round((pass.aot + 0.01 * noise.next()) * 1000));
@@ -502,7 +576,7 @@ export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, ite
     const satellite = date >= '2022-01-01' && k % 2 === 1 ? 'LC09' : 'LC08';
     const id = landsatItemId(satellite, path, row, date);
     noise.restart(seed, m.spec.name, 'landsat', pass.day);
-    const r = reflectances(m, g, pass, cloudField(m, seed, 'landsat', pass), noise);
+    const r = reflectances(m, g, sceneGround(m, g, seed, 'landsat', pass.day), pass, cloudField(m, seed, 'landsat', pass), noise);
     const hrefs = {} as Record<LandsatAsset, string>;
     let cloudy = 0;
     for (const asset of LANDSAT_WRITTEN) {
@@ -512,8 +586,8 @@ export function writeLandsat(m: SiteModel, seed: string, files: RasterFiles, ite
         const qa = new Uint16Array(g.x.length);
         for (let i = 0; i < qa.length; i++) {
           const c = r.cloud[i];
-          if (c > 0) cloudy++;
-          qa[i] = c >= 2 ? QA_PIXEL_CLOUD : c === 1 ? QA_PIXEL_SHADOW : QA_PIXEL_CLEAR_LAND;
+          if (flagged(c)) cloudy++;
+          qa[i] = c === 2 || c === 3 ? QA_PIXEL_CLOUD : c === 1 ? QA_PIXEL_SHADOW : QA_PIXEL_CLEAR_LAND;
         }
         files.add(mirrorPath(hrefs[asset]), { layout, dtype: 'uint16', nodata: QA_PIXEL_NODATA, description }, g.window, qa);
       } else if (asset === 'qa_aerosol') {

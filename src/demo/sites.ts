@@ -90,6 +90,12 @@ export interface SiteGround {
   tmf: { plot: TmfHistory; plotShare?: number; surround: TmfHistory };
   euMaps: { forestShare: number; forestType: 'primary' | 'naturally_regenerating' | 'planted' };
   hansenRingLoss?: { year: number; share: number };
+  /**
+   * Sensors as they are rather than as the storied sites need them: thin cloud and shadow edges the
+   * scene classification misses, mixed pixels along cover edges, and scenes misregistered against
+   * each other by a fraction of a pixel (optical.ts).
+   */
+  realSensors?: boolean;
   /** The plot on the oil palm map (industrial 1, smallholder 2) and its planting year. */
   oilPalm?: { class: 1 | 2; plantingYear: number };
   buildings?: Building[];

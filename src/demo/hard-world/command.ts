@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Config } from '../../config.ts';
 import { hardCampaignTable, runHardCampaign } from './campaign.ts';
 import { type Area, truthShares } from './truth.ts';
+import type { HardMix } from './covers.ts';
 import type { HardSky } from './sites.ts';
 import { ensureHardWorld, hardWorld, type TruthFeature, truthPath } from './world.ts';
 
@@ -10,13 +11,14 @@ export interface HardWorldFlags {
   seed: number;
   sites: number;
   sky: HardSky;
+  mix: HardMix;
 }
 
 export async function hardDemoCommand(dataDir: string, words: string[], flags: HardWorldFlags): Promise<string[]> {
-  const w = hardWorld(dataDir, flags.seed, flags.sites, flags.sky);
+  const w = hardWorld(dataDir, flags.seed, flags.sites, flags.sky, flags.mix);
   if (words[0] === 'generate') {
     const generated = await ensureHardWorld(w);
-    return [`${generated ? 'generated' : 'already in place:'} the synthetic hard world of seed ${flags.seed}, ${w.sites} sites, ${w.sky} sky, under ${w.dir}`];
+    return [`${generated ? 'generated' : 'already in place:'} the synthetic hard world of seed ${flags.seed}, ${w.sites} sites of the ${w.mix} mix, ${w.sky} sky, under ${w.dir}`];
   }
   if (words.length !== 2) throw new Error('usage: npm run --silent demo -- truth FILE.geojson --seed N');
   const truth = await readFile(truthPath(w), 'utf8').then(
@@ -38,9 +40,9 @@ export async function hardDemoCommand(dataDir: string, words: string[], flags: H
 }
 
 export async function hardCampaignCommand(config: Config, opts: HardWorldFlags & { out?: string }): Promise<string[]> {
-  const w = hardWorld(config.dataDir, opts.seed, opts.sites, opts.sky);
+  const w = hardWorld(config.dataDir, opts.seed, opts.sites, opts.sky, opts.mix);
   const run = await runHardCampaign(config, w);
-  const table = hardCampaignTable(run, `npm run campaign -- hard --seed ${opts.seed} --sites ${opts.sites}${opts.sky === 'clear' ? ' --sky clear' : ''}`);
+  const table = hardCampaignTable(run, `npm run campaign -- hard --seed ${opts.seed} --sites ${opts.sites}${opts.sky === 'clear' ? ' --sky clear' : ''}${opts.mix === 'all' ? '' : ` --mix ${opts.mix}`}`);
   if (opts.out !== undefined) await writeFile(opts.out, table);
   return [table, ...(opts.out !== undefined ? [`written to ${opts.out}`] : [])];
 }

@@ -8,18 +8,21 @@ import type { Random } from '../random.ts';
 export type HardCover =
   | 'primary_evergreen'
   | 'secondary_forest'
+  | 'degraded_forest'
   | 'dry_deciduous_forest'
   | 'hazy_evergreen'
   | 'swamp_forest'
+  | 'short_forest'
   | 'rubber_young'
   | 'rubber_mature'
+  | 'teak'
+  | 'pulpwood'
   | 'oil_palm'
   | 'cocoa_sun'
   | 'cocoa_shade'
   | 'coffee_sun'
   | 'coffee_shade'
-  | 'cleared_after_cutoff'
-  | 'plantation_edge';
+  | 'cleared_after_cutoff';
 
 /** What the ground was at the end of 2020. */
 export type TruthClass = 'forest' | 'crop' | 'other';
@@ -59,15 +62,23 @@ const SAM = 'south-america';
 // between the two.
 export const HARD_COVERS: Record<HardCover, HardCoverType> = {
   primary_evergreen: { base: 'forest', truth: 'forest', heightM: [25, 40], hvDb: [-12.5, -10.5], hhDb: [-7.5, -5.5], ndvi: [0.8, 0.86], regions: [SEA, WAF, SAM] },
-  // Secondary forest 10–30 years after abandonment: 10–20 m canopies (Chazdon 2014, Second Growth,
-  // Univ. Chicago Press, ch. 6; Poorter et al. 2016, Nature 530:211 on biomass recovery), HV a dB
-  // or two under mature forest as biomass is (Mitchard et al. 2009).
-  secondary_forest: { base: 'forest', truth: 'forest', heightM: [10, 20], hvDb: [-14, -12], hhDb: [-8.5, -6.5], ndvi: [0.78, 0.85], regions: [SEA, WAF, SAM] },
+  // Secondary forest 5–30 years after abandonment: 6–25 m canopies, the youngest as short as a
+  // plantation (Chazdon 2014, Second Growth, Univ. Chicago Press, ch. 6; Poorter et al. 2016, Nature
+  // 530:211 on biomass recovery), HV down to crop levels while biomass is under ~100 t/ha (Mitchard
+  // et al. 2009).
+  secondary_forest: { base: 'forest', truth: 'forest', heightM: [6, 25], hvDb: [-16, -11.5], hhDb: [-10, -6.5], ndvi: [0.74, 0.86], regions: [SEA, WAF, SAM] },
+  // Selectively logged or degraded forest: felling gaps, skid trails and a broken canopy 12–30 m
+  // (Asner et al. 2005, Science 310:480-482 on selective logging in the Amazon; Rappaport et al.
+  // 2018, Environ. Res. Lett. 13:065013 on lidar canopy height and cover lost to logging and fire);
+  // HV falls with the biomass lost, into the range of tall plantations (Mitchard et al. 2009).
+  degraded_forest: { base: 'forest', truth: 'forest', heightM: [12, 30], hvDb: [-15, -11], hhDb: [-9, -6], ndvi: [0.74, 0.85], regions: [SEA, WAF, SAM] },
   // Dry deciduous (dipterocarp, teak) forest: 12–25 m (Potapov et al. 2021 for dry tropical
   // forest); leafless for weeks each dry season with NDVI amplitudes of 0.2–0.4 in MODIS
   // phenology of monsoon Southeast Asia (Zhang et al. 2003, Remote Sens. Environ. 84:471-475, for
-  // the method; the amplitude range is set here from their deciduous-forest curves).
-  dry_deciduous_forest: { base: 'deciduous_forest', truth: 'forest', heightM: [12, 25], hvDb: [-14, -11.5], hhDb: [-9, -6.5], ndvi: [0.74, 0.84], troughDrop: [0.2, 0.4], regions: [SEA, WAF] },
+  // the method; the amplitude range is set here from their deciduous-forest curves). Open dry
+  // forest and woodland stands reach down to 8 m and crop-like HV (Potapov et al. 2021; Mitchard
+  // et al. 2009 on woodland biomass), so the low end overlaps teak and rubber on every instrument.
+  dry_deciduous_forest: { base: 'deciduous_forest', truth: 'forest', heightM: [8, 25], hvDb: [-15.5, -11], hhDb: [-10, -6.5], ndvi: [0.72, 0.84], troughDrop: [0.15, 0.45], regions: [SEA, WAF] },
   // Evergreen forest under dry-season haze: peatland fire smoke over Sumatra and Borneo reaches
   // AOT above 1 in dry years (Field et al. 2016, PNAS 113:9204-9209); harmattan dust in West Africa
   // each December–February. The forest itself is primary-like.
@@ -75,12 +86,26 @@ export const HARD_COVERS: Record<HardCover, HardCoverType> = {
   // Peat swamp forest: 15–30 m, shorter than dryland forest (Potapov et al. 2021); flooded forest
   // raises L-band HH through trunk–water double bounce (Hess et al. 2003, Remote Sens. Environ.
   // 87:404-428).
-  swamp_forest: { base: 'forest', truth: 'forest', heightM: [15, 30], hvDb: [-13, -10.5], hhDb: [-6, -3.5], ndvi: [0.78, 0.85], regions: [SEA, SAM] },
+  swamp_forest: { base: 'forest', truth: 'forest', heightM: [12, 30], hvDb: [-14, -10.5], hhDb: [-6, -3.5], ndvi: [0.76, 0.85], regions: [SEA, SAM] },
+  // Short-stature forest on white sand and peat domes (heath forest, kerangas, campinarana): 5–20 m
+  // canopies of low biomass (Adeney et al. 2016, Biotropica 48:7-23 on Amazonian white-sand
+  // vegetation; Page et al. 1999, Phil. Trans. R. Soc. B 354:1885-1897 on the stunted pole forest of
+  // Kalimantan peat domes); HV at crop levels as biomass is (Mitchard et al. 2009).
+  short_forest: { base: 'forest', truth: 'forest', heightM: [5, 20], hvDb: [-17, -12.5], hhDb: [-11, -7], ndvi: [0.72, 0.84], regions: [SEA, SAM] },
   // Rubber: 5–12 m in the first years after planting and 15–25 m once tapped (Priyadarshan 2017,
   // Biology of Hevea Rubber, Springer, ch. 3); winters each dry season with an NDVI drop that grows
   // with the canopy (Dong et al. 2013, Remote Sens. Environ. 134:392-402).
   rubber_young: { base: 'rubber', truth: 'crop', heightM: [5, 12], hvDb: [-17, -14], hhDb: [-10.5, -8], ndvi: [0.72, 0.82], troughDrop: [0.08, 0.25], ageYears: [3, 7], regions: [SEA, WAF] },
   rubber_mature: { base: 'rubber', truth: 'crop', heightM: [14, 25], hvDb: [-14.5, -12], hhDb: [-9, -7], ndvi: [0.78, 0.85], troughDrop: [0.15, 0.35], ageYears: [8, 30], regions: [SEA, WAF, SAM] },
+  // Teak: planted across Java and in Côte d'Ivoire (Kollert and Cherubini 2012, Teak resources and
+  // market assessment 2010, FAO Planted Forests Working Paper FP/47/E); 10–25 m at 8–30 years and
+  // leafless for weeks each dry season (Tewari 1992, A Monograph on Teak, International Book
+  // Distributors, Dehra Dun, ch. 2), so its dip is as deep as the dry forest's.
+  teak: { base: 'teak', truth: 'crop', heightM: [10, 25], hvDb: [-15, -11.5], hhDb: [-9.5, -7], ndvi: [0.74, 0.84], troughDrop: [0.2, 0.45], ageYears: [8, 30], regions: [SEA, WAF] },
+  // Pulpwood: Acacia on 5–7-year rotations in Sumatra and eucalyptus in Brazil, 15–30 m at harvest
+  // (Nambiar and Harwood 2014, Int. For. Rev. 16:225-248 on acacia; Stape et al. 2010, For. Ecol.
+  // Manage. 259:1684-1694 on Brazilian eucalyptus), evergreen; young stands a few metres tall.
+  pulpwood: { base: 'acacia', truth: 'crop', heightM: [6, 28], hvDb: [-16, -11.5], hhDb: [-10, -7], ndvi: [0.76, 0.85], ageYears: [2, 7], regions: [SEA, SAM] },
   // Oil palm: trunks grow 0.3–0.6 m a year, canopies 6–18 m at 5–25 years (Corley and Tinker 2016,
   // The Oil Palm, 5th ed., Wiley, ch. 4); open crowns over bare trunks give a high HH/HV ratio
   // against forest (Miettinen and Liew 2011, Int. J. Remote Sens. 32:2229, on PALSAR over palm).
@@ -95,11 +120,46 @@ export const HARD_COVERS: Record<HardCover, HardCoverType> = {
   coffee_shade: { base: 'acacia', truth: 'crop', heightM: [8, 20], hvDb: [-15, -12.5], hhDb: [-9.5, -7.5], ndvi: [0.76, 0.84], ageYears: [10, 40], regions: [SEA, SAM] },
   // Primary-like forest at the end of 2020, cleared in 2021–2023 (the cutoff is 31 Dec 2020).
   cleared_after_cutoff: { base: 'forest', truth: 'forest', heightM: [22, 38], hvDb: [-12.5, -10.5], hhDb: [-7.5, -5.5], ndvi: [0.8, 0.86], regions: [SEA, WAF, SAM] },
-  // A mature plantation (oil palm) next to forest; its block is drawn loosely into the forest.
-  plantation_edge: { base: 'oil_palm', truth: 'crop', heightM: [10, 18], hvDb: [-15.5, -12.5], hhDb: [-7, -4.5], ndvi: [0.76, 0.84], ageYears: [8, 25], regions: [SEA, WAF, SAM] },
 };
 
 export const HARD_COVER_TYPES = Object.keys(HARD_COVERS) as HardCover[];
+
+/** The forest types a plantation is drawn beside. */
+export const BESIDE_FORESTS = ['primary_evergreen', 'secondary_forest', 'degraded_forest', 'dry_deciduous_forest', 'swamp_forest', 'short_forest'] as const satisfies readonly HardCover[];
+export type BesideForest = (typeof BESIDE_FORESTS)[number];
+
+/** The plantations drawn beside a forest: the one drawn is among those of the forest's region. */
+export const BESIDE_PLANTATIONS = ['rubber_young', 'rubber_mature', 'teak', 'pulpwood'] as const satisfies readonly HardCover[];
+
+/**
+ * How far a block drawn around a plantation reaches into the forest beside it: the share of the
+ * block that is forest, from a boundary a few metres out to a third of the block. Set here: no
+ * source measures how far declared plots overrun a holding's edge.
+ */
+export const DRAWN_INTO_FOREST: Range = [0.05, 0.3];
+
+/** A site's kind: a cover type alone, or a plantation beside a forest type. */
+export type HardKind = HardCover | `plantation_beside_${BesideForest}`;
+
+export const besideKind = (f: BesideForest): HardKind => `plantation_beside_${f}`;
+
+/** The forest a kind's plantation lies beside; null for a cover type alone. */
+export function besideOf(kind: HardKind): BesideForest | null {
+  const f = kind.startsWith('plantation_beside_') ? kind.slice('plantation_beside_'.length) : null;
+  return f === null ? null : (f as BesideForest);
+}
+
+/**
+ * The kinds a world cycles through. `all`: every cover type, then every plantation beside a forest.
+ * `forest`: the kinds that hold forest (every forest type and every plantation beside one) and pure
+ * rubber, the plantation whose dip the rules are for, so a campaign counts forest-holding blocks
+ * without reading the other crops again.
+ */
+export type HardMix = 'all' | 'forest';
+export const HARD_MIXES: Record<HardMix, readonly HardKind[]> = {
+  all: [...HARD_COVER_TYPES, ...BESIDE_FORESTS.map(besideKind)],
+  forest: [...HARD_COVER_TYPES.filter((c) => HARD_COVERS[c].truth === 'forest'), ...BESIDE_FORESTS.map(besideKind), 'rubber_young', 'rubber_mature'],
+};
 
 /** Cloud regimes: share of scenes under cloud over the plot, by region. Tropical Southeast Asia and
  * West Africa's coastal belt are among the cloudiest lands in MODIS cloud frequency (Wilson and

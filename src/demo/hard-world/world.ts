@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { localFrame, toLonLat } from '../geometry.ts';
 import { buildSiteModel } from '../site-model.ts';
 import { DEMO_WORLD_VERSION, generateDemoWorld, WORLD_MANIFEST, type WorldManifest } from '../world.ts';
-import { HARD_COVERS, type HardCover, type TruthClass } from './covers.ts';
-import { grownRing, type HardSky, hardSite, hardSiteNames, MAX_HARD_SITES } from './sites.ts';
+import { HARD_COVERS, type HardCover, type HardKind, type HardMix, type TruthClass } from './covers.ts';
+import { drawnRing, type HardSky, hardSite, hardSiteNames, MAX_HARD_SITES } from './sites.ts';
 import { truthShares } from './truth.ts';
 
 /** The ground around a site the truth models (the optical scenes' window). */
@@ -20,14 +20,16 @@ export interface HardWorld {
   seed: string;
   sites: number;
   sky: HardSky;
+  /** Which kinds its sites take in turn (covers.ts HARD_MIXES). */
+  mix: HardMix;
 }
 
 /** Where the hard world of a seed lies, and how many sites it is to hold. */
-export function hardWorld(dataDir: string, seed: number, sites: number, sky: HardSky = 'regional'): HardWorld {
+export function hardWorld(dataDir: string, seed: number, sites: number, sky: HardSky = 'regional', mix: HardMix = 'all'): HardWorld {
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`the hard world's seed is a whole number (got ${seed})`);
   if (!Number.isInteger(sites) || sites < 1 || sites > MAX_HARD_SITES) throw new Error(`the hard world holds 1 to ${MAX_HARD_SITES} sites (got ${sites})`);
-  const dir = join(dataDir, 'hard-world', `seed-${seed}${sky === 'clear' ? '-clear-sky' : ''}`);
-  return { dir, root: join(dir, 'archive'), seed: `precutoff-evidence hard world ${seed}`, sites, sky };
+  const dir = join(dataDir, 'hard-world', `seed-${seed}${sky === 'clear' ? '-clear-sky' : ''}${mix === 'all' ? '' : `-${mix}`}`);
+  return { dir, root: join(dir, 'archive'), seed: `precutoff-evidence hard world ${seed}`, sites, sky, mix };
 }
 
 export const truthPath = (w: HardWorld) => join(w.dir, 'truth.geojson');
@@ -37,13 +39,17 @@ type Polygon = { type: 'Polygon'; coordinates: number[][][] };
 
 export interface TruthFeature {
   type: 'Feature';
-  properties: { site: string; cover: HardCover; part: 'plot' | 'ground'; class: TruthClass };
+  properties: { site: string; kind: HardKind; cover: HardCover; part: 'plot' | 'ground'; class: TruthClass };
   geometry: Polygon;
 }
 
 export interface ControlFeature {
   type: 'Feature';
-  properties: { ref: string; label: 'forest' | 'established_crop'; region: string; country: string; cover: HardCover; block: 'forest' | 'crop' | 'mixed'; forest_share: number };
+  /**
+   * `cover` is the class the campaign counts the block in: the plot's cover type, or for a block
+   * drawn from a plantation into the forest beside it, the site's kind (`plantation_beside_<forest>`).
+   */
+  properties: { ref: string; label: 'forest' | 'established_crop'; region: string; country: string; cover: HardKind; plantation?: HardCover; block: 'forest' | 'crop' | 'mixed'; forest_share: number };
   geometry: Polygon;
 }
 
@@ -51,13 +57,13 @@ export interface ControlFeature {
 export async function ensureHardWorld(w: HardWorld, threads?: number): Promise<boolean> {
   try {
     const manifest = JSON.parse(await readFile(join(w.root, WORLD_MANIFEST), 'utf8')) as WorldManifest;
-    if (manifest.version === DEMO_WORLD_VERSION && manifest.world === worldKind(w) && manifest.sites.length === w.sites) return false;
+    if (manifest.version === DEMO_WORLD_VERSION && manifest.world === worldKind(w) && manifest.sites.join() === hardSiteNames(w.sites, w.mix).join()) return false;
   } catch {
     // Not generated yet.
   }
   await rm(w.dir, { recursive: true, force: true });
   await mkdir(w.dir, { recursive: true });
-  const names = hardSiteNames(w.sites);
+  const names = hardSiteNames(w.sites, w.mix);
   await generateDemoWorld(w.root, { world: worldKind(w), seed: w.seed, sites: names, ...(threads ? { threads } : {}) });
   const { truth, controls } = hardWorldFiles(w);
   await writeFile(truthPath(w), `${JSON.stringify(truth)}\n`);
@@ -74,13 +80,14 @@ export function hardWorldFiles(w: HardWorld) {
   const truth: TruthFeature[] = [];
   const controls: ControlFeature[] = [];
   for (let i = 0; i < w.sites; i++) {
-    const site = hardSite(w.seed, i, w.sky);
+    const site = hardSite(w.seed, i, w.sky, w.mix);
     const m = buildSiteModel(site.ground, w.seed);
     const name = site.ground.name;
     const f = localFrame(...site.ground.centre);
     const square = [[-1, -1], [1, -1], [1, 1], [-1, 1], [-1, -1]].map(([sx, sy]) => toLonLat(f, sx * GROUND_HALF_M, sy * GROUND_HALF_M).map((v) => Math.round(v * 1e6) / 1e6));
-    truth.push({ type: 'Feature', properties: { site: name, cover: site.cover, part: 'plot', class: site.truth.plot }, geometry: { type: 'Polygon', coordinates: [m.lonLatRing] } });
-    truth.push({ type: 'Feature', properties: { site: name, cover: site.cover, part: 'ground', class: site.truth.surround }, geometry: { type: 'Polygon', coordinates: [square] } });
+    const about = { site: name, kind: site.kind, cover: site.cover };
+    truth.push({ type: 'Feature', properties: { ...about, part: 'plot', class: site.truth.plot }, geometry: { type: 'Polygon', coordinates: [m.lonLatRing] } });
+    truth.push({ type: 'Feature', properties: { ...about, part: 'ground', class: site.truth.surround }, geometry: { type: 'Polygon', coordinates: [square] } });
     const common = { region: site.region, country: site.ground.country, cover: site.cover };
     const siteTruth = truth.slice(-2);
     const forestShare = (g: Polygon) => Math.round((truthShares(siteTruth, g)?.forest ?? 0) * 1000) / 1000;
@@ -91,11 +98,15 @@ export function hardWorldFiles(w: HardWorld) {
       properties: { ref: name, label: plotIsForest ? 'forest' : 'established_crop', ...common, block: plotIsForest ? 'forest' : 'crop', forest_share: forestShare(plot) },
       geometry: plot,
     });
-    // The plantation's block drawn loosely into the forest around it: forest at the cutoff lies in it.
-    if (site.looseScale !== null) {
-      const geometry: Polygon = { type: 'Polygon', coordinates: [grownRing(m, site.looseScale)] };
-      controls.push({ type: 'Feature', properties: { ref: `${name}-loose`, label: 'forest', ...common, block: 'mixed', forest_share: forestShare(geometry) }, geometry });
-    }
+    // Blocks drawn from the plantation into the forest beside it: forest at the cutoff lies in each.
+    site.drawnInto.forEach(({ share, anchor }, k) => {
+      const geometry: Polygon = { type: 'Polygon', coordinates: [drawnRing(m, share, anchor)] };
+      controls.push({
+        type: 'Feature',
+        properties: { ref: `${name}-into-${k + 1}`, label: 'forest', ...common, cover: site.kind, plantation: site.cover, block: 'mixed', forest_share: forestShare(geometry) },
+        geometry,
+      });
+    });
   }
   return {
     truth: { type: 'FeatureCollection' as const, name: 'hard-world-truth', synthetic: true, note: NOTE, seed: w.seed, features: truth },

@@ -144,12 +144,20 @@ export async function runCampaign(blocks: readonly ControlBlock[], read: Control
   return [...tally(await readControls(blocks, read, signal), (b) => b.region)].map(([region, t]) => ({ region, ...t }));
 }
 
+/** A proportion with its 95% Clopper–Pearson interval (null when nothing was counted). */
+const withInterval = (k: number, n: number) => (n === 0 ? null : clopperPearson(k, n));
+
 export interface CoverTally {
   cover: string;
-  /** Forest at the cutoff reaching a positive finding, with its 95% Clopper–Pearson interval. */
-  forest: { positive: number; read: number; interval: [number, number] | null };
-  /** Established crop reaching a filable finding, with its interval. */
-  crop: { filable: number; read: number; interval: [number, number] | null };
+  /**
+   * Forest at the cutoff reaching a positive finding, with its 95% Clopper–Pearson interval, over
+   * every block read and over the blocks judged (the record read well enough for the rules to
+   * decide: any verdict but `insufficient_record`); `weak` counts those that ended
+   * `prior_management_weak`, the finding withheld.
+   */
+  forest: { positive: number; read: number; interval: [number, number] | null; judged: number; judgedInterval: [number, number] | null; weak: number };
+  /** Established crop reaching a filable finding, with its interval, over the blocks read and those judged. */
+  crop: { filable: number; read: number; interval: [number, number] | null; judged: number; judgedInterval: [number, number] | null };
   failed: number;
   /** The first reasons of the cover's blocks read, most frequent first. */
   reasons: Array<{ reason: string; blocks: number }>;
@@ -157,13 +165,25 @@ export interface CoverTally {
 
 /** Counts per cover type (blocks without one under `unlabelled`), in the order covers first appear. */
 export function tallyCovers(outcomes: readonly BlockOutcome[]): CoverTally[] {
-  return [...tally(outcomes, (b) => b.cover ?? 'unlabelled')].map(([cover, t]) => ({
-    cover,
-    forest: { ...t.forest, interval: t.forest.read === 0 ? null : clopperPearson(t.forest.positive, t.forest.read) },
-    crop: { ...t.crop, interval: t.crop.read === 0 ? null : clopperPearson(t.crop.filable, t.crop.read) },
-    failed: t.failed.length,
-    reasons: reasonsOf(outcomes.filter((o) => (o.block.cover ?? 'unlabelled') === cover)),
-  }));
+  const coverOf = (b: ControlBlock) => b.cover ?? 'unlabelled';
+  return [...tally(outcomes, coverOf)].map(([cover, t]) => {
+    const read = outcomes.filter((o): o is Exclude<BlockOutcome, { failed: string }> => coverOf(o.block) === cover && !('failed' in o));
+    const judged = (label: ControlLabel) => read.filter((o) => o.block.label === label && o.verdict !== 'insufficient_record').length;
+    const [forestJudged, cropJudged] = [judged('forest'), judged('established_crop')];
+    return {
+      cover,
+      forest: {
+        ...t.forest,
+        interval: withInterval(t.forest.positive, t.forest.read),
+        judged: forestJudged,
+        judgedInterval: withInterval(t.forest.positive, forestJudged),
+        weak: read.filter((o) => o.block.label === 'forest' && o.verdict === 'prior_management_weak').length,
+      },
+      crop: { ...t.crop, interval: withInterval(t.crop.filable, t.crop.read), judged: cropJudged, judgedInterval: withInterval(t.crop.filable, cropJudged) },
+      failed: t.failed.length,
+      reasons: reasonsOf(outcomes.filter((o) => coverOf(o.block) === cover)),
+    };
+  });
 }
 
 function reasonsOf(outcomes: readonly BlockOutcome[]): CoverTally['reasons'] {

@@ -92,6 +92,24 @@ test('a campaign counts per cover type with each rate\'s interval and its blocks
   assert.deepEqual(covers[1].crop.interval, clopperPearson(1, 2));
 });
 
+test('a cover\'s forest rate is counted over every block read and over those judged (insufficient_record left out), with the withheld findings beside it', async () => {
+  const verdicts = { F1: 'prior_management_evidenced', F2: 'prior_management_weak', F3: 'insufficient_record', F4: 'no_prior_management_evidenced', C1: 'insufficient_record', C2: 'prior_management_evidenced' } as const;
+  const blocks = [
+    ...['F1', 'F2', 'F3', 'F4'].map((ref) => block(ref, 'forest', 'southeast-asia', 'plantation_beside_swamp_forest')),
+    ...['C1', 'C2'].map((ref) => block(ref, 'established_crop', 'southeast-asia', 'plantation_beside_swamp_forest')),
+  ];
+  const outcomes = await readControls(blocks, async (b) => ({ verdict: verdicts[b.ref as keyof typeof verdicts], reason: 'no_canopy_cycle' }));
+  const [c] = tallyCovers(outcomes);
+  assert.deepEqual([c.forest.positive, c.forest.read, c.forest.judged, c.forest.weak], [1, 4, 3, 1]);
+  assert.deepEqual(c.forest.interval, clopperPearson(1, 4));
+  assert.deepEqual(c.forest.judgedInterval, clopperPearson(1, 3));
+  assert.deepEqual([c.crop.filable, c.crop.read, c.crop.judged], [1, 2, 1]);
+  assert.deepEqual(c.crop.judgedInterval, clopperPearson(1, 1));
+  // Nothing judged: no interval over the judged blocks.
+  const [none] = tallyCovers(outcomes.filter((o) => o.block.ref === 'F3'));
+  assert.deepEqual([none.forest.judged, none.forest.judgedInterval, none.forest.interval], [0, null, clopperPearson(0, 1)]);
+});
+
 const REGIONS_FILE = new URL('../../../src/engine/context/calibration-regions.json', import.meta.url);
 const tally = { region: 'southeast-asia', forest: { positive: 1, read: 20 }, crop: { filable: 17, read: 20 }, failed: [] };
 
