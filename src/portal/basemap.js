@@ -1,25 +1,33 @@
 // The base under the plots, with no outside service: Natural Earth's 1:50m land and country borders
 // (public domain), from the world-atlas package's TopoJSON as the service serves it under /vendor/,
-// drawn in a pane below the service's own imagery tiles, which cover it from their first zoom in.
+// and the capitals the CIA World Factbook gives (public domain, src/portal/places/capitals.json), drawn
+// in panes below the service's own imagery tiles, which cover them from their first zoom in.
 import * as L from '../vendor/leaflet/leaflet.js';
+import { h } from './ui.js';
 
-const SOURCE = 'vendor/world-atlas/countries-50m.json';
+const TOPOLOGY = 'vendor/world-atlas/countries-50m.json';
+const PLACES = 'assets/places/capitals.json';
 const LAND = { stroke: true, color: '#7d8f9c', weight: 1, fillColor: '#f1eee6', fillOpacity: 1, interactive: false };
 const BORDERS = { color: '#8a7f73', weight: 1, dashArray: '4 3', interactive: false };
+/** Capitals are named from this zoom: further out, a continent's names would cover its borders. */
+const PLACES_FROM_ZOOM = 4;
 
-let topology = null;
-/** Fetched once a page load, whatever the number of maps; a failed fetch is tried again by the next map. */
-function loadTopology() {
-  topology ??= fetch(SOURCE)
-    .then((res) => {
-      if (!res.ok) throw new Error(`${SOURCE} answered ${res.status}`);
-      return res.json();
-    })
-    .catch((err) => {
-      topology = null;
-      throw err;
-    });
-  return topology;
+const fetched = new Map();
+/** Each file fetched once a page load, whatever the number of maps; a failed fetch is tried again by the next map. */
+function loadJson(path) {
+  if (!fetched.has(path)) {
+    const body = fetch(path)
+      .then((res) => {
+        if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+        return res.json();
+      })
+      .catch((err) => {
+        fetched.delete(path);
+        throw err;
+      });
+    fetched.set(path, body);
+  }
+  return fetched.get(path);
 }
 
 /** Each arc as [lat, lng] positions: the format stores an arc quantized, each point a step from the one before. */
@@ -72,15 +80,35 @@ function borderLines(countries, arcs) {
   return [...uses].filter(([, n]) => n > 1).map(([k]) => unwrapped(arcs[k]));
 }
 
-/** Draws the land and the borders under `map`'s tiles; answers once drawn, or throws with why not. */
+/**
+ * Each capital as a dot with its name beside it, in a pane above the land and below the tiles and the
+ * plots; the name goes in as text, never as markup. The pane is hidden further out than PLACES_FROM_ZOOM.
+ */
+function drawPlaces(map, places) {
+  const pane = map.createPane('places');
+  pane.style.zIndex = 160;
+  // Two hundred names read out on every visit would bury the map's own label; they are seen, not read.
+  pane.setAttribute('aria-hidden', 'true');
+  const shown = () => pane.classList.toggle('places-hidden', map.getZoom() < PLACES_FROM_ZOOM);
+  map.on('zoomend', shown);
+  shown();
+  for (const p of places) {
+    const icon = L.divIcon({ className: 'place', iconSize: [6, 6], iconAnchor: [3, 3], html: h('span', {}, p.name) });
+    L.marker([p.lat, p.lon], { icon, pane: 'places', interactive: false, keyboard: false }).addTo(map);
+  }
+}
+
+/** Draws the land, the borders and the capitals under `map`'s tiles; answers once drawn, or throws with why not. */
 export async function drawBase(map) {
   const pane = map.createPane('basemap');
   pane.style.zIndex = 150;
   const renderer = L.canvas({ pane: 'basemap', padding: 0.2 });
-  const t = await loadTopology();
+  const t = await loadJson(TOPOLOGY);
   const arcs = decodedArcs(t);
   const drawn = { renderer, pane: 'basemap', smoothFactor: 1.5 };
   L.polygon(t.objects.land.geometries.flatMap((g) => latLngsOf(g, arcs)), { ...LAND, ...drawn }).addTo(map);
   L.polyline(borderLines(t.objects.countries, arcs), { ...BORDERS, ...drawn }).addTo(map);
   map.attributionControl.addAttribution('Base: Natural Earth (public domain)');
+  drawPlaces(map, await loadJson(PLACES));
+  map.attributionControl.addAttribution('Places: CIA World Factbook (public domain)');
 }

@@ -3,11 +3,11 @@
 // upload a book naming it, see why a rejected plot was rejected, make a shipment from the register's
 // selection with its commercial facts and read its statement's warnings, start a monitor and work the
 // case queue; the register at a phone's width, the report's table scrolled by keyboard, and the base
-// map drawn with no request leaving the service's origin.
+// map, its capitals named, drawn with no request leaving the service's origin.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { cocoaShipment, type CocoaShipment } from '../api/post-cutoff-shipment.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -27,6 +27,16 @@ const book = JSON.stringify({
     { type: 'Feature', properties: { ref: 'UP-BAD', commodity: 'cocoa', producer: PRODUCER, country: 'CI' }, geometry: { type: 'Polygon', coordinates: [[[-7.1, 5.95], [-7.09, 5.95], [-7.1, 5.95]]] } },
   ],
 });
+
+/**
+ * Zooms a map out one step and waits until Leaflet has drawn it there: a click while a zoom is still
+ * running is dropped, and the zoom starts on the next animation frame.
+ */
+async function zoomOut(map: Locator) {
+  await map.locator('.leaflet-control-zoom-out').click();
+  await map.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await map.locator('.leaflet-map-pane:not(.leaflet-zoom-anim)').waitFor({ state: 'attached' });
+}
 
 /** No serious accessibility violation, and nothing wider than the window. */
 async function fitsPhone(page: Page, what: string) {
@@ -217,12 +227,23 @@ for (const backend of BACKENDS) {
         return n;
       });
       assert.ok(inked > 1000, `the base map has ${inked} inked pixels`);
-      // Out to the region: the borders and the coast.
-      for (let i = 0; i < 9; i++) await page.locator('.leaflet-control-zoom-out').click();
+      // Out to the region: the borders, the coast and the capital nearest the plots, named in text under them.
+      for (let i = 0; i < 9; i++) await zoomOut(map);
+      const capital = map.locator('.leaflet-places-pane .place', { hasText: 'Yamoussoukro' });
+      await capital.waitFor();
+      const [mapBox, dotBox] = [(await map.boundingBox())!, (await capital.boundingBox())!];
+      assert.ok(dotBox.x > mapBox.x && dotBox.x < mapBox.x + mapBox.width && dotBox.y > mapBox.y && dotBox.y < mapBox.y + mapBox.height, 'Yamoussoukro lies in the map\'s view');
+      assert.deepEqual(await capital.locator('span').evaluate((s) => [...s.childNodes].map((n) => [n.nodeType, n.textContent])), [[3, 'Yamoussoukro']], 'the name is one text node');
+      const [placesZ, plotsZ] = await map.evaluate((m) => ['.leaflet-places-pane', '.leaflet-overlay-pane'].map((pane) => Number(getComputedStyle(m.querySelector(pane)!).zIndex)));
+      assert.ok(placesZ < plotsZ, `the places (z ${placesZ}) lie under the plots (z ${plotsZ})`);
+      assert.match((await map.locator('.leaflet-control-attribution').textContent())!, /Places: CIA World Factbook \(public domain\)/);
       await screenshot(page, `${backend}-26-plot-base-map`);
       const outside = requests.filter((u) => !u.startsWith(`${app.url}/`) && !/^(data|blob):/.test(u));
       assert.deepEqual(outside, [], 'no request leaves the origin');
-      assert.ok(requests.some((u) => u.endsWith('/vendor/world-atlas/countries-50m.json')));
+      for (const file of ['/vendor/world-atlas/countries-50m.json', '/assets/places/capitals.json']) assert.ok(requests.some((u) => u.endsWith(file)), file);
+      // Out to the world, the names give way to the borders.
+      while (!(await map.locator('.leaflet-control-zoom-out').getAttribute('class'))!.includes('leaflet-disabled')) await zoomOut(map);
+      await capital.waitFor({ state: 'hidden' });
 
       assert.match((await page.locator('section[aria-labelledby="plot-facts"]').textContent())!, new RegExp(`Producer${PRODUCER}`), 'the producer attached from the register');
       assert.equal(await page.locator('#verdict-title code').textContent(), 'prior_management_weak');
