@@ -1,16 +1,15 @@
 // The thread that installs the demo archive (see archive.ts): checks what is on disk, takes the
 // lock, generates the world into a staging folder and swaps it in whole, so a reader never sees
 // half a world, then writes the plot book. Posts an InstallOutcome and ends.
-import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DemoArchiveError, type DemoArchiveState, demoArchiveDir, demoPlotBookPath, type InstallOutcome, type InstallTask } from './archive.ts';
+import { underGenerationLock } from './generation-lock.ts';
 import { plotBook } from './plot-book.ts';
 import { DEMO_SEED, DEMO_WORLD_VERSION, WORLD_MANIFEST, type WorldManifest, generateDemoWorld, siteModels } from './world.ts';
 
 const LOCK_WAIT_MS = 10 * 60_000;
-const LOCK_POLL_MS = 250;
 
 async function currentVersion(archive: string): Promise<string | null> {
   try {
@@ -33,52 +32,41 @@ async function exists(path: string): Promise<boolean> {
 async function install({ dataDir, sites }: InstallTask): Promise<DemoArchiveState> {
   const archive = demoArchiveDir(dataDir);
   const bookPath = demoPlotBookPath(dataDir);
-  if ((await currentVersion(archive)) === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
+  const ready = async (): Promise<DemoArchiveState | null> =>
+    (await currentVersion(archive)) === DEMO_WORLD_VERSION && (await exists(bookPath)) ? { generated: false, version: DEMO_WORLD_VERSION } : null;
+  const installed = await ready();
+  if (installed !== null) return installed;
   await mkdir(dataDir, { recursive: true });
   const lockPath = join(dataDir, 'archive.generating');
-  let lock: Awaited<ReturnType<typeof open>> | null = null;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  while (lock === null) {
-    try {
-      lock = await open(lockPath, 'wx');
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'EEXIST') throw err;
-      if (Date.now() > deadline) throw new DemoArchiveError('generation_locked', `${lockPath} has been held for ${LOCK_WAIT_MS / 60_000} minutes; remove it if no process is generating the demo archive`);
-      await sleep(LOCK_POLL_MS);
-      if ((await currentVersion(archive)) === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
-    }
-  }
-  try {
-    const found = await currentVersion(archive);
-    if (found === DEMO_WORLD_VERSION && (await exists(bookPath))) return { generated: false, version: DEMO_WORLD_VERSION };
-    if (found === null && (await exists(archive))) {
-      if ((await readdir(archive)).length > 0) {
+  return underGenerationLock(lockPath, {
+    ready,
+    waitMs: LOCK_WAIT_MS,
+    timedOut: () => new DemoArchiveError('generation_locked', `${lockPath} has been held for ${LOCK_WAIT_MS / 60_000} minutes by a process that is still working; remove it if no process is generating the demo archive`),
+    generate: async () => {
+      if ((await currentVersion(archive)) === null && (await exists(archive)) && (await readdir(archive)).length > 0) {
         throw new DemoArchiveError('archive_not_demo', `${archive} holds files but no ${WORLD_MANIFEST}; it is not a demo archive and is left alone`);
       }
-    }
-    const staging = `${archive}.staging-${process.pid}`;
-    await rm(staging, { recursive: true, force: true });
-    try {
-      await generateDemoWorld(staging, sites ? { sites } : {});
-    } catch (err) {
-      // A half-written world is of no use and holds the space it filled.
+      const staging = `${archive}.staging-${process.pid}`;
       await rm(staging, { recursive: true, force: true });
-      // The generator's own threads pass their errors on as messages only.
-      if ((err as { code?: string }).code !== 'ENOSPC' && !/\bENOSPC\b/.test((err as Error).message)) throw err;
-      throw new DemoArchiveError('disk_full', `the disk holding ${dataDir} ran out of space while the demo archive was being written; nothing was kept. Free space there or point DATA_DIR at a larger disk, then start again`);
-    }
-    const old = `${archive}.old-${process.pid}`;
-    if (await exists(archive)) await rename(archive, old);
-    await rename(staging, archive);
-    await rm(old, { recursive: true, force: true });
-    await mkdir(join(dataDir, 'demo'), { recursive: true });
-    await writeFile(`${bookPath}.tmp`, `${JSON.stringify(plotBook(siteModels(DEMO_SEED).filter((m) => sites === null || sites.includes(m.spec.name))), null, 1)}\n`);
-    await rename(`${bookPath}.tmp`, bookPath);
-    return { generated: true, version: DEMO_WORLD_VERSION };
-  } finally {
-    await lock.close();
-    await rm(lockPath, { force: true });
-  }
+      try {
+        await generateDemoWorld(staging, sites ? { sites } : {});
+      } catch (err) {
+        // A half-written world is of no use and holds the space it filled.
+        await rm(staging, { recursive: true, force: true });
+        // The generator's own threads pass their errors on as messages only.
+        if ((err as { code?: string }).code !== 'ENOSPC' && !/\bENOSPC\b/.test((err as Error).message)) throw err;
+        throw new DemoArchiveError('disk_full', `the disk holding ${dataDir} ran out of space while the demo archive was being written; nothing was kept. Free space there or point DATA_DIR at a larger disk, then start again`);
+      }
+      const old = `${archive}.old-${process.pid}`;
+      if (await exists(archive)) await rename(archive, old);
+      await rename(staging, archive);
+      await rm(old, { recursive: true, force: true });
+      await mkdir(join(dataDir, 'demo'), { recursive: true });
+      await writeFile(`${bookPath}.tmp`, `${JSON.stringify(plotBook(siteModels(DEMO_SEED).filter((m) => sites === null || sites.includes(m.spec.name))), null, 1)}\n`);
+      await rename(`${bookPath}.tmp`, bookPath);
+      return { generated: true, version: DEMO_WORLD_VERSION };
+    },
+  });
 }
 
 let outcome: InstallOutcome;

@@ -1,10 +1,10 @@
 // A demo world for tests, generated once per machine and version into the system's temporary
 // folder and shared by the test files that read it (generated beside, then renamed into place).
 import { createHash } from 'node:crypto';
-import { mkdtemp, open, readFile, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { mkdtemp, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { underGenerationLock } from '../../src/demo/generation-lock.ts';
 import { DEMO_WORLD_VERSION, type WorldManifest, WORLD_MANIFEST, generateDemoWorld } from '../../src/demo/world.ts';
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
@@ -16,9 +16,6 @@ export const TEST_SITES = [
   'id-jambi-pulpwood-concession', 'id-kalbar-rubber', 'kh-kampong-cham-record',
 ];
 
-/** A generation lock untouched this long was left by a process that died (a loaded machine can delay the holder's touches by seconds). */
-const STALE_LOCK_MS = 300_000;
-
 export async function demoWorld(sites: string[] = TEST_SITES): Promise<{ root: string; manifest: WorldManifest }> {
   const key = createHash('sha256').update(sites.join(',')).digest('hex').slice(0, 12);
   const root = join(tmpdir(), `precutoff-demo-${DEMO_WORLD_VERSION}-${key}`);
@@ -29,37 +26,18 @@ export async function demoWorld(sites: string[] = TEST_SITES): Promise<{ root: s
     }
   }
   // Test files run in parallel processes: one generates each world while the others wait for it.
-  const lock = `${root}.generating`;
-  for (;;) {
-    try {
-      return { root, manifest: JSON.parse(await readFile(join(root, WORLD_MANIFEST), 'utf8')) };
-    } catch {
-      // Not there yet: generate it unless another process is.
-    }
-    let held;
-    try {
-      held = await open(lock, 'wx');
-    } catch {
-      await sleep(500);
-      // A holder that died leaves its file behind: a live holder touches it as it goes.
-      const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
-      if (age > STALE_LOCK_MS) await rm(lock, { force: true });
-      continue;
-    }
-    const touch = setInterval(() => void utimes(lock, new Date(), new Date()).catch(() => {}), 5_000);
-    try {
+  return underGenerationLock(`${root}.generating`, {
+    ready: () => readFile(join(root, WORLD_MANIFEST), 'utf8').then((m) => ({ root, manifest: JSON.parse(m) as WorldManifest }), () => null),
+    waitMs: 30 * 60_000,
+    timedOut: () => new Error(`${root}.generating is held by a process that is still generating`),
+    generate: async () => {
       const staging = await mkdtemp(join(tmpdir(), 'precutoff-demo-staging-'));
       const manifest = await generateDemoWorld(staging, { sites });
       await rename(staging, root).catch(() => rm(staging, { recursive: true, force: true }));
       return { root, manifest };
-    } finally {
-      clearInterval(touch);
-      await held.close();
-      await rm(lock, { force: true });
-    }
-  }
+    },
+  });
 }
-
 
 /** The archive location of a generated world on disk. */
 export function onDisk(root: string): ArchiveLocation {
