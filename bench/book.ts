@@ -115,7 +115,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
       [randomUUID(), workspace.id, f.properties.ref, f.properties.area_ha, JSON.stringify(f.geometry)],
     );
   }
-  const { seconds, mainBusyMs, states } = await readAll(store, queue, workspace.id);
+  const { seconds, mainBusyMs, mainCpuMs, processCpuMs, states } = await readAll(store, queue, workspace.id);
   const verdicts = await store.em().execute<{ v: string; n: string }[]>(`select object->>'verdict' as v, count(*) as n from evidence group by 1`);
   worker.stopTaking();
   await queue.stop(5000);
@@ -158,6 +158,9 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     compute_limit_s: Number(limitSeconds.toFixed(1)),
     time_over_compute_limit: Number((seconds / limitSeconds).toFixed(2)),
     main_thread_ms_per_plot: Number((mainBusyMs / features.length).toFixed(1)),
+    main_thread_cpu_ms_per_plot: Number((mainCpuMs / features.length).toFixed(1)),
+    // Cores' worth of CPU the whole process used over the job (every thread, the main one included).
+    process_cores_used: Number((processCpuMs / 1000 / seconds).toFixed(2)),
     peak_rss_mb: peakRssMb,
     states: Object.fromEntries(states.map((r) => [r.s, Number(r.n)])),
     verdicts: Object.fromEntries(verdicts.map((r) => [r.v, Number(r.n)])),
@@ -240,7 +243,7 @@ export default async function (args: string[]) {
   const gdalOne = gdalBaseline(job, 1, cacheMb);
   const gdalAll = gdalBaseline(job, procs, cacheMb);
   for (const r of runs) {
-    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it; main thread ${r.main_thread_ms_per_plot} ms a plot; peak RSS ${r.peak_rss_mb} MB`);
+    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB`);
   }
   console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min, ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
   const ours = runs[0] as { plots_per_minute: number; pool_size: number };
