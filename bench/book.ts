@@ -11,7 +11,9 @@
  * job needed (amplification); the compute limit (the distinct tiles' decode time, from a sample of
  * the job's tiles decoded again on one thread, plus the plots' kernel time, from a sample of plots'
  * tasks run again on one thread with their tiles decoded, over the pool's threads) and the job's
- * time against it; the main thread's busy ms a plot; peak RSS.
+ * time against it, and its CPU time (every thread) against the limit's; how the pool's threads
+ * spent the job (running, waiting for a core, idle); the main thread's busy ms a plot (wall time)
+ * and its CPU ms a plot; peak RSS.
  *
  * Beside it, in the same run, the baseline a geospatial engineer would write (bench/gdal-book.py,
  * Python with GDAL, block cache the size of our decoded-tile cache) computing each plot's masked
@@ -115,7 +117,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
       [randomUUID(), workspace.id, f.properties.ref, f.properties.area_ha, JSON.stringify(f.geometry)],
     );
   }
-  const { seconds, mainBusyMs, states } = await readAll(store, queue, workspace.id);
+  const { seconds, mainBusyMs, mainCpuMs, processCpuMs, pool, states } = await readAll(store, queue, workspace.id);
   const verdicts = await store.em().execute<{ v: string; n: string }[]>(`select object->>'verdict' as v, count(*) as n from evidence group by 1`);
   worker.stopTaking();
   await queue.stop(5000);
@@ -157,7 +159,13 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     kernel_ms_per_plot: Math.round(kernelMsPerPlot),
     compute_limit_s: Number(limitSeconds.toFixed(1)),
     time_over_compute_limit: Number((seconds / limitSeconds).toFixed(2)),
+    // The CPU the job spent (every thread) over the limit's (its work on every thread): what the job adds to the work, whatever share of the machine it was given.
+    cpu_over_compute_limit: Number((processCpuMs / 1000 / (limitSeconds * cores)).toFixed(2)),
+    pool_threads: pool,
     main_thread_ms_per_plot: Number((mainBusyMs / features.length).toFixed(1)),
+    main_thread_cpu_ms_per_plot: Number((mainCpuMs / features.length).toFixed(1)),
+    // Cores' worth of CPU the whole process used over the job (every thread, the main one included).
+    process_cores_used: Number((processCpuMs / 1000 / seconds).toFixed(2)),
     peak_rss_mb: peakRssMb,
     states: Object.fromEntries(states.map((r) => [r.s, Number(r.n)])),
     verdicts: Object.fromEntries(verdicts.map((r) => [r.v, Number(r.n)])),
@@ -240,7 +248,7 @@ export default async function (args: string[]) {
   const gdalOne = gdalBaseline(job, 1, cacheMb);
   const gdalAll = gdalBaseline(job, procs, cacheMb);
   for (const r of runs) {
-    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it; main thread ${r.main_thread_ms_per_plot} ms a plot; peak RSS ${r.peak_rss_mb} MB`);
+    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB`);
   }
   console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min, ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
   const ours = runs[0] as { plots_per_minute: number; pool_size: number };

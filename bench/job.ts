@@ -14,7 +14,7 @@
  *    pools of 1 to `--pool` threads, plots per second, beside the machine's own scaling measured in
  *    the same run (plain arithmetic on as many worker threads).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { performance as perf } from 'node:perf_hooks';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -116,10 +116,57 @@ async function singlePlot(root: string, dataDir: string, poolSize: number) {
 /**
  * Runs every plot of a workspace through the run route's function and waits until none is queued
  * or running: the job's seconds, the main thread's busy time over them (planning, shipping,
- * deciding, signing, storing, against the pool's), and the plots' states at the end.
+ * deciding, signing, storing, against the pool's) in wall time (`mainBusyMs`, the event loop's
+ * active time, which grows while a loaded machine holds the thread off its core) and in CPU time
+ * (`mainCpuMs`), the whole process's CPU time (`processCpuMs`, every thread), how the pool's
+ * threads spent the job (`pool`), and the plots' states at the end.
  */
+/** Nanoseconds each thread of this process has run, and waited runnable for a core, by thread id and name (Linux's schedstat; empty elsewhere). */
+function threadTimes(): Map<string, { name: string; run: number; wait: number }> {
+  const out = new Map<string, { name: string; run: number; wait: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      out.set(tid, { name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), run, wait });
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/**
+ * How the pool's threads (Node's "WorkerThread"s) spent a stretch of `seconds`, as shares of their
+ * time: running, runnable but waiting for a core (a loaded machine), and idle (no task to run).
+ * Idle is what the job's own pipeline leaves; waiting is the machine's.
+ */
+function poolThreads(before: ReturnType<typeof threadTimes>, after: ReturnType<typeof threadTimes>, seconds: number) {
+  let run = 0;
+  let wait = 0;
+  let threads = 0;
+  for (const [tid, t] of after) {
+    if (t.name !== 'WorkerThread') continue;
+    const b = before.get(tid) ?? { run: 0, wait: 0 };
+    run += t.run - b.run;
+    wait += t.wait - b.wait;
+    threads++;
+  }
+  const whole = threads * seconds * 1e9;
+  const share = (ns: number) => Number((whole === 0 ? 0 : ns / whole).toFixed(2));
+  return { threads, running: share(run), waiting_for_core: share(wait), idle: share(Math.max(0, whole - run - wait)) };
+}
+
 export async function readAll(store: Store, queue: Queue, workspaceId: string) {
   const loop = perf.eventLoopUtilization();
+  const thread = process.threadCpuUsage();
+  const cpu = process.cpuUsage();
+  const sched = threadTimes();
   const t = performance.now();
   await runEvidence(store.em(), queue, { id: workspaceId, plan: 'enterprise' }, { all: true });
   for (;;) {
@@ -129,8 +176,12 @@ export async function readAll(store: Store, queue: Queue, workspaceId: string) {
   }
   const seconds = (performance.now() - t) / 1000;
   const mainBusyMs = perf.eventLoopUtilization(loop).active;
+  const ms = (u: { user: number; system: number }) => (u.user + u.system) / 1000;
+  const mainCpuMs = ms(process.threadCpuUsage(thread));
+  const processCpuMs = ms(process.cpuUsage(cpu));
+  const pool = poolThreads(sched, threadTimes(), seconds);
   const states = await store.em().execute<{ s: string; n: string }[]>('select evidence_state as s, count(*) as n from plots group by 1');
-  return { seconds, mainBusyMs, states };
+  return { seconds, mainBusyMs, mainCpuMs, processCpuMs, pool, states };
 }
 
 async function hundredPlots(root: string, dataDir: string, plots: number, latencyMs: number, bandwidthMBps: number, poolSize: number) {

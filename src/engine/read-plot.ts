@@ -163,10 +163,16 @@ async function readPart(part: PreparedPart, deps: EngineDeps, signal?: AbortSign
   return readPartAnswer(plan, result, decisionOf(plan, result));
 }
 
-export async function finishPlot(prepared: PreparedPlot, deps: EngineDeps, signal?: AbortSignal): Promise<PlotReading> {
-  // One pool task at a time, as for a single plot: a job never holds more of the pool's bounded queue than one plot did.
+/**
+ * Computes a prepared plot in the pool and seals its evidence. `computed` is called once the plot's
+ * pool tasks have ended and its shipments are let go: what is left (deciding, the chip's three
+ * tiles, sealing) holds little, so a job may start its next plot's computing then.
+ */
+export async function finishPlot(prepared: PreparedPlot, deps: EngineDeps, signal?: AbortSignal, computed?: () => void): Promise<PlotReading> {
+  // One pool task at a time, as for a single plot.
   const answers: PartAnswer[] = [];
   for (const part of prepared.parts) answers.push(await readPart(part, deps, signal));
+  computed?.();
   const issued = (deps.now ?? (() => new Date()))();
   const synthetic = deps.archive.synthetic;
   let evidence: EvidenceObject;

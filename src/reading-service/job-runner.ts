@@ -3,7 +3,9 @@
  * puts neighbours together, so the tiles they share are fetched and decoded once. It computes
  * `plotsAtOnce` plots at a time (its share of the pool's threads) and keeps the fetching of the
  * next plots (planning, scene search, tile bytes) running meanwhile, at most `lookahead` plots
- * ahead of those, so memory stays flat however long the job.
+ * ahead of those, so memory stays flat however long the job. A plot whose pool tasks have ended
+ * gives its place to the next while its chip is cut, its evidence sealed and stored (at most
+ * `plotsAtOnce` plots so), so the threads do not wait on that tail of the main thread's work.
  *
  * A job resumes rather than restarts: only plots still held by this job (queued or running under
  * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
@@ -137,7 +139,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       p.catch(() => {});
       prepared.set(k, p);
     };
-    const readOne = async (k: number): Promise<void> => {
+    const readOne = async (k: number, computed: () => void): Promise<void> => {
       const plotId = plots[k];
       const held: HeldRead = { workspaceId, id: plotId, jobId: job.id };
       const em = deps.store.em();
@@ -150,7 +152,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
         const ready = await prepared.get(k)!;
         // Reset, or moved to another job, since the job began: nothing to read here.
         if (ready === null) return;
-        reading = await finishPlot(ready, deps, signal);
+        reading = await finishPlot(ready, deps, signal, computed);
       } catch (err) {
         if (signal.aborted) throw err;
         const error = failureReason(err);
@@ -165,19 +167,25 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
     };
     // Plots in hand: each finishes (or fails) before the job ends, however it ends.
     const inHand = new Set<Promise<void>>();
+    // Those of them still computing in the pool (or not yet past it): each settles when its pool work has ended or its read has.
+    const computing = new Set<Promise<void>>();
     // A plot whose read was called off (the job's signal): the job stops taking plots and ends with its error.
     const calledOff: unknown[] = [];
     const settleAll = () => Promise.allSettled([...inHand]);
     try {
       for (let k = 0; k < plots.length; k++) {
-        while (inHand.size >= plotsAtOnce && calledOff.length === 0) await Promise.race(inHand).catch(() => {});
+        while ((computing.size >= plotsAtOnce || inHand.size >= 2 * plotsAtOnce) && calledOff.length === 0) await Promise.race([...computing, ...inHand]).catch(() => {});
         if (calledOff.length > 0) break;
         if (stopping.aborted) {
           await settleAll();
           throw new JobReleasedError(`the worker is shutting down; ${plots.length - k} plots of the job go back to the queue`);
         }
         for (let j = k; j <= k + lookahead + plotsAtOnce - 1; j++) prepare(j);
-        const reading: Promise<void> = readOne(k).then(
+        let pastPool!: () => void;
+        const computed = new Promise<void>((resolve) => (pastPool = resolve));
+        computing.add(computed);
+        void computed.then(() => computing.delete(computed));
+        const reading: Promise<void> = readOne(k, pastPool).finally(pastPool).then(
           () => void inHand.delete(reading),
           (err: unknown) => {
             inHand.delete(reading);

@@ -222,6 +222,37 @@ for (const backend of BACKENDS) {
       });
     });
 
+    test("starts computing the next plot while a computed plot's chip is cut and its evidence sealed and stored", async () => {
+      await withQueuedJob(backend, async ({ ids, pool, em, deps, job }) => {
+        // The first chip waits for a second plot task to be sent (or 20 s: none would come before the first plot was stored).
+        const events: string[] = [];
+        let plotTasks = 0;
+        let secondSent: () => void = () => {};
+        const second = new Promise<void>((resolve) => {
+          secondSent = resolve;
+          setTimeout(resolve, 20_000).unref();
+        });
+        const run = (async (task, params, opts) => {
+          if (task === 'plot' && ++plotTasks === 2) {
+            events.push('second plot task sent');
+            secondSent();
+          }
+          if (task === 'chip' && !events.includes('first chip')) {
+            events.push('first chip');
+            await second;
+            events.push('first chip goes on');
+          }
+          return pool.run(task, params, opts);
+        }) as EnginePool['run'];
+        const watched: EnginePool = { size: pool.size, get queued() { return pool.queued; }, run, close: () => pool.close() };
+        await evidenceJobHandler({ ...deps, pool: watched }, new AbortController().signal)(job);
+        // Sent before the first chip went on, whether before or after that chip was asked for.
+        assert.ok(events.includes('first chip'), events.join(', '));
+        assert.ok(events.indexOf('second plot task sent') < events.indexOf('first chip goes on'), events.join(', '));
+        assert.deepEqual(await Promise.all(ids.map(async (id) => (await plotRow(em(), id)).evidence_state)), ['done', 'done', 'done']);
+      });
+    });
+
     test('computes as many plots at once as it is told, and on shutdown finishes every plot in hand before going back', async () => {
       await withQueuedJob(backend, async ({ ids, pool, em, deps, job }) => {
         const stopping = new AbortController();

@@ -135,15 +135,15 @@ export function checkReadArea(footprint: PlotFootprint, maxAreaHa: number = MAX_
 
 /** Refuses a footprint whose windows would be beyond the bound, before anything is searched, fetched or allocated. */
 function checkReadBound(footprint: PlotFootprint, box: Bbox, maxAreaHa: number): void {
-  const split = splitInto(maxAreaHa);
-  const what = footprintWhat(footprint);
   checkReadArea(footprint, maxAreaHa);
+  // Worded only when refused: toLocaleString costs more than the checks.
+  const what = () => footprintWhat(footprint);
   // Windows are longitude ranges: parts on either side of 180 degrees would span the world between them.
-  if (box[2] - box[0] > 180) throw new ReadError(`${what} lies on both sides of the antimeridian, which a read does not cross: register each side as its own plot`);
+  if (box[2] - box[0] > 180) throw new ReadError(`${what()} lies on both sides of the antimeridian, which a read does not cross: register each side as its own plot`);
   const m = metresPerDegree((box[1] + box[3]) / 2);
   const boxHa = ((box[2] - box[0]) * m.lon * (box[3] - box[1]) * m.lat) / 10_000;
   if (!(boxHa <= maxAreaHa * MAX_BOX_OVER_AREA)) {
-    throw new ReadError(`${what} spans a box of ${haOf(boxHa)}, over the ${haOf(maxAreaHa * MAX_BOX_OVER_AREA)} a read may span: ${split}`);
+    throw new ReadError(`${what()} spans a box of ${haOf(boxHa)}, over the ${haOf(maxAreaHa * MAX_BOX_OVER_AREA)} a read may span: ${splitInto(maxAreaHa)}`);
   }
 }
 

@@ -6,8 +6,9 @@
  *   and proj4 when it starts (a few hundred milliseconds); a job's plots arrive back to back.
  * - `idleTimeoutMs` (default 60 s): how long a thread above `minThreads` waits for work.
  * - `maxQueue` (default 4 × size): tasks waiting beyond the running ones before `run` refuses. The
- *   jobs of a process send at most `size` plots at once between them (each its share of the
- *   threads), and each plot one chip task after its plot task, so the queue stays within it.
+ *   jobs of a process compute at most `size` plots at once between them (each its share of the
+ *   threads), as many more past their plot tasks wait on a chip task, and each plot fetched ahead
+ *   on its clear task, so the queue stays within it.
  *
  * Operating guidance: a task is one plot (decision 4: a dispatch costs tens of microseconds, a
  * tile hundreds), rasters travel as SharedArrayBuffers, and nothing but summaries comes back.

@@ -21,10 +21,16 @@ export interface ProductDeps {
   cache?: RangeCache;
 }
 
-const KEPT_HEADERS = 256;
+/**
+ * Headers kept per product, the least recently used first out. One Sentinel-2 tile's record is
+ * some 65 scenes of five to seven files each (the chip's green and blue among them), over 400
+ * headers that every plot of the place opens in turn: kept fewer, each was parsed again per plot.
+ */
+const KEPT_HEADERS = 1024;
 
 export class CogOpener {
   private readonly deps: ProductDeps;
+  /** By the real address (the archive's rule maps it to one file). */
   private readonly opened = new Map<string, Promise<Cog>>();
 
   constructor(deps: ProductDeps) {
@@ -45,17 +51,23 @@ export class CogOpener {
    * file holds (the product and its tile or scene): a failure's message says that, never where it lies.
    */
   open(realUrl: string, opts: { name: string; query?: string; headers?: Headers; signal?: AbortSignal }): Promise<Cog> {
+    let cog = this.opened.get(realUrl);
+    if (cog !== undefined) {
+      // Most recently used last.
+      this.opened.delete(realUrl);
+      this.opened.set(realUrl, cog);
+      return cog;
+    }
     const base = this.locate(realUrl);
     const url = opts.query ? `${base}${base.includes('?') ? '&' : '?'}${opts.query}` : base;
-    let cog = this.opened.get(base);
-    if (cog === undefined) {
-      const src = openByteSource(url, { http: this.deps.http, cache: this.deps.cache, headers: opts.headers, name: opts.name });
-      cog = openCog(src, opts.signal);
-      this.opened.set(base, cog);
-      cog.catch(() => this.opened.delete(base));
-      if (this.opened.size > KEPT_HEADERS) this.opened.delete(this.opened.keys().next().value as string);
-    }
-    return cog;
+    const src = openByteSource(url, { http: this.deps.http, cache: this.deps.cache, headers: opts.headers, name: opts.name });
+    const opening = openCog(src, opts.signal);
+    this.opened.set(realUrl, opening);
+    opening.catch(() => {
+      if (this.opened.get(realUrl) === opening) this.opened.delete(realUrl);
+    });
+    if (this.opened.size > KEPT_HEADERS) this.opened.delete(this.opened.keys().next().value as string);
+    return opening;
   }
 }
 

@@ -28,13 +28,20 @@ export function createLandsatAdapter(opts: ProductDeps): LandsatAdapter {
     if (!ref) throw new ProductItemError(`scene ${scene.id} has no ${asset} asset`);
     return cogs.open(ref.href, { name, query: await signer.query(LANDSAT_SAS_TOKEN_URL, signal), signal });
   };
+  // Items as parsed, by the catalogue's item: a catalogue on disk answers every search with the items it loaded once.
+  const parsed = new WeakMap<object, LandsatScene>();
   return {
     async search(q, signal) {
       const out: LandsatScene[] = [];
       const query: Record<string, Record<string, unknown>> = { platform: { in: OLI_PLATFORMS } };
       if (q.maxCloudCover !== undefined) query['eo:cloud_cover'] = { lt: q.maxCloudCover };
       for await (const item of stac.search({ collections: [LANDSAT_CATALOGUE.collection], bbox: q.bbox, datetime: stacDatetime(q.start, q.end), query }, signal)) {
-        out.push(parseLandsatItem(item as unknown as StacItemLike));
+        let scene = parsed.get(item);
+        if (scene === undefined) {
+          scene = parseLandsatItem(item as unknown as StacItemLike);
+          parsed.set(item, scene);
+        }
+        out.push(scene);
       }
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },

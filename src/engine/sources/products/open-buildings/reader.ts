@@ -2,7 +2,7 @@
 import { type Bbox, transformBbox } from '../../reproject.ts';
 import type { ProductWindows } from '../../raster-request.ts';
 import { CogOpener, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
-import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
+import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, type OpenBuildingsTile, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
 
 export type OpenBuildingsWindows =
   /** No manifest lists a tile over the ground for this year. */
@@ -14,6 +14,9 @@ export interface OpenBuildingsAdapter {
   /** The year's rasters over a box (lon/lat): every tile the box touches in the UTM zone of the first one listed. */
   windows(box: Bbox, year: number, signal?: AbortSignal): Promise<OpenBuildingsWindows>;
 }
+
+/** Manifests kept parsed (each lists one cell's tiles for one year). */
+const KEPT_MANIFESTS = 64;
 
 export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdapter {
   const cogs = new CogOpener(opts);
@@ -36,12 +39,27 @@ export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdap
     }
     return p;
   };
+  // A manifest's tiles, parsed once: every plot of a place reads the same few manifests.
+  const manifests = new Map<string, Promise<OpenBuildingsTile[]>>();
+  const manifestTiles = (name: string, signal?: AbortSignal) => {
+    let p = manifests.get(name);
+    if (p === undefined) {
+      const reading = readArchiveJson<ManifestJson>(objectUrl(name), opts, signal).then(parseManifest);
+      manifests.set(name, reading);
+      reading.catch(() => {
+        if (manifests.get(name) === reading) manifests.delete(name);
+      });
+      if (manifests.size > KEPT_MANIFESTS) manifests.delete(manifests.keys().next().value as string);
+      p = reading;
+    }
+    return p;
+  };
   return {
     async windows(box, year, signal) {
       if (year < OPEN_BUILDINGS.firstYear || year > OPEN_BUILDINGS.lastYear) return { year, coverage: false };
       const token = manifestToken((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
       const names = manifestNamesForYear({ items: (await manifestNames(token, signal)).map((name) => ({ name })) }, year);
-      const listed = (await Promise.all(names.map(async (name) => parseManifest(await readArchiveJson<ManifestJson>(objectUrl(name), opts, signal))))).flat();
+      const listed = (await Promise.all(names.map((name) => manifestTiles(name, signal)))).flat();
       const touching = listed.filter((t) => tilesTouching([t], t.epsg, transformBbox(box, 'EPSG:4326', t.epsg)).length > 0);
       if (touching.length === 0) return { year, coverage: false };
       // Tiles of one zone share a grid; a box across a zone boundary is read on the first zone's.

@@ -43,12 +43,19 @@ export function createSentinel2Adapter(opts: ProductDeps & { catalogue: S2Catalo
     const query = catalogue === 'planetary-computer' ? await signer.query(PC_SAS_TOKEN_URL, signal) : undefined;
     return cogs.open(ref.href, { name, query, signal });
   };
+  // Items as parsed, by the catalogue's item: a catalogue on disk answers every search with the items it loaded once.
+  const parsed = new WeakMap<object, S2Scene>();
   return {
     async search(q, signal) {
       const out: S2Scene[] = [];
       const query = q.maxCloudCover === undefined ? undefined : { 'eo:cloud_cover': { lt: q.maxCloudCover } };
       for await (const item of stac.search({ collections: [def.collection], bbox: q.bbox, datetime: stacDatetime(q.start, q.end), query }, signal)) {
-        out.push(parseS2Item(item as unknown as StacItemLike, catalogue));
+        let scene = parsed.get(item);
+        if (scene === undefined) {
+          scene = parseS2Item(item as unknown as StacItemLike, catalogue);
+          parsed.set(item, scene);
+        }
+        out.push(scene);
       }
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },
