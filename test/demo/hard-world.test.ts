@@ -18,7 +18,8 @@ import { windowAround } from '../../src/demo/geometry.ts';
 import { sentinel2Layout } from '../../src/demo/layouts.ts';
 import { dayNumber } from '../../src/demo/site-model.ts';
 import { RasterFiles } from '../../src/demo/raster-files.ts';
-import { FIRST_YEAR, LAST_YEAR } from '../../src/demo/schedule.ts';
+import { FIRST_YEAR, LAST_YEAR, landsatPasses, sentinel2Passes } from '../../src/demo/schedule.ts';
+import { daysFromTrough } from '../../src/demo/landscape.ts';
 import { S2_CATALOGUES } from '../../src/engine/sources/products/sentinel-2/codes.ts';
 import { itemFilter, type StacItem } from '../../src/engine/sources/stac.ts';
 
@@ -240,4 +241,29 @@ test('sensors as they are: the mask misses the thinnest part of each cloud and s
   assert.notDeepEqual(s1.insideShare, s2.insideShare, 'two scenes are misregistered against each other');
   const still = sceneGround(ideal, g, 'sensors', 's2', d1);
   assert.deepEqual(still.insideShare, Float32Array.from(g.inside), 'the storied sites\' sensors see the ground as it is');
+});
+
+test('sensors as they are: real-sensor sites are imaged at the missions\' revisit to the cutoff, under a sky drawn per pass that shields no trough', () => {
+  const cutoff = dayNumber('2021-01-01');
+  const pair = dayNumber('2017-07-01');
+  let [expected, overcast, lostInRowAtTrough] = [0, 0, 0];
+  for (let i = 0; i < 30; i++) {
+    const g = hardSite('cadence', i).ground;
+    const s2 = sentinel2Passes(g, 'cadence');
+    const landsat = landsatPasses(g, 'cadence');
+    assert.ok(s2[0].day < dayNumber('2016-01-11') && landsat[0].day < dayNumber('2016-01-31'), g.name);
+    // Sentinel-2A alone every 10 days, with 2B every 5; Landsat 8 every 16; the sparse storied schedule after the cutoff.
+    s2.slice(1).forEach((p, k) => assert.equal(p.day - s2[k].day, s2[k].day >= cutoff ? 182 : s2[k].day < pair ? 10 : 5, `${g.name} after ${s2[k].day}`));
+    landsat.slice(1).forEach((p, k) => assert.equal(p.day - landsat[k].day, landsat[k].day >= cutoff ? 182 : 16, `${g.name} Landsat`));
+    for (const [k, p] of s2.entries()) {
+      const core = Math.abs(daysFromTrough(p.day, g.trough.doy)) <= 35;
+      expected += core ? g.sky.overcastAtTrough : g.sky.overcast;
+      overcast += +(p.sky === 'overcast');
+      if (core && k > 0 && p.sky === 'overcast' && s2[k - 1].sky === 'overcast') lostInRowAtTrough++;
+    }
+  }
+  // Each pass is overcast at the site's share for its season (the chain keeps it as its stationary share).
+  assert.ok(Math.abs(overcast - expected) < 4 * Math.sqrt(expected), `${overcast} overcast passes against ${expected.toFixed(0)} expected`);
+  // No pass is shielded: troughs are lost to cloud in neighbouring passes as the sky falls.
+  assert.ok(lostInRowAtTrough > 0);
 });
