@@ -34,9 +34,9 @@ const DRY_CORE_DAYS = 35;
 
 /**
  * The missions' revisit at the equator: Sentinel-2A alone every 10 days until Sentinel-2B joined it
- * (launched March 2017, its data in the archive from July 2017), then 5 days (ESA, Sentinel-2 User
- * Handbook, 2015, §1.2; Drusch et al. 2012, Remote Sens. Environ. 120:25-36); Landsat 8 every 16
- * days (Roy et al. 2014, Remote Sens. Environ. 145:154-172). After the cutoff the engine reads no
+ * (launched March 2017; its products from mid-2017, July here as the scenes' platform names have
+ * it), then 5 days (Drusch et al. 2012, Remote Sens. Environ. 120:25-36); Landsat 8 every 16 days
+ * (Roy et al. 2014, Remote Sens. Environ. 145:154-172). After the cutoff the engine reads no
  * optical scene, so real-sensor sites keep the storied sites' sparse schedule there.
  */
 const S2_REVISIT_DAYS = { alone: 10, pair: 5 };
