@@ -149,12 +149,15 @@ export function sceneGround(m: SiteModel, g: Ground, seed: string, sensor: strin
   const held = (v: number) => Math.max(-2 * MISREGISTRATION_SD_M, Math.min(2 * MISREGISTRATION_SD_M, v));
   const [dx, dy] = [held(rnd.normal(0, MISREGISTRATION_SD_M)), held(rnd.normal(0, MISREGISTRATION_SD_M))];
   const q = g.window.grid.pixel / 4;
+  // Four samples a pixel, as x, y pairs, made once: the loop runs for every pixel of every pass.
+  const samples = [-q, -q, q, -q, -q, q, q, q];
   const n = g.x.length;
   const out: SceneGround = { insideShare: new Float32Array(n), surround: new Array(n), texture: new Float32Array(n) };
   for (let i = 0; i < n; i++) {
-    const [x, y] = [g.x[i] + dx, g.y[i] + dy];
+    const x = g.x[i] + dx;
+    const y = g.y[i] + dy;
     let inside = 0;
-    for (const [sx, sy] of [[-q, -q], [q, -q], [-q, q], [q, q]]) inside += m.inPlot(x + sx, y + sy) ? 0.25 : 0;
+    for (let k = 0; k < 8; k += 2) inside += m.inPlot(x + samples[k], y + samples[k + 1]) ? 0.25 : 0;
     out.insideShare[i] = inside;
     out.surround[i] = m.surroundCover(x, y);
     out.texture[i] = m.texture(x, y);

@@ -1,8 +1,9 @@
-// When each demo site was imaged and what the sky was like. Sentinel-2 comes routinely every
-// 45 days before the cutoff (half-yearly after it), with extra passes bracketing the dry-season
-// trough so a trough holds in two neighbouring scenes; Landsat comes between troughs. The real
-// revisit is five days; the demo keeps just enough scenes for every reading it is meant to give. Clouds follow the
-// site's sky, and never in a way that would silently change the reading the site is meant for.
+// When each demo site was imaged and what the sky was like. On the storied sites Sentinel-2 comes
+// routinely every 45 days before the cutoff (half-yearly after it), with extra passes bracketing the
+// dry-season trough so a trough holds in two neighbouring scenes; Landsat comes between troughs. They
+// keep just enough scenes for every reading they are meant to give, and clouds never silently change
+// that reading. Sites with real sensors are imaged at the missions' revisit before the cutoff, under
+// a sky drawn per pass from the site's regime that shields no pass.
 import { daysFromTrough, seasonOf } from './landscape.ts';
 import { randomFor } from './random.ts';
 import { dayNumber } from './site-model.ts';
@@ -28,10 +29,33 @@ const S2_TROUGH_OFFSETS = { before: [-5, 5], after: [0] };
 const LANDSAT_DAYS = { before: 61, after: 182 };
 // Landsat passes stay this far from the trough, so troughs are always read on Sentinel-2 (with AOT).
 const LANDSAT_TROUGH_CLEARANCE = 40;
-const DUST_DAYS = 35;
+/** The dry-season core around the trough: the span dust is drawn over, and where a real-sensor site's sky takes its trough share. */
+const DRY_CORE_DAYS = 35;
+
+/**
+ * The missions' revisit at the equator: Sentinel-2A alone every 10 days until Sentinel-2B joined it
+ * (launched March 2017; its products from mid-2017, July here as the scenes' platform names have
+ * it), then 5 days (Drusch et al. 2012, Remote Sens. Environ. 120:25-36); Landsat 8 every 16 days
+ * (Roy et al. 2014, Remote Sens. Environ. 145:154-172). After the cutoff the engine reads no
+ * optical scene, so real-sensor sites keep the storied sites' sparse schedule there.
+ */
+const S2_REVISIT_DAYS = { alone: 10, pair: 5 };
+const S2B_FIRST_DAY = '2017-07-01';
+const LANDSAT_REVISIT_DAYS = 16;
+
+/**
+ * Cloudy spells persist: the autocorrelation of cloud cover at a place falls off exponentially with
+ * time, with half-lives of 5 to 40 hours across stations (Jones 1992, J. Appl. Meteorol.
+ * 31:732-741); each real-sensor site draws its half-life from that range, so two passes d days
+ * apart share their sky with correlation 2^(-24d/h). Shorter revisits then gain less than
+ * independent skies would (Whitcraft et al. 2015, Remote Sens. Environ. 156:438-447).
+ */
+const CLOUD_HALF_LIFE_HOURS = [5, 40] as const;
+/** Of the passes not lost to cloud, the share with scattered cloud over the ground, as on the storied sites. */
+const PARTIAL_SHARE = 0.3;
 
 function aotFor(spec: SiteGround, day: number, r: () => number): number {
-  if (spec.sky.dustAtTrough && Math.abs(daysFromTrough(day, spec.trough.doy)) <= DUST_DAYS) return 0.8 + 0.25 * r();
+  if (spec.sky.dustAtTrough && Math.abs(daysFromTrough(day, spec.trough.doy)) <= DRY_CORE_DAYS) return 0.8 + 0.25 * r();
   return 0.1 + 0.15 * r();
 }
 
@@ -41,6 +65,10 @@ export function sentinel2Passes(spec: SiteGround, seed: string): Pass[] {
   const first = dayNumber(`${FIRST_YEAR}-01-01`);
   const end = dayNumber(`${LAST_YEAR + 1}-01-01`);
   const cutoff = dayNumber(`${CUTOFF_YEAR + 1}-01-01`);
+  if (spec.realSensors) {
+    const pair = dayNumber(S2B_FIRST_DAY);
+    return realSky(spec, seed, 's2', revisits(first + Math.floor(rnd.next() * S2_REVISIT_DAYS.alone), cutoff, end, (d) => (d < pair ? S2_REVISIT_DAYS.alone : S2_REVISIT_DAYS.pair), S2_ROUTINE_DAYS.after));
+  }
   const extras: number[] = [];
   for (let year = FIRST_YEAR; year <= LAST_YEAR; year++) {
     const troughDay = dayNumber(`${year}-01-01`) + spec.trough.doy - 1;
@@ -61,11 +89,39 @@ export function landsatPasses(spec: SiteGround, seed: string): Pass[] {
   const days: Array<{ day: number; atTrough: boolean }> = [];
   let d = dayNumber(`${FIRST_YEAR}-01-01`) + Math.floor(rnd.next() * 30);
   const end = dayNumber(`${LAST_YEAR + 1}-01-01`);
+  if (spec.realSensors) return realSky(spec, seed, 'landsat', revisits(d, dayNumber(`${CUTOFF_YEAR + 1}-01-01`), end, () => LANDSAT_REVISIT_DAYS, LANDSAT_DAYS.after));
   while (d < end) {
     if (Math.abs(daysFromTrough(d, spec.trough.doy)) >= LANDSAT_TROUGH_CLEARANCE) days.push({ day: d, atTrough: false });
     d += new Date(d * 86_400_000).getUTCFullYear() <= CUTOFF_YEAR ? LANDSAT_DAYS.before : LANDSAT_DAYS.after;
   }
   return assignSky(spec, seed, 'landsat', days);
+}
+
+/** Pass days from `first`: every `step(day)` days until `cutoff`, every `after` days from there to `end`. */
+function revisits(first: number, cutoff: number, end: number, step: (day: number) => number, after: number): number[] {
+  const days: number[] = [];
+  for (let d = first; d < end; d += d < cutoff ? step(d) : after) days.push(d);
+  return days;
+}
+
+/**
+ * A real-sensor site's sky, pass by pass: overcast with the site's share (its trough share in the
+ * dry-season core), each pass leaning on the one before as cloud persists, trough or not.
+ */
+function realSky(spec: SiteGround, seed: string, sensor: string, days: number[]): Pass[] {
+  const rnd = randomFor(seed, spec.name, sensor, 'real-sky');
+  const halfLifeDays = rnd.between(...CLOUD_HALF_LIFE_HOURS) / 24;
+  let previous: { day: number; overcast: boolean } | null = null;
+  return days.map((day) => {
+    const share = Math.abs(daysFromTrough(day, spec.trough.doy)) <= DRY_CORE_DAYS ? spec.sky.overcastAtTrough : spec.sky.overcast;
+    // A two-state chain whose stationary share is `share` and whose correlation between passes is ρ.
+    const rho = previous === null ? 0 : 2 ** (-(day - previous.day) / halfLifeDays);
+    const p = previous === null ? share : previous.overcast ? share + rho * (1 - share) : share * (1 - rho);
+    const r = rnd.next();
+    const sky: Sky = r < p ? 'overcast' : rnd.next() < PARTIAL_SHARE ? 'partial' : 'clear';
+    previous = { day, overcast: sky === 'overcast' };
+    return { day, atTrough: false, sky, aot: aotFor(spec, day, rnd.next) };
+  });
 }
 
 function assignSky(spec: SiteGround, seed: string, sensor: string, days: Array<{ day: number; atTrough: boolean }>): Pass[] {

@@ -64,7 +64,10 @@ export function buildSiteModel<S extends SiteGround>(spec: S, seed: string): Sit
   const patches = valueNoise(seed, `${spec.name}/patches`, 180);
   const grain = valueNoise(seed, `${spec.name}/texture`, 25);
   const changes = (spec.changes ?? []).map((c) => ({ from: dayNumber(c.from), cover: c.cover })).sort((a, b) => a.from - b.from);
-  const inPlot = (x: number, y: number) => insideRing(x, y, ring);
+  // Most points a scene samples lie off the plot's bounding box, where the ring test cannot answer yes.
+  const [minX, maxX] = [Math.min(...ring.map((p) => p[0])), Math.max(...ring.map((p) => p[0]))];
+  const [minY, maxY] = [Math.min(...ring.map((p) => p[1])), Math.max(...ring.map((p) => p[1]))];
+  const inPlot = (x: number, y: number) => x >= minX && x <= maxX && y >= minY && y <= maxY && insideRing(x, y, ring);
   const surroundCover = (x: number, y: number): Cover =>
     patches(x, y) < spec.surround.otherShare ? spec.surround.other : spec.surround.main;
   const plotCoverOn = (day: number): Cover => {

@@ -75,7 +75,10 @@ export interface SiteGround {
   trough: { doy: number; spectrum?: Spectrum; dipSeasons?: 'all' | 'even' };
   surround: { main: Cover; other: Cover; otherShare: number };
   sky: {
-    /** Share of the routine scenes (and of the scenes bracketing the trough) under cloud over the plot. */
+    /**
+     * Share of the routine scenes (and of the scenes bracketing the trough) under cloud over the plot;
+     * with real sensors, of every pass outside (and inside) the dry-season core around the trough.
+     */
     overcast: number;
     overcastAtTrough: number;
     /** When set, only these seasons have clear scenes; every other season keeps at most two. */

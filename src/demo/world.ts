@@ -15,7 +15,7 @@ import { hardSiteModels } from './hard-world/sites.ts';
 import { bookModels } from './book-world/ground.ts';
 
 /** Bump when anything the generator writes changes: a different version regenerates the archive. */
-export const DEMO_WORLD_VERSION = '1.6.0';
+export const DEMO_WORLD_VERSION = '1.7.0';
 export const DEMO_SEED = 'precutoff-evidence demo world';
 export const WORLD_MANIFEST = 'DEMO_WORLD.json';
 

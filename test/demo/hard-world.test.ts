@@ -18,7 +18,8 @@ import { windowAround } from '../../src/demo/geometry.ts';
 import { sentinel2Layout } from '../../src/demo/layouts.ts';
 import { dayNumber } from '../../src/demo/site-model.ts';
 import { RasterFiles } from '../../src/demo/raster-files.ts';
-import { FIRST_YEAR, LAST_YEAR } from '../../src/demo/schedule.ts';
+import { FIRST_YEAR, LAST_YEAR, landsatPasses, sentinel2Passes } from '../../src/demo/schedule.ts';
+import { daysFromTrough } from '../../src/demo/landscape.ts';
 import { S2_CATALOGUES } from '../../src/engine/sources/products/sentinel-2/codes.ts';
 import { itemFilter, type StacItem } from '../../src/engine/sources/stac.ts';
 
@@ -35,7 +36,8 @@ const inRange = (v: number, [lo, hi]: readonly [number, number]) => v >= lo && v
 test('the hard world is the same for a seed whatever the threads, and another seed draws another world', async () => {
   const dirs = await Promise.all([1, 2, 3].map(() => mkdtemp(join(tmpdir(), 'hard-world-'))));
   try {
-    const names = hardSiteNames(3);
+    // Two sites of other kinds (and regions), so two threads split them; few, as each holds some 450 scenes.
+    const names = hardSiteNames(2);
     await generateDemoWorld(dirs[0], { world: 'hard', seed: 'seed a', sites: names, threads: 1 });
     await generateDemoWorld(dirs[1], { world: 'hard', seed: 'seed a', sites: names, threads: 2 });
     await generateDemoWorld(dirs[2], { world: 'hard', seed: 'seed b', sites: names, threads: 2 });
@@ -92,6 +94,10 @@ test('a plantation beside each forest type lies in that forest, drawn from its r
   }
   // The forest mix holds every forest-holding kind and pure rubber, nothing else.
   assert.deepEqual(new Set(HARD_MIXES.forest.map((k) => (k.startsWith('plantation_beside_') ? 'forest' : HARD_COVERS[k as keyof typeof HARD_COVERS].truth === 'forest' ? 'forest' : k))), new Set(['forest', 'rubber_young', 'rubber_mature']));
+  // The rubber mix: pure young and mature rubber, no forest beside or inside it.
+  const rubber = Array.from({ length: 4 }, (_, i) => hardSite('beside', i, 'regional', 'rubber'));
+  assert.deepEqual(new Set(rubber.map((s) => s.cover)), new Set(['rubber_young', 'rubber_mature']));
+  assert.ok(rubber.every((s) => s.beside === null && s.drawnInto.length === 0 && s.truth.plot === 'crop'));
 });
 
 test('under a clear sky the same sites are drawn, only their clouds lighter', () => {
@@ -135,11 +141,11 @@ test('a tiny campaign on the hard world reads every block and reports a row per 
   const dataDir = await mkdtemp(join(tmpdir(), 'hard-campaign-'));
   try {
     const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' });
-    const w = hardWorld(dataDir, 11, 4);
+    const w = hardWorld(dataDir, 11, 2);
     const run = await runHardCampaign(config, w);
     const controls = JSON.parse(await readFile(controlsPath(w), 'utf8')) as { features: Array<{ properties: { cover: string; label: string } }> };
     assert.equal(run.blocks, controls.features.length);
-    assert.deepEqual(run.covers.map((c) => c.cover), HARD_COVER_TYPES.slice(0, 4));
+    assert.deepEqual(run.covers.map((c) => c.cover), HARD_COVER_TYPES.slice(0, 2));
     for (const c of run.covers) {
       const forest = controls.features.filter((f) => f.properties.cover === c.cover && f.properties.label === 'forest').length;
       assert.equal(c.forest.read + c.failed, forest);
@@ -162,8 +168,8 @@ test('a tiny campaign on the hard world reads every block and reports a row per 
 test('sites imaged on one date share one item, whose footprint is their windows: a search over a site finds its own scenes alone', async () => {
   const root = await mkdtemp(join(tmpdir(), 'hard-items-'));
   try {
-    // Six sites of one region, so some are imaged on the same tile and date.
-    const names = hardSiteNames(60).filter((_, i) => hardSite('items', i).region === 'west-africa').slice(0, 6);
+    // Three sites of one region, so some are imaged on the same tile and date.
+    const names = hardSiteNames(60).filter((_, i) => hardSite('items', i).region === 'west-africa').slice(0, 3);
     const manifest = await generateDemoWorld(root, { world: 'hard', seed: 'items', sites: names, threads: 2 });
     const item = async (id: string) => JSON.parse(await readFile(join(root, itemPath(S2_CATALOGUES['earth-search-v1'].api, 'sentinel-2-l2a', id)), 'utf8')) as StacItem;
     const sitesOf = new Map<string, Set<string>>();
@@ -240,4 +246,29 @@ test('sensors as they are: the mask misses the thinnest part of each cloud and s
   assert.notDeepEqual(s1.insideShare, s2.insideShare, 'two scenes are misregistered against each other');
   const still = sceneGround(ideal, g, 'sensors', 's2', d1);
   assert.deepEqual(still.insideShare, Float32Array.from(g.inside), 'the storied sites\' sensors see the ground as it is');
+});
+
+test('sensors as they are: real-sensor sites are imaged at the missions\' revisit to the cutoff, under a sky drawn per pass that shields no trough', () => {
+  const cutoff = dayNumber('2021-01-01');
+  const pair = dayNumber('2017-07-01');
+  let [expected, overcast, lostInRowAtTrough] = [0, 0, 0];
+  for (let i = 0; i < 30; i++) {
+    const g = hardSite('cadence', i).ground;
+    const s2 = sentinel2Passes(g, 'cadence');
+    const landsat = landsatPasses(g, 'cadence');
+    assert.ok(s2[0].day < dayNumber('2016-01-11') && landsat[0].day < dayNumber('2016-01-31'), g.name);
+    // Sentinel-2A alone every 10 days, with 2B every 5; Landsat 8 every 16; the sparse storied schedule after the cutoff.
+    s2.slice(1).forEach((p, k) => assert.equal(p.day - s2[k].day, s2[k].day >= cutoff ? 182 : s2[k].day < pair ? 10 : 5, `${g.name} after ${s2[k].day}`));
+    landsat.slice(1).forEach((p, k) => assert.equal(p.day - landsat[k].day, landsat[k].day >= cutoff ? 182 : 16, `${g.name} Landsat`));
+    for (const [k, p] of s2.entries()) {
+      const core = Math.abs(daysFromTrough(p.day, g.trough.doy)) <= 35;
+      expected += core ? g.sky.overcastAtTrough : g.sky.overcast;
+      overcast += +(p.sky === 'overcast');
+      if (core && k > 0 && p.sky === 'overcast' && s2[k - 1].sky === 'overcast') lostInRowAtTrough++;
+    }
+  }
+  // Each pass is overcast at the site's share for its season (the chain keeps it as its stationary share).
+  assert.ok(Math.abs(overcast - expected) < 4 * Math.sqrt(expected), `${overcast} overcast passes against ${expected.toFixed(0)} expected`);
+  // No pass is shielded: troughs are lost to cloud in neighbouring passes as the sky falls.
+  assert.ok(lostInRowAtTrough > 0);
 });

@@ -153,12 +153,14 @@ export function besideOf(kind: HardKind): BesideForest | null {
  * The kinds a world cycles through. `all`: every cover type, then every plantation beside a forest.
  * `forest`: the kinds that hold forest (every forest type and every plantation beside one) and pure
  * rubber, the plantation whose dip the rules are for, so a campaign counts forest-holding blocks
- * without reading the other crops again.
+ * without reading the other crops again. `rubber`: young and mature rubber alone, the controls whose
+ * filable rate a campaign measures without the forest's many blocks.
  */
-export type HardMix = 'all' | 'forest';
+export type HardMix = 'all' | 'forest' | 'rubber';
 export const HARD_MIXES: Record<HardMix, readonly HardKind[]> = {
   all: [...HARD_COVER_TYPES, ...BESIDE_FORESTS.map(besideKind)],
   forest: [...HARD_COVER_TYPES.filter((c) => HARD_COVERS[c].truth === 'forest'), ...BESIDE_FORESTS.map(besideKind), 'rubber_young', 'rubber_mature'],
+  rubber: ['rubber_young', 'rubber_mature'],
 };
 
 /** Cloud regimes: share of scenes under cloud over the plot, by region. Tropical Southeast Asia and

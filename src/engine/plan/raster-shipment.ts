@@ -35,7 +35,7 @@ interface KeptSlot {
 }
 
 export interface DecodedTilesOptions {
-  /** Upper bound on the decoded bytes kept for later plots, beside those the plots in flight hold (default 512 MiB); up to four times as much may wait, spare, for reuse. */
+  /** Upper bound on the decoded bytes kept for later plots, beside those the plots in flight hold (default 512 MiB); up to four times as much (or one shipment's worth, if more) may wait, spare, for reuse. */
   maxBytes?: number;
 }
 
@@ -68,6 +68,8 @@ export class DecodedTiles {
   /** Spare slots, oldest first. */
   #spare: KeptSlot[] = [];
   #spareBytes = 0;
+  /** The most decoded bytes one shipment has held. */
+  #largestShipment = 0;
   #hits = 0;
   #misses = 0;
   #reused = 0;
@@ -97,8 +99,15 @@ export class DecodedTiles {
     return this.#spareBytes;
   }
 
+  /**
+   * Spares are kept up to four times the cache's bound, or up to the most one shipment has held when
+   * that is more: a plot's record at the sensors' real revisit (some 440 scenes, 2 to 3 GB of whole
+   * tiles) outgrows the cache's multiple, and what a plot let go past the spares was garbage the
+   * collector took too late (a campaign reached 15 GB behind a 64 MB cache and 5 GB behind 1 GB,
+   * bench/HARD-WORLD.md). Kept, it is what the next plot decodes into.
+   */
   get maxSpareBytes(): number {
-    return SPARE_PER_CACHE_BYTE * this.#slots.maxBytes;
+    return Math.max(SPARE_PER_CACHE_BYTE * this.#slots.maxBytes, this.#largestShipment);
   }
 
   /** Tiles asked for that were already held (decoded, or being decoded for another plot) and those that were not; `reused`: misses given a spare slot. */
@@ -141,6 +150,9 @@ export class DecodedTiles {
    * shipment and left to the collector.
    */
   release(shipment: Pick<Shipment, 'tiles'>, finished: boolean): void {
+    let held = 0;
+    for (const t of shipment.tiles) held += t.slot === null ? 0 : (this.#kept.get(t.slot)?.byteLength ?? 0);
+    this.#largestShipment = Math.max(this.#largestShipment, held);
     for (const t of shipment.tiles) {
       const kept = t.slot === null ? undefined : this.#kept.get(t.slot);
       if (kept === undefined) continue;

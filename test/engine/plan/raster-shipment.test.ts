@@ -172,6 +172,23 @@ test('reading many tiles one shipment at a time makes no more slots than the cac
   assert.ok(decoded.stats().reused > 0);
 });
 
+test('spares hold a whole shipment when it outgrows the cache: the next one as large decodes into its slots', async () => {
+  using f = await fixture();
+  const tileBytes = 256 * 256 * 2;
+  // No cache at all, so spares alone can keep what a plot let go.
+  const decoded = new DecodedTiles({ maxBytes: 0 });
+  const whole = () => rasterRequest(f.cog, { x0: 0, y0: 0, width: SIDE, height: SIDE });
+  const first = await shipRasters([whole()], decoded);
+  assembleRasters(first.rasters, first.tiles);
+  decoded.release(first, true);
+  assert.equal(decoded.maxSpareBytes, 4 * tileBytes);
+  assert.equal(decoded.spareBytes, 4 * tileBytes);
+  const second = await shipRasters([whole()], decoded);
+  assert.deepEqual(new Set(second.tiles.map((t) => t.slot!.data)), new Set(first.tiles.map((t) => t.slot!.data)), 'no new memory for the second');
+  assert.equal(assembleRasters(second.rasters, second.tiles).get(whole().key)!.raw[SIDE * 300 + 300], value(300, 300));
+  assert.deepEqual(decoded.stats(), { hits: 0, misses: 8, reused: 4 });
+});
+
 test('a tile a shipment holds goes to the next shipment needing it, decoded once, whatever the cache keeps', async () => {
   using f = await fixture();
   const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
