@@ -11,6 +11,7 @@ import type { AnalysisHalf } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisRunning } from '../store/register/studio.ts';
+import type { WriteOutcome } from '../store/register/transitions.ts';
 import { type EvidenceJobData, LIVE_JOB_STATES } from './evidence-runs.ts';
 import type { HeldReads } from './job-runner.ts';
 import type { OpticalSensor } from '../engine/plan/read-plan.ts';
@@ -31,9 +32,16 @@ export const boundaryReads: HeldReads = {
     };
   },
   markRunning: (em, read) => markAnalysisRunning(em, read.workspaceId, read.id, read.jobId),
-  store: (em, read, reading) => completeAnalysis(em, {
-    workspaceId: read.workspaceId, analysisId: read.id, jobId: read.jobId, evidence: reading.evidence, integrity: reading.integrity, map: reading.map,
-  }),
+  // A studio job reads two halves at most: each stored on its own.
+  async store(em, finished) {
+    const outcomes: WriteOutcome[] = [];
+    for (const { read, reading } of finished) {
+      outcomes.push(await completeAnalysis(em, {
+        workspaceId: read.workspaceId, analysisId: read.id, jobId: read.jobId, evidence: reading.evidence, integrity: reading.integrity, map: reading.map,
+      }));
+    }
+    return outcomes;
+  },
   fail: (em, read, error) => failAnalysis(em, { workspaceId: read.workspaceId, analysisId: read.id, jobId: read.jobId, error }),
 };
 

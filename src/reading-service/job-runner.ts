@@ -5,7 +5,9 @@
  * next plots (planning, scene search, tile bytes) running meanwhile, at most `lookahead` plots
  * ahead of those, so memory stays flat however long the job. A plot whose pool tasks have ended
  * gives its place to the next while its chip is cut, its evidence sealed and stored (at most
- * `plotsAtOnce` plots so), so the threads do not wait on that tail of the main thread's work.
+ * `plotsAtOnce` plots so), so the threads do not wait on that tail of the main thread's work. Its
+ * finished reads are stored a group at a time, in one transaction (STORE_GROUP), so the database
+ * costs the main thread a few statements a group rather than a few a plot.
  *
  * A job resumes rather than restarts: only plots still held by this job (queued or running under
  * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
@@ -26,7 +28,7 @@ import { markRunning, type WriteOutcome } from '../store/register/transitions.ts
 import type { Archive } from '../engine/archive.ts';
 import { boundaryReads } from './boundary-reads.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
-import { recordFailure, storeEvidence } from './evidence-store.ts';
+import { recordFailure, storeEvidenceAll } from './evidence-store.ts';
 import { createPool, type EnginePool } from '../engine/worker/pool.ts';
 import { DecodedTiles } from '../engine/plan/raster-shipment.ts';
 import { spatialOrder } from '../engine/plan/plot-order.ts';
@@ -36,6 +38,13 @@ import type { SigningKey } from '../engine/signing.ts';
 
 /** Plots fetched ahead of the one being computed. */
 export const DEFAULT_LOOKAHEAD = 2;
+
+/**
+ * Finished reads stored in one transaction: a group is written once this many wait, STORE_WAIT_MS
+ * after the first of them finished (so a slow read's evidence is not held back), or when the job ends.
+ */
+export const STORE_GROUP = 8;
+const STORE_WAIT_MS = 1000;
 
 export interface RunnerDeps extends EngineDeps {
   store: Store;
@@ -73,7 +82,8 @@ export interface HeldReads {
   toRead(em: Em, workspaceId: string, jobId: string, id: string): Promise<PlotToRead | null>;
   /** Queued → running; false when the job no longer holds it. */
   markRunning(em: Em, read: HeldRead): Promise<boolean>;
-  store(em: Em, read: HeldRead, reading: PlotReading, links: { baseUrl: string }): Promise<WriteOutcome>;
+  /** Stores finished reads of one job together; each one's outcome, in order. */
+  store(em: Em, finished: ReadonlyArray<{ read: HeldRead; reading: PlotReading }>, links: { baseUrl: string }): Promise<WriteOutcome[]>;
   fail(em: Em, read: HeldRead, error: string, at: Date, links: { baseUrl: string }): Promise<WriteOutcome>;
 }
 
@@ -89,10 +99,10 @@ export const plotReads: HeldReads = {
     };
   },
   markRunning: (em, read) => markRunning(em, read.workspaceId, read.id, read.jobId),
-  store: (em, read, reading, links) => storeEvidence(em, {
+  store: (em, finished, links) => storeEvidenceAll(em, finished.map(({ read, reading }) => ({
     readId: randomUUID(), workspaceId: read.workspaceId, plotId: read.id, jobId: read.jobId,
     evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
-  }, links),
+  })), links),
   fail: (em, read, error, at, links) => recordFailure(em, { workspaceId: read.workspaceId, plotId: read.id, jobId: read.jobId, error, at }, links),
 };
 
@@ -162,8 +172,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       } finally {
         prepared.delete(k);
       }
-      const outcome = await reads.store(em, held, reading, { baseUrl: deps.baseUrl });
-      log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+      stored(held, reading);
     };
     // Plots in hand: each finishes (or fails) before the job ends, however it ends.
     const inHand = new Set<Promise<void>>();
@@ -171,10 +180,42 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
     const computing = new Set<Promise<void>>();
     // A plot whose read was called off (the job's signal): the job stops taking plots and ends with its error.
     const calledOff: unknown[] = [];
-    const settleAll = () => Promise.allSettled([...inHand]);
+    // Finished reads waiting to be stored, and the groups being written.
+    let waiting: Array<{ read: HeldRead; reading: PlotReading }> = [];
+    let waitTimer: NodeJS.Timeout | undefined;
+    const writing = new Set<Promise<void>>();
+    const flush = () => {
+      clearTimeout(waitTimer);
+      waitTimer = undefined;
+      if (waiting.length === 0) return;
+      const group = waiting;
+      waiting = [];
+      const written: Promise<void> = reads.store(deps.store.em(), group, { baseUrl: deps.baseUrl }).then(
+        (outcomes) => {
+          writing.delete(written);
+          group.forEach(({ read, reading }, i) => log.debug({ plot: read.id, outcome: outcomes[i], verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read'));
+        },
+        (err: unknown) => {
+          writing.delete(written);
+          calledOff.push(err);
+        },
+      );
+      writing.add(written);
+    };
+    const stored = (read: HeldRead, reading: PlotReading) => {
+      waiting.push({ read, reading });
+      if (waiting.length >= STORE_GROUP) flush();
+      else waitTimer ??= setTimeout(flush, STORE_WAIT_MS);
+    };
+    // Every plot in hand finished (or failed) and every finished read written.
+    const settleAll = async () => {
+      await Promise.allSettled([...inHand]);
+      flush();
+      await Promise.allSettled([...writing]);
+    };
     try {
       for (let k = 0; k < plots.length; k++) {
-        while ((computing.size >= plotsAtOnce || inHand.size >= 2 * plotsAtOnce) && calledOff.length === 0) await Promise.race([...computing, ...inHand]).catch(() => {});
+        while ((computing.size >= plotsAtOnce || inHand.size >= 2 * plotsAtOnce) && calledOff.length === 0) await Promise.race([...computing, ...inHand, ...writing]).catch(() => {});
         if (calledOff.length > 0) break;
         if (stopping.aborted) {
           await settleAll();
@@ -200,6 +241,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       if (calledOff.length > 0) throw calledOff[0];
       log.info('evidence job finished');
     } finally {
+      clearTimeout(waitTimer);
       ahead.abort(new Error('the job ended'));
     }
   };
