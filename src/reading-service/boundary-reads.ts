@@ -14,7 +14,7 @@ import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAna
 import type { WriteOutcome } from '../store/register/transitions.ts';
 import { type EvidenceJobData, LIVE_JOB_STATES } from './evidence-runs.ts';
 import type { HeldReads } from './job-runner.ts';
-import type { OpticalSensor } from '../engine/plan/read-plan.ts';
+import type { OpticalSensor, PlotToRead } from '../engine/plan/read-plan.ts';
 
 export const HALF_SENSORS: Record<AnalysisHalf, readonly OpticalSensor[]> = {
   optical: ['sentinel-2'],
@@ -23,13 +23,17 @@ export const HALF_SENSORS: Record<AnalysisHalf, readonly OpticalSensor[]> = {
 
 export const boundaryReads: HeldReads = {
   places: heldAnalysisPlaces,
-  async toRead(em, workspaceId, jobId, id) {
-    const a = await heldAnalysis(em, workspaceId, jobId, id);
-    if (a === null) return null;
-    return {
-      id: a.id, workspaceId, ref: a.name, geometry: a.geometry, areaHa: a.area_ha, declaredAreaHa: null,
-      country: a.country, producerCountry: null, sensors: HALF_SENSORS[a.half],
-    };
+  async toRead(em, workspaceId, jobId, ids) {
+    const held = new Map<string, PlotToRead>();
+    for (const id of ids) {
+      const a = await heldAnalysis(em, workspaceId, jobId, id);
+      if (a === null) continue;
+      held.set(id, {
+        id: a.id, workspaceId, ref: a.name, geometry: a.geometry, areaHa: a.area_ha, declaredAreaHa: null,
+        country: a.country, producerCountry: null, sensors: HALF_SENSORS[a.half],
+      });
+    }
+    return held;
   },
   markRunning: (em, read) => markAnalysisRunning(em, read.workspaceId, read.id, read.jobId),
   // A studio job reads two halves at most: each stored on its own.

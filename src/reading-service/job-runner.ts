@@ -23,7 +23,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Em, Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { heldPlot, heldPlotPlaces } from '../store/register/plots.ts';
+import { heldPlotPlaces, heldPlots } from '../store/register/plots.ts';
 import { markRunning, type WriteOutcome } from '../store/register/transitions.ts';
 import type { Archive } from '../engine/archive.ts';
 import { boundaryReads } from './boundary-reads.ts';
@@ -41,7 +41,8 @@ export const DEFAULT_LOOKAHEAD = 2;
 
 /**
  * Finished reads stored in one transaction: a group is written once this many wait, STORE_WAIT_MS
- * after the first of them finished (so a slow read's evidence is not held back), or when the job ends.
+ * after the first of them finished (so a slow read's evidence is not held back), or when the job
+ * ends. The rows of the plots to read are loaded as many at a time.
  */
 export const STORE_GROUP = 8;
 const STORE_WAIT_MS = 1000;
@@ -78,8 +79,8 @@ export interface HeldRead {
 export interface HeldReads {
   /** What the job still holds (queued or running under its id), each with a vertex for the read order. */
   places(em: Em, workspaceId: string, jobId: string): Promise<{ id: string; lon: number; lat: number }[]>;
-  /** One held read as the engine takes it; null once the job no longer holds it. */
-  toRead(em: Em, workspaceId: string, jobId: string, id: string): Promise<PlotToRead | null>;
+  /** Those of `ids` the job still holds, as the engine takes them, by id (a job loads its next reads together). */
+  toRead(em: Em, workspaceId: string, jobId: string, ids: readonly string[]): Promise<Map<string, PlotToRead>>;
   /** Queued → running; false when the job no longer holds it. */
   markRunning(em: Em, read: HeldRead): Promise<boolean>;
   /** Stores finished reads of one job together; each one's outcome, in order. */
@@ -90,13 +91,11 @@ export interface HeldReads {
 /** The register's plots (spec 3.1): a finished read charges the allowance and writes its event. */
 export const plotReads: HeldReads = {
   places: heldPlotPlaces,
-  async toRead(em, workspaceId, jobId, id) {
-    const r = await heldPlot(em, workspaceId, jobId, id);
-    if (r === null) return null;
-    return {
+  async toRead(em, workspaceId, jobId, ids) {
+    return new Map((await heldPlots(em, workspaceId, jobId, ids)).map((r) => [r.id, {
       id: r.id, workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha,
       declaredAreaHa: r.declared_area_ha, country: r.country, producerCountry: r.producer_country,
-    };
+    }]));
   },
   markRunning: (em, read) => markRunning(em, read.workspaceId, read.id, read.jobId),
   store: (em, finished, links) => storeEvidenceAll(em, finished.map(({ read, reading }) => ({
@@ -143,9 +142,21 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
     const ahead = new AbortController();
     const signal = job.signal === undefined ? ahead.signal : AbortSignal.any([job.signal, ahead.signal]);
     const prepared = new Map<number, Promise<PreparedPlot | null>>();
+    // The rows of the next STORE_GROUP plots, loaded together; let go once the last of them is prepared.
+    const rows = new Map<number, Promise<Map<string, PlotToRead>>>();
+    const rowOf = (k: number) => {
+      const g = Math.floor(k / STORE_GROUP);
+      let group = rows.get(g);
+      if (group === undefined) {
+        group = reads.toRead(deps.store.em(), workspaceId, job.id, plots.slice(g * STORE_GROUP, (g + 1) * STORE_GROUP));
+        rows.set(g, group);
+      }
+      if (k === Math.min(plots.length, (g + 1) * STORE_GROUP) - 1) rows.delete(g);
+      return group.then((held) => held.get(plots[k]) ?? null);
+    };
     const prepare = (k: number) => {
       if (k >= plots.length || prepared.has(k)) return;
-      const p = reads.toRead(deps.store.em(), workspaceId, job.id, plots[k]).then((plot) => (plot === null ? null : preparePlot(plot, deps, signal)));
+      const p = rowOf(k).then((plot) => (plot === null ? null : preparePlot(plot, deps, signal)));
       p.catch(() => {});
       prepared.set(k, p);
     };

@@ -163,14 +163,15 @@ for (const backend of BACKENDS) {
       await em().transactional((tx) => queue(tx, jobId, [ids[2]]));
       await em().transactional((tx) => queue(tx, randomUUID(), [ids[1]]));
       const reads = await Promise.all(ids.map((id) => finishedRead(id, jobId)));
-      reads[0].evidence = { ...reads[0].evidence, reason: 'the first of the group' };
+      // Each plot's own facts reach its row.
       reads[0].facts = { seasons_measured: 2, landsat_2020: 'outside_moist_forest' };
       const outcomes = await completeAll(em(), reads, (p) => ({ plot_id: p.id }), NO_BATCH);
       assert.deepEqual(outcomes, ['stored', 'superseded', 'stored']);
       const first = await row(ids[0]);
       assert.equal(first.evidence_state, 'done');
-      assert.equal(first.reason, 'the first of the group');
+      assert.equal(first.reason, reads[0].evidence.reason);
       assert.deepEqual(first.evidence_facts, reads[0].facts);
+      assert.deepEqual((await row(ids[2])).evidence_facts, reads[2].facts);
       assert.equal((await row(ids[1])).evidence_state, 'queued');
       for (const [k, n] of [1, 0, 2].entries()) {
         assert.equal(await units(ids[k]), n);
