@@ -36,7 +36,7 @@ export const boundaryReads: HeldReads = {
     return held;
   },
   markRunning: (em, read) => markAnalysisRunning(em, read.workspaceId, read.id, read.jobId),
-  // A studio job reads two halves at most: each stored on its own.
+  // Each analysis in a transaction of its own, as completeAnalysis writes it.
   async store(em, finished) {
     const outcomes: WriteOutcome[] = [];
     for (const { read, reading } of finished) {
