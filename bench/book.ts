@@ -57,11 +57,14 @@ interface BookFeature { properties: { ref: string; area_ha: number }; geometry: 
 const bookFeatures = (w: BookWorld, read: number): BookFeature[] =>
   (JSON.parse(readFileSync(bookPath(w), 'utf8')) as { features: BookFeature[] }).features.slice(0, read);
 
-/** The decoded-tile cache, counting the distinct tiles asked for. */
+/**
+ * The decoded-tile cache, noting every tile asked for; the distinct ones are counted after the job,
+ * so the main thread's figures carry a push a tile, not a set's upkeep.
+ */
 class CountedTiles extends DecodedTiles {
-  readonly distinct = new Set<string>();
+  readonly asked: string[] = [];
   override slot(key: string, spec: TileSpec) {
-    this.distinct.add(key);
+    this.asked.push(key);
     return super.slot(key, spec);
   }
 }
@@ -77,6 +80,7 @@ function sampledPool(pool: EnginePool, every: number, cap: number) {
   const samples: Array<{ bytes: Uint8Array; spec: TileSpec }> = [];
   let seen = 0;
   const run: EnginePool['run'] = (task, params, opts) => {
+    if (samples.length >= cap) return pool.run(task, params as EngineTasks[typeof task]['params'], opts);
     const shipment = (params as { shipment?: { tiles: Array<{ bytes: Uint8Array | null; spec: TileSpec }> } }).shipment;
     for (const t of shipment?.tiles ?? []) {
       if (t.bytes === null || seen++ % every !== 0 || samples.length >= cap) continue;
@@ -124,7 +128,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   // Before the kernel sample below, whose own cache would count.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const stats = tiles.stats();
-  const distinct = tiles.distinct.size;
+  const distinct = new Set(tiles.asked).size;
   // The plots' kernel time: a sample of plots' plot tasks run again on one thread with every tile already decoded.
   const kernel = createPool({ size: 1 });
   const warm = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });

@@ -11,9 +11,10 @@ import type { AnalysisHalf } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisRunning } from '../store/register/studio.ts';
+import type { WriteOutcome } from '../store/register/transitions.ts';
 import { type EvidenceJobData, LIVE_JOB_STATES } from './evidence-runs.ts';
 import type { HeldReads } from './job-runner.ts';
-import type { OpticalSensor } from '../engine/plan/read-plan.ts';
+import type { OpticalSensor, PlotToRead } from '../engine/plan/read-plan.ts';
 
 export const HALF_SENSORS: Record<AnalysisHalf, readonly OpticalSensor[]> = {
   optical: ['sentinel-2'],
@@ -22,18 +23,29 @@ export const HALF_SENSORS: Record<AnalysisHalf, readonly OpticalSensor[]> = {
 
 export const boundaryReads: HeldReads = {
   places: heldAnalysisPlaces,
-  async toRead(em, workspaceId, jobId, id) {
-    const a = await heldAnalysis(em, workspaceId, jobId, id);
-    if (a === null) return null;
-    return {
-      id: a.id, workspaceId, ref: a.name, geometry: a.geometry, areaHa: a.area_ha, declaredAreaHa: null,
-      country: a.country, producerCountry: null, sensors: HALF_SENSORS[a.half],
-    };
+  async toRead(em, workspaceId, jobId, ids) {
+    const held = new Map<string, PlotToRead>();
+    for (const id of ids) {
+      const a = await heldAnalysis(em, workspaceId, jobId, id);
+      if (a === null) continue;
+      held.set(id, {
+        id: a.id, workspaceId, ref: a.name, geometry: a.geometry, areaHa: a.area_ha, declaredAreaHa: null,
+        country: a.country, producerCountry: null, sensors: HALF_SENSORS[a.half],
+      });
+    }
+    return held;
   },
   markRunning: (em, read) => markAnalysisRunning(em, read.workspaceId, read.id, read.jobId),
-  store: (em, read, reading) => completeAnalysis(em, {
-    workspaceId: read.workspaceId, analysisId: read.id, jobId: read.jobId, evidence: reading.evidence, integrity: reading.integrity, map: reading.map,
-  }),
+  // Each analysis in a transaction of its own, as completeAnalysis writes it.
+  async store(em, finished) {
+    const outcomes: WriteOutcome[] = [];
+    for (const { read, reading } of finished) {
+      outcomes.push(await completeAnalysis(em, {
+        workspaceId: read.workspaceId, analysisId: read.id, jobId: read.jobId, evidence: reading.evidence, integrity: reading.integrity, map: reading.map,
+      }));
+    }
+    return outcomes;
+  },
   fail: (em, read, error) => failAnalysis(em, { workspaceId: read.workspaceId, analysisId: read.id, jobId: read.jobId, error }),
 };
 

@@ -10,7 +10,7 @@ import type { EvidenceState } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { liveEvidence, type PlotHold, type StoredEvidence } from '../store/register/evidence.ts';
 import type { CompletedBatch } from '../store/register/shipments.ts';
-import { complete, fail, type FailedRead, type FinishedRead, type WriteOutcome } from '../store/register/transitions.ts';
+import { completeAll, fail, type FailedRead, type FinishedRead, type WriteOutcome } from '../store/register/transitions.ts';
 import type { ArchiveReview } from '../engine/archive-reading.ts';
 import type { EvidenceObject } from '../engine/evidence-object.ts';
 import type { Integrity } from '../engine/integrity.ts';
@@ -96,23 +96,32 @@ export interface EventLinks {
 
 /** Stores a finished read with its `plot.evidence.completed` event; `superseded` when the job no longer holds the plot. */
 export async function storeEvidence(em: Em, read: FinishedRead, links: EventLinks): Promise<WriteOutcome> {
-  const e = read.evidence;
-  const evidenceUrl = `${links.baseUrl}/portal/plots/${read.plotId}/evidence`;
-  return complete(em, read, (plot) => ({
-    plot_id: read.plotId,
-    ref: plot.external_ref,
-    commodity: plot.commodity,
-    area_ha: plot.area_ha,
-    state: plotState({ ...read.facts, evidence_state: 'done', area_ha: plot.area_ha, positive_finding: e.verdict === 'prior_management_evidenced' }),
-    result: e.verdict,
-    finding: e.verdict === 'prior_management_evidenced',
-    reason: e.reason,
-    reasons: e.reasons,
-    next_step: e.next_step,
-    issued_at: e.issued,
-    evidence_url: evidenceUrl,
-    document_url: `${evidenceUrl}.pdf`,
-  }), (batch) => batchCompletedEvent(batch, links));
+  return (await storeEvidenceAll(em, [read], links))[0];
+}
+
+/** `storeEvidence` for several finished reads of one job, in one transaction; each read's outcome, in order. */
+export async function storeEvidenceAll(em: Em, reads: readonly FinishedRead[], links: EventLinks): Promise<WriteOutcome[]> {
+  const byPlot = new Map(reads.map((r) => [r.plotId, r]));
+  return completeAll(em, reads, (plot) => {
+    const read = byPlot.get(plot.id)!;
+    const e = read.evidence;
+    const evidenceUrl = `${links.baseUrl}/portal/plots/${plot.id}/evidence`;
+    return {
+      plot_id: plot.id,
+      ref: plot.external_ref,
+      commodity: plot.commodity,
+      area_ha: plot.area_ha,
+      state: plotState({ ...read.facts, evidence_state: 'done', area_ha: plot.area_ha, positive_finding: e.verdict === 'prior_management_evidenced' }),
+      result: e.verdict,
+      finding: e.verdict === 'prior_management_evidenced',
+      reason: e.reason,
+      reasons: e.reasons,
+      next_step: e.next_step,
+      issued_at: e.issued,
+      evidence_url: evidenceUrl,
+      document_url: `${evidenceUrl}.pdf`,
+    };
+  }, (batch) => batchCompletedEvent(batch, links));
 }
 
 /** Records a failed read (state `failed`, the reason in words) with the failed event; nothing is charged. */

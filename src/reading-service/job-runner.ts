@@ -5,7 +5,9 @@
  * next plots (planning, scene search, tile bytes) running meanwhile, at most `lookahead` plots
  * ahead of those, so memory stays flat however long the job. A plot whose pool tasks have ended
  * gives its place to the next while its chip is cut, its evidence sealed and stored (at most
- * `plotsAtOnce` plots so), so the threads do not wait on that tail of the main thread's work.
+ * `plotsAtOnce` plots so), so the threads do not wait on that tail of the main thread's work. Its
+ * finished reads are stored a group at a time, in one transaction (STORE_GROUP), so the database
+ * costs the main thread a few statements a group rather than a few a plot.
  *
  * A job resumes rather than restarts: only plots still held by this job (queued or running under
  * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
@@ -21,12 +23,12 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Em, Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { heldPlot, heldPlotPlaces } from '../store/register/plots.ts';
+import { heldPlotPlaces, heldPlots } from '../store/register/plots.ts';
 import { markRunning, type WriteOutcome } from '../store/register/transitions.ts';
 import type { Archive } from '../engine/archive.ts';
 import { boundaryReads } from './boundary-reads.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
-import { recordFailure, storeEvidence } from './evidence-store.ts';
+import { recordFailure, storeEvidenceAll } from './evidence-store.ts';
 import { createPool, type EnginePool } from '../engine/worker/pool.ts';
 import { DecodedTiles } from '../engine/plan/raster-shipment.ts';
 import { spatialOrder } from '../engine/plan/plot-order.ts';
@@ -36,6 +38,14 @@ import type { SigningKey } from '../engine/signing.ts';
 
 /** Plots fetched ahead of the one being computed. */
 export const DEFAULT_LOOKAHEAD = 2;
+
+/**
+ * Finished reads stored in one transaction: a group is written once this many wait, STORE_WAIT_MS
+ * after the first of them finished (so a slow read's evidence is not held back), or when the job
+ * ends. The rows of the plots to read are loaded as many at a time.
+ */
+export const STORE_GROUP = 8;
+const STORE_WAIT_MS = 1000;
 
 export interface RunnerDeps extends EngineDeps {
   store: Store;
@@ -69,30 +79,29 @@ export interface HeldRead {
 export interface HeldReads {
   /** What the job still holds (queued or running under its id), each with a vertex for the read order. */
   places(em: Em, workspaceId: string, jobId: string): Promise<{ id: string; lon: number; lat: number }[]>;
-  /** One held read as the engine takes it; null once the job no longer holds it. */
-  toRead(em: Em, workspaceId: string, jobId: string, id: string): Promise<PlotToRead | null>;
+  /** Those of `ids` the job still holds, as the engine takes them, by id (a job loads its next reads together). */
+  toRead(em: Em, workspaceId: string, jobId: string, ids: readonly string[]): Promise<Map<string, PlotToRead>>;
   /** Queued → running; false when the job no longer holds it. */
   markRunning(em: Em, read: HeldRead): Promise<boolean>;
-  store(em: Em, read: HeldRead, reading: PlotReading, links: { baseUrl: string }): Promise<WriteOutcome>;
+  /** Stores finished reads of one job together; each one's outcome, in order. */
+  store(em: Em, finished: ReadonlyArray<{ read: HeldRead; reading: PlotReading }>, links: { baseUrl: string }): Promise<WriteOutcome[]>;
   fail(em: Em, read: HeldRead, error: string, at: Date, links: { baseUrl: string }): Promise<WriteOutcome>;
 }
 
 /** The register's plots (spec 3.1): a finished read charges the allowance and writes its event. */
 export const plotReads: HeldReads = {
   places: heldPlotPlaces,
-  async toRead(em, workspaceId, jobId, id) {
-    const r = await heldPlot(em, workspaceId, jobId, id);
-    if (r === null) return null;
-    return {
+  async toRead(em, workspaceId, jobId, ids) {
+    return new Map((await heldPlots(em, workspaceId, jobId, ids)).map((r) => [r.id, {
       id: r.id, workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha,
       declaredAreaHa: r.declared_area_ha, country: r.country, producerCountry: r.producer_country,
-    };
+    }]));
   },
   markRunning: (em, read) => markRunning(em, read.workspaceId, read.id, read.jobId),
-  store: (em, read, reading, links) => storeEvidence(em, {
+  store: (em, finished, links) => storeEvidenceAll(em, finished.map(({ read, reading }) => ({
     readId: randomUUID(), workspaceId: read.workspaceId, plotId: read.id, jobId: read.jobId,
     evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
-  }, links),
+  })), links),
   fail: (em, read, error, at, links) => recordFailure(em, { workspaceId: read.workspaceId, plotId: read.id, jobId: read.jobId, error, at }, links),
 };
 
@@ -133,9 +142,21 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
     const ahead = new AbortController();
     const signal = job.signal === undefined ? ahead.signal : AbortSignal.any([job.signal, ahead.signal]);
     const prepared = new Map<number, Promise<PreparedPlot | null>>();
+    // The rows of the next STORE_GROUP plots, loaded together; let go once the last of them is prepared.
+    const rows = new Map<number, Promise<Map<string, PlotToRead>>>();
+    const rowOf = (k: number) => {
+      const g = Math.floor(k / STORE_GROUP);
+      let group = rows.get(g);
+      if (group === undefined) {
+        group = reads.toRead(deps.store.em(), workspaceId, job.id, plots.slice(g * STORE_GROUP, (g + 1) * STORE_GROUP));
+        rows.set(g, group);
+      }
+      if (k === Math.min(plots.length, (g + 1) * STORE_GROUP) - 1) rows.delete(g);
+      return group.then((held) => held.get(plots[k]) ?? null);
+    };
     const prepare = (k: number) => {
       if (k >= plots.length || prepared.has(k)) return;
-      const p = reads.toRead(deps.store.em(), workspaceId, job.id, plots[k]).then((plot) => (plot === null ? null : preparePlot(plot, deps, signal)));
+      const p = rowOf(k).then((plot) => (plot === null ? null : preparePlot(plot, deps, signal)));
       p.catch(() => {});
       prepared.set(k, p);
     };
@@ -162,8 +183,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       } finally {
         prepared.delete(k);
       }
-      const outcome = await reads.store(em, held, reading, { baseUrl: deps.baseUrl });
-      log.debug({ plot: plotId, outcome, verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read');
+      stored(held, reading);
     };
     // Plots in hand: each finishes (or fails) before the job ends, however it ends.
     const inHand = new Set<Promise<void>>();
@@ -171,10 +191,42 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
     const computing = new Set<Promise<void>>();
     // A plot whose read was called off (the job's signal): the job stops taking plots and ends with its error.
     const calledOff: unknown[] = [];
-    const settleAll = () => Promise.allSettled([...inHand]);
+    // Finished reads waiting to be stored, and the groups being written.
+    let waiting: Array<{ read: HeldRead; reading: PlotReading }> = [];
+    let waitTimer: NodeJS.Timeout | undefined;
+    const writing = new Set<Promise<void>>();
+    const flush = () => {
+      clearTimeout(waitTimer);
+      waitTimer = undefined;
+      if (waiting.length === 0) return;
+      const group = waiting;
+      waiting = [];
+      const written: Promise<void> = reads.store(deps.store.em(), group, { baseUrl: deps.baseUrl }).then(
+        (outcomes) => {
+          writing.delete(written);
+          group.forEach(({ read, reading }, i) => log.debug({ plot: read.id, outcome: outcomes[i], verdict: reading.evidence.verdict, reason: reading.evidence.reason }, 'plot read'));
+        },
+        (err: unknown) => {
+          writing.delete(written);
+          calledOff.push(err);
+        },
+      );
+      writing.add(written);
+    };
+    const stored = (read: HeldRead, reading: PlotReading) => {
+      waiting.push({ read, reading });
+      if (waiting.length >= STORE_GROUP) flush();
+      else waitTimer ??= setTimeout(flush, STORE_WAIT_MS);
+    };
+    // Every plot in hand finished (or failed) and every finished read written.
+    const settleAll = async () => {
+      await Promise.allSettled([...inHand]);
+      flush();
+      await Promise.allSettled([...writing]);
+    };
     try {
       for (let k = 0; k < plots.length; k++) {
-        while ((computing.size >= plotsAtOnce || inHand.size >= 2 * plotsAtOnce) && calledOff.length === 0) await Promise.race([...computing, ...inHand]).catch(() => {});
+        while ((computing.size >= plotsAtOnce || inHand.size >= 2 * plotsAtOnce) && calledOff.length === 0) await Promise.race([...computing, ...inHand, ...writing]).catch(() => {});
         if (calledOff.length > 0) break;
         if (stopping.aborted) {
           await settleAll();
@@ -200,6 +252,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       if (calledOff.length > 0) throw calledOff[0];
       log.info('evidence job finished');
     } finally {
+      clearTimeout(waitTimer);
       ahead.abort(new Error('the job ended'));
     }
   };

@@ -10,7 +10,7 @@ import { sealEvidence } from '../../src/engine/integrity.ts';
 import { liveEvidence } from '../../src/store/register/evidence.ts';
 import { insertPlots, updatePlots, type PlotColumns } from '../../src/store/register/imports.ts';
 import { heldPlotPlaces } from '../../src/store/register/plots.ts';
-import { complete, fail, markRunning, queue, recover, type FinishedRead } from '../../src/store/register/transitions.ts';
+import { complete, completeAll, fail, markRunning, queue, recover, type FinishedRead } from '../../src/store/register/transitions.ts';
 import { fixtureEvidence, fixtureKey, fixtureMap } from '../fixtures/evidence-wrapper.ts';
 import { BACKENDS, testStore, type TestStore } from '../support/db.ts';
 
@@ -153,6 +153,34 @@ for (const backend of BACKENDS) {
       assert.equal(await complete(em(), await finishedRead(id, jobId), () => ({}), NO_BATCH), 'superseded');
       assert.equal(await units(id), 1);
       assert.equal(await count('select count(*) as n from evidence where plot_id = ?', [id]), 1);
+    });
+
+    test('completeAll stores a job\'s group of reads in one transaction, each as complete would, and skips a plot the job no longer holds', async () => {
+      const jobId = randomUUID();
+      const ids = await queued(jobId, plot('G-1'), plot('G-2', 99.2), plot('G-3', 99.3));
+      // The third plot was read before and queued again; the second has since gone to another job.
+      await complete(em(), await finishedRead(ids[2], jobId), (p) => ({ plot_id: p.id }), NO_BATCH);
+      await em().transactional((tx) => queue(tx, jobId, [ids[2]]));
+      await em().transactional((tx) => queue(tx, randomUUID(), [ids[1]]));
+      const reads = await Promise.all(ids.map((id) => finishedRead(id, jobId)));
+      // Each plot's own facts reach its row.
+      reads[0].facts = { seasons_measured: 2, landsat_2020: 'outside_moist_forest' };
+      const outcomes = await completeAll(em(), reads, (p) => ({ plot_id: p.id }), NO_BATCH);
+      assert.deepEqual(outcomes, ['stored', 'superseded', 'stored']);
+      const first = await row(ids[0]);
+      assert.equal(first.evidence_state, 'done');
+      assert.equal(first.reason, reads[0].evidence.reason);
+      assert.deepEqual(first.evidence_facts, reads[0].facts);
+      assert.deepEqual((await row(ids[2])).evidence_facts, reads[2].facts);
+      assert.equal((await row(ids[1])).evidence_state, 'queued');
+      for (const [k, n] of [1, 0, 2].entries()) {
+        assert.equal(await units(ids[k]), n);
+        assert.equal(await events(ids[k], 'plot.evidence.completed'), n);
+      }
+      // The third plot's earlier evidence stays, no longer current.
+      assert.equal(await count('select count(*) as n from evidence where plot_id = ? and current', [ids[2]]), 1);
+      assert.equal(await count('select count(*) as n from evidence where plot_id = ?', [ids[2]]), 2);
+      assert.deepEqual((await liveEvidence(em(), workspaceId, ids[2]))?.stored?.object, reads[2].evidence);
     });
 
     test('a rejected write leaves nothing behind: evidence, unit, event and state roll back together', async () => {

@@ -26,11 +26,15 @@ export const HOLD_COLUMNS = 'id, external_ref, commodity, area_ha, evidence_stat
 
 /** The plot's evidence columns; with `lock`, its row is locked until `em`'s transaction ends. */
 export async function plotHold(em: Em, workspaceId: string, plotId: string, lock = false): Promise<PlotHold | null> {
-  const rows = await em.execute<PlotHold[]>(
-    `select ${HOLD_COLUMNS} from plots where id = ? and workspace_id = ?${lock ? ' for update' : ''}`,
-    [plotId, workspaceId],
+  return (await plotHolds(em, workspaceId, [plotId], lock))[0] ?? null;
+}
+
+/** The evidence columns of those of `plotIds` in the workspace; with `lock`, their rows are locked (in id order, so two writers never wait on each other) until `em`'s transaction ends. */
+export async function plotHolds(em: Em, workspaceId: string, plotIds: readonly string[], lock = false): Promise<PlotHold[]> {
+  return em.execute<PlotHold[]>(
+    `select ${HOLD_COLUMNS} from plots where id = any(?::uuid[]) and workspace_id = ? order by id${lock ? ' for update' : ''}`,
+    [`{${plotIds.join(',')}}`, workspaceId],
   );
-  return rows[0] ?? null;
 }
 
 /**

@@ -298,12 +298,12 @@ export async function heldPlotPlaces(em: Em, workspaceId: string, jobId: string)
   return rows.map((r) => ({ id: r.id, lon: Number(r.lon), lat: Number(r.lat) }));
 }
 
-/** One plot the job still holds; null once it does not. */
-export async function heldPlot(em: Em, workspaceId: string, jobId: string, plotId: string): Promise<HeldPlot | null> {
-  const [r] = await em.execute<(Omit<HeldPlot, 'geometry'> & { geometry: unknown })[]>(
+/** Those of `plotIds` the job still holds, in one statement (a job loads its next plots' rows together). */
+export async function heldPlots(em: Em, workspaceId: string, jobId: string, plotIds: readonly string[]): Promise<HeldPlot[]> {
+  const rows = await em.execute<(Omit<HeldPlot, 'geometry'> & { geometry: unknown })[]>(
     `select p.id, p.external_ref, p.geometry, p.area_ha, p.declared_area_ha, p.country, pr.country as producer_country
-       from plots p left join producers pr on pr.id = p.producer_id where p.id = ? and ${HELD}`,
-    [plotId, workspaceId, jobId],
+       from plots p left join producers pr on pr.id = p.producer_id where p.id = any(?::uuid[]) and ${HELD}`,
+    [`{${plotIds.join(',')}}`, workspaceId, jobId],
   );
-  return r === undefined ? null : { ...r, geometry: plotGeometry.parse(r.geometry) };
+  return rows.map((r) => ({ ...r, geometry: plotGeometry.parse(r.geometry) }));
 }

@@ -317,19 +317,19 @@ export interface CompletedBatch {
 }
 
 /**
- * The batches holding `plotId` on which no plot that can be read waits for a finished read (done or
- * failed). Called in the transaction that finishes the plot's read, after its row is written, so the
- * last plot read, and any plot read again later, completes the batch once.
+ * The batches holding any of `plotIds` on which no plot that can be read waits for a finished read
+ * (done or failed), each once. Called in the transaction that finishes the plots' reads, after their
+ * rows are written, so the last plots read, and any plot read again later, complete the batch once.
  */
-export async function batchesCompletedBy(tx: Em, workspaceId: string, plotId: string): Promise<CompletedBatch[]> {
+export async function batchesCompletedBy(tx: Em, workspaceId: string, plotIds: readonly string[]): Promise<CompletedBatch[]> {
   const rows = await tx.execute<(CountRow & { id: string; reference: string; commodity: string | null; waiting: number | string })[]>(
     `select s.id, s.reference, s.commodity, ${COUNT_COLUMNS},
         -- READABLE's columns are the plots' own: no other table joined here has them.
         count(p.id) filter (where p.evidence_state in ('none', 'queued', 'running') and ${READABLE}) as waiting
        from shipments s join shipment_plots sp on sp.shipment_id = s.id join plots p on p.id = sp.plot_id
-      where s.workspace_id = ? and s.id in (select shipment_id from shipment_plots where plot_id = ?)
+      where s.workspace_id = ? and s.id in (select shipment_id from shipment_plots where plot_id = any(?::uuid[]))
       group by s.id, s.reference, s.commodity order by s.seq`,
-    [workspaceId, plotId],
+    [workspaceId, `{${plotIds.join(',')}}`],
   );
   return rows.filter((r) => Number(r.waiting) === 0).map((r) => ({ id: r.id, reference: r.reference, commodity: r.commodity, counts: countsOf(r) }));
 }

@@ -16,7 +16,7 @@ import type { EvidenceFacts } from '../../engine/plot-state.ts';
 import { Evidence } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { writeEvent } from '../outbox.ts';
-import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHold, type PlotHold } from './evidence.ts';
+import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHolds, type PlotHold } from './evidence.ts';
 import { batchesCompletedBy, type CompletedBatch } from './shipments.ts';
 import type { StoredMap } from './stored-json.ts';
 
@@ -32,9 +32,9 @@ const held = (plot: PlotHold | null, jobId: string): plot is PlotHold =>
 /** The `data` of `batch.completed` (spec 6.2), built by the caller from the batch's counts. */
 export type BatchEventData = (batch: CompletedBatch) => object;
 
-/** `batch.completed` for every batch of the plot that its finished read leaves with no plot waiting for one. */
-async function completeBatches(tx: Em, workspaceId: string, plotId: string, at: Date, batchEvent: BatchEventData): Promise<void> {
-  for (const batch of await batchesCompletedBy(tx, workspaceId, plotId)) writeEvent(tx, workspaceId, 'batch.completed', batchEvent(batch), at);
+/** `batch.completed` for every batch of the plots that their finished reads leave with no plot waiting for one. */
+async function completeBatches(tx: Em, workspaceId: string, plotIds: readonly string[], at: Date, batchEvent: BatchEventData): Promise<void> {
+  for (const batch of await batchesCompletedBy(tx, workspaceId, plotIds)) writeEvent(tx, workspaceId, 'batch.completed', batchEvent(batch), at);
 }
 
 /**
@@ -69,13 +69,20 @@ export interface JobRead {
   jobId: string;
 }
 
-/** Runs `write` in one transaction with the plot locked, if the job still holds it. */
-async function whileHeld(em: Em, read: JobRead, write: (tx: Em, plot: PlotHold) => Promise<void>): Promise<WriteOutcome> {
+/**
+ * Runs `write` in one transaction with the plots locked, over those of `reads` (one job's, in one
+ * workspace) the job still holds; answers each read's outcome, in order.
+ */
+async function whileHeld<R extends JobRead>(em: Em, reads: readonly R[], write: (tx: Em, held: Array<{ read: R; plot: PlotHold }>) => Promise<void>): Promise<WriteOutcome[]> {
+  if (reads.length === 0) return [];
   return em.transactional(async (tx) => {
-    const plot = await plotHold(tx, read.workspaceId, read.plotId, true);
-    if (!held(plot, read.jobId)) return 'superseded';
-    await write(tx, plot);
-    return 'stored';
+    const plots = new Map((await plotHolds(tx, reads[0].workspaceId, reads.map((r) => r.plotId), true)).map((p) => [p.id, p]));
+    const holding = reads.flatMap((read) => {
+      const plot = plots.get(read.plotId) ?? null;
+      return held(plot, read.jobId) ? [{ read, plot }] : [];
+    });
+    if (holding.length > 0) await write(tx, holding);
+    return reads.map((read) => (holding.some((h) => h.read === read) ? 'stored' : 'superseded'));
   });
 }
 
@@ -95,34 +102,50 @@ export interface FinishedRead extends JobRead {
  * `batch.completed` for each batch it completes, all or nothing.
  */
 export async function complete(em: Em, read: FinishedRead, completedEvent: EventData, batchEvent: BatchEventData): Promise<WriteOutcome> {
-  return whileHeld(em, read, async (tx, plot) => {
-    const e = read.evidence;
-    const issued = new Date(e.issued);
-    const loss = e.post_cutoff_loss as { share?: unknown } | null;
-    const postCutoffShare = typeof loss?.share === 'number' ? loss.share : null;
-    await tx.execute('update evidence set current = false where plot_id = ? and current', [read.plotId], 'run');
+  return (await completeAll(em, [read], completedEvent, batchEvent))[0];
+}
+
+/**
+ * `complete` for several finished reads of one job in one transaction, each stored only while the
+ * job still holds its plot: a job's reads cost a few statements a group, not a few a plot.
+ * Answers each read's outcome, in order.
+ */
+export async function completeAll(em: Em, reads: readonly FinishedRead[], completedEvent: EventData, batchEvent: BatchEventData): Promise<WriteOutcome[]> {
+  return whileHeld(em, reads, async (tx, holding) => {
+    const ids = `{${holding.map((h) => h.read.plotId).join(',')}}`;
+    await tx.execute('update evidence set current = false where plot_id = any(?::uuid[]) and current', [ids], 'run');
+    const rows = holding.map(({ read }) => {
+      const loss = read.evidence.post_cutoff_loss as { share?: unknown } | null;
+      return { id: read.plotId, verdict: read.evidence.verdict, reason: read.evidence.reason, issued: read.evidence.issued, facts: read.facts, share: typeof loss?.share === 'number' ? loss.share : null };
+    });
     await tx.execute(
-      `update plots set evidence_state = 'done', verdict = ?, reason = ?, evidence_at = ?::timestamptz, evidence_facts = ?::jsonb,
-        post_cutoff_loss_share = ?, evidence_error = null, updated_at = now() where id = ?`,
-      [e.verdict, e.reason, e.issued, JSON.stringify(read.facts), postCutoffShare, read.plotId],
+      `update plots p set evidence_state = 'done', verdict = x.verdict, reason = x.reason, evidence_at = x.issued, evidence_facts = x.facts,
+        post_cutoff_loss_share = x.share, evidence_error = null, updated_at = now()
+        from jsonb_to_recordset(?::jsonb) as x(id uuid, verdict text, reason text, issued timestamptz, facts jsonb, share double precision) where p.id = x.id`,
+      [JSON.stringify(rows)],
       'run',
     );
-    const chip = read.map.chip === null ? null : { bbox: read.map.chip.bbox, scene: read.map.chip.scene };
-    tx.create(Evidence, {
-      id: read.readId,
-      workspaceId: read.workspaceId,
-      plotId: read.plotId,
-      jobId: read.jobId,
-      issued,
-      object: e,
-      integrity: read.integrity,
-      current: true,
-      map: { footprint: read.map.footprint, chip } satisfies StoredMap,
-      chipPng: read.map.chip?.png ?? null,
-    });
-    await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
-    writeEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
-    await completeBatches(tx, read.workspaceId, read.plotId, issued, batchEvent);
+    let last = new Date(0);
+    for (const { read, plot } of holding) {
+      const issued = new Date(read.evidence.issued);
+      if (issued > last) last = issued;
+      const chip = read.map.chip === null ? null : { bbox: read.map.chip.bbox, scene: read.map.chip.scene };
+      tx.create(Evidence, {
+        id: read.readId,
+        workspaceId: read.workspaceId,
+        plotId: read.plotId,
+        jobId: read.jobId,
+        issued,
+        object: read.evidence,
+        integrity: read.integrity,
+        current: true,
+        map: { footprint: read.map.footprint, chip } satisfies StoredMap,
+        chipPng: read.map.chip?.png ?? null,
+      });
+      await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
+      writeEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
+    }
+    await completeBatches(tx, holding[0].read.workspaceId, holding.map((h) => h.read.plotId), last, batchEvent);
   });
 }
 
@@ -137,10 +160,11 @@ export interface FailedRead extends JobRead {
  * event and `batch.completed` for each batch it completes (a failed read is a finished one); nothing is charged.
  */
 export async function fail(em: Em, failure: FailedRead, failedEvent: EventData, batchEvent: BatchEventData): Promise<WriteOutcome> {
-  return whileHeld(em, failure, async (tx, plot) => {
+  const [outcome] = await whileHeld(em, [failure], async (tx, [{ plot }]) => {
     await failLocked(tx, plot, failure.workspaceId, failure.error, failure.at, failedEvent);
-    await completeBatches(tx, failure.workspaceId, failure.plotId, failure.at, batchEvent);
+    await completeBatches(tx, failure.workspaceId, [failure.plotId], failure.at, batchEvent);
   });
+  return outcome;
 }
 
 async function failLocked(tx: Em, plot: PlotHold, workspaceId: string, error: string, at: Date, failedEvent: EventData): Promise<void> {
@@ -161,7 +185,7 @@ export async function recover(em: Em, workspaceId: string, deadJobs: string[], e
     );
     for (const plot of plots) {
       await failLocked(tx, plot, workspaceId, error, at, failedEvent);
-      await completeBatches(tx, workspaceId, plot.id, at, batchEvent);
+      await completeBatches(tx, workspaceId, [plot.id], at, batchEvent);
     }
     return plots.length;
   });
