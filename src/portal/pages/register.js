@@ -159,13 +159,14 @@ export async function registerPage(main, { params, signal }) {
         const total = queuedNow ?? finished - baseline + inFlight;
         const readNow = Math.min(total, finished - baseline);
         const bar = h('progress', { max: Math.max(total, 1), value: inFlight === 0 ? Math.max(total, 1) : readNow, 'aria-labelledby': 'job-title' });
+        // The rows first: "finished" is shown only over rows that say so.
+        await load(false);
         clear(
           progress,
           h('h2', { id: 'job-title' }, inFlight === 0 ? 'Evidence job finished' : 'Evidence job running'),
           bar,
           h('p', { id: 'job-counts' }, `${inFlight === 0 ? total : readNow} of ${total} plots read in this job · ${s.queued} queued · ${s.running} reading · ${s.done} done · ${s.failed} failed in the workspace`),
         );
-        await load(false);
         if (inFlight === 0) {
           announce('The evidence job has finished');
           break;
