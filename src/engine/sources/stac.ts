@@ -215,6 +215,19 @@ function withAbsoluteHrefs(item: StacItem, readFrom: string): StacItem {
   return item;
 }
 
+/** `parse` applied once an item: a catalogue on disk yields the same item objects to every search, and every plot of a place searches them. */
+export function parsedOnce<I extends object, T>(parse: (item: I) => T): (item: I) => T {
+  const parsed = new WeakMap<I, T>();
+  return (item) => {
+    let out = parsed.get(item);
+    if (out === undefined) {
+      out = parse(item);
+      parsed.set(item, out);
+    }
+    return out;
+  };
+}
+
 // ---- the filter rules, shared by the static catalogue and the local server ----
 
 export function parseInterval(datetime: string): [number, number] {

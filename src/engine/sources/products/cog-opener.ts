@@ -28,10 +28,40 @@ export interface ProductDeps {
  */
 const KEPT_HEADERS = 1024;
 
+/**
+ * Promises kept by key, the least recently used first out past `most`. One that fails is let go,
+ * so the next ask tries again rather than keeping the failure.
+ */
+export class KeptPromises<T> {
+  readonly #kept = new Map<string, Promise<T>>();
+  readonly #most: number;
+
+  constructor(most = Infinity) {
+    this.#most = most;
+  }
+
+  get(key: string, make: () => Promise<T>): Promise<T> {
+    const found = this.#kept.get(key);
+    if (found !== undefined) {
+      // Most recently used last.
+      this.#kept.delete(key);
+      this.#kept.set(key, found);
+      return found;
+    }
+    const made = make();
+    this.#kept.set(key, made);
+    made.catch(() => {
+      if (this.#kept.get(key) === made) this.#kept.delete(key);
+    });
+    if (this.#kept.size > this.#most) this.#kept.delete(this.#kept.keys().next().value as string);
+    return made;
+  }
+}
+
 export class CogOpener {
   private readonly deps: ProductDeps;
   /** By the real address (the archive's rule maps it to one file). */
-  private readonly opened = new Map<string, Promise<Cog>>();
+  private readonly opened = new KeptPromises<Cog>(KEPT_HEADERS);
 
   constructor(deps: ProductDeps) {
     this.deps = deps;
@@ -51,23 +81,11 @@ export class CogOpener {
    * file holds (the product and its tile or scene): a failure's message says that, never where it lies.
    */
   open(realUrl: string, opts: { name: string; query?: string; headers?: Headers; signal?: AbortSignal }): Promise<Cog> {
-    let cog = this.opened.get(realUrl);
-    if (cog !== undefined) {
-      // Most recently used last.
-      this.opened.delete(realUrl);
-      this.opened.set(realUrl, cog);
-      return cog;
-    }
-    const base = this.locate(realUrl);
-    const url = opts.query ? `${base}${base.includes('?') ? '&' : '?'}${opts.query}` : base;
-    const src = openByteSource(url, { http: this.deps.http, cache: this.deps.cache, headers: opts.headers, name: opts.name });
-    const opening = openCog(src, opts.signal);
-    this.opened.set(realUrl, opening);
-    opening.catch(() => {
-      if (this.opened.get(realUrl) === opening) this.opened.delete(realUrl);
+    return this.opened.get(realUrl, () => {
+      const base = this.locate(realUrl);
+      const url = opts.query ? `${base}${base.includes('?') ? '&' : '?'}${opts.query}` : base;
+      return openCog(openByteSource(url, { http: this.deps.http, cache: this.deps.cache, headers: opts.headers, name: opts.name }), opts.signal);
     });
-    if (this.opened.size > KEPT_HEADERS) this.opened.delete(this.opened.keys().next().value as string);
-    return opening;
   }
 }
 

@@ -1,7 +1,7 @@
 // Searches the Landsat catalogue and plans reads of its band files, signed on the real host (codes.ts holds items, bands and QA bits).
 import type { PlannedLayer } from '../../raster-request.ts';
 import type { Bbox } from '../../reproject.ts';
-import { openCatalogue } from '../../stac.ts';
+import { openCatalogue, parsedOnce } from '../../stac.ts';
 import { archiveUrl } from '../archive-url.ts';
 import { CogOpener, PlanetaryComputerSigner, type ProductDeps, sceneLayers } from '../cog-opener.ts';
 import type { StacItemLike } from '../sentinel-2/codes.ts';
@@ -28,20 +28,14 @@ export function createLandsatAdapter(opts: ProductDeps): LandsatAdapter {
     if (!ref) throw new ProductItemError(`scene ${scene.id} has no ${asset} asset`);
     return cogs.open(ref.href, { name, query: await signer.query(LANDSAT_SAS_TOKEN_URL, signal), signal });
   };
-  // Items as parsed, by the catalogue's item: a catalogue on disk answers every search with the items it loaded once.
-  const parsed = new WeakMap<object, LandsatScene>();
+  const parse = parsedOnce(parseLandsatItem);
   return {
     async search(q, signal) {
       const out: LandsatScene[] = [];
       const query: Record<string, Record<string, unknown>> = { platform: { in: OLI_PLATFORMS } };
       if (q.maxCloudCover !== undefined) query['eo:cloud_cover'] = { lt: q.maxCloudCover };
       for await (const item of stac.search({ collections: [LANDSAT_CATALOGUE.collection], bbox: q.bbox, datetime: stacDatetime(q.start, q.end), query }, signal)) {
-        let scene = parsed.get(item);
-        if (scene === undefined) {
-          scene = parseLandsatItem(item as unknown as StacItemLike);
-          parsed.set(item, scene);
-        }
-        out.push(scene);
+        out.push(parse(item as unknown as StacItemLike));
       }
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },

@@ -1,7 +1,7 @@
 // Finds the Open Buildings tiles through their manifests and plans their reads (codes.ts holds the manifests' layout).
 import { type Bbox, transformBbox } from '../../reproject.ts';
 import type { ProductWindows } from '../../raster-request.ts';
-import { CogOpener, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
+import { CogOpener, KeptPromises, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
 import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, type OpenBuildingsTile, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
 
 export type OpenBuildingsWindows =
@@ -20,40 +20,22 @@ const KEPT_MANIFESTS = 64;
 
 export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdapter {
   const cogs = new CogOpener(opts);
-  const listings = new Map<string, Promise<string[]>>();
-  const manifestNames = (token: string, signal?: AbortSignal) => {
-    let p = listings.get(token);
-    if (p === undefined) {
-      p = (async () => {
-        const names: string[] = [];
-        let page: string | undefined;
-        do {
-          const listing = await readArchiveJson<GcsListing>(manifestListingUrl(token, page), opts, signal);
-          names.push(...(listing.items ?? []).map((i) => i.name));
-          page = listing.nextPageToken;
-        } while (page);
-        return names;
-      })();
-      listings.set(token, p);
-      p.catch(() => listings.delete(token));
-    }
-    return p;
-  };
+  const listings = new KeptPromises<string[]>();
+  const manifestNames = (token: string, signal?: AbortSignal) =>
+    listings.get(token, async () => {
+      const names: string[] = [];
+      let page: string | undefined;
+      do {
+        const listing = await readArchiveJson<GcsListing>(manifestListingUrl(token, page), opts, signal);
+        names.push(...(listing.items ?? []).map((i) => i.name));
+        page = listing.nextPageToken;
+      } while (page);
+      return names;
+    });
   // A manifest's tiles, parsed once: every plot of a place reads the same few manifests.
-  const manifests = new Map<string, Promise<OpenBuildingsTile[]>>();
-  const manifestTiles = (name: string, signal?: AbortSignal) => {
-    let p = manifests.get(name);
-    if (p === undefined) {
-      const reading = readArchiveJson<ManifestJson>(objectUrl(name), opts, signal).then(parseManifest);
-      manifests.set(name, reading);
-      reading.catch(() => {
-        if (manifests.get(name) === reading) manifests.delete(name);
-      });
-      if (manifests.size > KEPT_MANIFESTS) manifests.delete(manifests.keys().next().value as string);
-      p = reading;
-    }
-    return p;
-  };
+  const manifests = new KeptPromises<OpenBuildingsTile[]>(KEPT_MANIFESTS);
+  const manifestTiles = (name: string, signal?: AbortSignal) =>
+    manifests.get(name, () => readArchiveJson<ManifestJson>(objectUrl(name), opts, signal).then(parseManifest));
   return {
     async windows(box, year, signal) {
       if (year < OPEN_BUILDINGS.firstYear || year > OPEN_BUILDINGS.lastYear) return { year, coverage: false };

@@ -2,7 +2,7 @@
 import type { Cog } from '../../cog.ts';
 import type { PlannedLayer } from '../../raster-request.ts';
 import type { Bbox } from '../../reproject.ts';
-import { openCatalogue } from '../../stac.ts';
+import { openCatalogue, parsedOnce } from '../../stac.ts';
 import { archiveUrl } from '../archive-url.ts';
 import { CogOpener, PlanetaryComputerSigner, type ProductDeps, sceneLayers } from '../cog-opener.ts';
 import { parseS2Item, PC_SAS_TOKEN_URL, ProductItemError, S2_CATALOGUES, type S2Asset, type S2Catalogue, type S2Scene, sentinel2Provenance, type StacItemLike } from './codes.ts';
@@ -43,19 +43,13 @@ export function createSentinel2Adapter(opts: ProductDeps & { catalogue: S2Catalo
     const query = catalogue === 'planetary-computer' ? await signer.query(PC_SAS_TOKEN_URL, signal) : undefined;
     return cogs.open(ref.href, { name, query, signal });
   };
-  // Items as parsed, by the catalogue's item: a catalogue on disk answers every search with the items it loaded once.
-  const parsed = new WeakMap<object, S2Scene>();
+  const parse = parsedOnce((item: StacItemLike) => parseS2Item(item, catalogue));
   return {
     async search(q, signal) {
       const out: S2Scene[] = [];
       const query = q.maxCloudCover === undefined ? undefined : { 'eo:cloud_cover': { lt: q.maxCloudCover } };
       for await (const item of stac.search({ collections: [def.collection], bbox: q.bbox, datetime: stacDatetime(q.start, q.end), query }, signal)) {
-        let scene = parsed.get(item);
-        if (scene === undefined) {
-          scene = parseS2Item(item as unknown as StacItemLike, catalogue);
-          parsed.set(item, scene);
-        }
-        out.push(scene);
+        out.push(parse(item as unknown as StacItemLike));
       }
       return out.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0));
     },
