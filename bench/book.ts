@@ -34,7 +34,7 @@ import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
 import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
 import { spatialOrder } from '../src/engine/plan/plot-order.ts';
 import { planRead } from '../src/engine/plan/read-plan.ts';
-import { shipRasters, withShipment } from '../src/engine/plan/raster-shipment.ts';
+import { computePlan } from '../src/engine/read-plot.ts';
 import { mirrorPath } from '../src/engine/sources/products/archive-url.ts';
 import { S2_CATALOGUES } from '../src/engine/sources/products/sentinel-2/codes.ts';
 import { loadSigningKey } from '../src/engine/signing.ts';
@@ -136,7 +136,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   let kernelMs = 0;
   for (const f of sample) {
     const plan = await planRead({ id: randomUUID(), workspaceId: 'bench', ref: f.properties.ref, geometry: f.geometry, areaHa: f.properties.area_ha, declaredAreaHa: null, country: 'CI', producerCountry: 'CI' }, archive);
-    const run = () => shipRasters(plan.requests, warm).then((s) => withShipment(warm, s, (sh) => kernel.run('plot', { ...plan.task, shipment: { tiles: sh.tiles, rasters: sh.rasters } })));
+    const run = () => computePlan(plan, { pool: kernel, tiles: warm });
     await run();
     const k0 = perf.now();
     await run();

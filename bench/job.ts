@@ -30,9 +30,9 @@ import { serveArchiveProcess } from './archive-server-process.ts';
 import { runEvidence } from '../src/reading-service/evidence-runs.ts';
 import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
 import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
-import { DecodedTiles, shipRasters, withShipment } from '../src/engine/plan/raster-shipment.ts';
+import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
 import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/plan/read-plan.ts';
-import { preparePlot, finishPlot } from '../src/engine/read-plot.ts';
+import { computePlan, finishPlot, preparePlot } from '../src/engine/read-plot.ts';
 import { loadSigningKey } from '../src/engine/signing.ts';
 import { DEMO_SITES } from '../src/demo/sites.ts';
 import { buildSiteModel } from '../src/demo/site-model.ts';
@@ -274,9 +274,9 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
   let machineOne = 0;
   let memoryOne = 0;
   // Enough tasks that the last round's stragglers do not decide the rate: at least four per thread
-  // of the largest pool. Each task is shipped as its lane takes it and released when it ends, so
-  // the run holds the tiles of the tasks in flight, not of every task at once (shipping them all
-  // first grew to 22.5 GB on the real layouts). Each pool size gets a fresh cache of a worker's
+  // of the largest pool. Each plot is computed as its lane takes it, its steps shipped and released
+  // one by one (read-plot.ts), so the run holds the tiles of the steps in flight, not of every task
+  // at once (shipping them all first grew to 22.5 GB on the real layouts). Each pool size gets a fresh cache of a worker's
   // default size, whose spare slots are handed on to the next tasks; the sites lie far apart, so
   // a round's tasks decode their own tiles.
   const rounds = Math.ceil((4 * Math.max(...sizes)) / plans.length);
@@ -294,9 +294,8 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
     await Promise.all(Array.from({ length: size }, async () => {
       for (let i = next++; i < tasks.length; i = next++) {
         const plan = tasks[i];
-        const shipment = await shipRasters(plan.requests, tiles);
         const started = performance.now();
-        await withShipment(tiles, shipment, (sh) => pool.run('plot', { ...plan.task, shipment: { tiles: sh.tiles, rasters: sh.rasters } }));
+        await computePlan(plan, { pool, tiles });
         taskMs += performance.now() - started;
       }
     }));
@@ -320,7 +319,7 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
       machine_speedup: Number(machineSpeedup.toFixed(2)),
       ratio: Number((speedup / machineSpeedup).toFixed(2)),
       memory_speedup: Number((memory / memoryOne).toFixed(2)),
-      // A task's time as its caller sees it, and the share of the run each thread spent in one.
+      // A plot's time as its caller sees it (its steps with their shipping), and the share of the run each lane spent in one.
       task_ms: Math.round(taskMs / tasks.length),
       threads_busy: Number((taskMs / (size * seconds * 1000)).toFixed(2)),
       main_busy: Number(mainBusy.toFixed(2)),

@@ -15,10 +15,11 @@ import { decide, type Decision } from './decide.ts';
 import type { EvidenceObject } from './evidence-object.ts';
 import { type Integrity, sealEvidence } from './integrity.ts';
 import type { EnginePool } from './worker/pool.ts';
-import type { PlotTaskResult } from './worker/tasks.ts';
+import type { PlotTaskResult, SceneGroupResult } from './worker/tasks.ts';
+import type { RasterRequest } from './sources/raster-request.ts';
 import type { EvidenceFacts } from './plot-state.ts';
 import { type DecodedTiles, type Shipment, shipRasters, withShipment } from './plan/raster-shipment.ts';
-import { maskRequests, withoutClouded } from './plan/clear-scenes.ts';
+import { maskKeys, otherRequests, sceneGroups, sceneRequests, withoutClouded } from './plan/clear-scenes.ts';
 import { checkReadArea, NothingToReadError, planRead, type PlotPlan, type PlotToRead } from './plan/read-plan.ts';
 import { type PlotFootprint, plotFootprint } from './footprint.ts';
 import { type PartAnswer, plotAnswer, plotParts, readPartAnswer, unreadPartAnswer } from './plot-parts.ts';
@@ -46,7 +47,7 @@ export interface EngineDeps {
  * One part planned, and its tiles shipped unless they are left to ship when the part is read; or a
  * part over which no archive holds anything.
  */
-export type PreparedPart = { plan: PlotPlan; shipment: Shipment | null } | { plot: PlotToRead; notRead: NothingToReadError };
+export type PreparedPart = { plan: PlotPlan; ready: ShippedPart | null } | { plot: PlotToRead; notRead: NothingToReadError };
 
 /**
  * Parts planned at once. A plot may hold up to the intake's MAX_PARTS_PER_PLOT parts and each plan
@@ -90,22 +91,76 @@ export interface PlotReading {
 }
 
 /**
- * Ships a part's read in two halves: its scene masks first, read in the pool, then the bands of
- * the scenes clear enough over the plot and every other layer. Returns the plan without the
- * clouded scenes, and one shipment of everything the plot task reads.
+ * The most decoded bytes of scene tiles a part's read holds at once: the decoded-tile cache's
+ * bound, and no less than this, so a small cache does not split a record into scene-sized tasks.
  */
-async function shipPart(plan: PlotPlan, deps: EngineDeps, signal?: AbortSignal): Promise<{ plan: PlotPlan; shipment: Shipment }> {
-  const masks = maskRequests(plan);
-  let maskBytes = 0;
-  if (masks.length > 0) {
-    const first = await shipRasters(masks, deps.tiles, signal);
-    maskBytes = first.fetchedBytes;
-    const { clear } = await withShipment(deps.tiles, first, (m) => deps.pool.run('clear', { footprint: plan.task.footprint, shipment: { tiles: m.tiles, rasters: m.rasters }, masks: plan.task.optical.map((o) => o.clear) }, { signal }));
-    plan = withoutClouded(plan, clear);
+const MIN_GROUP_BYTES = 64 * 2 ** 20;
+
+const groupBytes = (tiles: DecodedTiles) => Math.max(tiles.maxBytes, MIN_GROUP_BYTES);
+
+/** A part's record, without its clouded scenes, read in steps (clear-scenes.ts): its scene groups, then the rest. */
+interface PartSteps {
+  plan: PlotPlan;
+  groups: number[][];
+  /** The requests of each group, then those of every other layer. */
+  steps: RasterRequest[][];
+}
+
+/**
+ * A part's scene masks, read in the pool a group at a time, take its clouded scenes out of the
+ * plan; what is left is read in steps that each hold at most a group's tiles.
+ */
+async function partSteps(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal): Promise<PartSteps> {
+  const clear: Array<number | null> = [];
+  for (const group of sceneGroups(plan, groupBytes(deps.tiles), maskKeys)) {
+    const shipment = await shipRasters(sceneRequests(plan, group, maskKeys), deps.tiles, signal);
+    const answer = await withShipment(deps.tiles, shipment, (m) => deps.pool.run('clear', { footprint: plan.task.footprint, shipment: { tiles: m.tiles, rasters: m.rasters }, masks: group.map((k) => plan.task.optical[k].clear) }, { signal }));
+    clear.push(...answer.clear);
   }
-  // The masks' tiles were decoded by the clear task: they travel again as their slots, without bytes.
-  const shipment = await shipRasters(plan.requests, deps.tiles, signal);
-  return { plan, shipment: { ...shipment, fetchedBytes: shipment.fetchedBytes + maskBytes } };
+  const kept = withoutClouded(plan, clear);
+  const groups = sceneGroups(kept, groupBytes(deps.tiles));
+  return { plan: kept, groups, steps: [...groups.map((g) => sceneRequests(kept, g)), otherRequests(kept)] };
+}
+
+/**
+ * A part's read in the pool, a step at a time, each step's tiles let go before the next is shipped:
+ * the record's scene groups (`scenes`), the plot task over their series and every other layer, and
+ * the shade per block at the trough scenes where the plot-wide shade answered. `first` is the first
+ * step's shipment when it was shipped ahead.
+ */
+async function computePart(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal, first?: Shipment): Promise<PlotTaskResult> {
+  const { plan, groups, steps } = part;
+  const ship = (k: number) => (k === 0 && first !== undefined ? Promise.resolve(first) : shipRasters(steps[k], deps.tiles, signal));
+  const shipped = (sh: Shipment) => ({ tiles: sh.tiles, rasters: sh.rasters });
+  const record: SceneGroupResult[] = [];
+  for (let k = 0; k < groups.length; k++) {
+    const optical = groups[k].map((s) => plan.task.optical[s]);
+    record.push(await withShipment(deps.tiles, await ship(k), (sh) => deps.pool.run('scenes', { footprint: plan.task.footprint, shipment: shipped(sh), optical }, { signal })));
+  }
+  const result = await withShipment(deps.tiles, await ship(groups.length), (sh) => deps.pool.run('plot', { ...plan.task, record, shipment: shipped(sh) }, { signal }));
+  if (!result.shade_blocks) return result;
+  const at = result.structure.scenes;
+  const shade = await shipRasters(sceneRequests(plan, at), deps.tiles, signal);
+  const structure = await withShipment(deps.tiles, shade, (sh) => deps.pool.run('shade', { footprint: plan.task.footprint, shipment: shipped(sh), optical: at.map((s) => plan.task.optical[s]), structure: result.structure }, { signal }));
+  return { ...result, structure, shade_blocks: false };
+}
+
+/** A planned read computed in the pool, step by step, as a plot's part is: the plan without its clouded scenes, and the plot task's answer. */
+export async function computePlan(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal): Promise<{ plan: PlotPlan; result: PlotTaskResult }> {
+  const steps = await partSteps(plan, deps, signal);
+  return { plan: steps.plan, result: await computePart(steps, deps, signal) };
+}
+
+/** A part's steps, the first shipped. */
+interface ShippedPart {
+  steps: PartSteps;
+  shipment: Shipment;
+}
+
+/** Plans a part's steps and ships its first, so its tiles are fetched while the plot before it computes. */
+async function shipPart(plan: PlotPlan, deps: EngineDeps, signal?: AbortSignal): Promise<ShippedPart> {
+  const steps = await partSteps(plan, deps, signal);
+  return { steps, shipment: await shipRasters(steps.steps[0], deps.tiles, signal) };
 }
 
 const planPart = (part: PlotToRead, deps: EngineDeps, signal?: AbortSignal) =>
@@ -120,13 +175,13 @@ const planPart = (part: PlotToRead, deps: EngineDeps, signal?: AbortSignal) =>
 export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: AbortSignal): Promise<PreparedPlot> {
   const split = plotParts(plot);
   if (split.length === 1) {
-    const shipped = await shipPart(await planPart(plot, deps, signal), deps, signal);
-    return { footprint: shipped.plan.footprint, parts: [shipped] };
+    const ready = await shipPart(await planPart(plot, deps, signal), deps, signal);
+    return { footprint: ready.steps.plan.footprint, parts: [{ plan: ready.steps.plan, ready }] };
   }
   const footprint = plotFootprint(plot.geometry, plot.areaHa, plot.declaredAreaHa);
   checkReadArea(footprint, deps.maxReadAreaHa);
   const parts = await atMost(split, PARTS_PLANNED_AT_ONCE, (part) => planPart(part, deps, signal).then(
-    (plan): PreparedPart => ({ plan, shipment: null }),
+    (plan): PreparedPart => ({ plan, ready: null }),
     (err: unknown): PreparedPart => {
       if (err instanceof NothingToReadError) return { plot: part, notRead: err };
       throw err;
@@ -134,7 +189,7 @@ export async function preparePlot(plot: PlotToRead, deps: EngineDeps, signal?: A
   ));
   const first = parts.find((p) => 'plan' in p);
   if (first === undefined) throw (parts[0] as { notRead: NothingToReadError }).notRead;
-  Object.assign(first, await shipPart(first.plan, deps, signal));
+  first.ready = await shipPart(first.plan, deps, signal);
   return { footprint, parts };
 }
 
@@ -158,9 +213,9 @@ export function decisionOf(plan: PlotPlan, r: PlotTaskResult): Decision {
 async function readPart(part: PreparedPart, deps: EngineDeps, signal?: AbortSignal): Promise<PartAnswer> {
   if ('notRead' in part) return unreadPartAnswer(part.plot, part.notRead.message);
   // Shipped now, after the parts before it decoded the tiles they share: those travel without bytes.
-  const { plan, shipment } = part.shipment === null ? await shipPart(part.plan, deps, signal) : { plan: part.plan, shipment: part.shipment };
-  const result = await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('plot', { ...plan.task, shipment: { tiles: sh.tiles, rasters: sh.rasters } }, { signal }));
-  return readPartAnswer(plan, result, decisionOf(plan, result));
+  const ready = part.ready ?? (await shipPart(part.plan, deps, signal));
+  const result = await computePart(ready.steps, deps, signal, ready.shipment);
+  return readPartAnswer(ready.steps.plan, result, decisionOf(ready.steps.plan, result));
 }
 
 /**

@@ -17,7 +17,7 @@ import { PALSAR_MASK, PC_MIRROR, palsarNodata } from '../../src/engine/sources/p
 import { createPalsarAdapter } from '../../src/engine/sources/products/palsar/reader.ts';
 import { transformer } from '../../src/engine/sources/reproject.ts';
 import { maskFor, type WorkerRaster } from '../../src/engine/worker/raster-window.ts';
-import { unionCoverage, windowCoverage } from '../../src/engine/worker/coverage.ts';
+import { markRead, unionCoverage, windowCoverage } from '../../src/engine/worker/coverage.ts';
 import { demoWorld, mirrored, onDisk } from '../support/demo-world.ts';
 import { readWindows } from '../support/read-windows.ts';
 import { readPlotHere } from '../support/read-plot.ts';
@@ -83,12 +83,19 @@ test('a plot across a Sentinel-2 tile edge is covered whole by scenes of both ti
   // Zone 47's tile holds the western half, zone 48's the eastern half; each reads as 0 (no data) beyond 100°E or short of it.
   const west = utmRaster(47, 99.99, EDGE, 1200);
   const east = utmRaster(48, EDGE, 100.01, 1200);
-  assert.equal(unionCoverage([{ raster: west, nodata: 0 }, { raster: east, nodata: 0 }], square), 1);
-  const half = unionCoverage([{ raster: west, nodata: 0 }], square)!;
+  // Each raster's pixels with data, as a scene group marks them for the plot task.
+  const read = (...rasters: ReturnType<typeof utmRaster>[]) => rasters.map((r) => {
+    const marked = new Uint8Array(r.width * r.height);
+    markRead(marked, r.raw, 0);
+    return { grid: r, read: marked };
+  });
+  assert.equal(unionCoverage(west, read(west, east), square), 1);
+  const half = unionCoverage(west, read(west), square);
   assert.ok(half > 0.45 && half < 0.55, `the western tile alone covers half the plot, got ${half}`);
   // A scene's fill is no data: the eastern scene filled with 0 adds nothing.
-  assert.equal(unionCoverage([{ raster: west, nodata: 0 }, { raster: utmRaster(48, EDGE, 100.01, 0), nodata: 0 }], square), half);
-  assert.equal(unionCoverage([], square), null);
+  assert.equal(unionCoverage(west, read(west, utmRaster(48, EDGE, 100.01, 0)), square), half);
+  // Counted on the first grid, whichever covers it.
+  assert.equal(unionCoverage(east, read(west, east), square), 1);
 });
 
 // ---- a plot past the archive's data ------------------------------------------------------------

@@ -1,12 +1,15 @@
 /**
- * The plan split that leaves a clouded scene's bands unfetched (a 1024² tile a band on the real
- * Sentinel-2 layout): a plot's scene masks (SCL, QA_PIXEL) are shipped first and read by the pool's
- * `clear` task; a scene whose mask calls too little of the plot clear leaves the plan for `skipped`,
- * and only the other scenes' bands are fetched.
+ * How a plot's read is split. Its scene masks (SCL, QA_PIXEL) are shipped first and read by the
+ * pool's `clear` task, so a clouded scene's bands (a 1024² tile a band on the real Sentinel-2
+ * layout) are never fetched: a scene whose mask calls too little of the plot clear leaves the plan
+ * for `skipped`. The record is then read in runs of scenes whose tiles stay within a bound, so a
+ * plot at the sensors' real revisit (some 440 scenes, 2 to 3 GB of whole tiles) never holds them
+ * all at once.
  */
 import { operatingPoints as op } from '../operating-points.ts';
 import type { SkippedScene } from '../evidence-object.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
+import { decodedBytes } from './raster-shipment.ts';
 import type { OpticalScenePlan } from '../worker/tasks.ts';
 import type { PlotPlan } from './read-plan.ts';
 
@@ -22,12 +25,39 @@ export function underClearLine(share: number): string {
   return `${Math.round(share * 100)}% of the plot clear, under the ${Math.round(op.scenes.minClearFraction * 100)}% a scene needs`;
 }
 
-const sceneKeys = (o: OpticalScenePlan) => [o.red, o.nir, o.clear.key, ...(o.aot ? [o.aot.key] : []), ...(o.aerosolQa ? [o.aerosolQa.key] : []), ...(o.boaCheck ? [o.boaCheck.blue] : [])];
+export const maskKeys = (o: OpticalScenePlan) => [o.clear.key];
+export const sceneKeys = (o: OpticalScenePlan) => [o.red, o.nir, o.clear.key, ...(o.aot ? [o.aot.key] : []), ...(o.aerosolQa ? [o.aerosolQa.key] : []), ...(o.boaCheck ? [o.boaCheck.blue] : [])];
 
-/** The requests of the plot's scene masks: what its read fetches first. */
-export function maskRequests(plan: PlotPlan): RasterRequest[] {
-  const keys = new Set(plan.task.optical.map((o) => o.clear.key));
+/** The requests of `scenes` (indices in `task.optical`), the windows `keysOf` names of each. */
+export function sceneRequests(plan: PlotPlan, scenes: readonly number[], keysOf: (o: OpticalScenePlan) => string[] = sceneKeys): RasterRequest[] {
+  const keys = new Set(scenes.flatMap((k) => keysOf(plan.task.optical[k])));
   return plan.requests.filter((r) => keys.has(r.key));
+}
+
+/** The requests of every layer but the optical scenes': what the plot task reads beside the record. */
+export function otherRequests(plan: PlotPlan): RasterRequest[] {
+  const keys = new Set(plan.task.optical.flatMap(sceneKeys));
+  return plan.requests.filter((r) => !keys.has(r.key));
+}
+
+/**
+ * The plot's scenes in runs, in the record's order, whose windows' tiles (those `keysOf` names)
+ * decode to at most `bytes` together; a scene larger than that alone makes a run.
+ */
+export function sceneGroups(plan: PlotPlan, bytes: number, keysOf: (o: OpticalScenePlan) => string[] = sceneKeys): number[][] {
+  const byKey = new Map(plan.requests.map((r) => [r.key, r]));
+  const groups: number[][] = [];
+  let held = Infinity;
+  plan.task.optical.forEach((o, k) => {
+    const size = decodedBytes(keysOf(o).flatMap((key) => byKey.get(key) ?? []));
+    if (held + size > bytes) {
+      groups.push([]);
+      held = 0;
+    }
+    groups[groups.length - 1].push(k);
+    held += size;
+  });
+  return groups;
 }
 
 /** The plan without the scenes whose mask calls too little of the plot clear (`clear` in the order of `task.optical`), each skipped with why. */

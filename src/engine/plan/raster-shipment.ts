@@ -211,6 +211,25 @@ export interface Shipment {
   fetchedBytes: number;
 }
 
+/** The decoded bytes of the distinct tiles `requests` touch: what shipping them would hold, bytes fetched or not. */
+export function decodedBytes(requests: readonly RasterRequest[]): number {
+  const seen = new Set<string>();
+  let bytes = 0;
+  const add = (cog: Cog, win: PixelWindow) => {
+    for (const ref of cog.tilesFor(win)) {
+      const key = `${cog.id}#${ref.index}`;
+      if (ref.length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      bytes += decodedByteLength(cog.tileSpec(ref));
+    }
+  };
+  for (const req of requests) {
+    if (req.parts === undefined) add(req.cog, req.band === undefined ? req.window : { ...req.window, band: req.band });
+    else for (const p of req.parts) add(p.cog, p.window);
+  }
+  return bytes;
+}
+
 /**
  * Ships every request: each tile once however many windows touch it, its compressed bytes fetched
  * unless its slot is already decoded. Fetches run together; the first failure calls off the rest.

@@ -93,7 +93,7 @@ export interface PlotPlan {
   /** The optical read's box (lon/lat). */
   box: Bbox;
   requests: RasterRequest[];
-  task: Omit<PlotTaskParams, 'shipment'>;
+  task: Omit<PlotTaskParams, 'shipment' | 'record'>;
   /** In the order of `task.optical`. */
   scenes: PlannedScene[];
   /** Sentinel-2 scenes of the record by id, for the true-colour chip. */

@@ -8,6 +8,7 @@ import { COVERAGE_NEEDED, coverageShare, covers, pixelsWithData } from '../kerne
 import type { Raster } from '../kernels/raster.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import { transformer } from '../sources/reproject.ts';
+import type { TypedArray } from './tile-decode.ts';
 import { type LonLatFootprint, maskFor, pixelSizeM, ringFor, toPixels, type WorkerRaster } from './raster-window.ts';
 
 type Grid = Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>;
@@ -72,30 +73,27 @@ export function ringCoverage(grid: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 
 
 const crsOf = (epsg: number | null) => epsg ?? 4326;
 
+/** Marks in `read` (one byte a pixel of the raster's grid) every pixel the raster holds data for. */
+export function markRead(read: Uint8Array, raw: TypedArray, nodata: number | null): void {
+  for (let i = 0; i < read.length; i++) {
+    const v = raw[i];
+    if (v !== nodata && v === v) read[i] = 1;
+  }
+}
+
 /**
- * The share of the plot's pixels on the first raster's grid that at least one of `rasters` (of any
- * grid and CRS) holds data for: the optical record's coverage over its kept scenes. Scenes of one
- * grid are merged first, so each grid is looked up once per plot pixel.
+ * The share of the plot's pixels on `first`'s grid that at least one of `grids` (of any grid and
+ * CRS, each with the pixels its windows held data for, markRead) covers: the optical record's
+ * coverage over its kept scenes. Scenes of one grid are merged first, so each grid is looked up
+ * once per plot pixel.
  */
-export function unionCoverage(rasters: ReadonlyArray<{ raster: WorkerRaster; nodata: number | null }>, footprint: LonLatFootprint): number | null {
-  if (rasters.length === 0) return null;
-  const ref = plotGrid(rasters[0].raster, footprint);
+export function unionCoverage(first: Grid, grids: Iterable<{ grid: Grid; read: Uint8Array }>, footprint: LonLatFootprint): number {
+  const ref = plotGrid(first, footprint);
   const mask = maskFor(ref, footprint);
   if (mask.count === 0) return 0;
-  const grids = new Map<string, { raster: WorkerRaster; data: Uint8Array }>();
-  for (const { raster, nodata } of rasters) {
-    const key = `${raster.epsg}|${raster.geoTransform.join(',')}|${raster.width}x${raster.height}`;
-    let g = grids.get(key);
-    if (g === undefined) grids.set(key, (g = { raster, data: new Uint8Array(raster.width * raster.height) }));
-    const raw = raster.raw;
-    for (let i = 0; i < g.data.length; i++) {
-      const v = raw[i];
-      if (v !== nodata && v === v) g.data[i] = 1;
-    }
-  }
   const covered = new Uint8Array(ref.width * ref.height);
   const [ox, pw, , oy, , ph] = ref.geoTransform;
-  for (const { raster, data } of grids.values()) {
+  for (const { grid: raster, read: data } of grids) {
     const to = transformer(crsOf(ref.epsg), crsOf(raster.epsg));
     const [sx, sw, , sy, , sh] = raster.geoTransform;
     for (let s = 0; s < mask.spans.length; s += 2) {

@@ -1,8 +1,11 @@
 /**
- * The pool's task entry (design decision 4): one plot with all its rasters. Tiles are made ready,
- * windows assembled, the footprint rasterised once per grid, then every instrument's kernel runs
- * and the context blocks are computed; a few numbers per scene and per instrument go back.
- * The module's exports are the tasks of tasks.ts, by name, checked against the map's shapes.
+ * The pool's task entry (design decision 4). A plot is read in a few tasks, each on a bounded
+ * share of its tiles: `scenes` reads a group of its optical scenes (tiles made ready, windows
+ * assembled, the footprint rasterised once per grid) into per-scene and per-block sums; `plot`
+ * joins the groups into the record's series and runs every other instrument's kernel and the
+ * context; `shade` reads the trough scenes' shade per block. A few numbers per scene, block and
+ * instrument go back. The module's exports are the tasks of tasks.ts, by name, checked against the
+ * map's shapes.
  */
 import { operatingPoints as op } from '../operating-points.ts';
 import { PALSAR_MASK } from '../sources/products/palsar/codes.ts';
@@ -22,11 +25,11 @@ import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaAerosolLookups, qaPixelAnyBitLookup, qaPixelClearLookup, SCENE_USABLE, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
 import { seasonalTroughs } from '../kernels/seasonal-troughs.ts';
-import { structureAtTrough } from '../kernels/structure-at-trough.ts';
-import type { ChipTaskParams, ChipTaskResult, ClearTaskParams, ClearTaskResult, EngineTaskName, EngineTasks, PlotTaskParams, PlotTaskResult, SceneReading } from './tasks.ts';
+import { type StructureAtTrough, structureAtTrough } from '../kernels/structure-at-trough.ts';
+import type { ChipTaskParams, ChipTaskResult, ClearTaskParams, ClearTaskResult, EngineTaskName, EngineTasks, OpticalScenePlan, PlotTaskParams, PlotTaskResult, RasterGrid, SceneGroupParams, SceneGroupResult, SceneReading, ShadeTaskParams, WithBlocks } from './tasks.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
-import { answerWhenCovered, unionCoverage, windowCoverage } from './coverage.ts';
+import { answerWhenCovered, markRead, unionCoverage, windowCoverage } from './coverage.ts';
 import { renderMapTile } from './map-tile.ts';
 import { TRUE_COLOUR_WHITE } from '../map-layers.ts';
 
@@ -44,10 +47,10 @@ function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRa
   return r;
 }
 
-const gridOf = (r: WorkerRaster) => `${r.epsg}|${r.geoTransform.join(',')}|${r.width}x${r.height}`;
+const gridOf = (r: RasterGrid) => `${r.epsg}|${r.geoTransform.join(',')}|${r.width}x${r.height}`;
 
 /** The footprint's mask on each grid, made once: a plot's scenes of one tile share their grid. */
-function masksOf(footprint: LonLatFootprint): (r: WorkerRaster) => PixelMask {
+function masksOf(footprint: LonLatFootprint): (r: RasterGrid) => PixelMask {
   const masks = new Map<string, PixelMask>();
   return (r) => {
     const grid = gridOf(r);
@@ -69,7 +72,7 @@ interface GridBlocks {
 }
 
 /** The plot's blocks on each grid and cell size, made once: every instrument shares the lattices of the frame. */
-function blocksOf(frame: BlockFrame, maskOf: (r: WorkerRaster) => PixelMask): (r: WorkerRaster, cellM: number) => GridBlocks {
+function blocksOf(frame: BlockFrame, maskOf: (r: RasterGrid) => PixelMask): (r: RasterGrid, cellM: number) => GridBlocks {
   const made = new Map<string, GridBlocks>();
   return (r, cellM) => {
     const key = `${gridOf(r)}|${cellM}`;
@@ -86,7 +89,7 @@ function blocksOf(frame: BlockFrame, maskOf: (r: WorkerRaster) => PixelMask): (r
 type BlocksOf = ReturnType<typeof blocksOf>;
 
 /** The ground around the plot on each grid, as one block (kernels/ring-dip.ts), made once. */
-function ringsOf(maskOf: (r: WorkerRaster) => PixelMask): (r: WorkerRaster) => { mask: PixelMask; blocks: Int32Array } {
+function ringsOf(maskOf: (r: RasterGrid) => PixelMask): (r: WorkerRaster) => { mask: PixelMask; blocks: Int32Array } {
   const made = new Map<string, { mask: PixelMask; blocks: Int32Array }>();
   return (r) => {
     const grid = gridOf(r);
@@ -97,7 +100,7 @@ function ringsOf(maskOf: (r: WorkerRaster) => PixelMask): (r: WorkerRaster) => {
 }
 
 /** One optical scene's bands as the kernels read them: reflectance settled, the clear mask on the red band's grid with cloud edges buffered. */
-function sceneBands(scene: PlotTaskParams['optical'][number], rasters: ReadonlyMap<string, WorkerRaster>) {
+function sceneBands(scene: OpticalScenePlan, rasters: ReadonlyMap<string, WorkerRaster>) {
   const red = need(rasters, scene.red);
   let reflectance: Encoding = scene.reflectance;
   if (scene.boaCheck !== null) {
@@ -124,12 +127,11 @@ function sceneBands(scene: PlotTaskParams['optical'][number], rasters: ReadonlyM
  * on every grid, so the scenes' sums pool per lattice whatever their sensor; the first trough
  * scene's grid carries the summary.
  */
-function shadeByBlock(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, troughScenes: readonly number[], maskOf: (r: WorkerRaster) => PixelMask, gridBlocks: BlocksOf): BlockSummary | null {
-  if (troughScenes.length === 0) return null;
+function shadeByBlock(troughScenes: readonly OpticalScenePlan[], rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: RasterGrid) => PixelMask, gridBlocks: BlocksOf): BlockSummary | null {
   let summary: { mask: PixelMask; grid: GridBlocks } | null = null;
   let sums: SceneBlockSums[] = [];
   for (let j = 0; j < troughScenes.length; j++) {
-    const bands = sceneBands(p.optical[troughScenes[j]], rasters);
+    const bands = sceneBands(troughScenes[j], rasters);
     const mask = maskOf(bands.red);
     const grid = gridBlocks(bands.red, op.blocks.fineCellM);
     if (summary === null) {
@@ -146,33 +148,46 @@ function shadeByBlock(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRast
   return summariseBlocks(summary.mask, summary.grid.affine, answers);
 }
 
-function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: WorkerRaster) => PixelMask, gridBlocks: BlocksOf) {
-  const n = p.optical.length;
-  const days = new Float64Array(n);
-  const index = new Float64Array(n);
-  const flags = new Uint8Array(n);
-  const shade = new Float64Array(n);
-  const aot = new Float64Array(n);
-  const scenes: SceneReading[] = [];
-  let pixels = 0;
-  let pitch: number | null = null;
-  // NDVI per block and scene for the dip of every part of the plot, summarised on the finest grid.
-  let dipSums: SceneBlockSums[] = [];
-  let dipGrid: { mask: PixelMask; grid: GridBlocks } | null = null;
-  // The ring's NDVI per scene, read where the plot's scene was usable and most of the ring was clear.
+/** The `shade` task: the plot-wide shade reading with its blocks, forest-like where a located part reads so. */
+function readShadeTask(p: ShadeTaskParams): WithBlocks<StructureAtTrough> {
+  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const maskOf = masksOf(p.footprint);
+  const blocks = shadeByBlock(p.optical, rasters, maskOf, blocksOf(blockFrame(p.footprint), maskOf));
+  return blocks === null ? p.structure : withForestPart(p.structure, blocks, op.blocks.forestPart);
+}
+
+/**
+ * The `scenes` task: a group of the record's scenes, each read over the plot (its statistics, its
+ * NDVI per dip block, its ring) with the grids they lie on, so the plot task joins the groups
+ * without their tiles.
+ */
+function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
+  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const maskOf = masksOf(p.footprint);
+  const gridBlocks = blocksOf(blockFrame(p.footprint), maskOf);
   const ringOf = ringsOf(maskOf);
-  const ringSums = sceneBlockSums(n, 1);
+  const n = p.optical.length;
+  const flags = new Uint8Array(n);
+  const scenes: SceneReading[] = [];
+  const grids: SceneGroupResult['grids'] = [];
+  const gridAt = new Map<string, number>();
+  const sceneGrid = new Int32Array(n);
+  let dips: SceneBlockSums[] = [];
+  // The ring's NDVI per scene, read where the plot's scene was usable and most of the ring was clear.
+  const ring = sceneBlockSums(n, 1);
   const ringUsable = new Uint8Array(n);
   p.optical.forEach((scene, k) => {
     const { red, nir, reflectance, clear } = sceneBands(scene, rasters);
     const mask = maskOf(red);
     const grid = gridBlocks(red, op.blocks.dipCellM);
-    if (pitch === null || (scene.sensor === 'sentinel-2' && pitch > pixelSizeM(red).x)) {
-      pitch = pixelSizeM(red).x;
-      pixels = mask.count;
-      dipGrid = { mask, grid };
+    const key = gridOf(red);
+    let g = gridAt.get(key);
+    if (g === undefined) {
+      gridAt.set(key, (g = grids.length));
+      grids.push({ grid: { geoTransform: red.geoTransform, epsg: red.epsg, width: red.width, height: red.height }, pitchM: pixelSizeM(red).x, pixels: mask.count, read: new Uint8Array(red.width * red.height) });
     }
-    if (dipSums.length === 0) dipSums = grid.lattices.map((l) => sceneBlockSums(n, blockCount(l)));
+    sceneGrid[k] = g;
+    if (dips.length === 0) dips = grid.lattices.map((l) => sceneBlockSums(n, blockCount(l)));
     const stats = sceneStats({
       mask,
       red: red.raw as DigitalNumbers,
@@ -185,16 +200,13 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
     });
     const usable = sceneFlags(stats, op.scenes);
     if (usable !== 0) {
-      grid.blocks.forEach((blocks, l) => addSceneBlocks({ mask, blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, dipSums[l]));
-      const ring = ringOf(red);
-      addSceneBlocks({ mask: ring.mask, blocks: ring.blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, ringSums);
-      ringUsable[k] = +(ring.mask.count > 0 && ringSums.count[k] >= op.scenes.minClearFraction * ring.mask.count);
+      grid.blocks.forEach((blocks, l) => addSceneBlocks({ mask, blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, dips[l]));
+      const around = ringOf(red);
+      addSceneBlocks({ mask: around.mask, blocks: around.blocks, red: red.raw as DigitalNumbers, nir: nir.raw as DigitalNumbers, reflectance, clear, shade: op.scenes.shadeEndmembers }, k, ring);
+      ringUsable[k] = +(around.mask.count > 0 && ring.count[k] >= op.scenes.minClearFraction * around.mask.count);
+      markRead(grids[g].read, red.raw, scene.reflectance.nodata);
     }
-    days[k] = scene.day;
-    index[k] = stats.ndvi_median ?? Number.NaN;
     flags[k] = usable;
-    shade[k] = stats.shade_fraction ?? Number.NaN;
-    aot[k] = stats.aot_mean ?? Number.NaN;
     scenes.push({
       pixels: stats.pixels,
       clear_pixels: stats.clear_pixels,
@@ -205,18 +217,88 @@ function readingsOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
       usable: usable !== 0,
     });
   });
+  return { scenes, flags, grids, sceneGrid, dips, ring, ringUsable };
+}
+
+/** Sums of the groups' scenes laid end to end, as if one task had read the whole record. */
+function joinSums(parts: readonly SceneBlockSums[], scenes: number): SceneBlockSums {
+  const whole = sceneBlockSums(scenes, parts[0].blocks);
+  let at = 0;
+  for (const part of parts) {
+    whole.ndvi.set(part.ndvi, at);
+    whole.shade.set(part.shade, at);
+    whole.count.set(part.count, at);
+    at += part.count.length;
+  }
+  return whole;
+}
+
+/**
+ * The record's series from its scene groups: the plot's troughs, its dip per block, its ring, the
+ * plot-wide shade at the troughs, and the optical coverage over the kept scenes (Sentinel-2 first,
+ * so the 10 m grid is counted on). The dip blocks are summarised on the finest grid read.
+ */
+function recordOf(p: PlotTaskParams, maskOf: (r: RasterGrid) => PixelMask, gridBlocks: BlocksOf) {
+  const n = p.optical.length;
+  const days = Float64Array.from(p.optical, (s) => s.day);
+  const scenes = p.record.flatMap((g) => g.scenes);
+  if (scenes.length !== n) throw new Error(`the record's groups read ${scenes.length} scenes of the ${n} planned`);
+  const index = Float64Array.from(scenes, (s) => s.ndvi ?? Number.NaN);
+  const shade = Float64Array.from(scenes, (s) => s.shade ?? Number.NaN);
+  const aot = Float64Array.from(scenes, (s) => s.aot ?? Number.NaN);
+  const flags = new Uint8Array(n);
+  const ringUsable = new Uint8Array(n);
+  const grids = p.record.flatMap((g) => Array.from(g.sceneGrid, (at) => g.grids[at]));
+  let at = 0;
+  for (const g of p.record) {
+    flags.set(g.flags, at);
+    ringUsable.set(g.ringUsable, at);
+    at += g.flags.length;
+  }
+  let pitch: number | null = null;
+  let pixels = 0;
+  let dipOn: RasterGrid | null = null;
+  p.optical.forEach((scene, k) => {
+    if (pitch === null || (scene.sensor === 'sentinel-2' && pitch > grids[k].pitchM)) {
+      pitch = grids[k].pitchM;
+      pixels = grids[k].pixels;
+      dipOn = grids[k].grid;
+    }
+  });
   const plotTroughs = seasonalTroughs({ days, index, flags }, p.period, op.seasons);
   // Blocks and ring are read, as the plot's troughs are, in scenes of clear air.
   const clearAir = flags.map((f) => +(f === SCENE_USABLE));
-  const dips = dipGrid as { mask: PixelMask; grid: GridBlocks } | null;
   const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels, unlikeDays: op.blocks.unlike.dipDays, unlikeDepth: op.blocks.unlike.dipDepth };
-  const troughs = withDipBlocks(plotTroughs, dips === null ? null : summariseBlocks(dips.mask, dips.grid.affine, dips.grid.blocks.map((blocks, l) =>
-    blockDips({ blocks, sums: dipSums[l], days, usable: clearAir, seasons: plotTroughs.seasons }, dipLines))), op.blocks.forestPart);
+  const troughs = withDipBlocks(plotTroughs, dipOn === null ? null : (() => {
+    const grid = gridBlocks(dipOn, op.blocks.dipCellM);
+    const sums = grid.lattices.map((_, l) => joinSums(p.record.map((g) => g.dips[l]), n));
+    return summariseBlocks(maskOf(dipOn), grid.affine, grid.blocks.map((blocks, l) => blockDips({ blocks, sums: sums[l], days, usable: clearAir, seasons: plotTroughs.seasons }, dipLines)));
+  })(), op.blocks.forestPart);
+  const ringSums = n === 0 ? sceneBlockSums(0, 1) : joinSums(p.record.map((g) => g.ring), n);
   const ring = ringDip({ sums: ringSums, days, usable: ringUsable.map((u, k) => u & clearAir[k]), seasons: plotTroughs.seasons }, { dipDepth: op.seasons.dipDepth, sameDays: op.blocks.unlike.dipDays, sameDepth: op.blocks.unlike.dipDepth });
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
-  const blocks = plotWide.forest_like === null ? null : shadeByBlock(p, rasters, plotWide.scenes, maskOf, gridBlocks);
-  const structure = blocks === null ? { ...plotWide, blocks, located: false } : withForestPart(plotWide, blocks, op.blocks.forestPart);
-  return { scenes, troughs, ring, structure, pixels, pitch };
+  const kept = scenes.flatMap((s, k) => (s.usable ? [k] : []));
+  const first = kept.find((k) => p.optical[k].sensor === 'sentinel-2') ?? kept[0];
+  const covered = new Map<string, { grid: RasterGrid; read: Uint8Array }>();
+  for (const g of p.record) {
+    for (const { grid, read } of g.grids) {
+      const key = gridOf(grid);
+      const had = covered.get(key);
+      if (had === undefined) covered.set(key, { grid, read: read.slice() });
+      else for (let i = 0; i < read.length; i++) had.read[i] |= read[i];
+    }
+  }
+  return {
+    scenes,
+    troughs,
+    ring,
+    structure: { ...plotWide, blocks: null, located: false },
+    // The shade per block is read (the shade task) only where the plot-wide shade answered.
+    shadeBlocks: plotWide.forest_like !== null && plotWide.scenes.length > 0,
+    pixels,
+    pitch,
+    coverage: first === undefined ? null : unionCoverage(grids[first].grid, covered.values(), p.footprint),
+  };
 }
 
 /** The radar years pooled into one reading: their windows share one grid, so they stack row-wise. */
@@ -265,20 +347,14 @@ function radarOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, 
   return withForestPart(plotWide, summariseBlocks(plot, grid.affine, answers), op.blocks.forestPart);
 }
 
-/**
- * The share of the plot each read had data for: the optical record over its kept scenes (Sentinel-2
- * first, so the 10 m grid is counted on), and each instrument's windows.
- */
-function coverageOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: WorkerRaster) => PixelMask, scenes: readonly SceneReading[]): PlotTaskResult['coverage'] {
-  const kept = p.optical.filter((_, k) => scenes[k].usable).sort((a, b) => +(a.sensor !== 'sentinel-2') - +(b.sensor !== 'sentinel-2'));
-  const optical = unionCoverage(kept.map((s) => ({ raster: need(rasters, s.red), nodata: s.reflectance.nodata })), p.footprint);
+/** The share of the plot each instrument's windows had data for. */
+function coverageOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: RasterGrid) => PixelMask): Omit<PlotTaskResult['coverage'], 'optical'> {
   const of = (key: string, nodata: number | null, others: readonly string[] = []) => {
     const r = need(rasters, key);
     return windowCoverage(r, maskOf(r), [r.raw, ...others.map((k) => need(rasters, k).raw)], nodata, p.footprint);
   };
   const radarYears = p.radar?.years ?? [];
   return {
-    optical,
     radar: radarYears.length === 0 ? null : of(radarYears[0].hv, radarYears[0].nodata, radarYears.slice(1).map((y) => y.hv)),
     height: p.height === null ? null : of(p.height.key, p.height.encoding.nodata),
     terrain: p.terrain === null ? null : of(p.terrain.key, p.terrain.encoding.nodata),
@@ -289,7 +365,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
   const maskOf = masksOf(p.footprint);
   const gridBlocks = blocksOf(blockFrame(p.footprint), maskOf);
-  const optical = readingsOf(p, rasters, maskOf, gridBlocks);
+  const optical = recordOf(p, maskOf, gridBlocks);
   const height = p.height === null ? null : (() => {
     const h = need(rasters, p.height.key);
     const mask = maskOf(h);
@@ -305,7 +381,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
     const dem = need(rasters, t.key);
     return terrainSlope({ mask: maskOf(dem), dem: dem.raw, encoding: t.encoding, pixelWidthM: t.pixelWidthM, pixelHeightM: t.pixelHeightM }, op.terrain);
   })();
-  const coverage = coverageOf(p, rasters, maskOf, optical.scenes);
+  const coverage = { optical: optical.coverage, ...coverageOf(p, rasters, maskOf) };
   return {
     pixels: optical.pixels,
     pitch_m: optical.pitch,
@@ -313,6 +389,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
     troughs: optical.troughs,
     ring: optical.ring,
     structure: optical.structure,
+    shade_blocks: optical.shadeBlocks,
     radar: answerWhenCovered(radarOf(p, rasters, gridBlocks), coverage.radar, 'radar mosaics'),
     height: answerWhenCovered(height, coverage.height, 'canopy-height map'),
     terrain,
@@ -321,7 +398,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   };
 }
 
-/** Each scene mask's clear share of the plot, on the mask's grid: the first half of a plot's read. */
+/** Each scene mask's clear share of the plot, on the mask's grid: the first step of a plot's read. */
 function clearShares(p: ClearTaskParams): ClearTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
   const maskOf = masksOf(p.footprint);
@@ -365,8 +442,8 @@ function cutChip(p: ChipTaskParams): ChipTaskResult {
 /** Piscina calls the module's exports by name: exactly the tasks of the map, each taking its params and answering its result. */
 const clusterAlerts = (r: AlertClusterRequest) => alertClusters(r.pixels, r.pixelDeg, r.maxGapDays);
 
-const tasks = { plot: readPlotTask, clear: clearShares, chip: cutChip, tile: renderMapTile, clusters: clusterAlerts } satisfies {
+const tasks = { scenes: readSceneGroup, plot: readPlotTask, shade: readShadeTask, clear: clearShares, chip: cutChip, tile: renderMapTile, clusters: clusterAlerts } satisfies {
   [K in EngineTaskName]: (params: EngineTasks[K]['params']) => EngineTasks[K]['result'] | Promise<EngineTasks[K]['result']>;
 };
 
-export const { plot, clear, chip, tile, clusters } = tasks;
+export const { scenes, plot, shade, clear, chip, tile, clusters } = tasks;

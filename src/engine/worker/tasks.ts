@@ -1,7 +1,9 @@
 /**
  * The one typed map of the tasks the engine's pool runs (design decision 4): each task's name,
- * what it is sent and what it answers. A task is one plot with all its rasters; what comes back is
- * a handful of numbers per scene and per instrument, never a raster.
+ * what it is sent and what it answers. A plot is read in a few tasks, each holding a bounded share
+ * of its tiles (read-plot.ts): its optical record a group of scenes at a time, then every other
+ * instrument with the record's series, then the shade of its trough scenes per block. What comes
+ * back is a handful of numbers per scene, block and instrument, never a raster.
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
@@ -13,7 +15,8 @@ import type { HeightPercentiles } from '../kernels/height-percentiles.ts';
 import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import type { MapTileTaskParams } from './map-tile.ts';
-import type { LonLatFootprint, ShippedRaster, ShippedTile } from './raster-window.ts';
+import type { SceneBlockSums } from '../kernels/scene-blocks.ts';
+import type { LonLatFootprint, ShippedRaster, ShippedTile, WorkerRaster } from './raster-window.ts';
 import type { StructureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { TerrainSlope } from '../kernels/terrain-slope.ts';
 
@@ -57,11 +60,40 @@ export interface RadarYearPlan {
   nodata: number;
 }
 
+/** The grid a window lies on: what a footprint's masks and blocks need of a raster. */
+export type RasterGrid = Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>;
+
+/** A run of consecutive scenes of a plot's record, read on their own tiles. */
+export interface SceneGroupParams {
+  footprint: LonLatFootprint;
+  shipment: RasterShipment;
+  optical: OpticalScenePlan[];
+}
+
+/** What a group of scenes gave over the plot: per scene its reading, its sums per block and over the ring. */
+export interface SceneGroupResult {
+  scenes: SceneReading[];
+  /** sceneFlags per scene (SCENE_USABLE for clear air). */
+  flags: Uint8Array;
+  /** Each grid the scenes' red windows lie on, once, with the pixels any usable scene had data for. */
+  grids: Array<{ grid: RasterGrid; pitchM: number; pixels: number; read: Uint8Array }>;
+  /** Per scene, its red window's grid in `grids`. */
+  sceneGrid: Int32Array;
+  /** NDVI and shade per dip block and scene, per lattice, the group's scenes only. */
+  dips: SceneBlockSums[];
+  /** The ring's sums per scene, and whether each scene read enough of the ring. */
+  ring: SceneBlockSums;
+  ringUsable: Uint8Array;
+}
+
 export interface PlotTaskParams {
   footprint: LonLatFootprint;
+  /** Every raster but the optical scenes': those were read by the `scenes` tasks of `record`. */
   shipment: RasterShipment;
   /** Oldest first: the record's series is read in this order. */
   optical: OpticalScenePlan[];
+  /** The scene groups' answers, in order, together one per scene of `optical`. */
+  record: SceneGroupResult[];
   /** The record period, inclusive UTC day numbers. */
   period: { start: number; end: number };
   /** Years of one grid and one nodata, pooled into one reading; null when no mosaic could be opened. */
@@ -100,6 +132,15 @@ export interface SceneReading {
 /** An instrument's plot-wide reading with what its sub-plot blocks said (null where they were not read). */
 export type WithBlocks<T> = T & { blocks: BlockSummary | null };
 
+/** The shade per block at the plot's trough scenes, added to the plot-wide reading. */
+export interface ShadeTaskParams {
+  footprint: LonLatFootprint;
+  shipment: RasterShipment;
+  /** The trough scenes read through clear air (`structure.scenes`), in that order. */
+  optical: OpticalScenePlan[];
+  structure: WithBlocks<StructureAtTrough>;
+}
+
 export interface PlotTaskResult {
   /** Plot pixels on the optical grid of the first scene (Sentinel-2's 10 m where it was read). */
   pixels: number;
@@ -110,7 +151,10 @@ export interface PlotTaskResult {
   troughs: PlotTroughs;
   /** Whether the ground around the plot showed the plot's own dip. */
   ring: RingDip;
+  /** Its blocks are read by the `shade` task where `shade_blocks` is set. */
   structure: WithBlocks<StructureAtTrough>;
+  /** Whether the shade per block is still to be read at `structure.scenes` (the plot-wide shade answered). */
+  shade_blocks: boolean;
   radar: WithBlocks<RadarContrast> | null;
   height: WithBlocks<HeightPercentiles> | null;
   terrain: TerrainSlope | null;
@@ -144,7 +188,9 @@ export interface ChipTaskResult {
 }
 
 export interface EngineTasks {
+  scenes: { params: SceneGroupParams; result: SceneGroupResult };
   plot: { params: PlotTaskParams; result: PlotTaskResult };
+  shade: { params: ShadeTaskParams; result: WithBlocks<StructureAtTrough> };
   clear: { params: ClearTaskParams; result: ClearTaskResult };
   chip: { params: ChipTaskParams; result: ChipTaskResult };
   /** A map tile as PNG bytes (map-tile.ts). */

@@ -1,8 +1,8 @@
 // The plan split: a scene whose mask calls too little of the plot clear leaves the plan before its
-// other bands are fetched, and says why.
+// other bands are fetched, and says why; the record is read in runs of scenes of bounded tiles.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskRequests, underClearLine, withoutClouded } from '../../../src/engine/plan/clear-scenes.ts';
+import { maskKeys, otherRequests, sceneGroups, sceneRequests, underClearLine, withoutClouded } from '../../../src/engine/plan/clear-scenes.ts';
 import type { PlotPlan } from '../../../src/engine/plan/read-plan.ts';
 import { clearShare, sclClearLookup } from '../../../src/engine/kernels/scene-stats.ts';
 import { operatingPoints as op } from '../../../src/engine/operating-points.ts';
@@ -20,7 +20,12 @@ function planOf(optical: OpticalScenePlan[]): PlotPlan {
   return {
     task: { optical },
     scenes: optical.map((o) => ({ id: o.id, sensor: o.sensor, date: new Date(o.day * 86_400_000).toISOString().slice(0, 10) })),
-    requests: keys.map((key) => ({ key })),
+    // Each window on a file of its own, touching one 1024² uint16 tile (2 MiB decoded).
+    requests: keys.map((key) => ({
+      key,
+      window: { x0: 0, y0: 0, width: 40, height: 40 },
+      cog: { id: key, tilesFor: () => [{ index: 0, length: 100 }], tileSpec: () => ({ compression: 8, predictor: 2, dtype: 'uint16', width: 1024, height: 1024 }) },
+    })),
     skipped: [{ scene: 'earlier', at: '2016-01-01', why: 'its files could not be read (not_found)' }],
   } as unknown as PlotPlan;
 }
@@ -38,7 +43,7 @@ test('scenes under the clear line leave the plan with why, their bands unfetched
   const line = op.scenes.minClearFraction;
   const optical = [scene('a', 17000), scene('b', 17010, 'shared/aot'), scene('c', 17020, 'shared/aot'), scene('d', 17030), scene('e', 17040)];
   const plan = planOf(optical);
-  assert.deepEqual(maskRequests(plan).map((r) => r.key), ['a/scl', 'b/scl', 'c/scl', 'd/scl', 'e/scl']);
+  assert.deepEqual(sceneRequests(plan, [0, 1, 2, 3, 4], maskKeys).map((r) => r.key), ['a/scl', 'b/scl', 'c/scl', 'd/scl', 'e/scl']);
   // b is clouded, c just under the line (left to the plot task, which buffers cloud edges on the red grid), d has no plot pixel on its mask.
   const split = withoutClouded(plan, [0.95, 0.3, line - 0.01, null, 0]);
   assert.deepEqual(split.task.optical.map((o) => o.id), ['a', 'c', 'd']);
@@ -53,4 +58,18 @@ test('scenes under the clear line leave the plan with why, their bands unfetched
   ]);
   assert.equal(underClearLine(0.3), `30% of the plot clear, under the ${Math.round(line * 100)}% a scene needs`);
   assert.equal(withoutClouded(plan, [1, 1, 1, 1, 1]), plan);
+});
+
+test('the record is read in runs of consecutive scenes whose tiles stay within the bound; the other layers apart', () => {
+  const MiB = 2 ** 20;
+  const plan = planOf([scene('a', 17000), scene('b', 17010, 'shared/aot'), scene('c', 17020, 'shared/aot'), scene('d', 17030), scene('e', 17040)]);
+  // Four windows a scene, 8 MiB of tiles; a window two scenes share counts with each.
+  assert.deepEqual(sceneGroups(plan, 16 * MiB), [[0, 1], [2, 3], [4]]);
+  assert.deepEqual(sceneGroups(plan, 24 * MiB), [[0, 1, 2], [3, 4]]);
+  // A scene past the bound alone makes a run; no scene is ever left out.
+  assert.deepEqual(sceneGroups(plan, MiB), [[0], [1], [2], [3], [4]]);
+  assert.deepEqual(sceneGroups(plan, 4 * MiB, maskKeys), [[0, 1], [2, 3], [4]]);
+  assert.deepEqual(sceneGroups(planOf([]), 16 * MiB), []);
+  assert.deepEqual(sceneRequests(plan, [1, 2]).map((r) => r.key), ['b/red', 'b/nir', 'b/scl', 'shared/aot', 'c/red', 'c/nir', 'c/scl']);
+  assert.deepEqual(otherRequests(plan).map((r) => r.key), ['palsar/hv']);
 });
