@@ -18,7 +18,10 @@
  * Beside it, in the same run, the baseline a geospatial engineer would write (bench/gdal-book.py,
  * Python with GDAL, block cache the size of our decoded-tile cache) computing each plot's masked
  * NDVI median per Sentinel-2 scene over the same plots in the same order, as one process and as
- * `--procs` processes. Its work is the optical record only; ours is the whole read.
+ * `--procs` processes. Its work is the optical record only; ours is the whole read. So our optical
+ * read alone runs too, like for like (`--optical THREADS` in a child: the same plots, in the same
+ * order, each plot's Sentinel-2 record read as a plot's is), on one pool thread and on one a core,
+ * each right after the baseline's run of as many processes.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,8 +36,8 @@ import { openDemoArchive } from '../src/demo/open-archive.ts';
 import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
 import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
 import { spatialOrder } from '../src/engine/plan/plot-order.ts';
-import { planRead } from '../src/engine/plan/read-plan.ts';
-import { computePlan } from '../src/engine/read-plot.ts';
+import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/plan/read-plan.ts';
+import { computePlan, readOpticalRecord } from '../src/engine/read-plot.ts';
 import { mirrorPath } from '../src/engine/sources/products/archive-url.ts';
 import { S2_CATALOGUES } from '../src/engine/sources/products/sentinel-2/codes.ts';
 import { loadSigningKey } from '../src/engine/signing.ts';
@@ -56,6 +59,11 @@ interface BookFeature { properties: { ref: string; area_ha: number }; geometry: 
 
 const bookFeatures = (w: BookWorld, read: number): BookFeature[] =>
   (JSON.parse(readFileSync(bookPath(w), 'utf8')) as { features: BookFeature[] }).features.slice(0, read);
+
+const plotOf = (f: BookFeature): PlotToRead => ({ id: randomUUID(), workspaceId: 'bench', ref: f.properties.ref, geometry: f.geometry, areaHa: f.properties.area_ha, declaredAreaHa: null, country: 'CI', producerCountry: 'CI' });
+
+/** The book's plots in the job's read order (and the baseline's). */
+const ordered = (features: readonly BookFeature[]) => spatialOrder(features.map((f) => ({ f, lon: f.geometry.coordinates[0][0][0], lat: f.geometry.coordinates[0][0][1] }))).map(({ f }) => f);
 
 /**
  * The decoded-tile cache, noting every tile asked for; the distinct ones are counted after the job,
@@ -135,7 +143,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   const sample = features.filter((_, k) => k % Math.max(1, Math.floor(features.length / 12)) === 0).slice(0, 12);
   let kernelMs = 0;
   for (const f of sample) {
-    const plan = await planRead({ id: randomUUID(), workspaceId: 'bench', ref: f.properties.ref, geometry: f.geometry, areaHa: f.properties.area_ha, declaredAreaHa: null, country: 'CI', producerCountry: 'CI' }, archive);
+    const plan = await planRead(plotOf(f), archive);
     const run = () => computePlan(plan, { pool: kernel, tiles: warm });
     await run();
     const k0 = perf.now();
@@ -176,6 +184,59 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   };
 }
 
+/** The plan's Sentinel-2 scenes alone: the record the baseline reads. */
+function sentinel2Only(plan: PlotPlan): PlotPlan {
+  const keep = plan.task.optical.map((o) => o.sensor === 'sentinel-2');
+  return { ...plan, task: { ...plan.task, optical: plan.task.optical.filter((_, k) => keep[k]) }, scenes: plan.scenes.filter((_, k) => keep[k]) };
+}
+
+/**
+ * Our optical read alone, like for like with the baseline: the same plots in the same order, each
+ * planned and its Sentinel-2 record read as a plot's is (its masks, then its clear scenes' bands a
+ * group at a time, engine/read-plot.ts), with `threads` pool threads and as many plots in flight,
+ * in this process. Its CPU is every thread's, the main thread's planning and shipping included.
+ */
+async function opticalJob(w: BookWorld, read: number, threads: number, cacheMb: string) {
+  const dataDir = join(w.dir, 'bench-data');
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
+  const tiles = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
+  const pool = createPool({ size: threads });
+  const archive = await openDemoArchive({ dataDir, root: w.root });
+  const plots = ordered(bookFeatures(w, read));
+  let scenes = 0;
+  let medians = 0;
+  let next = 0;
+  const cpu0 = process.cpuUsage();
+  const t = perf.now();
+  await Promise.all(Array.from({ length: threads }, async () => {
+    for (let i = next++; i < plots.length; i = next++) {
+      const { record } = await readOpticalRecord(sentinel2Only(await planRead(plotOf(plots[i]), archive)), { pool, tiles });
+      for (const s of record.flatMap((g) => g.scenes)) {
+        scenes++;
+        medians += +(s.ndvi !== null);
+      }
+    }
+  }));
+  const seconds = (perf.now() - t) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  await pool.close();
+  await archive.close();
+  return {
+    threads,
+    plots: plots.length,
+    seconds: Number(seconds.toFixed(2)),
+    plots_per_minute: Number((plots.length / (seconds / 60)).toFixed(1)),
+    cpu_seconds: Number(cpuSeconds.toFixed(2)),
+    plots_per_cpu_minute: Number((plots.length / (cpuSeconds / 60)).toFixed(1)),
+    // Scenes read after their masks (the clouded ones' bands never fetched), and those with a median.
+    scenes_read: scenes,
+    scene_medians: medians,
+  };
+}
+
+type OpticalRun = Awaited<ReturnType<typeof opticalJob>>;
+
 /** Runs `--child` in a process of its own and answers its JSON line. */
 function child(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
@@ -196,8 +257,7 @@ const postgres = async () => (process.env.DATABASE_URL ? { url: process.env.DATA
 
 /** The baseline's job file: the plots in the job's read order, and every Sentinel-2 scene's red, NIR and SCL files. */
 export function baselineJob(w: BookWorld, read: number): string {
-  const features = bookFeatures(w, read);
-  const ordered = spatialOrder(features.map((f) => ({ f, lon: f.geometry.coordinates[0][0][0], lat: f.geometry.coordinates[0][0][1] })));
+  const plots = ordered(bookFeatures(w, read));
   const itemsDir = join(w.root, mirrorPath(`${S2_CATALOGUES['earth-search-v1'].api}/collections/sentinel-2-l2a/items`));
   const scenes = readdirSync(itemsDir).sort().map((name) => {
     const item = JSON.parse(readFileSync(join(itemsDir, name), 'utf8')) as { properties: { 'proj:epsg': number }; assets: Record<string, { href: string; 'raster:bands': Array<{ scale?: number; offset?: number }> }> };
@@ -206,7 +266,7 @@ export function baselineJob(w: BookWorld, read: number): string {
     return { red: file('red'), nir: file('nir'), scl: file('scl'), epsg: item.properties['proj:epsg'], scale: band.scale ?? 1, offset: band.offset ?? 0 };
   });
   const path = join(w.dir, `gdal-job-${read}.json`);
-  writeFileSync(path, JSON.stringify({ plots: ordered.map(({ f }) => ({ ref: f.properties.ref, ring: f.geometry.coordinates[0] })), scenes }));
+  writeFileSync(path, JSON.stringify({ plots: plots.map((f) => ({ ref: f.properties.ref, ring: f.geometry.coordinates[0] })), scenes }));
   return path;
 }
 
@@ -222,6 +282,11 @@ export default async function (args: string[]) {
   if (args.includes('--child')) {
     const w = bookWorld(dir, seed, plots);
     const db = arg(args, 'db', '');
+    const threads = arg(args, 'optical', '');
+    if (threads !== '') {
+      console.log(JSON.stringify(await opticalJob(w, Number(arg(args, 'read', String(plots))), Number(threads), arg(args, 'cache-mb', ''))));
+      return;
+    }
     console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''))));
     return;
   }
@@ -249,12 +314,16 @@ export default async function (args: string[]) {
   runs.push(await child(['--plots', String(plots * grow), ...common]));
   const job = baselineJob(bookWorld(dir, seed, plots), read);
   const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / 2 ** 20);
+  // The optical read alone, ours beside the baseline's, one after the other so both see the same machine.
   const gdalOne = gdalBaseline(job, 1, cacheMb);
+  const opticalOne = await child(['--plots', String(plots), ...common, '--optical', '1']) as OpticalRun;
   const gdalAll = gdalBaseline(job, procs, cacheMb);
+  const opticalAll = await child(['--plots', String(plots), ...common, '--optical', String(cores)]) as OpticalRun;
   for (const r of runs) {
     console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB`);
   }
-  console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min, ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
+  console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min (${gdalOne.plots_per_cpu_minute} a CPU minute), ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
+  console.log(`our optical read alone (the same plots' Sentinel-2 record, masks first, then the clear scenes' bands): 1 thread ${opticalOne.plots_per_minute} plots/min (${opticalOne.plots_per_cpu_minute} a CPU minute, ${opticalOne.scenes_read} scenes read), ${opticalAll.threads} threads ${opticalAll.plots_per_minute} plots/min`);
   const ours = runs[0] as { plots_per_minute: number; pool_size: number };
   console.log(JSON.stringify({
     bench: 'book',
@@ -264,6 +333,14 @@ export default async function (args: string[]) {
     // Ours on all cores (the whole read) against the baseline's optical record alone: per core, and with all cores.
     per_core_ratio: Number(((ours.plots_per_minute / ours.pool_size) / gdalOne.plots_per_minute).toFixed(2)),
     all_cores_ratio: Number((ours.plots_per_minute / gdalAll.plots_per_minute).toFixed(2)),
+    // The optical read, like for like: one pool thread against one process (wall, and a CPU minute each, our main thread's counted), and all cores.
+    optical: {
+      one_thread: opticalOne,
+      all_threads: opticalAll,
+      per_core_ratio: Number((opticalOne.plots_per_minute / gdalOne.plots_per_minute).toFixed(2)),
+      per_cpu_ratio: Number((opticalOne.plots_per_cpu_minute / gdalOne.plots_per_cpu_minute).toFixed(2)),
+      all_cores_ratio: Number((opticalAll.plots_per_minute / gdalAll.plots_per_minute).toFixed(2)),
+    },
     cores,
     node: process.version,
     cpu: os.cpus()[0]?.model.trim() ?? 'unknown',

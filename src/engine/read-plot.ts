@@ -122,27 +122,40 @@ async function partSteps(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'
   return { plan: kept, groups, steps: [...groups.map((g) => sceneRequests(kept, g)), otherRequests(kept)] };
 }
 
+/** A part's record read in the pool a scene group at a time, each group's tiles let go before the next is shipped. `first` is the first group's shipment when it was shipped ahead. */
+async function readRecord(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal, first?: Shipment): Promise<SceneGroupResult[]> {
+  const record: SceneGroupResult[] = [];
+  for (let k = 0; k < part.groups.length; k++) {
+    const optical = part.groups[k].map((s) => part.plan.task.optical[s]);
+    const shipment = k === 0 && first !== undefined ? first : await shipRasters(part.steps[k], deps.tiles, signal);
+    record.push(await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('scenes', { footprint: part.plan.task.footprint, shipment: shipped(sh), optical }, { signal })));
+  }
+  return record;
+}
+
+const shipped = (sh: Shipment) => ({ tiles: sh.tiles, rasters: sh.rasters });
+
 /**
- * A part's read in the pool, a step at a time, each step's tiles let go before the next is shipped:
- * the record's scene groups (`scenes`), the plot task over their series and every other layer, and
- * the shade per block at the trough scenes where the plot-wide shade answered. `first` is the first
- * step's shipment when it was shipped ahead.
+ * A part's read in the pool, a step at a time: the record's scene groups, the plot task over their
+ * series and every other layer, and the shade per block at the trough scenes where the plot-wide
+ * shade answered. `first` is the first step's shipment when it was shipped ahead.
  */
 async function computePart(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal, first?: Shipment): Promise<PlotTaskResult> {
   const { plan, groups, steps } = part;
-  const ship = (k: number) => (k === 0 && first !== undefined ? Promise.resolve(first) : shipRasters(steps[k], deps.tiles, signal));
-  const shipped = (sh: Shipment) => ({ tiles: sh.tiles, rasters: sh.rasters });
-  const record: SceneGroupResult[] = [];
-  for (let k = 0; k < groups.length; k++) {
-    const optical = groups[k].map((s) => plan.task.optical[s]);
-    record.push(await withShipment(deps.tiles, await ship(k), (sh) => deps.pool.run('scenes', { footprint: plan.task.footprint, shipment: shipped(sh), optical }, { signal })));
-  }
-  const result = await withShipment(deps.tiles, await ship(groups.length), (sh) => deps.pool.run('plot', { ...plan.task, record, shipment: shipped(sh) }, { signal }));
+  const record = await readRecord(part, deps, signal, groups.length > 0 ? first : undefined);
+  const rest = groups.length === 0 && first !== undefined ? first : await shipRasters(steps[groups.length], deps.tiles, signal);
+  const result = await withShipment(deps.tiles, rest, (sh) => deps.pool.run('plot', { ...plan.task, record, shipment: shipped(sh) }, { signal }));
   if (!result.shade_blocks) return result;
   const at = result.structure.scenes;
   const shade = await shipRasters(sceneRequests(plan, at), deps.tiles, signal);
   const structure = await withShipment(deps.tiles, shade, (sh) => deps.pool.run('shade', { footprint: plan.task.footprint, shipment: shipped(sh), optical: at.map((s) => plan.task.optical[s]), structure: result.structure }, { signal }));
   return { ...result, structure, shade_blocks: false };
+}
+
+/** A planned read's optical record alone, read in the pool as a plot's is: its masks, then its scene groups (the bench's like-for-like optical read). */
+export async function readOpticalRecord(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal): Promise<{ plan: PlotPlan; record: SceneGroupResult[] }> {
+  const steps = await partSteps(plan, deps, signal);
+  return { plan: steps.plan, record: await readRecord(steps, deps, signal) };
 }
 
 /** A planned read computed in the pool, step by step, as a plot's part is: the plan without its clouded scenes, and the plot task's answer. */

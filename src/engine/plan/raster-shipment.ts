@@ -5,7 +5,7 @@
  * here, least recently used first out, bounded in bytes, so a tile is decoded once and every later
  * plot that needs it receives the decoded SharedArrayBuffer itself, which costs nothing to pass.
  */
-import { type ShippedRaster, type ShippedTile, type TileSlot, emptyTileSlot, newTileSlot, slotIsReady } from '../worker/raster-window.ts';
+import { type ShippedRaster, type ShippedTile, type TileSlot, emptyTileSlot, newTileSlot, slotByteLength, slotIsReady } from '../worker/raster-window.ts';
 import { DEFAULT_DECODED_TILE_BYTES, RangeCache } from '../sources/range-cache.ts';
 import type { Cog, PixelWindow } from '../sources/cog.ts';
 import { decodedByteLength, type TileSpec } from '../worker/tile-decode.ts';
@@ -101,10 +101,10 @@ export class DecodedTiles {
 
   /**
    * Spares are kept up to four times the cache's bound, or up to the most one shipment has held when
-   * that is more: a plot's record at the sensors' real revisit (some 440 scenes, 2 to 3 GB of whole
-   * tiles) outgrows the cache's multiple, and what a plot let go past the spares was garbage the
-   * collector took too late (a campaign reached 15 GB behind a 64 MB cache and 5 GB behind 1 GB,
-   * bench/HARD-WORLD.md). Kept, it is what the next plot decodes into.
+   * that is more (a plot's other layers beside a run of its scenes, read-plot.ts): what a plot let go
+   * past the spares was garbage the collector took too late (a campaign reached 15 GB behind a 64 MB
+   * cache when a plot's whole record was one shipment, bench/HARD-WORLD.md). Kept, it is what the
+   * next shipment decodes into.
    */
   get maxSpareBytes(): number {
     return Math.max(SPARE_PER_CACHE_BYTE * this.#slots.maxBytes, this.#largestShipment);
@@ -130,9 +130,8 @@ export class DecodedTiles {
     if (kept !== undefined) this.#hits++;
     else {
       this.#misses++;
-      const byteLength = decodedByteLength(spec);
-      const slot = this.#takeSpare(byteLength) ?? newTileSlot(spec);
-      kept = { key, slot, byteLength: slot.data.byteLength, users: 0, cached: false, reusable: true };
+      const slot = this.#takeSpare(slotByteLength(spec)) ?? newTileSlot(spec);
+      kept = { key, slot, byteLength: slot.byteLength, users: 0, cached: false, reusable: true };
       this.#kept.set(slot, kept);
     }
     if (kept.users++ === 0) {

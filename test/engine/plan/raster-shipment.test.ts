@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { assembleRasters, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
+import { assembleRasters, slotByteLength, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
 import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
 import { mosaicForBox, rasterRequest } from '../../../src/engine/sources/raster-request.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
@@ -13,6 +13,9 @@ import { readWindow } from '../../support/read-windows.ts';
 import { type ByteSource, openByteSource } from '../../../src/engine/sources/byte-source.ts';
 import { openCog } from '../../../src/engine/sources/cog.ts';
 import { writeCog } from '../../../src/demo/tiff-writer.ts';
+
+/** The memory a slot of one of the fixture's 256² uint16 tiles takes. */
+const SLOT_BYTES = slotByteLength({ compression: 8, predictor: 2, dtype: 'uint16', width: 256, height: 256 });
 
 const SIDE = 512;
 const value = (x: number, y: number) => 1 + ((x * 7 + y * 13) % 4000);
@@ -67,7 +70,7 @@ test('a tile two windows touch travels once; once decoded, it travels as its slo
 
 test('the decoded tiles kept stay within their bound, the least recently used going first', async () => {
   using f = await fixture();
-  const tileBytes = 256 * 256 * 2;
+  const tileBytes = SLOT_BYTES;
   const decoded = new DecodedTiles({ maxBytes: 2 * tileBytes });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   for (const [x, y] of [[0, 0], [300, 0], [0, 300]]) {
@@ -121,7 +124,7 @@ test('a mosaic whose every file is missing is refused with the first file\'s cau
 
 test('a slot neither the cache nor a shipment holds is lent, emptied, to the next tile of its size', async () => {
   using f = await fixture();
-  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   const a = await shipRasters([corner(0, 0)], decoded);
   assembleRasters(a.rasters, a.tiles);
@@ -130,9 +133,9 @@ test('a slot neither the cache nor a shipment holds is lent, emptied, to the nex
   const b = await shipRasters([corner(300, 0)], decoded);
   assembleRasters(b.rasters, b.tiles);
   decoded.release(b, true);
-  assert.equal(decoded.spareBytes, 256 * 256 * 2);
+  assert.equal(decoded.spareBytes, SLOT_BYTES);
   const c = await shipRasters([corner(0, 300)], decoded);
-  assert.equal(c.tiles[0].slot!.data, a.tiles[0].slot!.data, 'the first tile\'s memory is lent to the third');
+  assert.equal(c.tiles[0].slot!, a.tiles[0].slot!, 'the first tile\'s memory is lent to the third');
   assert.equal(slotIsReady(c.tiles[0].slot!), false, 'lent empty, so its tile is decoded afresh');
   assert.equal(assembleRasters(c.rasters, c.tiles).get(corner(0, 300).key)!.raw[0], value(0, 300));
   assert.deepEqual(decoded.stats(), { hits: 0, misses: 3, reused: 1 });
@@ -140,24 +143,24 @@ test('a slot neither the cache nor a shipment holds is lent, emptied, to the nex
 
 test('a slot is not lent while an unfinished shipment holds it, nor ever after its task failed', async () => {
   using f = await fixture();
-  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   const held = await shipRasters([corner(0, 0)], decoded);
   const failed = await shipRasters([corner(300, 0)], decoded);
   assert.equal(decoded.spareBytes + decoded.bytes, 0, 'held by unfinished shipments: neither cached nor spare');
   decoded.release(failed, false);
   const third = await shipRasters([corner(0, 300)], decoded);
-  assert.notEqual(third.tiles[0].slot!.data, failed.tiles[0].slot!.data, 'the failed task\'s slot is not lent');
+  assert.notEqual(third.tiles[0].slot!, failed.tiles[0].slot!, 'the failed task\'s slot is not lent');
   assert.equal(decoded.spareBytes + decoded.bytes, 0, 'after its task failed: left to the collector');
   decoded.release(held, true);
-  assert.equal(decoded.bytes, 256 * 256 * 2, 'let go by its last shipment: cached');
+  assert.equal(decoded.bytes, SLOT_BYTES, 'let go by its last shipment: cached');
   decoded.release(third, true);
-  assert.equal(decoded.spareBytes, 256 * 256 * 2, 'pushed out of the cache by the next tile let go: spare');
+  assert.equal(decoded.spareBytes, SLOT_BYTES, 'pushed out of the cache by the next tile let go: spare');
 });
 
 test('reading many tiles one shipment at a time makes no more slots than the cache and its spares hold', async () => {
   using f = await fixture();
-  const tileBytes = 256 * 256 * 2;
+  const tileBytes = SLOT_BYTES;
   const decoded = new DecodedTiles({ maxBytes: 2 * tileBytes });
   const made = new Set<SharedArrayBuffer>();
   for (let k = 0; k < 40; k++) {
@@ -165,7 +168,7 @@ test('reading many tiles one shipment at a time makes no more slots than the cac
     const s = await shipRasters([rasterRequest(f.cog, { x0: (k % 2) * 300, y0: (Math.floor(k / 2) % 2) * 300, width: 8, height: 8 })], decoded);
     assembleRasters(s.rasters, s.tiles);
     decoded.release(s, true);
-    made.add(s.tiles[0].slot!.data);
+    made.add(s.tiles[0].slot!);
     assert.ok(decoded.bytes <= decoded.maxBytes && decoded.spareBytes <= decoded.maxSpareBytes);
   }
   assert.ok(made.size <= 4, `${made.size} slots made for 40 reads of four tiles`);
@@ -174,7 +177,7 @@ test('reading many tiles one shipment at a time makes no more slots than the cac
 
 test('spares hold a whole shipment when it outgrows the cache: the next one as large decodes into its slots', async () => {
   using f = await fixture();
-  const tileBytes = 256 * 256 * 2;
+  const tileBytes = SLOT_BYTES;
   // No cache at all, so spares alone can keep what a plot let go.
   const decoded = new DecodedTiles({ maxBytes: 0 });
   const whole = () => rasterRequest(f.cog, { x0: 0, y0: 0, width: SIDE, height: SIDE });
@@ -184,14 +187,14 @@ test('spares hold a whole shipment when it outgrows the cache: the next one as l
   assert.equal(decoded.maxSpareBytes, 4 * tileBytes);
   assert.equal(decoded.spareBytes, 4 * tileBytes);
   const second = await shipRasters([whole()], decoded);
-  assert.deepEqual(new Set(second.tiles.map((t) => t.slot!.data)), new Set(first.tiles.map((t) => t.slot!.data)), 'no new memory for the second');
+  assert.deepEqual(new Set(second.tiles.map((t) => t.slot!)), new Set(first.tiles.map((t) => t.slot!)), 'no new memory for the second');
   assert.equal(assembleRasters(second.rasters, second.tiles).get(whole().key)!.raw[SIDE * 300 + 300], value(300, 300));
   assert.deepEqual(decoded.stats(), { hits: 0, misses: 8, reused: 4 });
 });
 
 test('a tile a shipment holds goes to the next shipment needing it, decoded once, whatever the cache keeps', async () => {
   using f = await fixture();
-  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   const first = await shipRasters([corner(0, 0)], decoded);
   assembleRasters(first.rasters, first.tiles);
@@ -216,7 +219,7 @@ test('a tile a shipment holds goes to the next shipment needing it, decoded once
 
 test('a tile whose task failed is not handed to a later shipment once the cache has dropped it', async () => {
   using f = await fixture();
-  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   const failed = await shipRasters([corner(0, 0)], decoded);
   const sharing = await shipRasters([corner(0, 0)], decoded);
@@ -232,7 +235,7 @@ test('a tile only a dropped, unfinished shipment held is not kept: the collector
   v8.setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   using f = await fixture();
-  const decoded = new DecodedTiles({ maxBytes: 256 * 256 * 2 });
+  const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
   const corner = rasterRequest(f.cog, { x0: 0, y0: 0, width: 8, height: 8 });
   // Shipped for a plot whose read was called off: never sent to a task, never released.
   const dropped = new WeakRef((await shipRasters([corner], decoded)).tiles[0].slot!);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPool, PoolError } from '../../../src/engine/worker/pool.ts';
-import { newTileSlot, STATE_WORD, TILE_STATE } from '../../../src/engine/worker/raster-window.ts';
+import { newTileSlot, slotState, TILE_STATE } from '../../../src/engine/worker/raster-window.ts';
 import type * as Tasks from '../../fixtures/pool-tasks.ts';
 
 type FixtureTasks = {
@@ -55,10 +55,10 @@ test('a tile slot shared by two threads is decoded once, and both read its pixel
     const slot = newTileSlot({ compression: 1, predictor: 1, dtype: 'uint8', width: 64, height: 64 });
     const decodes = new SharedArrayBuffer(4);
     const arrived = new SharedArrayBuffer(4);
-    const read = await Promise.all([0, 1].map(() => pool.run('decodeShared', { arrived, parties: 2, slot, decodes, value: 7 })));
+    const read = await Promise.all([0, 1].map(() => pool.run('decodeShared', { arrived, parties: 2, slot, pixels: 64 * 64, decodes, value: 7 })));
     assert.deepEqual(read, [7, 7]);
     assert.equal(new Int32Array(decodes)[0], 1);
-    assert.equal(Atomics.load(new Int32Array(slot.state), STATE_WORD), TILE_STATE.READY);
+    assert.equal(Atomics.load(slotState(slot), 0), TILE_STATE.READY);
   } finally {
     await pool.close();
   }
