@@ -65,10 +65,19 @@ export function createApp(services: Services): Koa<AppState> {
   return app;
 }
 
+/**
+ * How long an idle kept-alive connection stays open: past the 60 s idle timeout of the common load
+ * balancers, so the server is never the side that closes a connection a proxy or client is about to
+ * reuse. At Node's 5 s a client whose own idle timer ran late (a busy machine) sent its next request
+ * as the server closed the socket, and the request was reset (ECONNRESET).
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 /** The API's HTTP server, listening; a request Node's parser refuses is answered in the error shape as well. */
 export function serveApi(app: Koa<AppState>, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app.callback());
+    // Headers must be allowed longer than a connection may idle, or a kept-alive request's headers could time out first.
+    const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000 }, app.callback());
     server.on('clientError', answerClientError);
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
