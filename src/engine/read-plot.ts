@@ -16,7 +16,6 @@ import type { EvidenceObject } from './evidence-object.ts';
 import { type Integrity, sealEvidence } from './integrity.ts';
 import type { EnginePool } from './worker/pool.ts';
 import type { PlotTaskResult, SceneGroupResult } from './worker/tasks.ts';
-import type { RasterRequest } from './sources/raster-request.ts';
 import type { EvidenceFacts } from './plot-state.ts';
 import { type DecodedTiles, type Shipment, shipRasters, withShipment } from './plan/raster-shipment.ts';
 import { maskKeys, otherRequests, sceneGroups, sceneRequests, withoutClouded } from './plan/clear-scenes.ts';
@@ -98,36 +97,41 @@ const MIN_GROUP_BYTES = 64 * 2 ** 20;
 
 const groupBytes = (tiles: DecodedTiles) => Math.max(tiles.maxBytes, MIN_GROUP_BYTES);
 
-/** A part's record, without its clouded scenes, read in steps (clear-scenes.ts): its scene groups, then the rest. */
+/**
+ * A part's record, without its clouded scenes, in runs (clear-scenes.ts). A record of one run is read
+ * with every other layer in one plot task, as one shipment; a longer one a run at a time, then the rest.
+ */
 interface PartSteps {
   plan: PlotPlan;
   groups: number[][];
-  /** The requests of each group, then those of every other layer. */
-  steps: RasterRequest[][];
 }
 
+const inOneStep = (part: PartSteps) => part.groups.length <= 1;
+
+/** The requests of a part's first step: the whole read where it is one step, else its first run's. */
+const firstStep = (part: PartSteps) => (inOneStep(part) ? part.plan.requests : sceneRequests(part.plan, part.groups[0]));
+
 /**
- * A part's scene masks, read in the pool a group at a time, take its clouded scenes out of the
- * plan; what is left is read in steps that each hold at most a group's tiles.
+ * A part's scene masks, read in the pool a run at a time, take its clouded scenes out of the plan;
+ * what is left is split into runs that each hold at most the bound's tiles.
  */
 async function partSteps(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal): Promise<PartSteps> {
   const clear: Array<number | null> = [];
   for (const group of sceneGroups(plan, groupBytes(deps.tiles), maskKeys)) {
     const shipment = await shipRasters(sceneRequests(plan, group, maskKeys), deps.tiles, signal);
-    const answer = await withShipment(deps.tiles, shipment, (m) => deps.pool.run('clear', { footprint: plan.task.footprint, shipment: { tiles: m.tiles, rasters: m.rasters }, masks: group.map((k) => plan.task.optical[k].clear) }, { signal }));
+    const answer = await withShipment(deps.tiles, shipment, (m) => deps.pool.run('clear', { footprint: plan.task.footprint, shipment: shipped(m), masks: group.map((k) => plan.task.optical[k].clear) }, { signal }));
     clear.push(...answer.clear);
   }
   const kept = withoutClouded(plan, clear);
-  const groups = sceneGroups(kept, groupBytes(deps.tiles));
-  return { plan: kept, groups, steps: [...groups.map((g) => sceneRequests(kept, g)), otherRequests(kept)] };
+  return { plan: kept, groups: sceneGroups(kept, groupBytes(deps.tiles)) };
 }
 
-/** A part's record read in the pool a scene group at a time, each group's tiles let go before the next is shipped. `first` is the first group's shipment when it was shipped ahead. */
+/** A part's record read in the pool a run at a time, each run's tiles let go before the next is shipped. `first` is the first run's shipment when it was shipped ahead. */
 async function readRecord(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal, first?: Shipment): Promise<SceneGroupResult[]> {
   const record: SceneGroupResult[] = [];
   for (let k = 0; k < part.groups.length; k++) {
     const optical = part.groups[k].map((s) => part.plan.task.optical[s]);
-    const shipment = k === 0 && first !== undefined ? first : await shipRasters(part.steps[k], deps.tiles, signal);
+    const shipment = k === 0 && first !== undefined ? first : await shipRasters(sceneRequests(part.plan, part.groups[k]), deps.tiles, signal);
     record.push(await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('scenes', { footprint: part.plan.task.footprint, shipment: shipped(sh), optical }, { signal })));
   }
   return record;
@@ -136,14 +140,16 @@ async function readRecord(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'tile
 const shipped = (sh: Shipment) => ({ tiles: sh.tiles, rasters: sh.rasters });
 
 /**
- * A part's read in the pool, a step at a time: the record's scene groups, the plot task over their
- * series and every other layer, and the shade per block at the trough scenes where the plot-wide
- * shade answered. `first` is the first step's shipment when it was shipped ahead.
+ * A part's read in the pool: a record of one run with every other layer in one plot task, a longer one
+ * a run at a time and then the plot task over the runs' series and every other layer; last, the
+ * shade per block at the trough scenes where the plot-wide shade answered. `first` is the first
+ * step's shipment (firstStep) when it was shipped ahead.
  */
 async function computePart(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal, first?: Shipment): Promise<PlotTaskResult> {
-  const { plan, groups, steps } = part;
-  const record = await readRecord(part, deps, signal, groups.length > 0 ? first : undefined);
-  const rest = groups.length === 0 && first !== undefined ? first : await shipRasters(steps[groups.length], deps.tiles, signal);
+  const { plan } = part;
+  const one = inOneStep(part);
+  const record = one ? null : await readRecord(part, deps, signal, first);
+  const rest = one && first !== undefined ? first : await shipRasters(one ? plan.requests : otherRequests(plan), deps.tiles, signal);
   const result = await withShipment(deps.tiles, rest, (sh) => deps.pool.run('plot', { ...plan.task, record, shipment: shipped(sh) }, { signal }));
   if (!result.shade_blocks) return result;
   const at = result.structure.scenes;
@@ -152,13 +158,13 @@ async function computePart(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'til
   return { ...result, structure, shade_blocks: false };
 }
 
-/** A planned read's optical record alone, read in the pool as a plot's is: its masks, then its scene groups (the bench's like-for-like optical read). */
+/** A planned read's optical record alone, read in the pool a run at a time (the bench's like-for-like optical read): its masks, then its runs. */
 export async function readOpticalRecord(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal): Promise<{ plan: PlotPlan; record: SceneGroupResult[] }> {
   const steps = await partSteps(plan, deps, signal);
   return { plan: steps.plan, record: await readRecord(steps, deps, signal) };
 }
 
-/** A planned read computed in the pool, step by step, as a plot's part is: the plan without its clouded scenes, and the plot task's answer. */
+/** A planned read computed in the pool as a plot's part is: the plan without its clouded scenes, and the plot task's answer. */
 export async function computePlan(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'>, signal?: AbortSignal): Promise<{ plan: PlotPlan; result: PlotTaskResult }> {
   const steps = await partSteps(plan, deps, signal);
   return { plan: steps.plan, result: await computePart(steps, deps, signal) };
@@ -173,7 +179,7 @@ interface ShippedPart {
 /** Plans a part's steps and ships its first, so its tiles are fetched while the plot before it computes. */
 async function shipPart(plan: PlotPlan, deps: EngineDeps, signal?: AbortSignal): Promise<ShippedPart> {
   const steps = await partSteps(plan, deps, signal);
-  return { steps, shipment: await shipRasters(steps.steps[0], deps.tiles, signal) };
+  return { steps, shipment: await shipRasters(firstStep(steps), deps.tiles, signal) };
 }
 
 const planPart = (part: PlotToRead, deps: EngineDeps, signal?: AbortSignal) =>

@@ -1,9 +1,10 @@
 /**
  * The pool's task entry (design decision 4). A plot is read in a few tasks, each on a bounded
- * share of its tiles: `scenes` reads a group of its optical scenes (tiles made ready, windows
+ * share of its tiles: `scenes` reads a run of its optical scenes (tiles made ready, windows
  * assembled, the footprint rasterised once per grid) into per-scene and per-block sums; `plot`
- * joins the groups into the record's series and runs every other instrument's kernel and the
- * context; `shade` reads the trough scenes' shade per block. A few numbers per scene, block and
+ * joins the runs into the record's series (or reads a record of one run itself, from its own
+ * tiles) and runs every other instrument's kernel and the context; `shade` reads the trough
+ * scenes' shade per block. A few numbers per scene, block and
  * instrument go back. The module's exports are the tasks of tasks.ts, by name, checked against the
  * map's shapes.
  */
@@ -161,12 +162,9 @@ function readShadeTask(p: ShadeTaskParams): WithBlocks<StructureAtTrough> {
  * NDVI per dip block, its ring) with the grids they lie on, so the plot task joins the groups
  * without their tiles.
  */
-function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
-  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
-  const maskOf = masksOf(p.footprint);
-  const gridBlocks = blocksOf(blockFrame(p.footprint), maskOf);
+function sceneGroupOf(optical: readonly OpticalScenePlan[], rasters: ReadonlyMap<string, WorkerRaster>, maskOf: (r: RasterGrid) => PixelMask, gridBlocks: BlocksOf): SceneGroupResult {
   const ringOf = ringsOf(maskOf);
-  const n = p.optical.length;
+  const n = optical.length;
   const flags = new Uint8Array(n);
   const scenes: SceneReading[] = [];
   const grids: SceneGroupResult['grids'] = [];
@@ -176,7 +174,7 @@ function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
   // The ring's NDVI per scene, read where the plot's scene was usable and most of the ring was clear.
   const ring = sceneBlockSums(n, 1);
   const ringUsable = new Uint8Array(n);
-  p.optical.forEach((scene, k) => {
+  optical.forEach((scene, k) => {
     const { red, nir, reflectance, clear } = sceneBands(scene, rasters);
     const mask = maskOf(red);
     const grid = gridBlocks(red, op.blocks.dipCellM);
@@ -220,6 +218,11 @@ function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
   return { scenes, flags, grids, sceneGrid, dips, ring, ringUsable };
 }
 
+function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
+  const maskOf = masksOf(p.footprint);
+  return sceneGroupOf(p.optical, assembleRasters(p.shipment.rasters, p.shipment.tiles), maskOf, blocksOf(blockFrame(p.footprint), maskOf));
+}
+
 /** Sums of the groups' scenes laid end to end, as if one task had read the whole record. */
 function joinSums(parts: readonly SceneBlockSums[], scenes: number): SceneBlockSums {
   const whole = sceneBlockSums(scenes, parts[0].blocks);
@@ -238,19 +241,19 @@ function joinSums(parts: readonly SceneBlockSums[], scenes: number): SceneBlockS
  * plot-wide shade at the troughs, and the optical coverage over the kept scenes (Sentinel-2 first,
  * so the 10 m grid is counted on). The dip blocks are summarised on the finest grid read.
  */
-function recordOf(p: PlotTaskParams, maskOf: (r: RasterGrid) => PixelMask, gridBlocks: BlocksOf) {
+function recordOf(p: PlotTaskParams, record: readonly SceneGroupResult[], maskOf: (r: RasterGrid) => PixelMask, gridBlocks: BlocksOf) {
   const n = p.optical.length;
   const days = Float64Array.from(p.optical, (s) => s.day);
-  const scenes = p.record.flatMap((g) => g.scenes);
+  const scenes = record.flatMap((g) => g.scenes);
   if (scenes.length !== n) throw new Error(`the record's groups read ${scenes.length} scenes of the ${n} planned`);
   const index = Float64Array.from(scenes, (s) => s.ndvi ?? Number.NaN);
   const shade = Float64Array.from(scenes, (s) => s.shade ?? Number.NaN);
   const aot = Float64Array.from(scenes, (s) => s.aot ?? Number.NaN);
   const flags = new Uint8Array(n);
   const ringUsable = new Uint8Array(n);
-  const grids = p.record.flatMap((g) => Array.from(g.sceneGrid, (at) => g.grids[at]));
+  const grids = record.flatMap((g) => Array.from(g.sceneGrid, (at) => g.grids[at]));
   let at = 0;
-  for (const g of p.record) {
+  for (const g of record) {
     flags.set(g.flags, at);
     ringUsable.set(g.ringUsable, at);
     at += g.flags.length;
@@ -271,16 +274,16 @@ function recordOf(p: PlotTaskParams, maskOf: (r: RasterGrid) => PixelMask, gridB
   const dipLines = { dipDepth: op.seasons.dipDepth, minPixels: op.blocks.minDipPixels, unlikeDays: op.blocks.unlike.dipDays, unlikeDepth: op.blocks.unlike.dipDepth };
   const troughs = withDipBlocks(plotTroughs, dipOn === null ? null : (() => {
     const grid = gridBlocks(dipOn, op.blocks.dipCellM);
-    const sums = grid.lattices.map((_, l) => joinSums(p.record.map((g) => g.dips[l]), n));
+    const sums = grid.lattices.map((_, l) => joinSums(record.map((g) => g.dips[l]), n));
     return summariseBlocks(maskOf(dipOn), grid.affine, grid.blocks.map((blocks, l) => blockDips({ blocks, sums: sums[l], days, usable: clearAir, seasons: plotTroughs.seasons }, dipLines)));
   })(), op.blocks.forestPart);
-  const ringSums = n === 0 ? sceneBlockSums(0, 1) : joinSums(p.record.map((g) => g.ring), n);
+  const ringSums = n === 0 ? sceneBlockSums(0, 1) : joinSums(record.map((g) => g.ring), n);
   const ring = ringDip({ sums: ringSums, days, usable: ringUsable.map((u, k) => u & clearAir[k]), seasons: plotTroughs.seasons }, { dipDepth: op.seasons.dipDepth, sameDays: op.blocks.unlike.dipDays, sameDepth: op.blocks.unlike.dipDepth });
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
   const kept = scenes.flatMap((s, k) => (s.usable ? [k] : []));
   const first = kept.find((k) => p.optical[k].sensor === 'sentinel-2') ?? kept[0];
   const covered = new Map<string, { grid: RasterGrid; read: Uint8Array }>();
-  for (const g of p.record) {
+  for (const g of record) {
     for (const { grid, read } of g.grids) {
       const key = gridOf(grid);
       const had = covered.get(key);
@@ -365,7 +368,9 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
   const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
   const maskOf = masksOf(p.footprint);
   const gridBlocks = blocksOf(blockFrame(p.footprint), maskOf);
-  const optical = recordOf(p, maskOf, gridBlocks);
+  // A record of one run is read here, from this task's own tiles.
+  const record = p.record ?? (p.optical.length === 0 ? [] : [sceneGroupOf(p.optical, rasters, maskOf, gridBlocks)]);
+  const optical = recordOf(p, record, maskOf, gridBlocks);
   const height = p.height === null ? null : (() => {
     const h = need(rasters, p.height.key);
     const mask = maskOf(h);

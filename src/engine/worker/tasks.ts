@@ -1,8 +1,9 @@
 /**
  * The one typed map of the tasks the engine's pool runs (design decision 4): each task's name,
  * what it is sent and what it answers. A plot is read in a few tasks, each holding a bounded share
- * of its tiles (read-plot.ts): its optical record a group of scenes at a time, then every other
- * instrument with the record's series, then the shade of its trough scenes per block. What comes
+ * of its tiles (read-plot.ts): its optical record a run of scenes at a time, then every other
+ * instrument with the record's series (a record of one run is read with them, in one task), then
+ * the shade of its trough scenes per block. What comes
  * back is a handful of numbers per scene, block and instrument, never a raster.
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
@@ -88,12 +89,12 @@ export interface SceneGroupResult {
 
 export interface PlotTaskParams {
   footprint: LonLatFootprint;
-  /** Every raster but the optical scenes': those were read by the `scenes` tasks of `record`. */
+  /** Every raster but the optical scenes' where `record` holds their answers; with them where it is null. */
   shipment: RasterShipment;
   /** Oldest first: the record's series is read in this order. */
   optical: OpticalScenePlan[];
-  /** The scene groups' answers, in order, together one per scene of `optical`. */
-  record: SceneGroupResult[];
+  /** The scene groups' answers (`scenes` tasks), in order, together one per scene of `optical`; null for a record of one run, read here from the shipment. */
+  record: SceneGroupResult[] | null;
   /** The record period, inclusive UTC day numbers. */
   period: { start: number; end: number };
   /** Years of one grid and one nodata, pooled into one reading; null when no mosaic could be opened. */
