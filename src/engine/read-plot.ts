@@ -1,7 +1,8 @@
 /**
- * One plot's read, in the two halves a job overlaps: `preparePlot` plans the read and fetches its
- * tiles (main thread, I/O only), `finishPlot` computes in the pool, decides, cuts the map's chip,
- * assembles the evidence object and signs it. A multi-part plot goes through both halves part by
+ * One plot's read, in the two halves a job overlaps: `preparePlot` plans the read, has its scene
+ * masks read and fetches the tiles of its first step, `finishPlot` computes its steps in the pool
+ * (a long record a run of scenes at a time), decides, cuts the map's chip, assembles the evidence
+ * object and signs it. A multi-part plot goes through both halves part by
  * part (engine/plot-parts.ts) and still gives one signed object. Nothing here touches the database.
  */
 import type { MultiPolygon, Polygon } from 'geojson';
@@ -43,8 +44,8 @@ export interface EngineDeps {
 }
 
 /**
- * One part planned, and its tiles shipped unless they are left to ship when the part is read; or a
- * part over which no archive holds anything.
+ * One part planned, its masks read and its first step shipped unless that is left to when the part
+ * is read; or a part over which no archive holds anything.
  */
 export type PreparedPart = { plan: PlotPlan; ready: ShippedPart | null } | { plot: PlotToRead; notRead: NothingToReadError };
 
