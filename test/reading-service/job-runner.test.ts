@@ -225,13 +225,14 @@ for (const backend of BACKENDS) {
     test("starts computing the next plot while a computed plot's chip is cut and its evidence sealed and stored", async () => {
       await withQueuedJob(backend, async ({ ids, pool, em, deps, job }) => {
         // The first chip waits for the second plot's computing to begin: its first task of the record or
-        // its plot task (or 20 s: none would come before the first plot was stored).
+        // its plot task (or 120 s: none would come before the first plot was stored; a pass never waits
+        // that long, and a busy machine may take tens of seconds to plan and ship the second plot).
         const events: string[] = [];
         let firstPlot: string | null = null;
         let secondSent: () => void = () => {};
         const second = new Promise<void>((resolve) => {
           secondSent = resolve;
-          setTimeout(resolve, 20_000).unref();
+          setTimeout(resolve, 120_000).unref();
         });
         const run = (async (task, params, opts) => {
           if (task === 'scenes' || task === 'plot') {
@@ -261,13 +262,13 @@ for (const backend of BACKENDS) {
     test('computes as many plots at once as it is told, and on shutdown finishes every plot in hand before going back', async () => {
       await withQueuedJob(backend, async ({ ids, pool, em, deps, job }) => {
         const stopping = new AbortController();
-        // The first plot task waits for a second to be sent (or 20 s, if none comes); the shutdown arrives meanwhile.
+        // The first plot task waits for a second to be sent (or 120 s, if none comes, which a pass never waits); the shutdown arrives meanwhile.
         let computing = 0;
         let mostAtOnce = 0;
         let second: () => void = () => {};
         const bothSent = new Promise<void>((resolve) => {
           second = resolve;
-          setTimeout(resolve, 20_000).unref();
+          setTimeout(resolve, 120_000).unref();
         });
         const watched = watchedPool(pool, async (task, params, opts) => {
           stopping.abort();
