@@ -276,9 +276,9 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
   // Enough tasks that the last round's stragglers do not decide the rate: at least four per thread
   // of the largest pool. Each plot is computed as its lane takes it, its steps shipped and released
   // one by one (read-plot.ts), so the run holds the tiles of the steps in flight, not of every task
-  // at once (shipping them all first grew to 22.5 GB on the real layouts). Each pool size gets a fresh cache of a worker's
-  // default size, whose spare slots are handed on to the next tasks; the sites lie far apart, so
-  // a round's tasks decode their own tiles.
+  // at once (shipping them all first grew to 22.5 GB on the real layouts). Each pool size gets a
+  // fresh cache of a worker's default size, whose spare slots are handed on to the next tasks; the
+  // sites lie far apart, so a round's tasks decode their own tiles.
   const rounds = Math.ceil((4 * Math.max(...sizes)) / plans.length);
   for (const size of sizes) {
     const tasks: PlotPlan[] = [];

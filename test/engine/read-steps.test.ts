@@ -5,8 +5,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { area } from '@turf/turf';
-import type { Polygon } from 'geojson';
 import type { Archive } from '../../src/engine/archive.ts';
 import { openDemoArchive } from '../../src/demo/open-archive.ts';
 import { buildSiteModel } from '../../src/demo/site-model.ts';
@@ -14,10 +12,10 @@ import { DEMO_SITES } from '../../src/demo/sites.ts';
 import { DEMO_SEED } from '../../src/demo/world.ts';
 import { sceneGroups } from '../../src/engine/plan/clear-scenes.ts';
 import { DecodedTiles } from '../../src/engine/plan/raster-shipment.ts';
-import { planRead, type PlotToRead } from '../../src/engine/plan/read-plan.ts';
+import { planRead } from '../../src/engine/plan/read-plan.ts';
 import { computePlan } from '../../src/engine/read-plot.ts';
 import { demoWorld } from '../support/demo-world.ts';
-import { thisThread } from '../support/read-plot.ts';
+import { plotToRead, thisThread } from '../support/read-plot.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pce-steps-'));
 let archive: Archive;
@@ -33,10 +31,9 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function sitePlot(name: string): PlotToRead {
+function sitePlot(name: string) {
   const spec = DEMO_SITES.find((s) => s.name === name)!;
-  const geometry: Polygon = { type: 'Polygon', coordinates: [buildSiteModel(spec, DEMO_SEED).lonLatRing] };
-  return { id: name, workspaceId: 'w', ref: name, geometry, areaHa: area(geometry) / 10_000, declaredAreaHa: null, country: spec.country, producerCountry: spec.country };
+  return plotToRead({ type: 'Polygon', coordinates: [buildSiteModel(spec, DEMO_SEED).lonLatRing] }, spec.country, name);
 }
 
 for (const name of ['th-surat-thani-rubber', 'kh-kampong-cham-record', 'gh-dust-no-structure', 'ci-tai-cleared-2022']) {

@@ -21,9 +21,13 @@ export const thisThread: EnginePool = {
   close: async () => {},
 };
 
+/** A footprint as the engine reads a plot: its area from its geometry, none declared. */
+export function plotToRead(footprint: Polygon, country: string, ref = 'plot'): PlotToRead {
+  return { id: 'p1', workspaceId: 'w1', ref, geometry: footprint, areaHa: area(footprint) / 10_000, declaredAreaHa: null, country, producerCountry: country };
+}
+
 export async function readPlotHere(archive: Archive, footprint: Polygon, country: string) {
-  const plot: PlotToRead = { id: 'p1', workspaceId: 'w1', ref: 'plot', geometry: footprint, areaHa: area(footprint) / 10_000, declaredAreaHa: null, country, producerCountry: country };
-  const { plan, result } = await computePlan(await planRead(plot, archive), { pool: thisThread, tiles: new DecodedTiles() });
+  const { plan, result } = await computePlan(await planRead(plotToRead(footprint, country), archive), { pool: thisThread, tiles: new DecodedTiles() });
   const decision = decisionOf(plan, result);
   return { plan, result, decision, evidence: assembleEvidence({ plan, result, decision, issued: new Date('2026-11-24T00:00:00Z'), synthetic: true }) };
 }

@@ -7,7 +7,7 @@
  */
 import { type ShippedRaster, type ShippedTile, type TileSlot, emptyTileSlot, newTileSlot, slotByteLength, slotIsReady } from '../worker/raster-window.ts';
 import { DEFAULT_DECODED_TILE_BYTES, RangeCache } from '../sources/range-cache.ts';
-import type { Cog, PixelWindow } from '../sources/cog.ts';
+import type { Cog, PixelWindow, TileRef } from '../sources/cog.ts';
 import { decodedByteLength, type TileSpec } from '../worker/tile-decode.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
@@ -210,21 +210,29 @@ export interface Shipment {
   fetchedBytes: number;
 }
 
+/** Where a tile is kept in the decoded-tile cache. */
+const tileKey = (cog: Cog, ref: TileRef) => `${cog.id}#${ref.index}`;
+
+/** The file windows a request reads: its own, or each part's, placed at (dx, dy) in the request's window. */
+function fileWindows(req: RasterRequest): Array<{ cog: Cog; win: PixelWindow; dx: number; dy: number; mosaic: boolean }> {
+  const { window } = req;
+  if (req.parts === undefined) return [{ cog: req.cog, win: req.band === undefined ? window : { ...window, band: req.band }, dx: 0, dy: 0, mosaic: false }];
+  return req.parts.map((p) => ({ cog: p.cog, win: p.window, dx: window.x0 + p.x - p.window.x0, dy: window.y0 + p.y - p.window.y0, mosaic: true }));
+}
+
 /** The decoded bytes of the distinct tiles `requests` touch: what shipping them would hold, bytes fetched or not. */
 export function decodedBytes(requests: readonly RasterRequest[]): number {
   const seen = new Set<string>();
   let bytes = 0;
-  const add = (cog: Cog, win: PixelWindow) => {
-    for (const ref of cog.tilesFor(win)) {
-      const key = `${cog.id}#${ref.index}`;
-      if (ref.length === 0 || seen.has(key)) continue;
-      seen.add(key);
-      bytes += decodedByteLength(cog.tileSpec(ref));
-    }
-  };
   for (const req of requests) {
-    if (req.parts === undefined) add(req.cog, req.band === undefined ? req.window : { ...req.window, band: req.band });
-    else for (const p of req.parts) add(p.cog, p.window);
+    for (const { cog, win } of fileWindows(req)) {
+      for (const ref of cog.tilesFor(win)) {
+        const key = tileKey(cog, ref);
+        if (ref.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        bytes += decodedByteLength(cog.tileSpec(ref));
+      }
+    }
   }
   return bytes;
 }
@@ -245,7 +253,7 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
   /** The tiles of a window of one COG, each placed at its pixel in the raster plus (dx, dy). */
   const place = (cog: Cog, win: PixelWindow, dx: number, dy: number, mosaic: boolean, indices: number[]) => {
     for (const ref of cog.tilesFor(win)) {
-      const key = `${cog.id}#${ref.index}`;
+      const key = tileKey(cog, ref);
       let index = byTile.get(`${key}+${dx},${dy}`);
       if (index === undefined) {
         index = tiles.length;
@@ -275,16 +283,13 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
     seen.add(req.key);
     const { cog, window } = req;
     const indices: number[] = [];
-    if (req.parts === undefined) place(cog, req.band === undefined ? window : { ...window, band: req.band }, 0, 0, false, indices);
-    else {
-      if (req.fill !== undefined) {
-        // Pixels no part covers (a file the archive lacks) read as the fill: one sparse tile under the parts.
-        const spec: TileSpec = { compression: cog.compression, predictor: cog.predictor, dtype: cog.dtype, width: window.width, height: window.height, samplesPerPixel: cog.planar ? 1 : cog.samplesPerPixel };
-        indices.push(tiles.length);
-        tiles.push({ spec, x0: window.x0, y0: window.y0, plane: 0, slot: null, bytes: null, fill: req.fill });
-      }
-      for (const p of req.parts) place(p.cog, p.window, window.x0 + p.x - p.window.x0, window.y0 + p.y - p.window.y0, true, indices);
+    if (req.parts !== undefined && req.fill !== undefined) {
+      // Pixels no part covers (a file the archive lacks) read as the fill: one sparse tile under the parts.
+      const spec: TileSpec = { compression: cog.compression, predictor: cog.predictor, dtype: cog.dtype, width: window.width, height: window.height, samplesPerPixel: cog.planar ? 1 : cog.samplesPerPixel };
+      indices.push(tiles.length);
+      tiles.push({ spec, x0: window.x0, y0: window.y0, plane: 0, slot: null, bytes: null, fill: req.fill });
     }
+    for (const w of fileWindows(req)) place(w.cog, w.win, w.dx, w.dy, w.mosaic, indices);
     const [ox, pw, rx, oy, ry, ph] = cog.geoTransform;
     const geoTransform: GeoTransform = [ox + window.x0 * pw + window.y0 * rx, pw, rx, oy + window.x0 * ry + window.y0 * ph, ry, ph];
     rasters.push({

@@ -4,9 +4,8 @@
  * assembled, the footprint rasterised once per grid) into per-scene and per-block sums; `plot`
  * joins the runs into the record's series (or reads a record of one run itself, from its own
  * tiles) and runs every other instrument's kernel and the context; `shade` reads the trough
- * scenes' shade per block. A few numbers per scene, block and
- * instrument go back. The module's exports are the tasks of tasks.ts, by name, checked against the
- * map's shapes.
+ * scenes' shade per block. A few numbers per scene, block and instrument go back. The module's
+ * exports are the tasks of tasks.ts, by name, checked against the map's shapes.
  */
 import { operatingPoints as op } from '../operating-points.ts';
 import { PALSAR_MASK } from '../sources/products/palsar/codes.ts';
@@ -225,6 +224,7 @@ function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
 
 /** Sums of the groups' scenes laid end to end, as if one task had read the whole record. */
 function joinSums(parts: readonly SceneBlockSums[], scenes: number): SceneBlockSums {
+  if (parts.length === 1) return parts[0];
   const whole = sceneBlockSums(scenes, parts[0].blocks);
   let at = 0;
   for (const part of parts) {
@@ -282,12 +282,13 @@ function recordOf(p: PlotTaskParams, record: readonly SceneGroupResult[], maskOf
   const plotWide = structureAtTrough(troughs.seasons, shade, aot, op.structure);
   const kept = scenes.flatMap((s, k) => (s.usable ? [k] : []));
   const first = kept.find((k) => p.optical[k].sensor === 'sentinel-2') ?? kept[0];
+  // Each grid's pixels read, the groups' merged into the first group's (the groups are this task's own).
   const covered = new Map<string, { grid: RasterGrid; read: Uint8Array }>();
   for (const g of record) {
     for (const { grid, read } of g.grids) {
       const key = gridOf(grid);
       const had = covered.get(key);
-      if (had === undefined) covered.set(key, { grid, read: read.slice() });
+      if (had === undefined) covered.set(key, { grid, read });
       else for (let i = 0; i < read.length; i++) had.read[i] |= read[i];
     }
   }

@@ -3,8 +3,8 @@
  * what it is sent and what it answers. A plot is read in a few tasks, each holding a bounded share
  * of its tiles (read-plot.ts): its optical record a run of scenes at a time, then every other
  * instrument with the record's series (a record of one run is read with them, in one task), then
- * the shade of its trough scenes per block. What comes
- * back is a handful of numbers per scene, block and instrument, never a raster.
+ * the shade of its trough scenes per block. What comes back is a handful of numbers per scene,
+ * block and instrument, never a raster.
  */
 import type { ContextPlot, ContextPrepared, ContextResult } from '../context/index.ts';
 import type { ReflectanceEncoding } from '../sources/products/sentinel-2/codes.ts';
