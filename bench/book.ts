@@ -44,6 +44,7 @@ import { loadSigningKey } from '../src/engine/signing.ts';
 import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
 import { decodeTile, type TileSpec } from '../src/engine/worker/tile-decode.ts';
 import type { EngineTasks } from '../src/engine/worker/tasks.ts';
+import { type RasterShipment, unpackShipment } from '../src/engine/worker/shipment-wire.ts';
 import { createLogger } from '../src/log.ts';
 import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
@@ -89,8 +90,8 @@ function sampledPool(pool: EnginePool, every: number, cap: number) {
   let seen = 0;
   const run: EnginePool['run'] = (task, params, opts) => {
     if (samples.length >= cap) return pool.run(task, params as EngineTasks[typeof task]['params'], opts);
-    const shipment = (params as { shipment?: { tiles: Array<{ bytes: Uint8Array | null; spec: TileSpec }> } }).shipment;
-    for (const t of shipment?.tiles ?? []) {
+    const shipment = (params as { shipment?: RasterShipment }).shipment;
+    for (const t of shipment === undefined ? [] : unpackShipment(shipment).tiles) {
       if (t.bytes === null || seen++ % every !== 0 || samples.length >= cap) continue;
       samples.push({ bytes: t.bytes.slice(), spec: t.spec });
     }

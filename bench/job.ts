@@ -30,6 +30,7 @@ import { serveArchiveProcess } from './archive-server-process.ts';
 import { runEvidence } from '../src/reading-service/evidence-runs.ts';
 import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
 import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
+import { packShipment } from '../src/engine/worker/shipment-wire.ts';
 import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
 import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/plan/read-plan.ts';
 import { computePlan, finishPlot, preparePlot } from '../src/engine/read-plot.ts';
@@ -51,7 +52,7 @@ function arg(args: string[], name: string, fallback: string): string {
 
 /** Every thread loads the task module: a task that fails at once (it names no raster) is enough. */
 async function warmUp(pool: EnginePool, threads: number) {
-  const none = { shipment: { tiles: [], rasters: [] }, red: '-', green: '-', blue: '-', reflectance: { scale: 1, offset: 0, nodata: null }, bbox: [0, 0, 1, 1] as [number, number, number, number], width: 1, height: 1 };
+  const none = { shipment: packShipment({ tiles: [], rasters: [] }), red: '-', green: '-', blue: '-', reflectance: { scale: 1, offset: 0, nodata: null }, bbox: [0, 0, 1, 1] as [number, number, number, number], width: 1, height: 1 };
   await Promise.all(Array.from({ length: threads }, () => pool.run('chip', none).catch(() => {})));
 }
 

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createPool } from '../src/engine/worker/pool.ts';
 import type { ChipTaskParams } from '../src/engine/worker/tasks.ts';
 import type { ShippedRaster } from '../src/engine/worker/raster-window.ts';
+import { packShipment } from '../src/engine/worker/shipment-wire.ts';
 import { importClosure } from '../test/support/import-closure.ts';
 
 const TASK_ENTRY = fileURLToPath(new URL('../src/engine/worker/plot-task.ts', import.meta.url));
@@ -17,7 +18,7 @@ function emptyWindow(key: string): ShippedRaster {
 }
 
 const TRIVIAL_CHIP: ChipTaskParams = {
-  shipment: { tiles: [], rasters: ['r', 'g', 'b'].map(emptyWindow) },
+  shipment: packShipment({ tiles: [], rasters: ['r', 'g', 'b'].map(emptyWindow) }),
   red: 'r',
   green: 'g',
   blue: 'b',

@@ -120,7 +120,7 @@ async function partSteps(plan: PlotPlan, deps: Pick<EngineDeps, 'pool' | 'tiles'
   const clear: Array<number | null> = [];
   for (const group of sceneGroups(plan, groupBytes(deps.tiles), maskKeys)) {
     const shipment = await shipRasters(sceneRequests(plan, group, maskKeys), deps.tiles, signal);
-    const answer = await withShipment(deps.tiles, shipment, (m) => deps.pool.run('clear', { footprint: plan.task.footprint, shipment: shipped(m), masks: group.map((k) => plan.task.optical[k].clear) }, { signal }));
+    const answer = await withShipment(deps.tiles, shipment, (m) => deps.pool.run('clear', { footprint: plan.task.footprint, shipment: m, masks: group.map((k) => plan.task.optical[k].clear) }, { signal }));
     clear.push(...answer.clear);
   }
   const kept = withoutClouded(plan, clear);
@@ -133,12 +133,10 @@ async function readRecord(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'tile
   for (let k = 0; k < part.groups.length; k++) {
     const optical = part.groups[k].map((s) => part.plan.task.optical[s]);
     const shipment = k === 0 && first !== undefined ? first : await shipRasters(sceneRequests(part.plan, part.groups[k]), deps.tiles, signal);
-    record.push(await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('scenes', { footprint: part.plan.task.footprint, shipment: shipped(sh), optical }, { signal })));
+    record.push(await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('scenes', { footprint: part.plan.task.footprint, shipment: sh, optical }, { signal })));
   }
   return record;
 }
-
-const shipped = (sh: Shipment) => ({ tiles: sh.tiles, rasters: sh.rasters });
 
 /**
  * A part's read in the pool: a record of one run with every other layer in one plot task, a longer one
@@ -151,11 +149,11 @@ async function computePart(part: PartSteps, deps: Pick<EngineDeps, 'pool' | 'til
   const one = inOneStep(part);
   const record = one ? null : await readRecord(part, deps, signal, first);
   const rest = one && first !== undefined ? first : await shipRasters(one ? plan.requests : otherRequests(plan), deps.tiles, signal);
-  const result = await withShipment(deps.tiles, rest, (sh) => deps.pool.run('plot', { ...plan.task, record, shipment: shipped(sh) }, { signal }));
+  const result = await withShipment(deps.tiles, rest, (sh) => deps.pool.run('plot', { ...plan.task, record, shipment: sh }, { signal }));
   if (!result.shade_blocks) return result;
   const at = result.structure.scenes;
   const shade = await shipRasters(sceneRequests(plan, at), deps.tiles, signal);
-  const structure = await withShipment(deps.tiles, shade, (sh) => deps.pool.run('shade', { footprint: plan.task.footprint, shipment: shipped(sh), optical: at.map((s) => plan.task.optical[s]), structure: result.structure }, { signal }));
+  const structure = await withShipment(deps.tiles, shade, (sh) => deps.pool.run('shade', { footprint: plan.task.footprint, shipment: sh, optical: at.map((s) => plan.task.optical[s]), structure: result.structure }, { signal }));
   return { ...result, structure, shade_blocks: false };
 }
 
@@ -322,7 +320,7 @@ async function chipFor(footprint: Polygon | MultiPolygon, plan: PlotPlan, r: Plo
     const shipment = await shipRasters([red, green, blue], deps.tiles, signal);
     const enc = layers.red.encoding;
     const out = await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('chip', {
-      shipment: { tiles: sh.tiles, rasters: sh.rasters },
+      shipment: sh,
       red: red.key,
       green: green.key,
       blue: blue.key,

@@ -91,7 +91,7 @@ export function openMapTiles(deps: MapTilesDeps): MapTiles {
         ? await planImageryTile(archive, req.layer, req.tile, req.choice)
         : await planChangeTile(archive, req.layer, req.tile, today);
       const shipment = await shipRasters(planned.requests, deps.tiles);
-      const png = await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('tile', { tile: req.tile, shipment: { tiles: sh.tiles, rasters: sh.rasters }, draw: planned.draw })).catch((error: unknown) => {
+      const png = await withShipment(deps.tiles, shipment, (sh) => deps.pool.run('tile', { tile: req.tile, shipment: sh, draw: planned.draw })).catch((error: unknown) => {
         if (error instanceof PoolError && error.code === 'pool_full') throw busy('The service\'s threads are full; ask for the tile again shortly.', 2);
         throw error;
       });

@@ -1,16 +1,18 @@
 /**
  * Reads rasters in tests through the path production uses: the planned requests are shipped
- * (tile bytes fetched, slots made) and assembled as a plot task assembles them, on this thread.
+ * (tile bytes fetched, slots made), packed as they travel to a thread, and assembled as a plot task
+ * assembles them, on this thread.
  */
 import { DecodedTiles, shipRasters } from '../../src/engine/plan/raster-shipment.ts';
 import type { Cog, PixelWindow } from '../../src/engine/sources/cog.ts';
 import { type RasterRequest, rasterRequest } from '../../src/engine/sources/raster-request.ts';
-import { assembleRasters, type WorkerRaster } from '../../src/engine/worker/raster-window.ts';
+import type { WorkerRaster } from '../../src/engine/worker/raster-window.ts';
+import { assembleShipment, packShipment } from '../../src/engine/worker/shipment-wire.ts';
 
 /** Every request's pixels, by the request. */
 export async function readWindows(requests: readonly RasterRequest[], signal?: AbortSignal): Promise<WorkerRaster[]> {
   const shipment = await shipRasters(requests, new DecodedTiles(), signal);
-  const rasters = assembleRasters(shipment.rasters, shipment.tiles);
+  const rasters = assembleShipment(packShipment(shipment));
   return requests.map((r) => rasters.get(r.key)!);
 }
 

@@ -9,7 +9,7 @@
 import { operatingPoints as op } from '../operating-points.ts';
 import type { SkippedScene } from '../evidence-object.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
-import { decodedBytes } from './raster-shipment.ts';
+import { decodedBytes, decodedBytesBound } from './raster-shipment.ts';
 import type { OpticalScenePlan } from '../worker/tasks.ts';
 import type { PlotPlan } from './read-plan.ts';
 
@@ -45,6 +45,10 @@ export function otherRequests(plan: PlotPlan): RasterRequest[] {
  * decode to at most `bytes` together; a scene larger than that alone makes a run.
  */
 export function sceneGroups(plan: PlotPlan, bytes: number, keysOf: (o: OpticalScenePlan) => string[] = sceneKeys): number[][] {
+  const all = plan.task.optical.map((_, k) => k);
+  if (all.length === 0) return [];
+  // The whole record under the bound, counted coarsely: one run, without counting each scene's tiles.
+  if (decodedBytesBound(sceneRequests(plan, all, keysOf)) <= bytes) return [all];
   const byKey = new Map(plan.requests.map((r) => [r.key, r]));
   const groups: number[][] = [];
   let held = Infinity;

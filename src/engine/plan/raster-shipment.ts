@@ -10,6 +10,7 @@ import { DEFAULT_DECODED_TILE_BYTES, RangeCache } from '../sources/range-cache.t
 import type { Cog, PixelWindow, TileRef } from '../sources/cog.ts';
 import { decodedByteLength, type TileSpec } from '../worker/tile-decode.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
+import { packShipment, type RasterShipment } from '../worker/shipment-wire.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
 
 /**
@@ -190,11 +191,11 @@ export class DecodedTiles {
   }
 }
 
-/** Runs a task over a shipment, then releases the shipment's slots, as finished or failed. */
-export async function withShipment<T>(decoded: DecodedTiles, shipment: Shipment, task: (shipment: Shipment) => Promise<T>): Promise<T> {
+/** Runs a task over a shipment, as it travels to a thread, then releases the shipment's slots, as finished or failed. */
+export async function withShipment<T>(decoded: DecodedTiles, shipment: Shipment, task: (wire: RasterShipment) => Promise<T>): Promise<T> {
   let result: T;
   try {
-    result = await task(shipment);
+    result = await task(packShipment(shipment));
   } catch (err) {
     decoded.release(shipment, false);
     throw err;
@@ -232,6 +233,25 @@ export function decodedBytes(requests: readonly RasterRequest[]): number {
         seen.add(key);
         bytes += decodedByteLength(cog.tileSpec(ref));
       }
+    }
+  }
+  return bytes;
+}
+
+/**
+ * At least the decoded bytes of the tiles `requests` touch: every tile counted whole and once per
+ * window, by arithmetic on the tile grid alone, so a read that fits under a bound by it is not
+ * enumerated tile by tile (clear-scenes.ts).
+ */
+export function decodedBytesBound(requests: readonly RasterRequest[]): number {
+  let bytes = 0;
+  for (const req of requests) {
+    for (const { cog, win } of fileWindows(req)) {
+      const across = Math.floor((win.x0 + win.width - 1) / cog.tileWidth) - Math.floor(win.x0 / cog.tileWidth) + 1;
+      const down = Math.floor((win.y0 + win.height - 1) / cog.tileHeight) - Math.floor(win.y0 / cog.tileHeight) + 1;
+      const planes = cog.planar && win.band === undefined ? cog.samplesPerPixel : 1;
+      const spec = { compression: cog.compression, predictor: cog.predictor, dtype: cog.dtype, width: cog.tileWidth, height: cog.tileHeight, samplesPerPixel: cog.planar ? 1 : cog.samplesPerPixel };
+      bytes += across * down * planes * decodedByteLength(spec);
     }
   }
   return bytes;

@@ -11,8 +11,8 @@ import { cellRgba, classRgba, medianStack, ndviOf, nearestPixels, rampRgba, type
 import { lonLatToTile, TILE_SIZE, tilePixelCentres } from '../kernels/web-mercator.ts';
 import { operatingPoints as op } from '../operating-points.ts';
 import { transformer } from '../sources/reproject.ts';
-import { assembleRasters, type WorkerRaster } from './raster-window.ts';
-import type { RasterShipment } from './tasks.ts';
+import type { WorkerRaster } from './raster-window.ts';
+import { assembleShipment, type RasterShipment } from './shipment-wire.ts';
 import { answerMoving } from './transfer.ts';
 
 /** One scene of an imagery tile: its band windows in the layer's order (true colour: red, green, blue; NDVI: red, near-infrared). */
@@ -133,7 +133,7 @@ function drawCells(p: MapTileTaskParams, d: Extract<TileDrawing, { kind: 'cells'
 export function mapTilePixels(p: MapTileTaskParams): Uint8Array {
   const d = p.draw;
   if (d.kind === 'cells') return drawCells(p, d);
-  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const rasters = assembleShipment(p.shipment);
   if (d.kind === 'imagery') return drawImagery(p, d.layer, d.scenes, rasters);
   const rgba = new Uint8Array(TILE_SIZE * TILE_SIZE * 4);
   if (d.raster === null) return rgba;

@@ -20,13 +20,14 @@ import { addSceneBlocks, type SceneBlockSums, sceneBlockSums } from '../kernels/
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
 import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
-import { assembleRasters, type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
+import { type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaAerosolLookups, qaPixelAnyBitLookup, qaPixelClearLookup, SCENE_USABLE, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
 import { seasonalTroughs } from '../kernels/seasonal-troughs.ts';
 import { type StructureAtTrough, structureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { ChipTaskParams, ChipTaskResult, ClearTaskParams, ClearTaskResult, EngineTaskName, EngineTasks, OpticalScenePlan, PlotTaskParams, PlotTaskResult, RasterGrid, SceneGroupParams, SceneGroupResult, SceneReading, ShadeTaskParams, WithBlocks } from './tasks.ts';
+import { assembleShipment } from './shipment-wire.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
 import { answerWhenCovered, markRead, unionCoverage, windowCoverage } from './coverage.ts';
@@ -150,7 +151,7 @@ function shadeByBlock(troughScenes: readonly OpticalScenePlan[], rasters: Readon
 
 /** The `shade` task: the plot-wide shade reading with its blocks, forest-like where a located part reads so. */
 function readShadeTask(p: ShadeTaskParams): WithBlocks<StructureAtTrough> {
-  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const rasters = assembleShipment(p.shipment);
   const maskOf = masksOf(p.footprint);
   const blocks = shadeByBlock(p.optical, rasters, maskOf, blocksOf(blockFrame(p.footprint), maskOf));
   return blocks === null ? p.structure : withForestPart(p.structure, blocks, op.blocks.forestPart);
@@ -219,7 +220,7 @@ function sceneGroupOf(optical: readonly OpticalScenePlan[], rasters: ReadonlyMap
 
 function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
   const maskOf = masksOf(p.footprint);
-  return sceneGroupOf(p.optical, assembleRasters(p.shipment.rasters, p.shipment.tiles), maskOf, blocksOf(blockFrame(p.footprint), maskOf));
+  return sceneGroupOf(p.optical, assembleShipment(p.shipment), maskOf, blocksOf(blockFrame(p.footprint), maskOf));
 }
 
 /** Sums of the groups' scenes laid end to end, as if one task had read the whole record. */
@@ -366,7 +367,7 @@ function coverageOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
 }
 
 function readPlotTask(p: PlotTaskParams): PlotTaskResult {
-  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const rasters = assembleShipment(p.shipment);
   const maskOf = masksOf(p.footprint);
   const gridBlocks = blocksOf(blockFrame(p.footprint), maskOf);
   // A record of one run is read here, from this task's own tiles.
@@ -406,7 +407,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
 
 /** Each scene mask's clear share of the plot, on the mask's grid: the first step of a plot's read. */
 function clearShares(p: ClearTaskParams): ClearTaskResult {
-  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const rasters = assembleShipment(p.shipment);
   const maskOf = masksOf(p.footprint);
   return {
     clear: p.masks.map((m) => {
@@ -418,7 +419,7 @@ function clearShares(p: ClearTaskParams): ClearTaskResult {
 
 
 function cutChip(p: ChipTaskParams): ChipTaskResult {
-  const rasters = assembleRasters(p.shipment.rasters, p.shipment.tiles);
+  const rasters = assembleShipment(p.shipment);
   const bands = [need(rasters, p.red), need(rasters, p.green), need(rasters, p.blue)];
   const grid = bands[0];
   const toCrs = transformer('EPSG:4326', grid.epsg ?? 4326);

@@ -17,15 +17,10 @@ import type { RadarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import type { MapTileTaskParams } from './map-tile.ts';
 import type { SceneBlockSums } from '../kernels/scene-blocks.ts';
-import type { LonLatFootprint, ShippedRaster, ShippedTile, WorkerRaster } from './raster-window.ts';
+import type { LonLatFootprint, WorkerRaster } from './raster-window.ts';
+import type { RasterShipment } from './shipment-wire.ts';
 import type { StructureAtTrough } from '../kernels/structure-at-trough.ts';
 import type { TerrainSlope } from '../kernels/terrain-slope.ts';
-
-/** The tiles and windows of one task (raster-shipment.ts builds it). */
-export interface RasterShipment {
-  tiles: ShippedTile[];
-  rasters: ShippedRaster[];
-}
 
 export type OpticalSensor = 'sentinel-2' | 'landsat';
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { assembleRasters, slotByteLength, slotIsReady } from '../../../src/engine/worker/raster-window.ts';
-import { DecodedTiles, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
+import { decodedByteLength } from '../../../src/engine/worker/tile-decode.ts';
+import { DecodedTiles, decodedBytes, decodedBytesBound, shipRasters } from '../../../src/engine/plan/raster-shipment.ts';
 import { mosaicForBox, rasterRequest } from '../../../src/engine/sources/raster-request.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { readWindow } from '../../support/read-windows.ts';
@@ -66,6 +67,19 @@ test('a tile two windows touch travels once; once decoded, it travels as its slo
   assert.equal(f.reads(), 2);
   // Two tiles made, then one asked for again: the cache counts one hit beside two misses.
   assert.deepEqual(decoded.stats(), { hits: 1, misses: 2, reused: 0 });
+});
+
+test('the coarse count of decoded bytes never falls below the tiles counted one by one', async () => {
+  using f = await fixture();
+  const tile = decodedByteLength({ compression: 8, predictor: 2, dtype: 'uint16', width: 256, height: 256 });
+  const inOne = rasterRequest(f.cog, { x0: 10, y0: 10, width: 100, height: 100 });
+  const acrossTwo = rasterRequest(f.cog, { x0: 200, y0: 10, width: 100, height: 100 });
+  const acrossFour = rasterRequest(f.cog, { x0: 250, y0: 250, width: 10, height: 10 });
+  assert.deepEqual([decodedBytes([inOne]), decodedBytesBound([inOne])], [tile, tile]);
+  assert.deepEqual([decodedBytes([acrossTwo]), decodedBytesBound([acrossTwo])], [2 * tile, 2 * tile]);
+  assert.deepEqual([decodedBytes([acrossFour]), decodedBytesBound([acrossFour])], [4 * tile, 4 * tile]);
+  // Shared tiles are counted once by one, once a window by the other: an upper bound.
+  assert.deepEqual([decodedBytes([inOne, acrossTwo, acrossFour]), decodedBytesBound([inOne, acrossTwo, acrossFour])], [4 * tile, 7 * tile]);
 });
 
 test('the decoded tiles kept stay within their bound, the least recently used going first', async () => {

@@ -1,0 +1,126 @@
+/**
+ * A task's tiles and windows as they cross to a thread. The structured clone a task's message goes
+ * through costs about a microsecond an object, and a plot's step ships some 300 tiles and as many
+ * windows, all on the main thread: so they travel as a few typed arrays, their repeated specs and
+ * formats once each, and only the slots, the compressed bytes and the windows' keys as lists
+ * (bench/RESULTS.md, "book"). The main thread packs (raster-shipment.ts), the thread unpacks.
+ */
+import { assembleRasters, type ShippedRaster, type ShippedTile, type TileSlot, type WorkerRaster } from './raster-window.ts';
+import type { Dtype, TileSpec } from './tile-decode.ts';
+import type { GeoTransform } from '../sources/reproject.ts';
+
+/** A window's format, shared by every window of one file. */
+interface RasterFormat {
+  dtype: Dtype;
+  samplesPerPixel: number;
+  planar: boolean;
+  epsg: number | null;
+  nodata: number | null;
+  scale: number;
+  offset: number;
+}
+
+/** Per tile: spec index, x0, y0, sample plane, in-file width and height (−1: the whole tile). */
+const TILE_INTS = 6;
+/** Per window: format index, x0, y0, width, height, band (−1: every sample), first entry in `tileLists`, tile count. */
+const RASTER_INTS = 8;
+
+export interface RasterShipment {
+  specs: TileSpec[];
+  tiles: Int32Array;
+  fills: Float64Array;
+  slots: Array<TileSlot | null>;
+  bytes: Array<Uint8Array | null>;
+  formats: RasterFormat[];
+  keys: string[];
+  rasters: Int32Array;
+  /** Six numbers a window. */
+  geoTransforms: Float64Array;
+  tileLists: Int32Array;
+}
+
+/**
+ * The index of `v` in `list`, added if new. A shipment holds a few distinct specs and formats (a
+ * file's edge tiles differ from its inner ones), so a scan comparing fields beats building keys.
+ */
+function indexIn<T extends object>(list: T[], v: T, same: (a: T, b: T) => boolean): number {
+  for (let k = list.length - 1; k >= 0; k--) if (list[k] === v || same(list[k], v)) return k;
+  return list.push(v) - 1;
+}
+
+const sameSpec = (a: TileSpec, b: TileSpec) =>
+  a.width === b.width && a.height === b.height && a.dtype === b.dtype && a.compression === b.compression && a.predictor === b.predictor && (a.samplesPerPixel ?? 1) === (b.samplesPerPixel ?? 1);
+const sameFormat = (a: RasterFormat, b: ShippedRaster) =>
+  a.dtype === b.dtype && a.samplesPerPixel === b.samplesPerPixel && a.planar === b.planar && a.epsg === b.epsg && Object.is(a.nodata, b.nodata) && a.scale === b.scale && a.offset === b.offset;
+
+export function packShipment(sh: { tiles: readonly ShippedTile[]; rasters: readonly ShippedRaster[] }): RasterShipment {
+  const specs: TileSpec[] = [];
+  const tiles = new Int32Array(sh.tiles.length * TILE_INTS);
+  const fills = new Float64Array(sh.tiles.length);
+  const slots: Array<TileSlot | null> = new Array(sh.tiles.length);
+  const bytes: Array<Uint8Array | null> = new Array(sh.tiles.length);
+  sh.tiles.forEach((t, k) => {
+    const at = k * TILE_INTS;
+    tiles[at] = indexIn(specs, t.spec, sameSpec);
+    tiles[at + 1] = t.x0;
+    tiles[at + 2] = t.y0;
+    tiles[at + 3] = t.plane;
+    tiles[at + 4] = t.inFile?.width ?? -1;
+    tiles[at + 5] = t.inFile?.height ?? -1;
+    fills[k] = t.fill;
+    slots[k] = t.slot;
+    bytes[k] = t.bytes;
+  });
+  const formats: RasterFormat[] = [];
+  const rasters = new Int32Array(sh.rasters.length * RASTER_INTS);
+  const geoTransforms = new Float64Array(sh.rasters.length * 6);
+  const keys: string[] = new Array(sh.rasters.length);
+  const tileLists = new Int32Array(sh.rasters.reduce((n, r) => n + r.tiles.length, 0));
+  let listed = 0;
+  sh.rasters.forEach((r, k) => {
+    let format = formats.findLastIndex((f) => sameFormat(f, r));
+    if (format < 0) format = formats.push({ dtype: r.dtype, samplesPerPixel: r.samplesPerPixel, planar: r.planar, epsg: r.epsg, nodata: r.nodata, scale: r.scale, offset: r.offset }) - 1;
+    const at = k * RASTER_INTS;
+    rasters[at] = format;
+    rasters[at + 1] = r.x0;
+    rasters[at + 2] = r.y0;
+    rasters[at + 3] = r.width;
+    rasters[at + 4] = r.height;
+    rasters[at + 5] = r.band ?? -1;
+    rasters[at + 6] = listed;
+    rasters[at + 7] = r.tiles.length;
+    tileLists.set(r.tiles, listed);
+    listed += r.tiles.length;
+    geoTransforms.set(r.geoTransform, k * 6);
+    keys[k] = r.key;
+  });
+  return { specs, tiles, fills, slots, bytes, formats, keys, rasters, geoTransforms, tileLists };
+}
+
+export function unpackShipment(w: RasterShipment): { tiles: ShippedTile[]; rasters: ShippedRaster[] } {
+  const tiles = w.slots.map((slot, k): ShippedTile => {
+    const [spec, x0, y0, plane, inW, inH] = w.tiles.subarray(k * TILE_INTS, (k + 1) * TILE_INTS);
+    return { spec: w.specs[spec], x0, y0, plane, slot, bytes: w.bytes[k], fill: w.fills[k], ...(inW < 0 ? {} : { inFile: { width: inW, height: inH } }) };
+  });
+  const rasters = w.keys.map((key, k): ShippedRaster => {
+    const [format, x0, y0, width, height, band, first, count] = w.rasters.subarray(k * RASTER_INTS, (k + 1) * RASTER_INTS);
+    return {
+      key,
+      x0,
+      y0,
+      width,
+      height,
+      ...(band < 0 ? {} : { band }),
+      ...w.formats[format],
+      tiles: Array.from(w.tileLists.subarray(first, first + count)),
+      geoTransform: Array.from(w.geoTransforms.subarray(k * 6, k * 6 + 6)) as GeoTransform,
+    };
+  });
+  return { tiles, rasters };
+}
+
+/** Every shipped window by its key, its tiles made ready first (raster-window.ts). */
+export function assembleShipment(w: RasterShipment): Map<string, WorkerRaster> {
+  const { tiles, rasters } = unpackShipment(w);
+  return assembleRasters(rasters, tiles);
+}
