@@ -26,6 +26,8 @@ const SPARE_PER_CACHE_BYTE = 4;
 interface KeptSlot {
   readonly key: string;
   slot: TileSlot;
+  /** The slot, weakly: what `#held` keeps while shipments hold it, made and registered once a slot and key. */
+  readonly ref: WeakRef<TileSlot>;
   readonly byteLength: number;
   /** Shipments holding the slot whose tasks have not ended. */
   users: number;
@@ -132,14 +134,12 @@ export class DecodedTiles {
     else {
       this.#misses++;
       const slot = this.#takeSpare(slotByteLength(spec)) ?? newTileSlot(spec);
-      kept = { key, slot, byteLength: slot.byteLength, users: 0, cached: false, reusable: true };
+      const ref = new WeakRef(slot);
+      kept = { key, slot, ref, byteLength: slot.byteLength, users: 0, cached: false, reusable: true };
       this.#kept.set(slot, kept);
+      this.#forget.register(slot, { key, ref }, ref);
     }
-    if (kept.users++ === 0) {
-      const ref = new WeakRef(kept.slot);
-      this.#held.set(key, ref);
-      this.#forget.register(kept.slot, { key, ref }, ref);
-    }
+    if (kept.users++ === 0) this.#held.set(key, kept.ref);
     return kept.slot;
   }
 
@@ -159,11 +159,7 @@ export class DecodedTiles {
       kept.users--;
       if (!finished) kept.reusable = false;
       if (kept.users > 0 && kept.reusable) continue;
-      const ref = this.#held.get(kept.key);
-      if (ref?.deref() === kept.slot) {
-        this.#held.delete(kept.key);
-        this.#forget.unregister(ref);
-      }
+      if (this.#held.get(kept.key) === kept.ref) this.#held.delete(kept.key);
       if (kept.users > 0 || !kept.reusable) continue;
       this.#slots.set(kept.key, kept);
       kept.cached = this.#slots.peek(kept.key) === kept;
@@ -184,6 +180,8 @@ export class DecodedTiles {
     const k = this.#spare.findIndex((s) => s.byteLength === byteLength);
     if (k < 0) return null;
     const [kept] = this.#spare.splice(k, 1);
+    // Lent under another key from now on.
+    this.#forget.unregister(kept.ref);
     this.#spareBytes -= byteLength;
     this.#reused++;
     emptyTileSlot(kept.slot);
@@ -211,8 +209,15 @@ export interface Shipment {
   fetchedBytes: number;
 }
 
+/** Each opened file's tile keys, made once: a key built anew for every plot is hashed anew in every map it meets. */
+const tileKeys = new WeakMap<Cog, string[]>();
+
 /** Where a tile is kept in the decoded-tile cache. */
-const tileKey = (cog: Cog, ref: TileRef) => `${cog.id}#${ref.index}`;
+function tileKey(cog: Cog, ref: TileRef): string {
+  let keys = tileKeys.get(cog);
+  if (keys === undefined) tileKeys.set(cog, (keys = []));
+  return (keys[ref.index] ??= `${cog.id}#${ref.index}`);
+}
 
 /** The file windows a request reads: its own, or each part's, placed at (dx, dy) in the request's window. */
 function fileWindows(req: RasterRequest): Array<{ cog: Cog; win: PixelWindow; dx: number; dy: number; mosaic: boolean }> {
@@ -274,10 +279,12 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
   const place = (cog: Cog, win: PixelWindow, dx: number, dy: number, mosaic: boolean, indices: number[]) => {
     for (const ref of cog.tilesFor(win)) {
       const key = tileKey(cog, ref);
-      let index = byTile.get(`${key}+${dx},${dy}`);
+      // A tile is placed once per offset: a mosaic's part may place it away from its own pixel.
+      const placed = dx === 0 && dy === 0 ? key : `${key}+${dx},${dy}`;
+      let index = byTile.get(placed);
       if (index === undefined) {
         index = tiles.length;
-        byTile.set(`${key}+${dx},${dy}`, index);
+        byTile.set(placed, index);
         const spec = cog.tileSpec(ref);
         const tile: ShippedTile = { spec, x0: ref.x0 + dx, y0: ref.y0 + dy, plane: ref.band, slot: null, bytes: null, fill: cog.nodata ?? 0 };
         // Beside another file, an edge tile's padding would land on the neighbour's pixels.
