@@ -6,18 +6,37 @@ import { signDigest, type SigningKey } from './signing.ts';
  * ECMAScript shortest form and strings escaped as JSON.stringify does, which is what the RFC specifies.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`RFC 8785 has no form for ${value}`);
-    return JSON.stringify(value);
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`RFC 8785 has no form for ${value}`);
+      // ECMAScript's Number::toString, which JSON.stringify writes too (-0 as 0).
+      return String(value);
+    case 'object': {
+      // Written with loops and one string: every evidence object is sealed on the main thread.
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + (value[i] === undefined ? 'null' : canonicalJson(value[i]));
+        return `${out}]`;
+      }
+      const o = value as Record<string, unknown>;
+      // Array.prototype.sort compares strings by UTF-16 code units, as RFC 8785 orders keys.
+      const keys = Object.keys(o).sort();
+      let out = '{';
+      for (const k of keys) {
+        const v = o[k];
+        if (v === undefined) continue;
+        out += `${out.length === 1 ? '' : ','}${JSON.stringify(k)}:${canonicalJson(v)}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      throw new TypeError(`RFC 8785 has no form for a ${typeof value}`);
   }
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  throw new TypeError(`RFC 8785 has no form for a ${typeof value}`);
 }
 
 export interface Integrity {
