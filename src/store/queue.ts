@@ -20,8 +20,8 @@ export interface QueueDefinition {
  * puts it back for another worker (spec 3.1 "recovered"). Handlers are written to resume, not restart.
  */
 export const QUEUES = {
-  // `notify`: on PostgreSQL a read wakes a worker when it is queued, where polling alone started it up
-  // to 2 s later (a book job of 200 plots takes some 12 s); polling stays as the floor.
+  // `notify`: a read wakes a worker when it is queued, where polling alone started it up to 2 s later
+  // (a book job of 200 plots takes some 12 s); polling stays as the floor.
   evidence: { name: 'evidence-read', options: { heartbeatSeconds: 30, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 6 * 3600, notify: true } },
   /** Reads of studio boundaries (reading-service/boundary-reads.ts), by the same runner as evidence jobs. */
   studio: { name: 'studio-read', options: { heartbeatSeconds: 30, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 6 * 3600, notify: true } },
@@ -80,12 +80,14 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
     supervise: opts.supervise,
     monitorIntervalSeconds: opts.superviseIntervalSeconds ?? 30,
     superviseIntervalSeconds: opts.superviseIntervalSeconds ?? 30,
+    // Wakes the workers of `notify` queues when a job is queued (on PostgreSQL one more connection listens).
+    useListenNotify: true,
   };
   const boss = store.pglite
     ? // PGlite is one connection in this process: pg-boss gets it through its adapter, with the profile that
       // turns off what a single embedded connection cannot do (LISTEN across processes, SKIP LOCKED semantics).
       new PgBoss({ ...common, db: fromPglite(store.pglite), backend: 'pglite' })
-    : new PgBoss({ ...common, connectionString: connectionStringOf(store), max: 4, useListenNotify: true });
+    : new PgBoss({ ...common, connectionString: connectionStringOf(store), max: 4 });
   boss.on('error', (err) => opts.log.error({ err }, 'queue error'));
   await boss.start();
   for (const q of [...Object.values(QUEUES), ...(opts.extraQueues ?? [])]) {

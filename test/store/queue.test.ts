@@ -55,22 +55,24 @@ for (const backend of BACKENDS) {
   });
 }
 
-test('on PostgreSQL a queued read wakes an idle worker at once, not at its next poll', async () => {
-  const db = await scratchDatabase();
-  const store = await openStore({ databaseUrl: db.url, pgliteDir: 'memory://' });
-  const queue = await openQueue(store, { log: createLogger('silent'), supervise: false });
-  try {
-    let fetched: () => void;
-    const woken = new Promise<void>((resolve) => (fetched = resolve));
-    // A worker polling every 60 s: it polls once as it starts, and only a wake-up can fetch before the next.
-    await queue.boss.work(QUEUES.evidence.name, { pollingIntervalSeconds: 60, batchSize: 1 }, async () => fetched());
-    await new Promise((r) => setTimeout(r, 1500));
-    await queue.send(QUEUES.evidence, { workspaceId: 'w', plotIds: [] });
-    const late = new Promise<'late'>((r) => setTimeout(() => r('late'), 30_000).unref());
-    assert.equal(await Promise.race([woken.then(() => 'woken' as const), late]), 'woken', 'picked up by its next poll, not woken');
-  } finally {
-    await queue.stop(1000);
-    await store.close();
-    await db.drop();
-  }
-});
+for (const backend of BACKENDS) {
+  test(`a queued read wakes an idle worker at once, not at its next poll (${backend})`, async () => {
+    const db = backend === 'postgresql' ? await scratchDatabase() : null;
+    const store = await openStore({ databaseUrl: db?.url ?? null, pgliteDir: 'memory://' });
+    const queue = await openQueue(store, { log: createLogger('silent'), supervise: false });
+    try {
+      let fetched: () => void;
+      const woken = new Promise<void>((resolve) => (fetched = resolve));
+      // A worker polling every 60 s: it polls once as it starts, and only a wake-up can fetch before the next.
+      await queue.boss.work(QUEUES.evidence.name, { pollingIntervalSeconds: 60, batchSize: 1 }, async () => fetched());
+      await new Promise((r) => setTimeout(r, 1500));
+      await queue.send(QUEUES.evidence, { workspaceId: 'w', plotIds: [] });
+      const late = new Promise<'late'>((r) => setTimeout(() => r('late'), 30_000).unref());
+      assert.equal(await Promise.race([woken.then(() => 'woken' as const), late]), 'woken', 'picked up by its next poll, not woken');
+    } finally {
+      await queue.stop(1000);
+      await store.close();
+      await db?.drop();
+    }
+  });
+}
