@@ -13,6 +13,7 @@ import type { EvidenceMap } from '../../documents/footprint-map.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import type { Integrity } from '../../engine/integrity.ts';
 import type { EvidenceFacts } from '../../engine/plot-state.ts';
+import type { Evidence } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
 import { writeEvent } from '../outbox.ts';
 import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHolds, type PlotHold } from './evidence.ts';
@@ -125,29 +126,29 @@ export async function completeAll(em: Em, reads: readonly FinishedRead[], comple
       'run',
     );
     let last = new Date(0);
-    const stored = [];
+    const stored: Evidence[] = [];
     for (const { read, plot } of holding) {
       const issued = new Date(read.evidence.issued);
       if (issued > last) last = issued;
       const chip = read.map.chip === null ? null : { bbox: read.map.chip.bbox, scene: read.map.chip.scene };
       stored.push({
         id: read.readId,
-        workspace_id: read.workspaceId,
-        plot_id: read.plotId,
-        job_id: read.jobId,
+        workspaceId: read.workspaceId,
+        plotId: read.plotId,
+        jobId: read.jobId,
         issued,
-        object: JSON.stringify(read.evidence),
-        integrity: JSON.stringify(read.integrity),
+        object: read.evidence,
+        integrity: read.integrity,
         current: true,
-        map: JSON.stringify({ footprint: read.map.footprint, chip } satisfies StoredMap),
-        chip_png: read.map.chip?.png ?? null,
+        map: { footprint: read.map.footprint, chip } satisfies StoredMap,
+        chipPng: read.map.chip?.png ?? null,
       });
       await chargeRead(tx, { workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
       writeEvent(tx, read.workspaceId, 'plot.evidence.completed', completedEvent(plot), issued);
     }
     // Bound as parameters: the ORM writes a statement's parameters into its text as escaped literals, and a
     // group's evidence objects and chips come to hundreds of kilobytes, escaped on the worker's main thread.
-    await tx.getKysely<{ evidence: (typeof stored)[number] }>().insertInto('evidence').values(stored).execute();
+    await tx.getKysely<{ evidence: Evidence }>({ columnNamingStrategy: 'property', convertValues: true }).insertInto('evidence').values(stored).execute();
     await completeBatches(tx, holding[0].read.workspaceId, holding.map((h) => h.read.plotId), last, batchEvent);
   });
 }
