@@ -219,6 +219,11 @@ function tileKey(cog: Cog, ref: TileRef): string {
   return (keys[ref.index] ??= `${cog.id}#${ref.index}`);
 }
 
+/** The spec of a tile of `cog` of this size: a whole tile's, or a sparse fill tile's the size of its window. */
+const tileSpecOf = (cog: Cog, width: number, height: number): TileSpec => ({
+  compression: cog.compression, predictor: cog.predictor, dtype: cog.dtype, width, height, samplesPerPixel: cog.planar ? 1 : cog.samplesPerPixel,
+});
+
 /** The file windows a request reads: its own, or each part's, placed at (dx, dy) in the request's window. */
 function fileWindows(req: RasterRequest): Array<{ cog: Cog; win: PixelWindow; dx: number; dy: number; mosaic: boolean }> {
   const { window } = req;
@@ -255,8 +260,7 @@ export function decodedBytesBound(requests: readonly RasterRequest[]): number {
       const across = Math.floor((win.x0 + win.width - 1) / cog.tileWidth) - Math.floor(win.x0 / cog.tileWidth) + 1;
       const down = Math.floor((win.y0 + win.height - 1) / cog.tileHeight) - Math.floor(win.y0 / cog.tileHeight) + 1;
       const planes = cog.planar && win.band === undefined ? cog.samplesPerPixel : 1;
-      const spec = { compression: cog.compression, predictor: cog.predictor, dtype: cog.dtype, width: cog.tileWidth, height: cog.tileHeight, samplesPerPixel: cog.planar ? 1 : cog.samplesPerPixel };
-      bytes += across * down * planes * decodedByteLength(spec);
+      bytes += across * down * planes * decodedByteLength(tileSpecOf(cog, cog.tileWidth, cog.tileHeight));
     }
   }
   return bytes;
@@ -312,9 +316,8 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
     const indices: number[] = [];
     if (req.parts !== undefined && req.fill !== undefined) {
       // Pixels no part covers (a file the archive lacks) read as the fill: one sparse tile under the parts.
-      const spec: TileSpec = { compression: cog.compression, predictor: cog.predictor, dtype: cog.dtype, width: window.width, height: window.height, samplesPerPixel: cog.planar ? 1 : cog.samplesPerPixel };
       indices.push(tiles.length);
-      tiles.push({ spec, x0: window.x0, y0: window.y0, plane: 0, slot: null, bytes: null, fill: req.fill });
+      tiles.push({ spec: tileSpecOf(cog, window.width, window.height), x0: window.x0, y0: window.y0, plane: 0, slot: null, bytes: null, fill: req.fill });
     }
     for (const w of fileWindows(req)) place(w.cog, w.win, w.dx, w.dy, w.mosaic, indices);
     const [ox, pw, rx, oy, ry, ph] = cog.geoTransform;

@@ -40,18 +40,20 @@ export interface RasterShipment {
 }
 
 /**
- * The index of `v` in `list`, added if new. A shipment holds a few distinct specs and formats (a
- * file's edge tiles differ from its inner ones), so a scan comparing fields beats building keys.
+ * The index of the entry of `list` that is `same` as `probe`, made and added if none is. A shipment
+ * holds a few distinct specs and formats (a file's edge tiles differ from its inner ones), so a scan
+ * comparing fields beats building keys.
  */
-function indexIn<T extends object>(list: T[], v: T, same: (a: T, b: T) => boolean): number {
-  for (let k = list.length - 1; k >= 0; k--) if (list[k] === v || same(list[k], v)) return k;
-  return list.push(v) - 1;
+function indexIn<T, P>(list: T[], probe: P, same: (entry: T, probe: P) => boolean, make: (probe: P) => T): number {
+  for (let k = list.length - 1; k >= 0; k--) if (same(list[k], probe)) return k;
+  return list.push(make(probe)) - 1;
 }
 
 const sameSpec = (a: TileSpec, b: TileSpec) =>
-  a.width === b.width && a.height === b.height && a.dtype === b.dtype && a.compression === b.compression && a.predictor === b.predictor && (a.samplesPerPixel ?? 1) === (b.samplesPerPixel ?? 1);
+  a === b || (a.width === b.width && a.height === b.height && a.dtype === b.dtype && a.compression === b.compression && a.predictor === b.predictor && (a.samplesPerPixel ?? 1) === (b.samplesPerPixel ?? 1));
 const sameFormat = (a: RasterFormat, b: ShippedRaster) =>
   a.dtype === b.dtype && a.samplesPerPixel === b.samplesPerPixel && a.planar === b.planar && a.epsg === b.epsg && Object.is(a.nodata, b.nodata) && a.scale === b.scale && a.offset === b.offset;
+const formatOf = (r: ShippedRaster): RasterFormat => ({ dtype: r.dtype, samplesPerPixel: r.samplesPerPixel, planar: r.planar, epsg: r.epsg, nodata: r.nodata, scale: r.scale, offset: r.offset });
 
 export function packShipment(sh: { tiles: readonly ShippedTile[]; rasters: readonly ShippedRaster[] }): RasterShipment {
   const specs: TileSpec[] = [];
@@ -61,7 +63,7 @@ export function packShipment(sh: { tiles: readonly ShippedTile[]; rasters: reado
   const bytes: Array<Uint8Array | null> = new Array(sh.tiles.length);
   sh.tiles.forEach((t, k) => {
     const at = k * TILE_INTS;
-    tiles[at] = indexIn(specs, t.spec, sameSpec);
+    tiles[at] = indexIn(specs, t.spec, sameSpec, (s) => s);
     tiles[at + 1] = t.x0;
     tiles[at + 2] = t.y0;
     tiles[at + 3] = t.plane;
@@ -78,10 +80,8 @@ export function packShipment(sh: { tiles: readonly ShippedTile[]; rasters: reado
   const tileLists = new Int32Array(sh.rasters.reduce((n, r) => n + r.tiles.length, 0));
   let listed = 0;
   sh.rasters.forEach((r, k) => {
-    let format = formats.findLastIndex((f) => sameFormat(f, r));
-    if (format < 0) format = formats.push({ dtype: r.dtype, samplesPerPixel: r.samplesPerPixel, planar: r.planar, epsg: r.epsg, nodata: r.nodata, scale: r.scale, offset: r.offset }) - 1;
     const at = k * RASTER_INTS;
-    rasters[at] = format;
+    rasters[at] = indexIn(formats, r, sameFormat, formatOf);
     rasters[at + 1] = r.x0;
     rasters[at + 2] = r.y0;
     rasters[at + 3] = r.width;
