@@ -45,19 +45,15 @@ export function slotIsReady(slot: TileSlot): boolean {
 }
 
 /**
- * Makes a slot ready: the first thread to move it from EMPTY to DECODING runs `decode`, every other
- * thread waits on the state word until it is READY. A failed decode puts the slot back to EMPTY
- * (and wakes the waiters, one of which then tries itself) before the error travels on.
+ * Decodes a slot if no thread has claimed it: true once it is ready, false while another thread
+ * decodes it. A failed decode puts the slot back to EMPTY (and wakes the waiters, one of which then
+ * tries itself) before the error travels on.
  */
-export function readySlot(slot: TileSlot, decode: (into: SharedArrayBuffer) => void): void {
-  const state = slotState(slot);
+function claimSlot(state: Int32Array, slot: TileSlot, decode: (into: SharedArrayBuffer) => void): boolean {
   for (;;) {
     const now = Atomics.load(state, 0);
-    if (now === TILE_STATE.READY) return;
-    if (now === TILE_STATE.DECODING) {
-      Atomics.wait(state, 0, TILE_STATE.DECODING);
-      continue;
-    }
+    if (now === TILE_STATE.READY) return true;
+    if (now === TILE_STATE.DECODING) return false;
     if (Atomics.compareExchange(state, 0, TILE_STATE.EMPTY, TILE_STATE.DECODING) !== TILE_STATE.EMPTY) continue;
     try {
       decode(slot);
@@ -68,8 +64,17 @@ export function readySlot(slot: TileSlot, decode: (into: SharedArrayBuffer) => v
     } finally {
       Atomics.notify(state, 0);
     }
-    return;
+    return true;
   }
+}
+
+/**
+ * Makes a slot ready: the first thread to move it from EMPTY to DECODING runs `decode`, every other
+ * thread waits on the state word until it is READY (or EMPTY again, after a failed decode).
+ */
+export function readySlot(slot: TileSlot, decode: (into: SharedArrayBuffer) => void): void {
+  const state = slotState(slot);
+  while (!claimSlot(state, slot, decode)) Atomics.wait(state, 0, TILE_STATE.DECODING);
 }
 
 /** One tile a shipped window touches. */
@@ -126,17 +131,22 @@ export interface WorkerRaster {
   offset: number;
 }
 
-/** Every tile's pixels, decoded where needed; null for sparse tiles. */
+const decoderOf = (t: ShippedTile) => (into: SharedArrayBuffer) => {
+  if (t.bytes === null) throw new Error('a tile slot arrived undecoded without its bytes');
+  decodeTile(t.bytes, t.spec, into);
+};
+
+/**
+ * Every tile's pixels, decoded where needed; null for sparse tiles. The tiles no thread has claimed
+ * are decoded first and those another thread is decoding waited for last, so two tasks that share
+ * tiles (neighbouring plots in flight at once) split the decoding between them rather than one
+ * waiting while the other decodes it all.
+ */
 export function readyTiles(tiles: readonly ShippedTile[]): Array<TypedArray | null> {
-  return tiles.map((t) => {
-    if (t.slot === null) return null;
-    const bytes = t.bytes;
-    readySlot(t.slot, (into) => {
-      if (bytes === null) throw new Error('a tile slot arrived undecoded without its bytes');
-      decodeTile(bytes, t.spec, into);
-    });
-    return typedArray(t.spec.dtype, t.slot, 0, t.spec.width * t.spec.height * (t.spec.samplesPerPixel ?? 1));
-  });
+  const claimed: ShippedTile[] = [];
+  for (const t of tiles) if (t.slot !== null && !claimSlot(slotState(t.slot), t.slot, decoderOf(t))) claimed.push(t);
+  for (const t of claimed) readySlot(t.slot!, decoderOf(t));
+  return tiles.map((t) => (t.slot === null ? null : typedArray(t.spec.dtype, t.slot, 0, t.spec.width * t.spec.height * (t.spec.samplesPerPixel ?? 1))));
 }
 
 /** Cuts one window out of its tiles: whole row runs when the sample layout matches, a strided copy otherwise. */

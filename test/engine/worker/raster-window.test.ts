@@ -84,3 +84,31 @@ test('a coarse band is brought onto the fine grid, nearest neighbour, nodata out
   const coarse = grid({ raw: Uint8Array.of(1, 2, 3, 4), width: 2, height: 2, geoTransform: [10, 20, 0, 20, 0, -20], epsg: 32633, nodata: 0 });
   assert.deepEqual(Array.from(resampleNearest(fine, coarse)), [0, 1, 1, 2, 0, 1, 1, 2]);
 });
+
+test('a tile another thread is decoding is waited for after the tiles no thread has claimed are decoded', async () => {
+  const { Worker } = await import('node:worker_threads');
+  const busy = tile(1, 0, 0);
+  const free = tile(100, 4, 0);
+  // The other thread claims `busy`, then holds it until `free` is ready (or 5 s pass), then finishes it.
+  const other = new Worker(`
+    const { workerData, parentPort } = require('node:worker_threads');
+    const busy = new Int32Array(workerData.busy, workerData.busy.byteLength - 4, 1);
+    const free = new Int32Array(workerData.free, workerData.free.byteLength - 4, 1);
+    Atomics.store(busy, 0, 1);
+    parentPort.postMessage('claimed');
+    const until = Date.now() + 5000;
+    while (Atomics.load(free, 0) !== 2 && Date.now() < until) Atomics.wait(free, 0, Atomics.load(free, 0), 20);
+    const freeFirst = Atomics.load(free, 0) === 2;
+    Atomics.store(busy, 0, 2);
+    Atomics.notify(busy, 0);
+    parentPort.postMessage(freeFirst);
+  `, { eval: true, workerData: { busy: busy.slot, free: free.slot } });
+  const answers: unknown[] = [];
+  const done = new Promise<void>((resolve) => other.on('message', (m) => answers.push(m) === 2 && resolve()));
+  await new Promise((resolve) => other.once('message', resolve));
+  readyTiles([busy, free]);
+  await done;
+  await other.terminate();
+  assert.equal(answers[1], true, 'the unclaimed tile was decoded before waiting on the claimed one');
+  assert.ok(slotIsReady(busy.slot!) && slotIsReady(free.slot!));
+});
