@@ -1,7 +1,7 @@
 // Decoding one compressed TIFF tile into typed pixels. Pure and synchronous, with no I/O, so a
 // worker thread runs it on bytes handed over in a SharedArrayBuffer and writes the pixels into
 // another one. Little-endian tiles only (cog.ts refuses big-endian files).
-import { inflateSync } from 'node:zlib';
+import { constants as zlibConstants, Inflate } from 'node:zlib';
 import { SourceError } from '../sources/errors.ts';
 
 export type Dtype = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
@@ -92,22 +92,62 @@ function truncated(what: string): SourceError {
   return new SourceError('truncated', `tile decodes short: ${what}`);
 }
 
-// node:zlib has no public call that inflates into a caller's buffer; one chunk sized to the
-// tile keeps it to a single allocation, and the copy into `out` costs about 3% of the inflate.
+/**
+ * node:zlib's native handle as its own streams drive it synchronously (lib/zlib.js,
+ * processChunkSync): `writeSync` inflates into the caller's buffer and leaves what it did not use
+ * of the output and the input in the stream's write state; a failure calls `onerror`, synchronously.
+ */
+interface InflateHandle {
+  reset(): void;
+  writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void;
+  onerror: (message: string, errno: number, code: string) => void;
+}
+
+/**
+ * One inflater a thread, reset for each tile. node:zlib has no public call that inflates into a
+ * caller's buffer: `inflateSync` hands back a fresh 2 MiB buffer a tile, to copy into the slot and
+ * leave to the collector, and on a book's read those buffers alone started about a quarter of the
+ * threads' full collections (bench/RESULTS.md, "book"). The handle writes into the slot itself.
+ */
+interface Inflater {
+  handle: InflateHandle;
+  /** What the last write left unused: output bytes, then input bytes. */
+  state: Uint32Array;
+  failure: string | null;
+}
+
+let inflater: Inflater | null = null;
+
+function ownInflater(): Inflater {
+  if (inflater !== null) return inflater;
+  const stream = new Inflate() as unknown as { _handle?: InflateHandle; _writeState?: Uint32Array };
+  if (typeof stream._handle?.writeSync !== 'function' || !(stream._writeState instanceof Uint32Array)) throw new Error('this Node.js has no zlib handle to inflate into a buffer (Node 24 is required)');
+  const own: Inflater = { handle: stream._handle, state: stream._writeState, failure: null };
+  own.handle.onerror = (message, _errno, code) => {
+    own.failure = `${message} (${code})`;
+  };
+  inflater = own;
+  return own;
+}
+
+/** A byte past the tile's end, inflated only to tell a stream longer than its tile. */
+const PAST_END = new Uint8Array(64);
+
 function inflateInto(compressed: Uint8Array, out: Uint8Array): void {
-  let inflated: Buffer;
-  try {
-    inflated = inflateSync(compressed, { chunkSize: out.length + 64, maxOutputLength: out.length + 64 });
-  } catch (cause) {
-    const message = (cause as Error).message;
-    if (/unexpected end/i.test(message)) throw truncated(`the DEFLATE stream ends early (${message})`);
-    throw new SourceError('invalid_tiff', `a DEFLATE tile does not inflate (${message})`, { cause });
+  const z = ownInflater();
+  z.failure = null;
+  z.handle.reset();
+  z.handle.writeSync(zlibConstants.Z_FINISH, compressed, 0, compressed.length, out, 0, out.length);
+  if (z.failure === null && z.state[0] === 0) {
+    // The tile is full: whatever the stream still holds must inflate to nothing.
+    const left = z.state[1];
+    z.handle.writeSync(zlibConstants.Z_FINISH, compressed, compressed.length - left, left, PAST_END, 0, PAST_END.length);
+    if (z.failure === null && z.state[0] === PAST_END.length) return;
+    if (z.failure === null) throw new SourceError('invalid_tiff', `a DEFLATE tile inflates to more than the ${out.length} bytes expected`);
   }
-  if (inflated.length !== out.length) {
-    if (inflated.length < out.length) throw truncated(`${inflated.length} of ${out.length} bytes inflated`);
-    throw new SourceError('invalid_tiff', `a DEFLATE tile inflates to ${inflated.length} bytes, ${out.length} expected`);
-  }
-  out.set(inflated);
+  if (z.failure === null) throw truncated(`${out.length - z.state[0]} of ${out.length} bytes inflated`);
+  if (/unexpected end/i.test(z.failure)) throw truncated(`the DEFLATE stream ends early (${z.failure})`);
+  throw new SourceError('invalid_tiff', `a DEFLATE tile does not inflate (${z.failure})`);
 }
 
 // Horizontal differencing (predictor 2) works on whole samples, so each width gets its own

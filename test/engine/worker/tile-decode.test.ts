@@ -68,6 +68,25 @@ test('a DEFLATE stream that ends early is truncated, never padded with zeros', (
   assert.throws(() => decodeTile(deflateSync(asBytes(pixels.subarray(0, 1000))), spec), (e) => isSourceError(e, 'truncated'));
 });
 
+test('a DEFLATE stream longer than its tile, or corrupt, is invalid_tiff, and the next tile still decodes', () => {
+  const pixels = new Uint16Array(128 * 128).map((_, i) => (i * 7919) & 0xffff);
+  const spec = { compression: 8 as const, predictor: 1 as const, dtype: 'uint16' as const, width: 128, height: 128 };
+  const good = deflateSync(asBytes(pixels));
+  const longer = new Uint8Array(pixels.byteLength + 1);
+  longer.set(asBytes(pixels));
+  assert.throws(() => decodeTile(deflateSync(longer), spec), (e) => isSourceError(e, 'invalid_tiff') && /more than the 32768 bytes/.test(e.message));
+  const corrupt = Uint8Array.from(good);
+  corrupt[40] ^= 0xff;
+  corrupt[90] ^= 0x55;
+  assert.throws(() => decodeTile(corrupt, spec), (e) => isSourceError(e, 'invalid_tiff'));
+  assert.throws(() => decodeTile(Uint8Array.of(0xff, 0xff, 0xff, 0xff), spec), (e) => isSourceError(e, 'invalid_tiff'));
+  // Bytes after the stream's end are not pixels; the stream before them is the tile.
+  const trailing = new Uint8Array(good.length + 3);
+  trailing.set(good);
+  assert.deepEqual(Array.from(decodeTile(trailing, spec)), Array.from(pixels));
+  assert.deepEqual(Array.from(decodeTile(good, spec)), Array.from(pixels));
+});
+
 test('an LZW stream that ends early is truncated; garbage is invalid_tiff; unknown compression is unsupported', () => {
   const spec = { compression: 5 as const, predictor: 1 as const, dtype: 'uint8' as const, width: 64, height: 64 };
   // Clear code then the literal 65 as 9-bit codes, and nothing more.
