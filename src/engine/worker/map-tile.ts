@@ -11,7 +11,7 @@ import { cellRgba, classRgba, medianStack, ndviOf, nearestPixels, rampRgba, type
 import { lonLatToTile, TILE_SIZE, tilePixelCentres } from '../kernels/web-mercator.ts';
 import { operatingPoints as op } from '../operating-points.ts';
 import { transformer } from '../sources/reproject.ts';
-import type { WorkerRaster } from './raster-window.ts';
+import type { WindowBuffer, WorkerRaster } from './raster-window.ts';
 import { assembleShipment, type RasterShipment } from './shipment-wire.ts';
 import { answerMoving } from './transfer.ts';
 
@@ -129,11 +129,11 @@ function drawCells(p: MapTileTaskParams, d: Extract<TileDrawing, { kind: 'cells'
   return cellRgba(cells, TILE_SIZE, d.classes);
 }
 
-/** The tile's RGBA pixels: transparent wherever nothing was read. */
-export function mapTilePixels(p: MapTileTaskParams): Uint8Array {
+/** The tile's RGBA pixels: transparent wherever nothing was read. Its windows are cut into `into` when given (a pool task's). */
+export function mapTilePixels(p: MapTileTaskParams, into?: WindowBuffer): Uint8Array {
   const d = p.draw;
   if (d.kind === 'cells') return drawCells(p, d);
-  const rasters = assembleShipment(p.shipment);
+  const rasters = assembleShipment(p.shipment, into);
   if (d.kind === 'imagery') return drawImagery(p, d.layer, d.scenes, rasters);
   const rgba = new Uint8Array(TILE_SIZE * TILE_SIZE * 4);
   if (d.raster === null) return rgba;
@@ -144,8 +144,8 @@ export function mapTilePixels(p: MapTileTaskParams): Uint8Array {
 }
 
 /** The tile as PNG bytes, moved back to the calling thread rather than copied. */
-export async function renderMapTile(p: MapTileTaskParams): Promise<Uint8Array> {
-  const rgba = mapTilePixels(p);
+export async function renderMapTile(p: MapTileTaskParams, into?: WindowBuffer): Promise<Uint8Array> {
+  const rgba = mapTilePixels(p, into);
   const png = await sharp(rgba, { raw: { width: TILE_SIZE, height: TILE_SIZE, channels: 4 } }).png().toBuffer();
   // sharp's buffer is memory it allocated outside the JavaScript heap, which cannot be moved: copied once onto one of our own.
   const own = new Uint8Array(png);

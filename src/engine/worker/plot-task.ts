@@ -20,7 +20,7 @@ import { addSceneBlocks, type SceneBlockSums, sceneBlockSums } from '../kernels/
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
 import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
-import { type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, type WorkerRaster } from './raster-window.ts';
+import { type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, WindowBuffer, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaAerosolLookups, qaPixelAnyBitLookup, qaPixelClearLookup, SCENE_USABLE, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
@@ -31,7 +31,7 @@ import { assembleShipment } from './shipment-wire.ts';
 import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
 import { answerWhenCovered, markRead, unionCoverage, windowCoverage } from './coverage.ts';
-import { renderMapTile } from './map-tile.ts';
+import { type MapTileTaskParams, renderMapTile } from './map-tile.ts';
 import { TRUE_COLOUR_WHITE } from '../map-layers.ts';
 
 /** Per kind of scene mask: which values are clear, and which have their edges buffered. */
@@ -39,6 +39,9 @@ const CLEAR_TESTS = {
   scl: { lookup: sclClearLookup(op.scenes.sclClearClasses), spread: sclClearLookup(op.scenes.sclBufferedClasses) },
   qa_pixel: { lookup: qaPixelClearLookup(op.scenes.landsatQaRequiredBits, op.scenes.landsatQaRejectedBits), spread: qaPixelAnyBitLookup(op.scenes.landsatQaBufferedBits) },
 } as const;
+/** This thread's window buffer: each task cuts its one shipment's windows into it (raster-window.ts). */
+const windows = new WindowBuffer();
+
 const RADAR_USABLE = Uint8Array.from({ length: 256 }, (_, v) => (v === PALSAR_MASK.LAND ? 1 : 0));
 const AEROSOL_QA = qaAerosolLookups(op.scenes.landsatAerosolHazyLevels);
 
@@ -151,7 +154,7 @@ function shadeByBlock(troughScenes: readonly OpticalScenePlan[], rasters: Readon
 
 /** The `shade` task: the plot-wide shade reading with its blocks, forest-like where a located part reads so. */
 function readShadeTask(p: ShadeTaskParams): WithBlocks<StructureAtTrough> {
-  const rasters = assembleShipment(p.shipment);
+  const rasters = assembleShipment(p.shipment, windows);
   const maskOf = masksOf(p.footprint);
   const blocks = shadeByBlock(p.optical, rasters, maskOf, blocksOf(blockFrame(p.footprint), maskOf));
   return blocks === null ? p.structure : withForestPart(p.structure, blocks, op.blocks.forestPart);
@@ -220,7 +223,7 @@ function sceneGroupOf(optical: readonly OpticalScenePlan[], rasters: ReadonlyMap
 
 function readSceneGroup(p: SceneGroupParams): SceneGroupResult {
   const maskOf = masksOf(p.footprint);
-  return sceneGroupOf(p.optical, assembleShipment(p.shipment), maskOf, blocksOf(blockFrame(p.footprint), maskOf));
+  return sceneGroupOf(p.optical, assembleShipment(p.shipment, windows), maskOf, blocksOf(blockFrame(p.footprint), maskOf));
 }
 
 /** Sums of the groups' scenes laid end to end, as if one task had read the whole record. */
@@ -367,7 +370,7 @@ function coverageOf(p: PlotTaskParams, rasters: ReadonlyMap<string, WorkerRaster
 }
 
 function readPlotTask(p: PlotTaskParams): PlotTaskResult {
-  const rasters = assembleShipment(p.shipment);
+  const rasters = assembleShipment(p.shipment, windows);
   const maskOf = masksOf(p.footprint);
   const gridBlocks = blocksOf(blockFrame(p.footprint), maskOf);
   // A record of one run is read here, from this task's own tiles.
@@ -407,7 +410,7 @@ function readPlotTask(p: PlotTaskParams): PlotTaskResult {
 
 /** Each scene mask's clear share of the plot, on the mask's grid: the first step of a plot's read. */
 function clearShares(p: ClearTaskParams): ClearTaskResult {
-  const rasters = assembleShipment(p.shipment);
+  const rasters = assembleShipment(p.shipment, windows);
   const maskOf = masksOf(p.footprint);
   return {
     clear: p.masks.map((m) => {
@@ -419,7 +422,7 @@ function clearShares(p: ClearTaskParams): ClearTaskResult {
 
 
 function cutChip(p: ChipTaskParams): ChipTaskResult {
-  const rasters = assembleShipment(p.shipment);
+  const rasters = assembleShipment(p.shipment, windows);
   const bands = [need(rasters, p.red), need(rasters, p.green), need(rasters, p.blue)];
   const grid = bands[0];
   const toCrs = transformer('EPSG:4326', grid.epsg ?? 4326);
@@ -449,7 +452,9 @@ function cutChip(p: ChipTaskParams): ChipTaskResult {
 /** Piscina calls the module's exports by name: exactly the tasks of the map, each taking its params and answering its result. */
 const clusterAlerts = (r: AlertClusterRequest) => alertClusters(r.pixels, r.pixelDeg, r.maxGapDays);
 
-const tasks = { scenes: readSceneGroup, plot: readPlotTask, shade: readShadeTask, clear: clearShares, chip: cutChip, tile: renderMapTile, clusters: clusterAlerts } satisfies {
+const renderTile = (p: MapTileTaskParams) => renderMapTile(p, windows);
+
+const tasks = { scenes: readSceneGroup, plot: readPlotTask, shade: readShadeTask, clear: clearShares, chip: cutChip, tile: renderTile, clusters: clusterAlerts } satisfies {
   [K in EngineTaskName]: (params: EngineTasks[K]['params']) => EngineTasks[K]['result'] | Promise<EngineTasks[K]['result']>;
 };
 

@@ -149,10 +149,19 @@ export function readyTiles(tiles: readonly ShippedTile[]): Array<TypedArray | nu
   return tiles.map((t) => (t.slot === null ? null : typedArray(t.spec.dtype, t.slot, 0, t.spec.width * t.spec.height * (t.spec.samplesPerPixel ?? 1))));
 }
 
-/** Cuts one window out of its tiles: whole row runs when the sample layout matches, a strided copy otherwise. */
-export function assembleRaster(r: ShippedRaster, tiles: readonly ShippedTile[], pixels: ReadonlyArray<TypedArray | null>): WorkerRaster {
-  const outSpp = r.band === undefined ? r.samplesPerPixel : 1;
-  const out = typedArray(r.dtype, new ArrayBuffer(r.width * r.height * outSpp * BYTES_PER_SAMPLE[r.dtype]), 0, r.width * r.height * outSpp);
+const samplesOut = (r: ShippedRaster) => (r.band === undefined ? r.samplesPerPixel : 1);
+
+/** A window's bytes, rounded up to 8 so the next window in a shared buffer starts aligned for any sample type. */
+const windowBytes = (r: ShippedRaster) => Math.ceil((r.width * r.height * samplesOut(r) * BYTES_PER_SAMPLE[r.dtype]) / 8) * 8;
+
+/**
+ * Cuts one window out of its tiles: whole row runs when the sample layout matches, a strided copy
+ * otherwise. It is written at `at` in `storage` (zeroed first, as fresh memory is), or into memory of its own.
+ */
+export function assembleRaster(r: ShippedRaster, tiles: readonly ShippedTile[], pixels: ReadonlyArray<TypedArray | null>, storage?: ArrayBuffer, at = 0): WorkerRaster {
+  const outSpp = samplesOut(r);
+  const out = typedArray(r.dtype, storage ?? new ArrayBuffer(windowBytes(r)), at, r.width * r.height * outSpp);
+  if (storage !== undefined) out.fill(0);
   for (const index of r.tiles) {
     const t = tiles[index];
     const tileSpp = t.spec.samplesPerPixel ?? 1;
@@ -183,11 +192,35 @@ export function assembleRaster(r: ShippedRaster, tiles: readonly ShippedTile[], 
   return { raw: out, width: r.width, height: r.height, samplesPerPixel: outSpp, geoTransform: r.geoTransform, epsg: r.epsg, nodata: r.nodata, scale: r.scale, offset: r.offset };
 }
 
-/** Every shipped window by its key, its tiles made ready first. */
-export function assembleRasters(rasters: readonly ShippedRaster[], tiles: readonly ShippedTile[]): Map<string, WorkerRaster> {
+/**
+ * One buffer a thread cuts its tasks' windows into, task after task: a book plot's step cuts some
+ * 25 to 35 MB of windows, and as memory of their own they were the largest share of what started
+ * the threads' collections (bench/RESULTS.md, "book"). The windows cut into it hold until the
+ * thread cuts the next shipment's, so only a pool task uses it: a task cuts one shipment and answers
+ * numbers, never a window. A shipment past KEPT_BYTES gets memory of its own, which is let go with it.
+ */
+export class WindowBuffer {
+  static readonly KEPT_BYTES = 64 * 2 ** 20;
+  #buffer = new ArrayBuffer(0);
+
+  /** The buffer, grown to `bytes`; null past KEPT_BYTES. */
+  hold(bytes: number): ArrayBuffer | null {
+    if (bytes > WindowBuffer.KEPT_BYTES) return null;
+    if (this.#buffer.byteLength < bytes) this.#buffer = new ArrayBuffer(Math.min(WindowBuffer.KEPT_BYTES, Math.max(bytes, 2 * this.#buffer.byteLength)));
+    return this.#buffer;
+  }
+}
+
+/** Every shipped window by its key, its tiles made ready first; cut into `into` when given, the windows of its last shipment overwritten. */
+export function assembleRasters(rasters: readonly ShippedRaster[], tiles: readonly ShippedTile[], into?: WindowBuffer): Map<string, WorkerRaster> {
   const pixels = readyTiles(tiles);
+  const storage = into?.hold(rasters.reduce((n, r) => n + windowBytes(r), 0)) ?? undefined;
   const out = new Map<string, WorkerRaster>();
-  for (const r of rasters) out.set(r.key, assembleRaster(r, tiles, pixels));
+  let at = 0;
+  for (const r of rasters) {
+    out.set(r.key, assembleRaster(r, tiles, pixels, storage, at));
+    if (storage !== undefined) at += windowBytes(r);
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@
  * formats once each, and only the slots, the compressed bytes and the windows' keys as lists
  * (bench/RESULTS.md, "book"). The main thread packs (raster-shipment.ts), the thread unpacks.
  */
-import { assembleRasters, type ShippedRaster, type ShippedTile, type TileSlot, type WorkerRaster } from './raster-window.ts';
+import { assembleRasters, type ShippedRaster, type ShippedTile, type TileSlot, type WindowBuffer, type WorkerRaster } from './raster-window.ts';
 import type { Dtype, TileSpec } from './tile-decode.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
 
@@ -119,8 +119,8 @@ export function unpackShipment(w: RasterShipment): { tiles: ShippedTile[]; raste
   return { tiles, rasters };
 }
 
-/** Every shipped window by its key, its tiles made ready first (raster-window.ts). */
-export function assembleShipment(w: RasterShipment): Map<string, WorkerRaster> {
+/** Every shipped window by its key, its tiles made ready first, cut into `into` when given (raster-window.ts). */
+export function assembleShipment(w: RasterShipment, into?: WindowBuffer): Map<string, WorkerRaster> {
   const { tiles, rasters } = unpackShipment(w);
-  return assembleRasters(rasters, tiles);
+  return assembleRasters(rasters, tiles, into);
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import {
-  assembleRaster, maskFor, newTileSlot, readySlot, readyTiles, resampleNearest, ringFor, type ShippedRaster, type ShippedTile, slotIsReady, type WorkerRaster,
+  assembleRaster, assembleRasters, maskFor, newTileSlot, readySlot, readyTiles, resampleNearest, ringFor, type ShippedRaster, type ShippedTile, slotIsReady, WindowBuffer, type WorkerRaster,
 } from '../../../src/engine/worker/raster-window.ts';
 import type { TileSpec } from '../../../src/engine/worker/tile-decode.ts';
 
@@ -46,6 +46,26 @@ test('an undecoded slot without bytes is an error, and the slot stays empty for 
   let decoded = 0;
   readySlot(t.slot!, () => decoded++);
   assert.equal(decoded, 1);
+});
+
+test("windows cut into a thread's window buffer read as windows of their own, and the next shipment reuses it", () => {
+  const tiles = [tile(100, 0, 0), tile(200, 4, 0), { spec: SPEC, x0: 0, y0: 4, plane: 0, slot: null, bytes: null, fill: 9999 }];
+  const rasters = [raster({ key: 'a', x0: 2, y0: 2, width: 4, height: 3, tiles: [0, 1, 2] }), raster({ key: 'b', x0: 1, y0: 0, width: 3, height: 1, tiles: [0] })];
+  const own = assembleRasters(rasters, tiles);
+  const into = new WindowBuffer();
+  const first = assembleRasters(rasters, tiles, into);
+  for (const key of ['a', 'b']) assert.deepEqual(Array.from(first.get(key)!.raw), Array.from(own.get(key)!.raw));
+  assert.equal(first.get('a')!.raw.buffer, first.get('b')!.raw.buffer);
+  // Memory the last shipment wrote is zeroed before a window is cut into it, as fresh memory is.
+  first.get('a')!.raw.fill(7);
+  const again = assembleRasters([rasters[1], rasters[0]], tiles, into);
+  assert.equal(again.get('a')!.raw.buffer, first.get('a')!.raw.buffer);
+  for (const key of ['a', 'b']) assert.deepEqual(Array.from(again.get(key)!.raw), Array.from(own.get(key)!.raw));
+  // A shipment past what a thread keeps gets memory of its own.
+  const big = raster({ key: 'big', width: 8192, height: 4097, tiles: [0] });
+  assert.ok(8192 * 4097 * 2 > WindowBuffer.KEPT_BYTES);
+  assert.notEqual(assembleRasters([big], tiles, into).get('big')!.raw.buffer, first.get('a')!.raw.buffer);
+  assert.equal(assembleRasters(rasters, tiles, into).get('a')!.raw.buffer, first.get('a')!.raw.buffer);
 });
 
 test('one band is picked out of interleaved tiles', () => {
