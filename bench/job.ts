@@ -160,7 +160,18 @@ function poolThreads(before: ReturnType<typeof threadTimes>, after: ReturnType<t
   }
   const whole = threads * seconds * 1e9;
   const share = (ns: number) => Number((whole === 0 ? 0 : ns / whole).toFixed(2));
-  return { threads, running: share(run), waiting_for_core: share(wait), idle: share(Math.max(0, whole - run - wait)) };
+  return { threads, running: share(run), waiting_for_core: share(wait), idle: share(Math.max(0, whole - run - wait)), v8_helpers_cores: helperCores(before, after, seconds) };
+}
+
+/**
+ * Cores' worth of CPU V8's own helper threads ("V8Worker": the collector's concurrent marking and
+ * sweeping, background compiling) ran over a stretch: work on every thread's behalf that a job's
+ * allocations cost, on the cores the pool's threads would otherwise have.
+ */
+function helperCores(before: ReturnType<typeof threadTimes>, after: ReturnType<typeof threadTimes>, seconds: number): number {
+  let run = 0;
+  for (const [tid, t] of after) if (t.name === 'V8Worker') run += t.run - (before.get(tid)?.run ?? 0);
+  return Number((seconds === 0 ? 0 : run / 1e9 / seconds).toFixed(2));
 }
 
 export async function readAll(store: Store, queue: Queue, workspaceId: string) {
