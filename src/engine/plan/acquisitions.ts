@@ -46,7 +46,10 @@ function entersBox(ax: number, ay: number, bx: number, by: number, [w, s, e, n]:
   let t1 = 1;
   const dx = bx - ax;
   const dy = by - ay;
-  for (const [p, q] of [[-dx, ax - w], [dx, e - ax], [-dy, ay - s], [dy, n - ay]]) {
+  // The four edges' (p, q) written out: a planned plot tests every edge of some sixty items' footprints.
+  for (let k = 0; k < 4; k++) {
+    const p = k === 0 ? -dx : k === 1 ? dx : k === 2 ? -dy : dy;
+    const q = k === 0 ? ax - w : k === 1 ? e - ax : k === 2 ? ay - s : n - ay;
     if (p === 0) {
       if (q < 0) return false;
     } else if (p < 0) t0 = Math.max(t0, q / p);
@@ -82,13 +85,13 @@ function wholeOrNone(polygons: number[][][][], box: Bbox): 0 | 1 | null {
 export function boxCoverage(footprint: Geometry | null, box: Bbox): number {
   if (footprint === null) return 1;
   if (footprint.type !== 'Polygon' && footprint.type !== 'MultiPolygon') return 0;
-  const boxPolygon = bboxPolygon(box);
-  const boxArea = area(boxPolygon);
-  if (!(boxArea > 0)) return 1;
+  // A box without area (or with corners that are not numbers) has nothing to share out: it counts as covered.
+  if (!(box[2] > box[0] && box[3] > box[1])) return 1;
   const whole = wholeOrNone(footprint.type === 'Polygon' ? [footprint.coordinates] : footprint.coordinates, box);
   if (whole !== null) return whole;
+  const boxPolygon = bboxPolygon(box);
   const common = intersect(featureCollection([boxPolygon, feature(footprint as Polygon | MultiPolygon)]));
-  return common === null ? 0 : Math.min(1, area(common) / boxArea);
+  return common === null ? 0 : Math.min(1, area(common) / area(boxPolygon));
 }
 
 /** The better of two publications of one acquisition: more of the plot covered, then newer processing, then the later id. */

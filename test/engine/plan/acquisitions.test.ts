@@ -101,6 +101,9 @@ test('box coverage: whole, half, none, and an item without a footprint taken as 
   assert.ok(Math.abs(boxCoverage(square(100, 2, 101.005, 4), BOX) - 0.5) < 0.01);
   assert.equal(boxCoverage(square(102, 2, 103, 4), BOX), 0);
   assert.equal(boxCoverage(null, BOX), 1);
+  // A box without area has nothing to share out, even beside a footprint that misses it.
+  assert.equal(boxCoverage(square(102, 2, 103, 4), [101, 3, 101, 3.5]), 1);
+  assert.equal(boxCoverage(square(102, 2, 103, 4), [Number.NaN, 3, 101, 3.5]), 1);
 });
 
 test('box coverage answered from the edges equals the clipped share: boxes inside, outside, across edges, in a notch and in a hole', () => {
