@@ -10,7 +10,7 @@ import { DomainError, queueUnavailable } from '../errors.ts';
 import type { AnalysisHalf } from '../store/entities/index.ts';
 import type { Em } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
-import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisRunning } from '../store/register/studio.ts';
+import { type AnalysisRecord, claimHalf, completeAnalysis, failAnalysis, heldAnalysis, heldAnalysisPlaces, holdHalf, markAnalysisQueued, markAnalysisRunning } from '../store/register/studio.ts';
 import type { WriteOutcome } from '../store/register/transitions.ts';
 import { type EvidenceJobData, LIVE_JOB_STATES } from './evidence-runs.ts';
 import type { HeldReads } from './job-runner.ts';
@@ -23,9 +23,10 @@ export const HALF_SENSORS: Record<AnalysisHalf, readonly OpticalSensor[]> = {
 
 export const boundaryReads: HeldReads = {
   places: heldAnalysisPlaces,
-  async toRead(em, workspaceId, jobId, ids) {
+  async take(em, workspaceId, jobId, ids) {
     const held = new Map<string, PlotToRead>();
     for (const id of ids) {
+      if (!(await markAnalysisRunning(em, workspaceId, id, jobId))) continue;
       const a = await heldAnalysis(em, workspaceId, jobId, id);
       if (a === null) continue;
       held.set(id, {
@@ -35,7 +36,9 @@ export const boundaryReads: HeldReads = {
     }
     return held;
   },
-  markRunning: (em, read) => markAnalysisRunning(em, read.workspaceId, read.id, read.jobId),
+  async putBack(em, workspaceId, jobId, ids) {
+    for (const id of ids) await markAnalysisQueued(em, workspaceId, id, jobId);
+  },
   // Each analysis in a transaction of its own, as completeAnalysis writes it.
   async store(em, finished) {
     const outcomes: WriteOutcome[] = [];

@@ -9,9 +9,10 @@
  * finished reads are stored a group at a time, in one transaction (STORE_GROUP), so the database
  * costs the main thread a few statements a group rather than a few a plot.
  *
- * A job resumes rather than restarts: only plots still held by this job (queued or running under
- * its id) are read, so after a crash pg-boss hands the job to another worker and it reads what is
- * left. A failed read records its reason, costs nothing, and the job goes on. When the process
+ * A job takes its plots a group at a time (queued → running in one statement, as it loads their rows)
+ * and puts back to queued those it took and did not read when it ends early. A job resumes rather
+ * than restarts: only plots still held by this job (queued or running under its id) are read, so
+ * after a crash pg-boss hands the job to another worker and it reads what is left. A failed read records its reason, costs nothing, and the job goes on. When the process
  * shuts down, the plots in hand finish and the job is released back to the queue.
  *
  * What a job holds is read through a port (HeldReads): the register's plots, or the analyses of
@@ -24,7 +25,7 @@ import type { Logger } from '../log.ts';
 import type { Em, Store } from '../store/orm.ts';
 import { type Queue, QUEUES } from '../store/queue.ts';
 import { heldPlotPlaces, heldPlots } from '../store/register/plots.ts';
-import { markRunning, type WriteOutcome } from '../store/register/transitions.ts';
+import { markQueued, markRunning, type WriteOutcome } from '../store/register/transitions.ts';
 import type { Archive } from '../engine/archive.ts';
 import { boundaryReads } from './boundary-reads.ts';
 import type { EvidenceJobData } from './evidence-runs.ts';
@@ -79,10 +80,13 @@ export interface HeldRead {
 export interface HeldReads {
   /** What the job still holds (queued or running under its id), each with a vertex for the read order. */
   places(em: Em, workspaceId: string, jobId: string): Promise<{ id: string; lon: number; lat: number }[]>;
-  /** Those of `ids` the job still holds, as the engine takes them, by id (a job loads its next reads together). */
-  toRead(em: Em, workspaceId: string, jobId: string, ids: readonly string[]): Promise<Map<string, PlotToRead>>;
-  /** Queued → running; false when the job no longer holds it. */
-  markRunning(em: Em, read: HeldRead): Promise<boolean>;
+  /**
+   * Those of `ids` the job still holds, moved to running, as the engine takes them, by id: a job takes
+   * its next reads together, so a group costs a statement or two rather than one a read.
+   */
+  take(em: Em, workspaceId: string, jobId: string, ids: readonly string[]): Promise<Map<string, PlotToRead>>;
+  /** Running → queued for those taken and not read: the job goes back to the queue, and nothing reads them until it is taken again. */
+  putBack(em: Em, workspaceId: string, jobId: string, ids: readonly string[]): Promise<void>;
   /** Stores finished reads of one job together; each one's outcome, in order. */
   store(em: Em, finished: ReadonlyArray<{ read: HeldRead; reading: PlotReading }>, links: { baseUrl: string }): Promise<WriteOutcome[]>;
   fail(em: Em, read: HeldRead, error: string, at: Date, links: { baseUrl: string }): Promise<WriteOutcome>;
@@ -91,13 +95,14 @@ export interface HeldReads {
 /** The register's plots (spec 3.1): a finished read charges the allowance and writes its event. */
 export const plotReads: HeldReads = {
   places: heldPlotPlaces,
-  async toRead(em, workspaceId, jobId, ids) {
-    return new Map((await heldPlots(em, workspaceId, jobId, ids)).map((r) => [r.id, {
+  async take(em, workspaceId, jobId, ids) {
+    const running = await markRunning(em, workspaceId, ids, jobId);
+    return new Map((await heldPlots(em, workspaceId, jobId, running)).map((r) => [r.id, {
       id: r.id, workspaceId, ref: r.external_ref, geometry: r.geometry, areaHa: r.area_ha,
       declaredAreaHa: r.declared_area_ha, country: r.country, producerCountry: r.producer_country,
     }]));
   },
-  markRunning: (em, read) => markRunning(em, read.workspaceId, read.id, read.jobId),
+  putBack: (em, workspaceId, jobId, ids) => markQueued(em, workspaceId, ids, jobId),
   store: (em, finished, links) => storeEvidenceAll(em, finished.map(({ read, reading }) => ({
     readId: randomUUID(), workspaceId: read.workspaceId, plotId: read.id, jobId: read.jobId,
     evidence: reading.evidence, integrity: reading.integrity, map: reading.map, facts: reading.facts,
@@ -142,13 +147,17 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
     const ahead = new AbortController();
     const signal = job.signal === undefined ? ahead.signal : AbortSignal.any([job.signal, ahead.signal]);
     const prepared = new Map<number, Promise<PreparedPlot | null>>();
-    // The rows of the next STORE_GROUP plots, loaded together; let go once the last of them is prepared.
+    // The next STORE_GROUP plots, taken (moved to running) and loaded together; let go once the last of them is prepared.
     const rows = new Map<number, Promise<Map<string, PlotToRead>>>();
+    // Taken and not yet read, and the takes: what is left of them goes back to the queue when the job ends.
+    const taken = new Set<string>();
+    const takes: Array<Promise<unknown>> = [];
     const rowOf = (k: number) => {
       const g = Math.floor(k / STORE_GROUP);
       let group = rows.get(g);
       if (group === undefined) {
-        group = reads.toRead(deps.store.em(), workspaceId, job.id, plots.slice(g * STORE_GROUP, (g + 1) * STORE_GROUP));
+        group = reads.take(deps.store.em(), workspaceId, job.id, plots.slice(g * STORE_GROUP, (g + 1) * STORE_GROUP));
+        takes.push(group.then((held) => held.forEach((_, id) => taken.add(id)), () => {}));
         rows.set(g, group);
       }
       if (k === Math.min(plots.length, (g + 1) * STORE_GROUP) - 1) rows.delete(g);
@@ -164,10 +173,6 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       const plotId = plots[k];
       const held: HeldRead = { workspaceId, id: plotId, jobId: job.id };
       const em = deps.store.em();
-      if (!(await reads.markRunning(em, held))) {
-        prepared.delete(k);
-        return;
-      }
       let reading;
       try {
         const ready = await prepared.get(k)!;
@@ -182,6 +187,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
         return;
       } finally {
         prepared.delete(k);
+        taken.delete(plotId);
       }
       stored(held, reading);
     };
@@ -254,6 +260,10 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
     } finally {
       clearTimeout(waitTimer);
       ahead.abort(new Error('the job ended'));
+      await Promise.all(takes);
+      if (taken.size > 0) {
+        await reads.putBack(deps.store.em(), workspaceId, job.id, [...taken]).catch((err: unknown) => log.warn({ err, plots: taken.size }, 'plots taken and not read could not be put back to queued'));
+      }
     }
   };
 }

@@ -113,19 +113,25 @@ for (const backend of BACKENDS) {
       ]);
     });
 
-    test('markRunning moves a queued plot of its own job to running, and refuses a plot another job holds', async () => {
+    test('markRunning moves the queued plots of its own job to running in one statement, and leaves a plot another job holds', async () => {
       const jobId = randomUUID();
-      const [id] = await queued(jobId, plot('R-1'));
-      assert.equal(await markRunning(em(), workspaceId, id, randomUUID()), false);
+      const [id, second] = await queued(jobId, plot('R-1'), plot('R-2'));
+      const [other] = await queued(randomUUID(), plot('R-3'));
+      assert.deepEqual(await markRunning(em(), workspaceId, [id], randomUUID()), []);
       assert.equal((await row(id)).evidence_state, 'queued');
-      assert.equal(await markRunning(em(), workspaceId, id, jobId), true);
+      assert.deepEqual((await markRunning(em(), workspaceId, [id, other, second], jobId)).sort(), [id, second].sort());
       assert.equal((await row(id)).evidence_state, 'running');
+      assert.equal((await row(second)).evidence_state, 'running');
+      assert.equal((await row(other)).evidence_state, 'queued');
+      // Taken again (a resumed job), a running plot of the job is still its own.
+      assert.deepEqual(await markRunning(em(), workspaceId, [id], jobId), [id]);
+      assert.deepEqual(await markRunning(em(), workspaceId, [], jobId), []);
     });
 
     test('complete moves a running plot to done and writes its evidence, unit and event in one transaction', async () => {
       const jobId = randomUUID();
       const [id] = await queued(jobId, plot('C-1'));
-      await markRunning(em(), workspaceId, id, jobId);
+      await markRunning(em(), workspaceId, [id], jobId);
       const read = await finishedRead(id, jobId);
       const outcome = await complete(em(), read, (p) => ({ plot_id: p.id, ref: p.external_ref }), NO_BATCH);
       assert.equal(outcome, 'stored');
@@ -212,7 +218,7 @@ for (const backend of BACKENDS) {
       const live = randomUUID();
       const [a, b] = await queued(dead, plot('V-1'), plot('V-2'));
       const [c] = await queued(live, plot('V-3'));
-      await markRunning(em(), workspaceId, b, dead);
+      await markRunning(em(), workspaceId, [b], dead);
       const moved = await recover(em(), workspaceId, [dead], 'interrupted', new Date(), (p) => ({ plot_id: p.id }), NO_BATCH);
       assert.equal(moved, 2);
       for (const id of [a, b]) {

@@ -182,6 +182,11 @@ export async function markAnalysisRunning(em: Em, workspaceId: string, id: strin
   return changed(await em.execute(`update boundary_analyses set state = 'running', updated_at = now() where ${WHILE_HELD}`, [id, workspaceId, jobId], 'run'));
 }
 
+/** Running → queued: an analysis taken by a job that goes back to the queue before reading it. */
+export async function markAnalysisQueued(em: Em, workspaceId: string, id: string, jobId: string): Promise<void> {
+  await em.execute(`update boundary_analyses set state = 'queued', updated_at = now() where ${WHILE_HELD} and state = 'running'`, [id, workspaceId, jobId], 'run');
+}
+
 export interface FinishedAnalysis {
   workspaceId: string;
   analysisId: string;

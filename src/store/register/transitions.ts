@@ -1,6 +1,7 @@
 /**
  * The evidence state transitions of spec 3.1, by name: `queue` (none/failed, or with rerun
- * done/in flight → queued, the previous finding no longer shown), `markRunning` (queued → running), `complete` (→ done, evidence stored,
+ * done/in flight → queued, the previous finding no longer shown), `markRunning` (queued → running, a job's group of plots
+ * at a time), `markQueued` (running → queued, taken and not read), `complete` (→ done, evidence stored,
  * one unit of allowance used), `fail` (→ failed, nothing charged) and `recover` (plots left in
  * flight by a job that died → failed). The withdraw transition (done → none on a moved boundary)
  * runs inside the import's update statement (./imports.ts).
@@ -52,14 +53,30 @@ export async function queue(tx: Em, jobId: string, plotIds: string[]): Promise<v
 }
 
 /** Moves a queued plot of this job to `running`; false when the job no longer holds it. */
-export async function markRunning(em: Em, workspaceId: string, plotId: string, jobId: string): Promise<boolean> {
-  const changed = await em.execute(
+/**
+ * Queued → running for those of `plotIds` the job still holds, in one statement (a job takes its
+ * plots a group at a time); answers the ids it moved or found running under the job.
+ */
+export async function markRunning(em: Em, workspaceId: string, plotIds: readonly string[], jobId: string): Promise<string[]> {
+  if (plotIds.length === 0) return [];
+  const rows = await em.execute<{ id: string }[]>(
     `update plots set evidence_state = 'running', updated_at = now()
-      where id = ? and workspace_id = ? and evidence_job_id = ? and evidence_state in ('queued', 'running')`,
-    [plotId, workspaceId, jobId],
+      where id = any(?::uuid[]) and workspace_id = ? and evidence_job_id = ? and evidence_state in ('queued', 'running')
+      returning id`,
+    [`{${plotIds.join(',')}}`, workspaceId, jobId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Running → queued for those of `plotIds` the job still holds: taken by a job that goes back to the queue before reading them. */
+export async function markQueued(em: Em, workspaceId: string, plotIds: readonly string[], jobId: string): Promise<void> {
+  if (plotIds.length === 0) return;
+  await em.execute(
+    `update plots set evidence_state = 'queued', updated_at = now()
+      where id = any(?::uuid[]) and workspace_id = ? and evidence_job_id = ? and evidence_state = 'running'`,
+    [`{${plotIds.join(',')}}`, workspaceId, jobId],
     'run',
   );
-  return Number((changed as { affectedRows?: number }).affectedRows ?? 0) > 0;
 }
 
 /** A plot's read by one job. */
