@@ -12,7 +12,8 @@
  * the job's tiles decoded again on one thread, plus the plots' kernel time, from a sample of plots'
  * tasks run again on one thread with their tiles decoded, over the pool's threads) and the job's
  * time against it, and its CPU time (every thread) against the limit's; how the pool's threads
- * spent the job (running, waiting for a core, idle); the main thread's busy ms a plot (wall time)
+ * spent the job (running, waiting for a core, idle) and the cores V8's helper threads (the
+ * collector's) used beside them; the main thread's busy ms a plot (wall time)
  * and its CPU ms a plot; peak RSS.
  *
  * Beside it, in the same run, the baseline a geospatial engineer would write (bench/gdal-book.py,
@@ -321,7 +322,7 @@ export default async function (args: string[]) {
   const gdalAll = gdalBaseline(job, procs, cacheMb);
   const opticalAll = await child(['--plots', String(plots), ...common, '--optical', String(cores)]) as OpticalRun;
   for (const r of runs) {
-    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB`);
+    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; V8's helper threads used ${(r.pool_threads as { v8_helpers_cores: number }).v8_helpers_cores} cores; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB`);
   }
   console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min (${gdalOne.plots_per_cpu_minute} a CPU minute), ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
   console.log(`our optical read alone (the same plots' Sentinel-2 record, masks first, then the clear scenes' bands): 1 thread ${opticalOne.plots_per_minute} plots/min (${opticalOne.plots_per_cpu_minute} a CPU minute, ${opticalOne.scenes_read} scenes read), ${opticalAll.threads} threads ${opticalAll.plots_per_minute} plots/min`);
