@@ -12,8 +12,9 @@
  * A job takes its plots a group at a time (queued → running in one statement, as it loads their rows)
  * and puts back to queued those it took and did not read when it ends early. A job resumes rather
  * than restarts: only plots still held by this job (queued or running under its id) are read, so
- * after a crash pg-boss hands the job to another worker and it reads what is left. A failed read records its reason, costs nothing, and the job goes on. When the process
- * shuts down, the plots in hand finish and the job is released back to the queue.
+ * after a crash pg-boss hands the job to another worker and it reads what is left. A failed read
+ * records its reason, costs nothing, and the job goes on. When the process shuts down, the plots in
+ * hand finish and the job is released back to the queue.
  *
  * What a job holds is read through a port (HeldReads): the register's plots, or the analyses of
  * studio boundaries, which the same runner reads on a queue of their own. */
