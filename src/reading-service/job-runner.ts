@@ -9,7 +9,7 @@
  * finished reads are stored a group at a time, in one transaction (STORE_GROUP), so the database
  * costs the main thread a few statements a group rather than a few a plot.
  *
- * A job takes its plots a group at a time (queued → running in one statement, as it loads their rows)
+ * A job takes its plots a group at a time (queued → running in one statement, then their rows together)
  * and puts back to queued those it took and did not read when it ends early. A job resumes rather
  * than restarts: only plots still held by this job (queued or running under its id) are read, so
  * after a crash pg-boss hands the job to another worker and it reads what is left. A failed read

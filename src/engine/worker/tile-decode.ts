@@ -130,7 +130,7 @@ function ownInflater(): Inflater {
   return own;
 }
 
-/** A byte past the tile's end, inflated only to tell a stream longer than its tile. */
+/** Room past the tile's end, inflated into only to tell a stream longer than its tile. */
 const PAST_END = new Uint8Array(64);
 
 function inflateInto(compressed: Uint8Array, out: Uint8Array): void {
