@@ -295,7 +295,8 @@ export default async function (args: string[]) {
   const cores = os.availableParallelism();
   const procs = Number(arg(args, 'procs', String(cores)));
   const grow = Number(arg(args, 'grow', '4'));
-  const read = Number(arg(args, 'read', String(plots)));
+  // Each book is read whole unless `--read` says otherwise.
+  const readArg = arg(args, 'read', '');
   const runs: Record<string, unknown>[] = [];
   const worlds: Array<{ plots: number; generate_s: number; disk_mb: number }> = [];
   for (const n of [plots, plots * grow]) {
@@ -305,7 +306,7 @@ export default async function (args: string[]) {
     worlds.push({ plots: n, generate_s: Number(((perf.now() - t) / 1000).toFixed(1)), disk_mb: Math.round(Number(execFileSync('du', ['-sm', w.root], { encoding: 'utf8' }).split('\t')[0])) });
   }
   const cacheArg = arg(args, 'cache-mb', '');
-  const common = ['--seed', String(seed), '--read', String(read), ...(cacheArg === '' ? [] : ['--cache-mb', cacheArg])];
+  const common = ['--seed', String(seed), ...(readArg === '' ? [] : ['--read', readArg]), ...(cacheArg === '' ? [] : ['--cache-mb', cacheArg])];
   runs.push(await child(['--plots', String(plots), ...common]));
   const pgdb = await postgres();
   try {
@@ -314,7 +315,7 @@ export default async function (args: string[]) {
     await pgdb.drop();
   }
   runs.push(await child(['--plots', String(plots * grow), ...common]));
-  const job = baselineJob(bookWorld(dir, seed, plots), read);
+  const job = baselineJob(bookWorld(dir, seed, plots), readArg === '' ? plots : Number(readArg));
   const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / 2 ** 20);
   // The optical read alone, ours beside the baseline's, one after the other so both see the same machine.
   const gdalOne = gdalBaseline(job, 1, cacheMb);
