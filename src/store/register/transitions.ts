@@ -52,7 +52,6 @@ export async function queue(tx: Em, jobId: string, plotIds: string[]): Promise<v
   );
 }
 
-/** Moves a queued plot of this job to `running`; false when the job no longer holds it. */
 /**
  * Queued → running for those of `plotIds` the job still holds, in one statement (a job takes its
  * plots a group at a time); answers the ids it moved or found running under the job.
