@@ -101,6 +101,33 @@ function sampledPool(pool: EnginePool, every: number, cap: number) {
   return { pool: { run, close: () => pool.close() } as EnginePool, samples };
 }
 
+const MB = 2 ** 20;
+
+/**
+ * Where the process's memory goes over a job, sampled every 250 ms: the peak of each of RSS, V8's
+ * heap, the array buffers outside it (the decoded slots among them), and the decoded slots by
+ * state at the moment their sum peaked (kept for later plots, kept spare, held by plots in flight).
+ */
+function memorySampler(tiles: DecodedTiles) {
+  const peak = { rss_mb: 0, heap_used_mb: 0, array_buffers_mb: 0, decoded: { total_mb: 0, cached_mb: 0, spare_mb: 0, held_mb: 0 } };
+  const take = () => {
+    const m = process.memoryUsage();
+    peak.rss_mb = Math.max(peak.rss_mb, Math.round(m.rss / MB));
+    peak.heap_used_mb = Math.max(peak.heap_used_mb, Math.round(m.heapUsed / MB));
+    peak.array_buffers_mb = Math.max(peak.array_buffers_mb, Math.round(m.arrayBuffers / MB));
+    const total = tiles.bytes + tiles.spareBytes + tiles.heldBytes;
+    if (total / MB > peak.decoded.total_mb) {
+      peak.decoded = { total_mb: Math.round(total / MB), cached_mb: Math.round(tiles.bytes / MB), spare_mb: Math.round(tiles.spareBytes / MB), held_mb: Math.round(tiles.heldBytes / MB) };
+    }
+  };
+  const timer = setInterval(take, 250);
+  return () => {
+    clearInterval(timer);
+    take();
+    return peak;
+  };
+}
+
 /** Mean ms to decode one of the sampled tiles, on this thread. */
 function decodeMs(samples: ReadonlyArray<{ bytes: Uint8Array; spec: TileSpec }>): number {
   if (samples.length === 0) return 0;
@@ -131,7 +158,9 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
       [randomUUID(), workspace.id, f.properties.ref, f.properties.area_ha, JSON.stringify(f.geometry)],
     );
   }
+  const memory = memorySampler(tiles);
   const { seconds, mainBusyMs, mainCpuMs, processCpuMs, pool, states } = await readAll(store, queue, workspace.id);
+  const memoryPeaks = memory();
   const verdicts = await store.em().execute<{ v: string; n: string }[]>(`select object->>'verdict' as v, count(*) as n from evidence group by 1`);
   worker.stopTaking();
   await queue.stop(5000);
@@ -181,6 +210,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     // Cores' worth of CPU the whole process used over the job (every thread, the main one included).
     process_cores_used: Number((processCpuMs / 1000 / seconds).toFixed(2)),
     peak_rss_mb: peakRssMb,
+    memory: memoryPeaks,
     states: Object.fromEntries(states.map((r) => [r.s, Number(r.n)])),
     verdicts: Object.fromEntries(verdicts.map((r) => [r.v, Number(r.n)])),
   };

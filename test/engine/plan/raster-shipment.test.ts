@@ -82,22 +82,47 @@ test('the coarse count of decoded bytes never falls below the tiles counted one 
   assert.deepEqual([decodedBytes([inOne, acrossTwo, acrossFour]), decodedBytesBound([inOne, acrossTwo, acrossFour])], [4 * tile, 7 * tile]);
 });
 
-test('the decoded tiles kept stay within their bound, the least recently used going first', async () => {
+test('the decoded tiles kept stay within their bound; one the cache let go waits spare, whole, until its memory is lent', async () => {
   using f = await fixture();
   const tileBytes = SLOT_BYTES;
   const decoded = new DecodedTiles({ maxBytes: 2 * tileBytes });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const shipped = [];
   for (const [x, y] of [[0, 0], [300, 0], [0, 300]]) {
     const s = await shipRasters([corner(x, y)], decoded);
     assembleRasters(s.rasters, s.tiles);
     decoded.release(s, true);
+    shipped.push(s);
     assert.ok(decoded.bytes <= decoded.maxBytes);
   }
+  // The least recently used went first: out of the cache, spare, still holding its tile.
+  assert.equal(decoded.spareBytes, tileBytes);
   const reads = f.reads();
-  // The first tile was evicted and no shipment holds it: asking for it again decodes it again from fetched bytes.
-  const s = await shipRasters([corner(0, 0)], decoded);
-  assert.ok(s.fetchedBytes > 0);
-  assert.ok(f.reads() > reads);
+  const again = await shipRasters([corner(0, 0)], decoded);
+  assert.equal(again.fetchedBytes, 0, 'taken back from the spares, not fetched');
+  assert.equal(again.tiles[0].slot, shipped[0].tiles[0].slot);
+  assert.equal(f.reads(), reads);
+  assert.equal(decoded.spareBytes, 0);
+  assert.equal(assembleRasters(again.rasters, again.tiles).get(corner(0, 0).key)!.raw[3], value(3, 0));
+  assert.deepEqual(decoded.stats(), { hits: 1, misses: 3, reused: 0 });
+});
+
+test('a spare lent to another tile no longer answers for its own: that one is decoded anew', async () => {
+  using f = await fixture();
+  // No cache: a tile let go waits spare, and the spares hold one shipment's worth.
+  const decoded = new DecodedTiles({ maxBytes: 0 });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  for (const [x, y] of [[0, 0], [300, 0]]) {
+    const s = await shipRasters([corner(x, y)], decoded);
+    assembleRasters(s.rasters, s.tiles);
+    decoded.release(s, true);
+  }
+  const reads = f.reads();
+  const first = await shipRasters([corner(0, 0)], decoded);
+  assert.ok(first.fetchedBytes > 0);
+  assert.equal(f.reads(), reads + 1);
+  assert.equal(assembleRasters(first.rasters, first.tiles).get(corner(0, 0).key)!.raw[5], value(5, 0));
+  assert.deepEqual(decoded.stats(), { hits: 0, misses: 3, reused: 2 });
 });
 
 test('a box across four files of one grid reads as one mosaic, the missing file as fill', async () => {
@@ -191,18 +216,20 @@ test('reading many tiles one shipment at a time makes no more slots than the cac
 
 test('spares hold a whole shipment when it outgrows the cache: the next one as large decodes into its slots', async () => {
   using f = await fixture();
+  using g = await fixture();
   const tileBytes = SLOT_BYTES;
   // No cache at all, so spares alone can keep what a plot let go.
   const decoded = new DecodedTiles({ maxBytes: 0 });
-  const whole = () => rasterRequest(f.cog, { x0: 0, y0: 0, width: SIDE, height: SIDE });
-  const first = await shipRasters([whole()], decoded);
+  const whole = (cog: typeof f.cog) => rasterRequest(cog, { x0: 0, y0: 0, width: SIDE, height: SIDE });
+  const first = await shipRasters([whole(f.cog)], decoded);
   assembleRasters(first.rasters, first.tiles);
   decoded.release(first, true);
   assert.equal(decoded.maxSpareBytes, 4 * tileBytes);
   assert.equal(decoded.spareBytes, 4 * tileBytes);
-  const second = await shipRasters([whole()], decoded);
+  // Another file's four tiles.
+  const second = await shipRasters([whole(g.cog)], decoded);
   assert.deepEqual(new Set(second.tiles.map((t) => t.slot!)), new Set(first.tiles.map((t) => t.slot!)), 'no new memory for the second');
-  assert.equal(assembleRasters(second.rasters, second.tiles).get(whole().key)!.raw[SIDE * 300 + 300], value(300, 300));
+  assert.equal(assembleRasters(second.rasters, second.tiles).get(whole(g.cog).key)!.raw[SIDE * 300 + 300], value(300, 300));
   assert.deepEqual(decoded.stats(), { hits: 0, misses: 8, reused: 4 });
 });
 
