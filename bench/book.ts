@@ -5,7 +5,7 @@
  * service path (the run route's function, pg-boss, the evidence worker) from the archive on disk,
  * once on the embedded PGlite and once on PostgreSQL (`DATABASE_URL`, or a scratch database on
  * the local server), each in a process of its own so its peak RSS is its own; then the book `--grow`
- * times as large on PGlite, for memory as the book grows. `--read N` reads the first N plots of
+ * times as large on both, for memory as the book grows. `--read N` reads the first N plots of
  * each book (all by default); `--cache-mb M` sets the worker's decoded-tile cache
  * (DECODED_TILE_CACHE_MB). For each run: plots a minute; tile decodes over the distinct tiles the
  * job needed (amplification); the compute limit (the distinct tiles' decode time, from a sample of
@@ -105,19 +105,20 @@ const MB = 2 ** 20;
 
 /**
  * Where the process's memory goes over a job, sampled every 250 ms: the peak of each of RSS, V8's
- * heap, the array buffers outside it (the decoded slots among them), and the decoded slots by
- * state at the moment their sum peaked (kept for later plots, kept spare, held by plots in flight).
+ * heap, and the array buffers outside it (the decoded slots among them); and the decoded slots at
+ * the moment their sum peaked, kept for later plots and held by the plots in flight, beside the
+ * bound they stay within.
  */
 function memorySampler(tiles: DecodedTiles) {
-  const peak = { rss_mb: 0, heap_used_mb: 0, array_buffers_mb: 0, decoded: { total_mb: 0, cached_mb: 0, spare_mb: 0, held_mb: 0 } };
+  const peak = { rss_mb: 0, heap_used_mb: 0, array_buffers_mb: 0, decoded: { total_mb: 0, kept_mb: 0, held_mb: 0, bound_mb: 0 } };
   const take = () => {
     const m = process.memoryUsage();
     peak.rss_mb = Math.max(peak.rss_mb, Math.round(m.rss / MB));
     peak.heap_used_mb = Math.max(peak.heap_used_mb, Math.round(m.heapUsed / MB));
     peak.array_buffers_mb = Math.max(peak.array_buffers_mb, Math.round(m.arrayBuffers / MB));
-    const total = tiles.bytes + tiles.spareBytes + tiles.heldBytes;
+    const total = tiles.bytes + tiles.heldBytes;
     if (total / MB > peak.decoded.total_mb) {
-      peak.decoded = { total_mb: Math.round(total / MB), cached_mb: Math.round(tiles.bytes / MB), spare_mb: Math.round(tiles.spareBytes / MB), held_mb: Math.round(tiles.heldBytes / MB) };
+      peak.decoded = { total_mb: Math.round(total / MB), kept_mb: Math.round(tiles.bytes / MB), held_mb: Math.round(tiles.heldBytes / MB), bound_mb: Math.round(tiles.boundBytes / MB) };
     }
   };
   const timer = setInterval(take, 250);
@@ -337,14 +338,15 @@ export default async function (args: string[]) {
   }
   const cacheArg = arg(args, 'cache-mb', '');
   const common = ['--seed', String(seed), ...(readArg === '' ? [] : ['--read', readArg]), ...(cacheArg === '' ? [] : ['--cache-mb', cacheArg])];
-  runs.push(await child(['--plots', String(plots), ...common]));
-  const pgdb = await postgres();
-  try {
-    runs.push(await child(['--plots', String(plots), ...common, '--db', pgdb.url]));
-  } finally {
-    await pgdb.drop();
+  for (const n of [plots, plots * grow]) {
+    runs.push(await child(['--plots', String(n), ...common]));
+    const pgdb = await postgres();
+    try {
+      runs.push(await child(['--plots', String(n), ...common, '--db', pgdb.url]));
+    } finally {
+      await pgdb.drop();
+    }
   }
-  runs.push(await child(['--plots', String(plots * grow), ...common]));
   const job = baselineJob(bookWorld(dir, seed, plots), readArg === '' ? plots : Number(readArg));
   const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / 2 ** 20);
   // The optical read alone, ours beside the baseline's, one after the other so both see the same machine.
@@ -353,7 +355,7 @@ export default async function (args: string[]) {
   const gdalAll = gdalBaseline(job, procs, cacheMb);
   const opticalAll = await child(['--plots', String(plots), ...common, '--optical', String(cores)]) as OpticalRun;
   for (const r of runs) {
-    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded-tile cache ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; V8's helper threads used ${(r.pool_threads as { v8_helpers_cores: number }).v8_helpers_cores} cores; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB`);
+    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded tiles bounded at ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; V8's helper threads used ${(r.pool_threads as { v8_helpers_cores: number }).v8_helpers_cores} cores; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB, of which decoded tiles ${(r.memory as { decoded: { total_mb: number } }).decoded.total_mb} MB at most (bound ${(r.memory as { decoded: { bound_mb: number } }).decoded.bound_mb} MB)`);
   }
   console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min (${gdalOne.plots_per_cpu_minute} a CPU minute), ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
   console.log(`our optical read alone (the same plots' Sentinel-2 record, masks first, then the clear scenes' bands): 1 thread ${opticalOne.plots_per_minute} plots/min (${opticalOne.plots_per_cpu_minute} a CPU minute, ${opticalOne.scenes_read} scenes read), ${opticalAll.threads} threads ${opticalAll.plots_per_minute} plots/min`);

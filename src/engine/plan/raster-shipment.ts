@@ -6,76 +6,71 @@
  * plot that needs it receives the decoded SharedArrayBuffer itself, which costs nothing to pass.
  */
 import { type ShippedRaster, type ShippedTile, type TileSlot, emptyTileSlot, newTileSlot, slotByteLength, slotIsReady } from '../worker/raster-window.ts';
-import { DEFAULT_DECODED_TILE_BYTES, RangeCache } from '../sources/range-cache.ts';
+import { DEFAULT_DECODED_TILE_BYTES } from '../sources/range-cache.ts';
 import type { Cog, PixelWindow, TileRef } from '../sources/cog.ts';
 import { decodedByteLength, type TileSpec } from '../worker/tile-decode.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
 import { packShipment, type RasterShipment } from '../worker/shipment-wire.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
 
-/**
- * Spare slots kept, per byte of the cache's bound. One plot's tiles on the real layout reach 0.4
- * to 1.3 GB on the hard world (a 1024² tile per band per scene), up to 2.5 times the default
- * bound: with fewer spares, what a plot releases past them is dropped and the next plot makes it
- * anew, the garbage the spares exist to avoid (the hard-world campaign grew to 4.6 GB on 64 sites
- * with one spare byte per byte; with four it read 256 sites within 3.6 GB, bench/HARD-WORLD.md).
- */
-const SPARE_PER_CACHE_BYTE = 4;
-
-/** A slot as the cache weighs it, and the shipments whose tasks still read it. */
+/** A slot as the store weighs it, and the shipments whose tasks still read it. */
 interface KeptSlot {
-  readonly key: string;
-  slot: TileSlot;
+  /** The tile it holds (or is being decoded into). */
+  key: string;
+  readonly slot: TileSlot;
   /** The slot, weakly: what `#held` keeps while shipments hold it, made and registered once a slot and key. */
-  readonly ref: WeakRef<TileSlot>;
+  ref: WeakRef<TileSlot>;
   readonly byteLength: number;
   /** Shipments holding the slot whose tasks have not ended. */
   users: number;
-  /** Whether the cache still keeps it. */
-  cached: boolean;
   /** False once a task holding it failed: a thread may still be writing it, so it is never lent to another tile. */
   reusable: boolean;
 }
 
 export interface DecodedTilesOptions {
-  /** Upper bound on the decoded bytes kept for later plots, beside those the plots in flight hold (default 512 MiB); up to four times as much (or one shipment's worth, if more) may wait, spare, for reuse. */
+  /**
+   * Upper bound on the decoded bytes the process holds: the tiles kept for later plots and those of
+   * the plots in flight together (default 512 MiB). Where the plots in flight once held more, that
+   * much is the bound instead.
+   */
   maxBytes?: number;
 }
 
 /**
- * The decoded-tile cache: one per worker process, shared by every plot its jobs read.
+ * The decoded-tile store: one per worker process, shared by every plot its jobs read.
  *
- * A SharedArrayBuffer's memory lies outside V8's heap and does not hasten a collection, so slots
- * the cache dropped were given back only when one happened to run: on the real layout (a plot's
- * tiles some 0.4–0.9 GB of whole 1024² tiles) a campaign grew to 7.8 GB behind a 512 MB cache.
- * A slot neither the cache nor any unfinished shipment holds is therefore kept spare and handed
- * to the next tile of its byte length, so the process holds the cache, the spare slots and the
- * tiles of the plots in flight, whatever the collector does; spares are memory an earlier plot
- * needed, handed on to the plot in flight, so together they stay near the largest plot's tiles.
+ * One bound covers every decoded byte the process holds, so its memory is flat however long the
+ * book: the slots unfinished shipments hold, and those kept, each still holding its tile, for the
+ * plots after them, least recently used first out. A tile asked for again is taken back whole
+ * while its slot is kept. A new tile, once the bound is reached, is decoded into the memory of the
+ * least recently used kept slot of its size (up to twice as large), never into fresh memory: a
+ * SharedArrayBuffer's memory lies outside V8's heap and does not hasten a collection, so slots let
+ * go were given back only when one happened to run (a campaign grew to 7.8 GB behind a 512 MB
+ * cache). Only where no kept slot of its size is left is the oldest let go and fresh memory made.
+ *
+ * The bound is the larger of `maxBytes` and the most the plots in flight have held at once: below
+ * that, each plot would let go what the next one must make anew (a campaign reached 15 GB behind a
+ * 64 MB cache when a plot's whole record was one shipment, bench/HARD-WORLD.md).
  */
 export class DecodedTiles {
-  readonly #slots: RangeCache<KeptSlot>;
+  readonly maxBytes: number;
+  /** Slots no unfinished shipment holds, by tile, the least recently used first (a Map keeps insertion order). */
+  readonly #kept = new Map<string, KeptSlot>();
+  #keptBytes = 0;
   /** By the slot a shipment carries; weak, so a shipment dropped unfinished holds nothing here. */
-  readonly #kept = new WeakMap<TileSlot, KeptSlot>();
+  readonly #bySlot = new WeakMap<TileSlot, KeptSlot>();
   /**
-   * Slots some unfinished shipment holds, by tile. The cache keeps only tiles no shipment holds:
-   * the plots of a dense book share more tiles than the cache could hold, so a neighbour shipped
-   * while a plot is in flight takes the tile that plot holds, and the cache's bound goes to the
-   * tiles plots have let go, for the plots after them. Weak, as `#kept` is: a shipment dropped
+   * Slots some unfinished shipment holds, by tile. A neighbour shipped while a plot is in flight
+   * takes the tile that plot holds, decoded once. Weak, as `#bySlot` is: a shipment dropped
    * unfinished (a job called off) leaves its slots to the collector, and their entries go with them.
    */
   readonly #held = new Map<string, WeakRef<TileSlot>>();
   readonly #forget = new FinalizationRegistry<{ key: string; ref: WeakRef<TileSlot> }>(({ key, ref }) => {
     if (this.#held.get(key) === ref) this.#held.delete(key);
   });
-  /** Spare slots, oldest first, and by the tile each still holds. */
-  #spare: KeptSlot[] = [];
-  readonly #spareByKey = new Map<string, KeptSlot>();
-  #spareBytes = 0;
-  /** Bytes of the slots unfinished shipments hold. */
+  /** Bytes of the slots unfinished shipments hold, and the most they have held at once. */
   #heldBytes = 0;
-  /** The most decoded bytes one shipment has held. */
-  #largestShipment = 0;
+  #mostHeld = 0;
   #hits = 0;
   #misses = 0;
   #reused = 0;
@@ -83,37 +78,12 @@ export class DecodedTiles {
   constructor(options: DecodedTilesOptions = {}) {
     const maxBytes = options.maxBytes ?? DEFAULT_DECODED_TILE_BYTES;
     if (!Number.isFinite(maxBytes) || maxBytes < 0) throw new TypeError(`decoded tiles option "maxBytes" must be a non-negative number, got ${maxBytes}`);
-    this.#slots = new RangeCache<KeptSlot>({
-      maxBytes,
-      onEvict: (_key, kept) => {
-        kept.cached = false;
-        if (kept.users === 0) this.#keepSpare(kept);
-      },
-    });
+    this.maxBytes = maxBytes;
   }
 
+  /** Bytes of the slots kept for later plots (no unfinished shipment holds them). */
   get bytes(): number {
-    return this.#slots.bytes;
-  }
-
-  get maxBytes(): number {
-    return this.#slots.maxBytes;
-  }
-
-  /** Bytes of the slots kept spare for reuse; never more than `maxSpareBytes`. */
-  get spareBytes(): number {
-    return this.#spareBytes;
-  }
-
-  /**
-   * Spares are kept up to four times the cache's bound, or up to the most one shipment has held when
-   * that is more (a plot's other layers beside a run of its scenes, read-plot.ts): what a plot let go
-   * past the spares was garbage the collector took too late (a campaign reached 15 GB behind a 64 MB
-   * cache when a plot's whole record was one shipment, bench/HARD-WORLD.md). Kept, it is what the
-   * next shipment decodes into.
-   */
-  get maxSpareBytes(): number {
-    return Math.max(SPARE_PER_CACHE_BYTE * this.#slots.maxBytes, this.#largestShipment);
+    return this.#keptBytes;
   }
 
   /** Bytes of the slots that unfinished shipments hold (their tasks not yet ended), each slot once. */
@@ -121,7 +91,12 @@ export class DecodedTiles {
     return this.#heldBytes;
   }
 
-  /** Tiles asked for that were already held (decoded, or being decoded for another plot) and those that were not; `reused`: misses given a spare slot. */
+  /** What the kept and held slots stay within: `maxBytes`, or the most the plots in flight have held at once when that is more. */
+  get boundBytes(): number {
+    return Math.max(this.maxBytes, this.#mostHeld);
+  }
+
+  /** Tiles asked for that were already held or kept (decoded, or being decoded for another plot) and those that were not; `reused`: misses decoded into a kept slot's memory. */
   stats(): { hits: number; misses: number; reused: number } {
     return { hits: this.#hits, misses: this.#misses, reused: this.#reused };
   }
@@ -129,93 +104,83 @@ export class DecodedTiles {
   /** The slot of a tile, made (empty) on first use; held for the caller until it calls `release`. */
   slot(key: string, spec: TileSpec): TileSlot {
     const heldSlot = this.#held.get(key)?.deref();
-    let kept = heldSlot === undefined ? undefined : this.#kept.get(heldSlot);
+    let kept = heldSlot === undefined ? undefined : this.#bySlot.get(heldSlot);
     if (kept === undefined) {
-      kept = this.#slots.peek(key);
-      // Held from now on, so out of the cache until its last shipment lets it go.
-      if (kept !== undefined) {
-        this.#slots.delete(key);
-        kept.cached = false;
-      } else kept = this.#reviveSpare(key);
+      kept = this.#kept.get(key);
+      if (kept !== undefined) this.#unkeep(kept);
     }
     if (kept !== undefined) this.#hits++;
     else {
       this.#misses++;
-      const slot = this.#takeSpare(slotByteLength(spec)) ?? newTileSlot(spec);
-      const ref = new WeakRef(slot);
-      kept = { key, slot, ref, byteLength: slot.byteLength, users: 0, cached: false, reusable: true };
-      this.#kept.set(slot, kept);
-      this.#forget.register(slot, { key, ref }, ref);
+      kept = this.#lend(key, slotByteLength(spec)) ?? this.#make(key, spec);
     }
     if (kept.users++ === 0) {
       this.#held.set(key, kept.ref);
       this.#heldBytes += kept.byteLength;
+      this.#mostHeld = Math.max(this.#mostHeld, this.#heldBytes);
     }
     return kept.slot;
   }
 
   /**
-   * A shipment's task has ended: its slots are no longer held by it. A slot no shipment holds goes
-   * to the cache, the most recently used (one larger than the whole bound is kept spare instead).
-   * After a failed task a worker may still be decoding into its slots, so they are lent to no later
-   * shipment and left to the collector.
+   * A shipment's task has ended: its slots are no longer held by it. A slot no shipment holds is kept,
+   * the most recently used. After a failed task a worker may still be decoding into its slots, so
+   * they are lent to no later shipment and left to the collector.
    */
   release(shipment: Pick<Shipment, 'tiles'>, finished: boolean): void {
-    let held = 0;
-    for (const t of shipment.tiles) held += t.slot === null ? 0 : (this.#kept.get(t.slot)?.byteLength ?? 0);
-    this.#largestShipment = Math.max(this.#largestShipment, held);
     for (const t of shipment.tiles) {
-      const kept = t.slot === null ? undefined : this.#kept.get(t.slot);
+      const kept = t.slot === null ? undefined : this.#bySlot.get(t.slot);
       if (kept === undefined) continue;
       if (--kept.users === 0) this.#heldBytes -= kept.byteLength;
       if (!finished) kept.reusable = false;
       if (kept.users > 0 && kept.reusable) continue;
       if (this.#held.get(kept.key) === kept.ref) this.#held.delete(kept.key);
       if (kept.users > 0 || !kept.reusable) continue;
-      this.#slots.set(kept.key, kept);
-      kept.cached = this.#slots.peek(kept.key) === kept;
-      if (!kept.cached) this.#keepSpare(kept);
+      const other = this.#kept.get(kept.key);
+      if (other !== undefined) this.#unkeep(other);
+      this.#kept.set(kept.key, kept);
+      this.#keptBytes += kept.byteLength;
     }
   }
 
-  #keepSpare(kept: KeptSlot): void {
-    if (!kept.reusable || kept.byteLength > this.maxSpareBytes) return;
-    this.#spare.push(kept);
-    this.#spareByKey.set(kept.key, kept);
-    this.#spareBytes += kept.byteLength;
-    let drop = 0;
-    for (; this.#spareBytes > this.maxSpareBytes; drop++) {
-      this.#spareBytes -= this.#spare[drop].byteLength;
-      this.#spareByKey.delete(this.#spare[drop].key);
-    }
-    if (drop > 0) this.#spare = this.#spare.slice(drop);
+  #unkeep(kept: KeptSlot): void {
+    this.#kept.delete(kept.key);
+    this.#keptBytes -= kept.byteLength;
   }
 
   /**
-   * A spare slot still holds its tile until it is lent to another: asked for again before then, it
-   * is taken back whole, so the spares extend the cache at no cost in memory (on a dense book they
-   * held a third as much again as the cache, bench/RESULTS.md "book").
+   * Under the bound, nothing: the tile gets memory of its own. At it, the least recently used kept
+   * slot of the tile's size (up to twice as large), emptied and under the new key; if none, the
+   * oldest kept slots are let go until the tile fits, and nothing is lent.
    */
-  #reviveSpare(key: string): KeptSlot | undefined {
-    const kept = this.#spareByKey.get(key);
-    if (kept === undefined) return undefined;
-    this.#spareByKey.delete(key);
-    this.#spare.splice(this.#spare.indexOf(kept), 1);
-    this.#spareBytes -= kept.byteLength;
-    return kept;
+  #lend(key: string, byteLength: number): KeptSlot | undefined {
+    if (this.#keptBytes + this.#heldBytes + byteLength <= this.boundBytes) return undefined;
+    for (const [, kept] of this.#kept) {
+      if (kept.byteLength < byteLength || kept.byteLength > 2 * byteLength) continue;
+      this.#unkeep(kept);
+      // Lent under another key from now on.
+      this.#forget.unregister(kept.ref);
+      kept.key = key;
+      kept.ref = new WeakRef(kept.slot);
+      this.#forget.register(kept.slot, { key, ref: kept.ref }, kept.ref);
+      emptyTileSlot(kept.slot);
+      this.#reused++;
+      return kept;
+    }
+    for (const [, oldest] of this.#kept) {
+      if (this.#keptBytes + this.#heldBytes + byteLength <= this.boundBytes) break;
+      this.#unkeep(oldest);
+    }
+    return undefined;
   }
 
-  #takeSpare(byteLength: number): TileSlot | null {
-    const k = this.#spare.findIndex((s) => s.byteLength === byteLength);
-    if (k < 0) return null;
-    const [kept] = this.#spare.splice(k, 1);
-    this.#spareByKey.delete(kept.key);
-    // Lent under another key from now on.
-    this.#forget.unregister(kept.ref);
-    this.#spareBytes -= byteLength;
-    this.#reused++;
-    emptyTileSlot(kept.slot);
-    return kept.slot;
+  #make(key: string, spec: TileSpec): KeptSlot {
+    const slot = newTileSlot(spec);
+    const ref = new WeakRef(slot);
+    const kept: KeptSlot = { key, slot, ref, byteLength: slot.byteLength, users: 0, reusable: true };
+    this.#bySlot.set(slot, kept);
+    this.#forget.register(slot, { key, ref }, ref);
+    return kept;
   }
 }
 

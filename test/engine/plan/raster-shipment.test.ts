@@ -82,47 +82,33 @@ test('the coarse count of decoded bytes never falls below the tiles counted one 
   assert.deepEqual([decodedBytes([inOne, acrossTwo, acrossFour]), decodedBytesBound([inOne, acrossTwo, acrossFour])], [4 * tile, 7 * tile]);
 });
 
-test('the decoded tiles kept stay within their bound; one the cache let go waits spare, whole, until its memory is lent', async () => {
+test('at the bound, a new tile decodes into the least recently used kept slot; one asked for again while kept is taken back whole', async () => {
   using f = await fixture();
   const tileBytes = SLOT_BYTES;
   const decoded = new DecodedTiles({ maxBytes: 2 * tileBytes });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
-  const shipped = [];
-  for (const [x, y] of [[0, 0], [300, 0], [0, 300]]) {
+  const read = async (x: number, y: number) => {
     const s = await shipRasters([corner(x, y)], decoded);
-    assembleRasters(s.rasters, s.tiles);
+    const raw = assembleRasters(s.rasters, s.tiles).get(corner(x, y).key)!.raw;
     decoded.release(s, true);
-    shipped.push(s);
-    assert.ok(decoded.bytes <= decoded.maxBytes);
-  }
-  // The least recently used went first: out of the cache, spare, still holding its tile.
-  assert.equal(decoded.spareBytes, tileBytes);
+    assert.ok(decoded.bytes + decoded.heldBytes <= decoded.boundBytes);
+    return { s, raw };
+  };
+  const first = await read(0, 0);
+  await read(300, 0);
   const reads = f.reads();
-  const again = await shipRasters([corner(0, 0)], decoded);
-  assert.equal(again.fetchedBytes, 0, 'taken back from the spares, not fetched');
-  assert.equal(again.tiles[0].slot, shipped[0].tiles[0].slot);
+  const again = await read(0, 0);
+  assert.equal(again.s.fetchedBytes, 0, 'kept: taken back, not fetched');
+  assert.equal(again.s.tiles[0].slot, first.s.tiles[0].slot);
   assert.equal(f.reads(), reads);
-  assert.equal(decoded.spareBytes, 0);
-  assert.equal(assembleRasters(again.rasters, again.tiles).get(corner(0, 0).key)!.raw[3], value(3, 0));
-  assert.deepEqual(decoded.stats(), { hits: 1, misses: 3, reused: 0 });
-});
-
-test('a spare lent to another tile no longer answers for its own: that one is decoded anew', async () => {
-  using f = await fixture();
-  // No cache: a tile let go waits spare, and the spares hold one shipment's worth.
-  const decoded = new DecodedTiles({ maxBytes: 0 });
-  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
-  for (const [x, y] of [[0, 0], [300, 0]]) {
-    const s = await shipRasters([corner(x, y)], decoded);
-    assembleRasters(s.rasters, s.tiles);
-    decoded.release(s, true);
-  }
-  const reads = f.reads();
-  const first = await shipRasters([corner(0, 0)], decoded);
-  assert.ok(first.fetchedBytes > 0);
-  assert.equal(f.reads(), reads + 1);
-  assert.equal(assembleRasters(first.rasters, first.tiles).get(corner(0, 0).key)!.raw[5], value(5, 0));
-  assert.deepEqual(decoded.stats(), { hits: 0, misses: 3, reused: 2 });
+  // (300, 0) is now the least recently used: the third tile is decoded into its memory.
+  const third = await read(0, 300);
+  assert.equal(third.raw[0], value(0, 300));
+  assert.equal(decoded.bytes, 2 * tileBytes, 'no fresh memory at the bound');
+  const lent = await read(300, 0);
+  assert.ok(lent.s.fetchedBytes > 0, 'its slot was lent: read and decoded anew');
+  assert.equal(lent.raw[7], value(307, 0));
+  assert.deepEqual(decoded.stats(), { hits: 1, misses: 4, reused: 2 });
 });
 
 test('a box across four files of one grid reads as one mosaic, the missing file as fill', async () => {
@@ -161,71 +147,53 @@ test('a mosaic whose every file is missing is refused with the first file\'s cau
   assert.throws(() => mosaicForBox(opened, [0, 0, 1, 1], () => 0), (e: unknown) => isSourceError(e, 'not_found'));
 });
 
-test('a slot neither the cache nor a shipment holds is lent, emptied, to the next tile of its size', async () => {
-  using f = await fixture();
-  const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
-  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
-  const a = await shipRasters([corner(0, 0)], decoded);
-  assembleRasters(a.rasters, a.tiles);
-  decoded.release(a, true);
-  // The second tile pushes the first out of the cache; nothing holds it, so it waits spare.
-  const b = await shipRasters([corner(300, 0)], decoded);
-  assembleRasters(b.rasters, b.tiles);
-  decoded.release(b, true);
-  assert.equal(decoded.spareBytes, SLOT_BYTES);
-  const c = await shipRasters([corner(0, 300)], decoded);
-  assert.equal(c.tiles[0].slot!, a.tiles[0].slot!, 'the first tile\'s memory is lent to the third');
-  assert.equal(slotIsReady(c.tiles[0].slot!), false, 'lent empty, so its tile is decoded afresh');
-  assert.equal(assembleRasters(c.rasters, c.tiles).get(corner(0, 300).key)!.raw[0], value(0, 300));
-  assert.deepEqual(decoded.stats(), { hits: 0, misses: 3, reused: 1 });
-});
-
 test('a slot is not lent while an unfinished shipment holds it, nor ever after its task failed', async () => {
   using f = await fixture();
   const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   const held = await shipRasters([corner(0, 0)], decoded);
   const failed = await shipRasters([corner(300, 0)], decoded);
-  assert.equal(decoded.spareBytes + decoded.bytes, 0, 'held by unfinished shipments: neither cached nor spare');
+  assert.equal(decoded.bytes, 0, 'held by unfinished shipments: none kept');
+  assert.equal(decoded.boundBytes, 2 * SLOT_BYTES, 'the bound follows what the plots in flight hold');
   decoded.release(failed, false);
+  assert.equal(decoded.heldBytes + decoded.bytes, SLOT_BYTES, 'after its task failed: left to the collector');
   const third = await shipRasters([corner(0, 300)], decoded);
   assert.notEqual(third.tiles[0].slot!, failed.tiles[0].slot!, 'the failed task\'s slot is not lent');
-  assert.equal(decoded.spareBytes + decoded.bytes, 0, 'after its task failed: left to the collector');
   decoded.release(held, true);
-  assert.equal(decoded.bytes, SLOT_BYTES, 'let go by its last shipment: cached');
+  assert.equal(decoded.bytes, SLOT_BYTES, 'let go by its last shipment: kept');
   decoded.release(third, true);
-  assert.equal(decoded.spareBytes, SLOT_BYTES, 'pushed out of the cache by the next tile let go: spare');
+  assert.equal(decoded.bytes, 2 * SLOT_BYTES);
 });
 
-test('reading many tiles one shipment at a time makes no more slots than the cache and its spares hold', async () => {
+test('reading many tiles one shipment at a time makes no more slots than the bound holds', async () => {
   using f = await fixture();
   const tileBytes = SLOT_BYTES;
   const decoded = new DecodedTiles({ maxBytes: 2 * tileBytes });
   const made = new Set<SharedArrayBuffer>();
   for (let k = 0; k < 40; k++) {
-    // Four tiles round and round: each read evicts one a later read needs again.
+    // Four tiles round and round: each read lends the memory of one a later read needs again.
     const s = await shipRasters([rasterRequest(f.cog, { x0: (k % 2) * 300, y0: (Math.floor(k / 2) % 2) * 300, width: 8, height: 8 })], decoded);
     assembleRasters(s.rasters, s.tiles);
     decoded.release(s, true);
     made.add(s.tiles[0].slot!);
-    assert.ok(decoded.bytes <= decoded.maxBytes && decoded.spareBytes <= decoded.maxSpareBytes);
+    assert.ok(decoded.bytes + decoded.heldBytes <= decoded.boundBytes);
   }
-  assert.ok(made.size <= 4, `${made.size} slots made for 40 reads of four tiles`);
-  assert.ok(decoded.stats().reused > 0);
+  assert.equal(made.size, 2, `${made.size} slots made for 40 reads of four tiles`);
+  assert.equal(decoded.stats().reused, 38);
 });
 
-test('spares hold a whole shipment when it outgrows the cache: the next one as large decodes into its slots', async () => {
+test('a shipment larger than the bound sets it: the next one as large decodes into its slots', async () => {
   using f = await fixture();
   using g = await fixture();
   const tileBytes = SLOT_BYTES;
-  // No cache at all, so spares alone can keep what a plot let go.
+  // No bound of its own: what the plots in flight held is kept for the next.
   const decoded = new DecodedTiles({ maxBytes: 0 });
   const whole = (cog: typeof f.cog) => rasterRequest(cog, { x0: 0, y0: 0, width: SIDE, height: SIDE });
   const first = await shipRasters([whole(f.cog)], decoded);
   assembleRasters(first.rasters, first.tiles);
   decoded.release(first, true);
-  assert.equal(decoded.maxSpareBytes, 4 * tileBytes);
-  assert.equal(decoded.spareBytes, 4 * tileBytes);
+  assert.equal(decoded.boundBytes, 4 * tileBytes);
+  assert.equal(decoded.bytes, 4 * tileBytes);
   // Another file's four tiles.
   const second = await shipRasters([whole(g.cog)], decoded);
   assert.deepEqual(new Set(second.tiles.map((t) => t.slot!)), new Set(first.tiles.map((t) => t.slot!)), 'no new memory for the second');
@@ -233,13 +201,35 @@ test('spares hold a whole shipment when it outgrows the cache: the next one as l
   assert.deepEqual(decoded.stats(), { hits: 0, misses: 8, reused: 4 });
 });
 
-test('a tile a shipment holds goes to the next shipment needing it, decoded once, whatever the cache keeps', async () => {
+test('a tile larger than any kept slot lets the oldest go rather than grow past the bound', async () => {
+  using f = await fixture();
+  const dir = mkdtempSync(join(tmpdir(), 'pce-ship-'));
+  try {
+    // The same grid in float32: tiles twice the size of the fixture's.
+    const wide = join(dir, 'w.tif');
+    await writeCog(wide, { width: SIDE, height: SIDE, dtype: 'float32', data: new Float32Array(SIDE * SIDE).fill(2.5), tileSize: 256, epsg: 32633, geoTransform: [500000, 10, 0, 1000000, 0, -10], nodata: 0 });
+    const big = rasterRequest(await openCog(openByteSource(wide)), { x0: 0, y0: 0, width: 8, height: 8 });
+    const decoded = new DecodedTiles({ maxBytes: 4 * SLOT_BYTES });
+    for (const [x, y] of [[0, 0], [300, 0], [0, 300], [300, 300]]) decoded.release(await shipRasters([rasterRequest(f.cog, { x0: x, y0: y, width: 8, height: 8 })], decoded), true);
+    assert.equal(decoded.bytes, 4 * SLOT_BYTES);
+    const s = await shipRasters([big], decoded);
+    assert.equal(assembleRasters(s.rasters, s.tiles).get(big.key)!.raw[0], 2.5);
+    assert.ok(s.tiles[0].slot!.byteLength > SLOT_BYTES);
+    assert.ok(decoded.bytes + decoded.heldBytes <= decoded.boundBytes, `${decoded.bytes + decoded.heldBytes} bytes held within ${decoded.boundBytes}`);
+    assert.equal(decoded.bytes, 2 * SLOT_BYTES, 'the two oldest let go');
+    assert.equal(decoded.stats().reused, 0, 'no kept slot was large enough to lend');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a tile a shipment holds goes to the next shipment needing it, decoded once, whatever is kept', async () => {
   using f = await fixture();
   const decoded = new DecodedTiles({ maxBytes: SLOT_BYTES });
   const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
   const first = await shipRasters([corner(0, 0)], decoded);
   assembleRasters(first.rasters, first.tiles);
-  // A neighbour's tile is let go and fills the cache while the first shipment is unfinished.
+  // A neighbour's tile is let go and kept while the first shipment is unfinished.
   const other = await shipRasters([corner(300, 0)], decoded);
   decoded.release(other, true);
   assert.equal(decoded.bytes, decoded.maxBytes);
@@ -251,8 +241,8 @@ test('a tile a shipment holds goes to the next shipment needing it, decoded once
   assert.deepEqual(decoded.stats(), { hits: 1, misses: 2, reused: 0 });
   assert.equal(assembleRasters(again.rasters, again.tiles).get(corner(0, 0).key)!.raw[0], value(0, 0));
   for (const s of [first, again]) decoded.release(s, true);
-  assert.ok(decoded.bytes <= decoded.maxBytes && decoded.spareBytes <= decoded.maxSpareBytes);
-  // Once the tiles let go after it have pushed it out of the cache, it is read and decoded anew.
+  assert.ok(decoded.bytes + decoded.heldBytes <= decoded.boundBytes);
+  // Once the tiles let go after it have taken its memory, it is read and decoded anew.
   for (const [x, y] of [[300, 300], [300, 0]]) decoded.release(await shipRasters([corner(x, y)], decoded), true);
   const later = await shipRasters([corner(0, 0)], decoded);
   assert.notEqual(later.tiles[0].bytes, null);
