@@ -6,7 +6,6 @@
  * part (engine/plot-parts.ts) and still gives one signed object. Nothing here touches the database.
  */
 import type { MultiPolygon, Polygon } from 'geojson';
-import sharp from 'sharp';
 import type { EvidenceMap } from '../documents/footprint-map.ts';
 import type { Archive } from './archive.ts';
 import { assembleEvidence, evidenceFacts, forestPartShare } from './assemble-evidence.ts';
@@ -329,8 +328,7 @@ async function chipFor(footprint: Polygon | MultiPolygon, plan: PlotPlan, r: Plo
       width,
       height,
     }, { signal }));
-    const png = await sharp(Buffer.from(out.rgb.buffer, out.rgb.byteOffset, out.rgb.byteLength), { raw: { width: out.width, height: out.height, channels: 3 } }).png().toBuffer();
-    return { png, bbox, scene: scene.id };
+    return { png: Buffer.from(out.png.buffer, out.png.byteOffset, out.png.byteLength), bbox, scene: scene.id };
   } catch (err) {
     if (signal?.aborted) throw err;
     return null;

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,6 +141,10 @@ describe('plots read part by part over the demo world', () => {
     assert.deepEqual(map.footprint, geometry);
     const [w, s, e, n] = map.chip!.bbox;
     for (const [lon, lat] of squares.flat(2)) assert.ok(lon > w && lon < e && lat > s && lat < n, `${lon},${lat} outside the chip`);
+    // Encoded on the pool's thread and moved back whole: a true-colour PNG.
+    const meta = await sharp(map.chip!.png).metadata();
+    assert.deepEqual([meta.format, meta.channels], ['png', 3]);
+    assert.ok(meta.width! >= 16 && meta.height! >= 16);
   });
 
   test('a part no archive holds anything over is stated as not read, and the plot is not positive', async () => {

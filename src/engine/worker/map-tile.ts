@@ -3,7 +3,6 @@
  * Web Mercator into the raster's CRS), sampled, composited, coloured and encoded as a PNG with
  * sharp, so neither the pixel loop nor the encode runs on the API's event loop.
  */
-import sharp from 'sharp';
 import { type ChangeClass, type ImageryLayer, NDVI_STOPS, TRUE_COLOUR_WHITE } from '../map-layers.ts';
 import type { Encoding } from '../kernels/raster.ts';
 import { sclClearLookup } from '../kernels/scene-stats.ts';
@@ -13,6 +12,7 @@ import { operatingPoints as op } from '../operating-points.ts';
 import { transformer } from '../sources/reproject.ts';
 import type { WindowBuffer, WorkerRaster } from './raster-window.ts';
 import { assembleShipment, type RasterShipment } from './shipment-wire.ts';
+import { encodePng } from './png.ts';
 import { answerMoving } from './transfer.ts';
 
 /** One scene of an imagery tile: its band windows in the layer's order (true colour: red, green, blue; NDVI: red, near-infrared). */
@@ -145,9 +145,6 @@ export function mapTilePixels(p: MapTileTaskParams, into?: WindowBuffer): Uint8A
 
 /** The tile as PNG bytes, moved back to the calling thread rather than copied. */
 export async function renderMapTile(p: MapTileTaskParams, into?: WindowBuffer): Promise<Uint8Array> {
-  const rgba = mapTilePixels(p, into);
-  const png = await sharp(rgba, { raw: { width: TILE_SIZE, height: TILE_SIZE, channels: 4 } }).png().toBuffer();
-  // sharp's buffer is memory it allocated outside the JavaScript heap, which cannot be moved: copied once onto one of our own.
-  const own = new Uint8Array(png);
-  return answerMoving(own, [own]);
+  const png = await encodePng(mapTilePixels(p, into), TILE_SIZE, TILE_SIZE, 4);
+  return answerMoving(png, [png]);
 }

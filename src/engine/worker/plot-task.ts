@@ -32,6 +32,8 @@ import { terrainSlope } from '../kernels/terrain-slope.ts';
 import { computeContext } from './context/index.ts';
 import { answerWhenCovered, markRead, unionCoverage, windowCoverage } from './coverage.ts';
 import { type MapTileTaskParams, renderMapTile } from './map-tile.ts';
+import { encodePng } from './png.ts';
+import { answerMoving } from './transfer.ts';
 import { TRUE_COLOUR_WHITE } from '../map-layers.ts';
 
 /** Per kind of scene mask: which values are clear, and which have their edges buffered. */
@@ -421,7 +423,7 @@ function clearShares(p: ClearTaskParams): ClearTaskResult {
 }
 
 
-function cutChip(p: ChipTaskParams): ChipTaskResult {
+async function cutChip(p: ChipTaskParams): Promise<ChipTaskResult> {
   const rasters = assembleShipment(p.shipment, windows);
   const bands = [need(rasters, p.red), need(rasters, p.green), need(rasters, p.blue)];
   const grid = bands[0];
@@ -446,7 +448,8 @@ function cutChip(p: ChipTaskParams): ChipTaskResult {
       }
     }
   }
-  return { rgb, width: p.width, height: p.height };
+  const png = await encodePng(rgb, p.width, p.height, 3);
+  return answerMoving({ png }, [png]);
 }
 
 /** Piscina calls the module's exports by name: exactly the tasks of the map, each taking its params and answering its result. */

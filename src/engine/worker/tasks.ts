@@ -177,10 +177,8 @@ export interface ChipTaskParams {
 }
 
 export interface ChipTaskResult {
-  /** 8-bit RGB, row-major, `width × height × 3`. */
-  rgb: Uint8Array;
-  width: number;
-  height: number;
+  /** An 8-bit RGB PNG of `width × height`. */
+  png: Uint8Array;
 }
 
 export interface EngineTasks {
