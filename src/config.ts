@@ -52,7 +52,7 @@ export interface Config {
   webhookConcurrency: number;
   /** Evidence jobs a worker process runs at once (each job reads its plots in sequence). */
   jobConcurrency: number;
-  /** Decoded tiles each worker process keeps for the plots that share them (DECODED_TILE_CACHE_MB), in bytes. */
+  /** Decoded tiles each worker process holds, its plots in flight's and those kept for the plots that share them together (DECODED_TILE_CACHE_MB), in bytes. */
   decodedTileCacheBytes: number;
   /** Compressed tile and header bytes each worker process keeps from the archive (RANGE_CACHE_MB), in bytes. */
   rangeCacheBytes: number;

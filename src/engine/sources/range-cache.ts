@@ -3,7 +3,7 @@
 // aborts leaves; the load itself is aborted only when its last reader has left.
 import type { ByteSource } from './byte-source.ts';
 
-/** Default bounds of a worker process's two caches (RANGE_CACHE_MB and DECODED_TILE_CACHE_MB, src/config.ts). */
+/** Default bounds of a worker process's range cache and decoded tiles (RANGE_CACHE_MB and DECODED_TILE_CACHE_MB, src/config.ts). */
 export const DEFAULT_RANGE_CACHE_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_DECODED_TILE_BYTES = 512 * 1024 * 1024;
 
