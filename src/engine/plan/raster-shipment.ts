@@ -154,7 +154,7 @@ export class DecodedTiles {
    * oldest kept slots are let go until the tile fits, and nothing is lent.
    */
   #lend(key: string, byteLength: number): KeptSlot | undefined {
-    if (this.#keptBytes + this.#heldBytes + byteLength <= this.boundBytes) return undefined;
+    if (this.#fits(byteLength)) return undefined;
     for (const [, kept] of this.#kept) {
       if (kept.byteLength < byteLength || kept.byteLength > 2 * byteLength) continue;
       this.#unkeep(kept);
@@ -168,10 +168,15 @@ export class DecodedTiles {
       return kept;
     }
     for (const [, oldest] of this.#kept) {
-      if (this.#keptBytes + this.#heldBytes + byteLength <= this.boundBytes) break;
+      if (this.#fits(byteLength)) break;
       this.#unkeep(oldest);
     }
     return undefined;
+  }
+
+  /** Whether `byteLength` more fits beside the kept and held slots within the bound. */
+  #fits(byteLength: number): boolean {
+    return this.#keptBytes + this.#heldBytes + byteLength <= this.boundBytes;
   }
 
   #make(key: string, spec: TileSpec): KeptSlot {

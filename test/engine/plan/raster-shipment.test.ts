@@ -95,7 +95,7 @@ test('at the bound, a new tile decodes into the least recently used kept slot; o
     return { s, raw };
   };
   const first = await read(0, 0);
-  await read(300, 0);
+  const second = await read(300, 0);
   const reads = f.reads();
   const again = await read(0, 0);
   assert.equal(again.s.fetchedBytes, 0, 'kept: taken back, not fetched');
@@ -103,7 +103,8 @@ test('at the bound, a new tile decodes into the least recently used kept slot; o
   assert.equal(f.reads(), reads);
   // (300, 0) is now the least recently used: the third tile is decoded into its memory.
   const third = await read(0, 300);
-  assert.equal(third.raw[0], value(0, 300));
+  assert.equal(third.s.tiles[0].slot, second.s.tiles[0].slot, 'the second tile\'s memory is lent to the third');
+  assert.equal(third.raw[0], value(0, 300), 'lent empty, so its tile is decoded afresh');
   assert.equal(decoded.bytes, 2 * tileBytes, 'no fresh memory at the bound');
   const lent = await read(300, 0);
   assert.ok(lent.s.fetchedBytes > 0, 'its slot was lent: read and decoded anew');
