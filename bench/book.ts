@@ -190,7 +190,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   const limitSeconds = (distinct * decodeMsPerTile + features.length * kernelMsPerPlot) / 1000 / cores;
   return {
     backend: databaseUrl === null ? 'pglite' : 'postgresql',
-    decoded_tile_cache_mb: Math.round(config.decodedTileCacheBytes / 2 ** 20),
+    decoded_tile_cache_mb: Math.round(config.decodedTileCacheBytes / MB),
     book_plots: w.plots,
     plots: features.length,
     pool_size: cores,
@@ -348,7 +348,7 @@ export default async function (args: string[]) {
     }
   }
   const job = baselineJob(bookWorld(dir, seed, plots), readArg === '' ? plots : Number(readArg));
-  const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / 2 ** 20);
+  const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / MB);
   // The optical read alone, ours beside the baseline's, one after the other so both see the same machine.
   const gdalOne = gdalBaseline(job, 1, cacheMb);
   const opticalOne = await child(['--plots', String(plots), ...common, '--optical', '1']) as OpticalRun;
