@@ -7,7 +7,7 @@
  * the local server), each in a process of its own so its peak RSS is its own; then the book `--grow`
  * times as large on both, for memory as the book grows. `--read N` reads the first N plots of
  * each book (all by default); `--cache-mb M` sets the worker's decoded-tile cache
- * (DECODED_TILE_CACHE_MB). For each run: plots a minute; tile decodes over the distinct tiles the
+ * (DECODED_TILE_CACHE_MB; 4,096 MB, the README's guidance for books, by default). For each run: plots a minute; tile decodes over the distinct tiles the
  * job needed (amplification); the compute limit (the distinct tiles' decode time, from a sample of
  * the job's tiles decoded again on one thread, plus the plots' kernel time, from a sample of plots'
  * tasks run again on one thread with their tiles decoded, over the pool's threads) and the job's
@@ -36,6 +36,7 @@ import { bookPath, bookWorld, type BookWorld, ensureBookWorld } from '../src/dem
 import { openDemoArchive } from '../src/demo/open-archive.ts';
 import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
 import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
+import { slotByteLength } from '../src/engine/worker/raster-window.ts';
 import { spatialOrder } from '../src/engine/plan/plot-order.ts';
 import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/plan/read-plan.ts';
 import { computePlan, readOpticalRecord } from '../src/engine/read-plot.ts';
@@ -50,6 +51,7 @@ import { createLogger } from '../src/log.ts';
 import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
 import { scratchDatabase } from '../test/support/db.ts';
+import { farthestNextUseDecodes, lruDecodes } from './eviction-reference.ts';
 import { readAll } from './job.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
@@ -73,8 +75,10 @@ const ordered = (features: readonly BookFeature[]) => spatialOrder(features.map(
  */
 class CountedTiles extends DecodedTiles {
   readonly asked: string[] = [];
+  readonly askedBytes: number[] = [];
   override slot(key: string, spec: TileSpec) {
     this.asked.push(key);
+    this.askedBytes.push(slotByteLength(spec));
     return super.slot(key, spec);
   }
 }
@@ -169,6 +173,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const stats = tiles.stats();
   const distinct = new Set(tiles.asked).size;
+  const eviction = evictionReferences(tiles, distinct);
   // The plots' kernel time: a sample of plots' plot tasks run again on one thread with every tile already decoded.
   const kernel = createPool({ size: 1 });
   const warm = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
@@ -199,6 +204,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     tile_decodes: stats.misses,
     distinct_tiles: distinct,
     amplification: Number((stats.misses / Math.max(1, distinct)).toFixed(2)),
+    amplification_references: eviction,
     decode_ms_per_tile: Number(decodeMsPerTile.toFixed(2)),
     kernel_ms_per_plot: Math.round(kernelMsPerPlot),
     compute_limit_s: Number(limitSeconds.toFixed(1)),
@@ -215,6 +221,18 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     states: Object.fromEntries(states.map((r) => [r.s, Number(r.n)])),
     verdicts: Object.fromEntries(verdicts.map((r) => [r.v, Number(r.n)])),
   };
+}
+
+/**
+ * The job's tile requests replayed, in the order it made them, through a cache of the bound its
+ * decoded tiles reached, letting go of the least recently used tile and of the tile asked for again
+ * last (bench/eviction-reference.ts): how far the cache's amplification is from the best any
+ * eviction gives in this read order.
+ */
+function evictionReferences(tiles: CountedTiles, distinct: number) {
+  const asked = tiles.asked.map((key, k) => ({ key, bytes: tiles.askedBytes[k] }));
+  const over = (decodes: number) => Number((decodes / Math.max(1, distinct)).toFixed(2));
+  return { bound_mb: Math.round(tiles.boundBytes / MB), lru: over(lruDecodes(asked, tiles.boundBytes)), farthest_next_use: over(farthestNextUseDecodes(asked, tiles.boundBytes)) };
 }
 
 /** The plan's Sentinel-2 scenes alone: the record the baseline reads. */
@@ -308,6 +326,13 @@ export function gdalBaseline(job: string, procs: number, cacheMb: number): Recor
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
+/**
+ * The decoded-tile bound a book is read with unless `--cache-mb` says otherwise: the README's
+ * guidance for books of adjacent plots, not the service's default (512 MB), which re-decodes a
+ * book's tiles some 1.6 to 2.9 times (bench/RESULTS.md "book").
+ */
+const BOOK_CACHE_MB = '4096';
+
 export default async function (args: string[]) {
   const seed = Number(arg(args, 'seed', '1'));
   const plots = Number(arg(args, 'plots', '1000'));
@@ -336,8 +361,8 @@ export default async function (args: string[]) {
     await ensureBookWorld(w);
     worlds.push({ plots: n, generate_s: Number(((perf.now() - t) / 1000).toFixed(1)), disk_mb: Math.round(Number(execFileSync('du', ['-sm', w.root], { encoding: 'utf8' }).split('\t')[0])) });
   }
-  const cacheArg = arg(args, 'cache-mb', '');
-  const common = ['--seed', String(seed), ...(readArg === '' ? [] : ['--read', readArg]), ...(cacheArg === '' ? [] : ['--cache-mb', cacheArg])];
+  const cacheArg = arg(args, 'cache-mb', BOOK_CACHE_MB);
+  const common = ['--seed', String(seed), ...(readArg === '' ? [] : ['--read', readArg]), '--cache-mb', cacheArg];
   for (const n of [plots, plots * grow]) {
     runs.push(await child(['--plots', String(n), ...common]));
     const pgdb = await postgres();
@@ -348,14 +373,14 @@ export default async function (args: string[]) {
     }
   }
   const job = baselineJob(bookWorld(dir, seed, plots), readArg === '' ? plots : Number(readArg));
-  const cacheMb = Math.round(loadConfig(cacheArg === '' ? {} : { DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / MB);
+  const cacheMb = Math.round(loadConfig({ DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / MB);
   // The optical read alone, ours beside the baseline's, one after the other so both see the same machine.
   const gdalOne = gdalBaseline(job, 1, cacheMb);
   const opticalOne = await child(['--plots', String(plots), ...common, '--optical', '1']) as OpticalRun;
   const gdalAll = gdalBaseline(job, procs, cacheMb);
   const opticalAll = await child(['--plots', String(plots), ...common, '--optical', String(cores)]) as OpticalRun;
   for (const r of runs) {
-    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded tiles bounded at ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; V8's helper threads used ${(r.pool_threads as { v8_helpers_cores: number }).v8_helpers_cores} cores; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB, of which decoded tiles ${(r.memory as { decoded: { total_mb: number } }).decoded.total_mb} MB at most (bound ${(r.memory as { decoded: { bound_mb: number } }).decoded.bound_mb} MB)`);
+    console.log(`book of ${r.book_plots} plots, ${r.plots} read on ${r.backend}, pool of ${r.pool_size}, decoded tiles bounded at ${r.decoded_tile_cache_mb} MB: ${r.seconds} s, ${r.plots_per_minute} plots/min; ${r.tile_decodes} tile decodes over ${r.distinct_tiles} distinct tiles (amplification ${r.amplification}; the requests replayed through ${(r.amplification_references as { bound_mb: number }).bound_mb} MB: ${(r.amplification_references as { lru: number }).lru} least recently used, ${(r.amplification_references as { farthest_next_use: number }).farthest_next_use} at best); compute limit ${r.compute_limit_s} s (${r.decode_ms_per_tile} ms a decode, ${r.kernel_ms_per_plot} ms of kernels a plot), the job took ${r.time_over_compute_limit}x it and ${r.cpu_over_compute_limit}x its CPU; the pool's threads ran ${(r.pool_threads as { running: number }).running}, waited for a core ${(r.pool_threads as { waiting_for_core: number }).waiting_for_core}, idled ${(r.pool_threads as { idle: number }).idle} of the job; V8's helper threads used ${(r.pool_threads as { v8_helpers_cores: number }).v8_helpers_cores} cores; main thread ${r.main_thread_ms_per_plot} ms a plot busy (${r.main_thread_cpu_ms_per_plot} ms of CPU); the process used ${r.process_cores_used} cores; peak RSS ${r.peak_rss_mb} MB, of which decoded tiles ${(r.memory as { decoded: { total_mb: number } }).decoded.total_mb} MB at most (bound ${(r.memory as { decoded: { bound_mb: number } }).decoded.bound_mb} MB)`);
   }
   console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min (${gdalOne.plots_per_cpu_minute} a CPU minute), ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
   console.log(`our optical read alone (the same plots' Sentinel-2 record, masks first, then the clear scenes' bands): 1 thread ${opticalOne.plots_per_minute} plots/min (${opticalOne.plots_per_cpu_minute} a CPU minute, ${opticalOne.scenes_read} scenes read), ${opticalAll.threads} threads ${opticalAll.plots_per_minute} plots/min`);
