@@ -35,7 +35,7 @@ import { loadConfig } from '../src/config.ts';
 import { bookPath, bookWorld, type BookWorld, ensureBookWorld } from '../src/demo/book-world/world.ts';
 import { openDemoArchive } from '../src/demo/open-archive.ts';
 import { startEvidenceWorker } from '../src/reading-service/job-runner.ts';
-import { DecodedTiles } from '../src/engine/plan/raster-shipment.ts';
+import { DecodedTiles, type Place } from '../src/engine/plan/raster-shipment.ts';
 import { slotByteLength } from '../src/engine/worker/raster-window.ts';
 import { spatialOrder } from '../src/engine/plan/plot-order.ts';
 import { planRead, type PlotPlan, type PlotToRead } from '../src/engine/plan/read-plan.ts';
@@ -76,10 +76,10 @@ const ordered = (features: readonly BookFeature[]) => spatialOrder(features.map(
 class CountedTiles extends DecodedTiles {
   readonly asked: string[] = [];
   readonly askedBytes: number[] = [];
-  override slot(key: string, spec: TileSpec) {
+  override slot(key: string, spec: TileSpec, place?: () => Place | null) {
     this.asked.push(key);
     this.askedBytes.push(slotByteLength(spec));
-    return super.slot(key, spec);
+    return super.slot(key, spec, place);
   }
 }
 

@@ -33,7 +33,7 @@ import type { EvidenceJobData } from './evidence-runs.ts';
 import { recordFailure, storeEvidenceAll } from './evidence-store.ts';
 import { createPool, type EnginePool } from '../engine/worker/pool.ts';
 import { DecodedTiles } from '../engine/plan/raster-shipment.ts';
-import { spatialOrder } from '../engine/plan/plot-order.ts';
+import { plotsAhead, spatialOrder } from '../engine/plan/plot-order.ts';
 import { type EngineDeps, finishPlot, type PlotReading, type PreparedPlot, preparePlot } from '../engine/read-plot.ts';
 import type { PlotToRead } from '../engine/plan/read-plan.ts';
 import type { SigningKey } from '../engine/signing.ts';
@@ -116,9 +116,9 @@ export const plotReads: HeldReads = {
  * loaded one at a time). The order depends only on the reads and the job's list, so a resumed job
  * reads what is left in the order it had.
  */
-async function heldIds(deps: RunnerDeps, reads: HeldReads, job: Job<EvidenceJobData>): Promise<string[]> {
+async function heldPlaces(deps: RunnerDeps, reads: HeldReads, job: Job<EvidenceJobData>): Promise<Array<{ id: string; lon: number; lat: number }>> {
   const held = new Map((await reads.places(deps.store.em(), job.data.workspaceId, job.id)).map((p) => [p.id, p]));
-  return spatialOrder(job.data.plotIds.flatMap((id) => held.get(id) ?? [])).map((p) => p.id);
+  return spatialOrder(job.data.plotIds.flatMap((id) => held.get(id) ?? []));
 }
 
 /**
@@ -141,7 +141,8 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
   const plotsAtOnce = deps.plotsAtOnce ?? 1;
   return async (job: Job<EvidenceJobData>): Promise<void> => {
     const { workspaceId } = job.data;
-    const plots = await heldIds(deps, reads, job);
+    const places = await heldPlaces(deps, reads, job);
+    const plots = places.map((p) => p.id);
     const log = deps.log.child({ job: job.id, workspace: workspaceId });
     log.info({ plots: plots.length, of: job.data.plotIds.length, attempt: job.retryCount }, 'evidence job started');
     // Fetches ahead are called off when the job ends however it ends.
@@ -231,8 +232,12 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       flush();
       await Promise.allSettled([...writing]);
     };
+    // The plot the job is at, for the decoded tiles to keep what the plots after it need.
+    let at = 0;
+    const lookingAhead = deps.tiles.lookAhead(plotsAhead(places, () => at));
     try {
       for (let k = 0; k < plots.length; k++) {
+        at = k;
         while ((computing.size >= plotsAtOnce || inHand.size >= 2 * plotsAtOnce) && calledOff.length === 0) await Promise.race([...computing, ...inHand, ...writing]).catch(() => {});
         if (calledOff.length > 0) break;
         if (stopping.aborted) {
@@ -259,6 +264,7 @@ export function evidenceJobHandler(deps: RunnerDeps, stopping: AbortSignal, read
       if (calledOff.length > 0) throw calledOff[0];
       log.info('evidence job finished');
     } finally {
+      lookingAhead();
       clearTimeout(waitTimer);
       ahead.abort(new Error('the job ended'));
       await Promise.all(takes);

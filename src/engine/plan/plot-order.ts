@@ -5,6 +5,7 @@
  * positions gives that order: points close on the curve are close on the ground, and unlike rows
  * or a Z-order curve it never jumps across the whole extent between two neighbours.
  */
+import type { LookAhead, Place } from './raster-shipment.ts';
 
 export interface Placed {
   /** A point of the plot, in degrees. */
@@ -51,4 +52,40 @@ export function spatialOrder<T extends Placed>(items: readonly T[]): T[] {
   const keyed = items.map((p, k) => ({ p, k, d: hilbertIndex(cellOf(p.lon, 360), cellOf(p.lat, 180)) }));
   keyed.sort((a, b) => a.d - b.d || a.k - b.k);
   return keyed.map((x) => x.p);
+}
+
+/**
+ * Degrees a place is widened by when asking which plots need it: a plot is known by one vertex, and
+ * a plot of a few hectares whose vertex lies just outside a tile cell still reaches into it.
+ */
+const PLACE_MARGIN_DEG = 0.003;
+
+/**
+ * A job's look ahead over its plots in read order (the decoded tiles' `lookAhead`): how many plots
+ * after the one it is at (`at()`) the next plot with a vertex in a place comes, Infinity where none
+ * does. Each place's plots are found once, by a pass over the job's plots.
+ */
+export function plotsAhead(plots: readonly Placed[], at: () => number): LookAhead {
+  const within = new WeakMap<Place, Int32Array>();
+  return (place) => {
+    let inside = within.get(place);
+    if (inside === undefined) {
+      const [w, s, e, n] = place;
+      const m = PLACE_MARGIN_DEG;
+      const found: number[] = [];
+      plots.forEach((p, k) => {
+        if (p.lon >= w - m && p.lon <= e + m && p.lat >= s - m && p.lat <= n + m) found.push(k);
+      });
+      within.set(place, (inside = Int32Array.from(found)));
+    }
+    const now = at();
+    let lo = 0;
+    let hi = inside.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (inside[mid] < now) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < inside.length ? inside[lo] - now : Infinity;
+  };
 }

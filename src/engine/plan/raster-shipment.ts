@@ -11,7 +11,7 @@ import type { Cog, PixelWindow, TileRef } from '../sources/cog.ts';
 import { decodedByteLength, type TileSpec } from '../worker/tile-decode.ts';
 import type { RasterRequest } from '../sources/raster-request.ts';
 import { packShipment, type RasterShipment } from '../worker/shipment-wire.ts';
-import type { GeoTransform } from '../sources/reproject.ts';
+import { type Bbox, type GeoTransform, transformBbox } from '../sources/reproject.ts';
 
 /** A slot as the store weighs it, and the shipments whose tasks still read it. */
 interface KeptSlot {
@@ -25,6 +25,24 @@ interface KeptSlot {
   users: number;
   /** False once a task holding it failed: a thread may still be writing it, so it is never lent to another tile. */
   reusable: boolean;
+  /** The ground its tile covers, while a reader looks ahead (`lookAhead`); null where unknown. */
+  group: TileGroup | null;
+}
+
+/** Where a tile lies, in degrees (west, south, east, north). */
+export type Place = Readonly<Bbox>;
+
+/**
+ * How many plots from now a reader next needs ground in a place (Infinity: never). A job registers
+ * one while it reads (`DecodedTiles.lookAhead`), from the positions of the plots it has left.
+ */
+export type LookAhead = (place: Place) => number;
+
+/** The kept slots whose tiles cover one place (one cell of one file grid, over every scene on it), least recently used first. */
+interface TileGroup {
+  key: string;
+  place: Place | null;
+  slots: Set<KeptSlot>;
 }
 
 export interface DecodedTilesOptions {
@@ -51,6 +69,11 @@ export interface DecodedTilesOptions {
  * The bound is the larger of `maxBytes` and the most the plots in flight have held at once: below
  * that, each plot would let go what the next one must make anew (a campaign reached 15 GB behind a
  * 64 MB cache when a plot's whole record was one shipment, bench/HARD-WORLD.md).
+ *
+ * While a job reads, it says how soon its plots need each place again (`lookAhead`), and the slot let
+ * go or lent at the bound is the least recently used of the place needed again last, not of all: a
+ * job's curve over its plots leaves a tile cell and comes back to it, and least recently used alone
+ * let go of the cell it was about to come back to (bench/RESULTS.md "book").
  */
 export class DecodedTiles {
   readonly maxBytes: number;
@@ -65,6 +88,10 @@ export class DecodedTiles {
    * unfinished (a job called off) leaves its slots to the collector, and their entries go with them.
    */
   readonly #held = new Map<string, WeakRef<TileSlot>>();
+  /** Kept slots by the place their tiles cover; `#unplaced` holds those whose place is not known. */
+  readonly #groups = new Map<string, TileGroup>();
+  readonly #unplaced: TileGroup = { key: '', place: null, slots: new Set() };
+  readonly #ahead = new Set<LookAhead>();
   readonly #forget = new FinalizationRegistry<{ key: string; ref: WeakRef<TileSlot> }>(({ key, ref }) => {
     if (this.#held.get(key) === ref) this.#held.delete(key);
   });
@@ -101,8 +128,21 @@ export class DecodedTiles {
     return { hits: this.#hits, misses: this.#misses, reused: this.#reused };
   }
 
-  /** The slot of a tile, made (empty) on first use; held for the caller until it calls `release`. */
-  slot(key: string, spec: TileSpec): TileSlot {
+  /**
+   * Registers a reader's look ahead until the answered function is called; while any is registered,
+   * the slot let go at the bound is one of the place they need again last (the nearest any of them
+   * needs it).
+   */
+  lookAhead(ahead: LookAhead): () => void {
+    this.#ahead.add(ahead);
+    return () => void this.#ahead.delete(ahead);
+  }
+
+  /**
+   * The slot of a tile, made (empty) on first use; held for the caller until it calls `release`.
+   * `place` tells where the tile lies, asked only when it is decoded anew while a reader looks ahead.
+   */
+  slot(key: string, spec: TileSpec, place?: () => Place | null): TileSlot {
     const heldSlot = this.#held.get(key)?.deref();
     let kept = heldSlot === undefined ? undefined : this.#bySlot.get(heldSlot);
     if (kept === undefined) {
@@ -113,6 +153,7 @@ export class DecodedTiles {
     else {
       this.#misses++;
       kept = this.#lend(key, slotByteLength(spec)) ?? this.#make(key, spec);
+      kept.group = this.#ahead.size === 0 || place === undefined ? null : this.#groupOf(place());
     }
     if (kept.users++ === 0) {
       this.#held.set(key, kept.ref);
@@ -138,14 +179,69 @@ export class DecodedTiles {
       if (kept.users > 0 || !kept.reusable) continue;
       const other = this.#kept.get(kept.key);
       if (other !== undefined) this.#unkeep(other);
-      this.#kept.set(kept.key, kept);
-      this.#keptBytes += kept.byteLength;
+      this.#keep(kept);
     }
+  }
+
+  #keep(kept: KeptSlot): void {
+    this.#kept.set(kept.key, kept);
+    this.#keptBytes += kept.byteLength;
+    // The group may have been let go, empty, while the slot was held.
+    const group = kept.group === null ? this.#unplaced : (this.#groups.get(kept.group.key) ?? kept.group);
+    if (group !== this.#unplaced) this.#groups.set(group.key, group);
+    kept.group = group === this.#unplaced ? null : group;
+    group.slots.add(kept);
   }
 
   #unkeep(kept: KeptSlot): void {
     this.#kept.delete(kept.key);
     this.#keptBytes -= kept.byteLength;
+    const group = kept.group ?? this.#unplaced;
+    group.slots.delete(kept);
+    if (group.slots.size === 0 && group !== this.#unplaced) this.#groups.delete(group.key);
+  }
+
+  #groupOf(place: Place | null): TileGroup | null {
+    if (place === null) return null;
+    const key = place.map((v) => v.toFixed(6)).join(',');
+    let group = this.#groups.get(key);
+    if (group === undefined) this.#groups.set(key, (group = { key, place, slots: new Set() }));
+    return group;
+  }
+
+  /**
+   * The kept slot of `min` to `max` bytes to let go first: the least recently used of all where no
+   * reader looks ahead; else the least recently used of the place needed again last (a place not
+   * known or needed again by none first).
+   */
+  #victim(min: number, max: number): KeptSlot | undefined {
+    const fits = (k: KeptSlot) => k.byteLength >= min && k.byteLength <= max;
+    if (this.#ahead.size === 0) {
+      for (const [, kept] of this.#kept) if (fits(kept)) return kept;
+      return undefined;
+    }
+    for (const kept of this.#unplaced.slots) if (fits(kept)) return kept;
+    let victim: KeptSlot | undefined;
+    let last = -1;
+    for (const group of this.#groups.values()) {
+      const next = this.#nextNeed(group.place!);
+      if (next <= last) continue;
+      for (const kept of group.slots) {
+        if (!fits(kept)) continue;
+        victim = kept;
+        last = next;
+        break;
+      }
+      if (last === Infinity) break;
+    }
+    return victim;
+  }
+
+  /** How many plots from now the readers looking ahead next need `place`: the nearest of their answers. */
+  #nextNeed(place: Place): number {
+    let next = Infinity;
+    for (const ahead of this.#ahead) next = Math.min(next, ahead(place));
+    return next;
   }
 
   /**
@@ -155,8 +251,8 @@ export class DecodedTiles {
    */
   #lend(key: string, byteLength: number): KeptSlot | undefined {
     if (this.#fits(byteLength)) return undefined;
-    for (const [, kept] of this.#kept) {
-      if (kept.byteLength < byteLength || kept.byteLength > 2 * byteLength) continue;
+    const kept = this.#victim(byteLength, 2 * byteLength);
+    if (kept !== undefined) {
       this.#unkeep(kept);
       // Lent under another key from now on.
       this.#forget.unregister(kept.ref);
@@ -167,10 +263,7 @@ export class DecodedTiles {
       this.#reused++;
       return kept;
     }
-    for (const [, oldest] of this.#kept) {
-      if (this.#fits(byteLength)) break;
-      this.#unkeep(oldest);
-    }
+    for (let first = this.#victim(0, Infinity); first !== undefined && !this.#fits(byteLength); first = this.#victim(0, Infinity)) this.#unkeep(first);
     return undefined;
   }
 
@@ -182,7 +275,7 @@ export class DecodedTiles {
   #make(key: string, spec: TileSpec): KeptSlot {
     const slot = newTileSlot(spec);
     const ref = new WeakRef(slot);
-    const kept: KeptSlot = { key, slot, ref, byteLength: slot.byteLength, users: 0, reusable: true };
+    const kept: KeptSlot = { key, slot, ref, byteLength: slot.byteLength, users: 0, reusable: true, group: null };
     this.#bySlot.set(slot, kept);
     this.#forget.register(slot, { key, ref }, ref);
     return kept;
@@ -217,6 +310,19 @@ function tileKey(cog: Cog, ref: TileRef): string {
   let keys = tileKeys.get(cog);
   if (keys === undefined) tileKeys.set(cog, (keys = []));
   return (keys[ref.index] ??= `${cog.id}#${ref.index}`);
+}
+
+/** Where a tile of `cog` lies, in degrees, from its corners (roughly: it tells tile cells apart); null where the file names no CRS. */
+function tilePlace(cog: Cog, ref: TileRef): Place | null {
+  if (cog.epsg === null) return null;
+  const [ox, pw, , oy, , ph] = cog.geoTransform;
+  const xs = [ox + ref.x0 * pw, ox + (ref.x0 + cog.tileWidth) * pw];
+  const ys = [oy + ref.y0 * ph, oy + (ref.y0 + cog.tileHeight) * ph];
+  try {
+    return transformBbox([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], cog.epsg, 'EPSG:4326', 2);
+  } catch {
+    return null;
+  }
 }
 
 /** The spec of a tile of `cog` of this size: a whole tile's, or a sparse fill tile's the size of its window. */
@@ -297,7 +403,7 @@ export async function shipRasters(requests: readonly RasterRequest[], decoded: D
         }
         tiles.push(tile);
         if (ref.length > 0) {
-          tile.slot = decoded.slot(key, spec);
+          tile.slot = decoded.slot(key, spec, () => tilePlace(cog, ref));
           if (!slotIsReady(tile.slot)) {
             fetches.push(cog.readTileBytes(ref, fetchSignal).then((bytes) => {
               tile.bytes = bytes;

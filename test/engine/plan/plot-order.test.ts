@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hilbertIndex, spatialOrder } from '../../../src/engine/plan/plot-order.ts';
+import { hilbertIndex, plotsAhead, spatialOrder } from '../../../src/engine/plan/plot-order.ts';
 
 test('the Hilbert index fills the square at the origin first, each step moving to a neighbouring cell', () => {
   const side = 64;
@@ -35,4 +35,18 @@ test('plots at one place keep the order they were given, so a resumed job reads 
   const left = new Set(once.slice(20));
   assert.deepEqual(spatialOrder(book.filter((p) => left.has(p.id))).map((p) => p.id), once.slice(20));
   assert.deepEqual(spatialOrder([]), []);
+});
+
+test('a job looks ahead along its plots: how many plots from where it is the next one in a place comes', () => {
+  const plots = [[0, 0], [5, 5], [1, 1], [5, 5], [5, 5], [1.5, 1.5], [1.552, 0.5], [1.56, 0.5]].map(([lon, lat]) => ({ lon, lat }));
+  let at = 0;
+  const ahead = plotsAhead(plots, () => at);
+  const place = [0.9, 0.4, 1.55, 1.6] as const;
+  assert.equal(ahead(place), 2);
+  at = 3;
+  assert.equal(ahead(place), 2, 'plot 5, two after plot 3');
+  at = 6;
+  assert.equal(ahead(place), 0, 'a plot whose vertex lies just beside the place may reach into it');
+  at = 7;
+  assert.equal(ahead(place), Infinity, 'too far beside it, and none after');
 });

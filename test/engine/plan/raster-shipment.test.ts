@@ -278,3 +278,30 @@ test('a tile only a dropped, unfinished shipment held is not kept: the collector
   assert.notEqual(later.tiles[0].bytes, null, 'read and decoded afresh');
   assert.deepEqual(decoded.stats(), { hits: 0, misses: 2, reused: 0 });
 });
+
+test('while a reader looks ahead, the slot lent at the bound is one of the place it needs again last, not the least recently used', async () => {
+  using f = await fixture();
+  const decoded = new DecodedTiles({ maxBytes: 2 * SLOT_BYTES });
+  const corner = (x0: number, y0: number) => rasterRequest(f.cog, { x0, y0, width: 8, height: 8 });
+  const read = async (x: number, y: number) => {
+    const s = await shipRasters([corner(x, y)], decoded);
+    decoded.release(s, true);
+    return s.tiles[0].slot;
+  };
+  // The file's west column of tiles starts on 15° E (its zone's central meridian): the reader needs it never again, the column east of it next.
+  const asked: number[] = [];
+  const stop = decoded.lookAhead((place) => {
+    asked.push(place[0]);
+    return place[0] < 15.01 ? Infinity : 1;
+  });
+  const west = await read(0, 0);
+  const east = await read(300, 0);
+  await read(0, 0);
+  // Least recently used is the east tile; the west one is lent, as no plot ahead needs it.
+  assert.equal(await read(0, 300), west);
+  assert.ok(asked.some((w) => w < 15.01) && asked.some((w) => w > 15.01), 'asked about both places');
+  assert.equal(await read(300, 0), east, 'the east tile was kept');
+  stop();
+  // Nobody looks ahead: least recently used again. The west column's (0, 300) tile is older than (300, 0).
+  assert.equal(await read(300, 300), west);
+});
