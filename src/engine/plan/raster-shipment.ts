@@ -2,8 +2,9 @@
  * The main thread's half of the decode path (design decisions 4 and 5): for the windows a plot's
  * blocks asked for, find the tiles they touch, fetch the compressed bytes of those not yet decoded
  * (through the shared range cache), and hand the worker a slot to decode each into. Slots are kept
- * here, least recently used first out, bounded in bytes, so a tile is decoded once and every later
- * plot that needs it receives the decoded SharedArrayBuffer itself, which costs nothing to pass.
+ * here, bounded in bytes (at the bound the first out is what the jobs' next plots need last), so a
+ * tile is decoded once and every later plot that needs it receives the decoded SharedArrayBuffer
+ * itself, which costs nothing to pass.
  */
 import { type ShippedRaster, type ShippedTile, type TileSlot, emptyTileSlot, newTileSlot, slotByteLength, slotIsReady } from '../worker/raster-window.ts';
 import { DEFAULT_DECODED_TILE_BYTES } from '../sources/range-cache.ts';
@@ -245,9 +246,9 @@ export class DecodedTiles {
   }
 
   /**
-   * Under the bound, nothing: the tile gets memory of its own. At it, the least recently used kept
-   * slot of the tile's size (up to twice as large), emptied and under the new key; if none, the
-   * oldest kept slots are let go until the tile fits, and nothing is lent.
+   * Under the bound, nothing: the tile gets memory of its own. At it, the kept slot of the tile's
+   * size (up to twice as large) to let go first (`#victim`), emptied and under the new key; if none,
+   * kept slots are let go in that order until the tile fits, and nothing is lent.
    */
   #lend(key: string, byteLength: number): KeptSlot | undefined {
     if (this.#fits(byteLength)) return undefined;
