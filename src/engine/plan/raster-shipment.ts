@@ -26,8 +26,8 @@ interface KeptSlot {
   users: number;
   /** False once a task holding it failed: a thread may still be writing it, so it is never lent to another tile. */
   reusable: boolean;
-  /** The ground its tile covers, while a reader looks ahead (`lookAhead`); null where unknown. */
-  group: TileGroup | null;
+  /** The ground its tile covers, known while a reader looks ahead (`lookAhead`). */
+  group: TileGroup;
 }
 
 /** Where a tile lies, in degrees (west, south, east, north). */
@@ -39,7 +39,10 @@ export type Place = Readonly<Bbox>;
  */
 export type LookAhead = (place: Place) => number;
 
-/** The kept slots whose tiles cover one place (one cell of one file grid, over every scene on it), least recently used first. */
+/**
+ * The kept slots whose tiles cover one place (one cell of one file grid, over every scene on it),
+ * least recently used first; one group, of no place, holds the slots whose place is not known.
+ */
 interface TileGroup {
   key: string;
   place: Place | null;
@@ -89,9 +92,8 @@ export class DecodedTiles {
    * unfinished (a job called off) leaves its slots to the collector, and their entries go with them.
    */
   readonly #held = new Map<string, WeakRef<TileSlot>>();
-  /** Kept slots by the place their tiles cover; `#unplaced` holds those whose place is not known. */
+  /** Kept slots by the place their tiles cover; a group is here while it holds a kept slot. */
   readonly #groups = new Map<string, TileGroup>();
-  readonly #unplaced: TileGroup = { key: '', place: null, slots: new Set() };
   readonly #ahead = new Set<LookAhead>();
   readonly #forget = new FinalizationRegistry<{ key: string; ref: WeakRef<TileSlot> }>(({ key, ref }) => {
     if (this.#held.get(key) === ref) this.#held.delete(key);
@@ -154,7 +156,7 @@ export class DecodedTiles {
     else {
       this.#misses++;
       kept = this.#lend(key, slotByteLength(spec)) ?? this.#make(key, spec);
-      kept.group = this.#ahead.size === 0 || place === undefined ? null : this.#groupOf(place());
+      kept.group = this.#groupOf(this.#ahead.size === 0 || place === undefined ? null : place());
     }
     if (kept.users++ === 0) {
       this.#held.set(key, kept.ref);
@@ -188,26 +190,23 @@ export class DecodedTiles {
     this.#kept.set(kept.key, kept);
     this.#keptBytes += kept.byteLength;
     // The group may have been let go, empty, while the slot was held.
-    const group = kept.group === null ? this.#unplaced : (this.#groups.get(kept.group.key) ?? kept.group);
-    if (group !== this.#unplaced) this.#groups.set(group.key, group);
-    kept.group = group === this.#unplaced ? null : group;
+    const group = this.#groups.get(kept.group.key) ?? kept.group;
+    this.#groups.set(group.key, group);
+    kept.group = group;
     group.slots.add(kept);
   }
 
   #unkeep(kept: KeptSlot): void {
     this.#kept.delete(kept.key);
     this.#keptBytes -= kept.byteLength;
-    const group = kept.group ?? this.#unplaced;
-    group.slots.delete(kept);
-    if (group.slots.size === 0 && group !== this.#unplaced) this.#groups.delete(group.key);
+    kept.group.slots.delete(kept);
+    if (kept.group.slots.size === 0) this.#groups.delete(kept.group.key);
   }
 
-  #groupOf(place: Place | null): TileGroup | null {
-    if (place === null) return null;
-    const key = place.map((v) => v.toFixed(6)).join(',');
-    let group = this.#groups.get(key);
-    if (group === undefined) this.#groups.set(key, (group = { key, place, slots: new Set() }));
-    return group;
+  /** The group of a place (the group of no place for null), made if none is kept; `#keep` files it. */
+  #groupOf(place: Place | null): TileGroup {
+    const key = place === null ? '' : place.map((v) => v.toFixed(6)).join(',');
+    return this.#groups.get(key) ?? { key, place, slots: new Set() };
   }
 
   /**
@@ -221,11 +220,10 @@ export class DecodedTiles {
       for (const [, kept] of this.#kept) if (fits(kept)) return kept;
       return undefined;
     }
-    for (const kept of this.#unplaced.slots) if (fits(kept)) return kept;
     let victim: KeptSlot | undefined;
     let last = -1;
     for (const group of this.#groups.values()) {
-      const next = this.#nextNeed(group.place!);
+      const next = group.place === null ? Infinity : this.#nextNeed(group.place);
       if (next <= last) continue;
       for (const kept of group.slots) {
         if (!fits(kept)) continue;
@@ -276,7 +274,7 @@ export class DecodedTiles {
   #make(key: string, spec: TileSpec): KeptSlot {
     const slot = newTileSlot(spec);
     const ref = new WeakRef(slot);
-    const kept: KeptSlot = { key, slot, ref, byteLength: slot.byteLength, users: 0, reusable: true, group: null };
+    const kept: KeptSlot = { key, slot, ref, byteLength: slot.byteLength, users: 0, reusable: true, group: this.#groupOf(null) };
     this.#bySlot.set(slot, kept);
     this.#forget.register(slot, { key, ref }, ref);
     return kept;
