@@ -70,36 +70,70 @@ const plotOf = (f: BookFeature): PlotToRead => ({ id: randomUUID(), workspaceId:
 /** The book's plots in the job's read order (and the baseline's). */
 const ordered = (features: readonly BookFeature[]) => spatialOrder(features.map((f) => ({ f, lon: f.geometry.coordinates[0][0][0], lat: f.geometry.coordinates[0][0][1] }))).map(({ f }) => f);
 
+/** A tile's kind: what its decode costs turns on (sample type and count, size, predictor, compression). */
+const tileKind = (s: TileSpec) => `${s.dtype}×${s.samplesPerPixel ?? 1} ${s.width}×${s.height} predictor ${s.predictor} compression ${s.compression}`;
+
 /**
- * The decoded-tile cache, noting every tile asked for; the distinct ones are counted after the job,
- * so the main thread's figures carry a push a tile, not a set's upkeep.
+ * The decoded-tile cache, noting every tile asked for, and each distinct tile's kind; the distinct
+ * ones are counted after the job, so the main thread's figures carry a push and a lookup a tile,
+ * not a set's upkeep.
  */
 class CountedTiles extends DecodedTiles {
   readonly asked: string[] = [];
   readonly askedBytes: number[] = [];
+  readonly kinds = new Map<string, string>();
   override slot(key: string, spec: TileSpec, place?: () => Place | null) {
     this.asked.push(key);
     this.askedBytes.push(slotByteLength(spec));
+    if (!this.kinds.has(key)) this.kinds.set(key, tileKind(spec));
     return super.slot(key, spec, place);
+  }
+
+  /** Distinct tiles per kind. */
+  distinctByKind(): Map<string, number> {
+    const n = new Map<string, number>();
+    for (const kind of this.kinds.values()) n.set(kind, (n.get(kind) ?? 0) + 1);
+    return n;
   }
 }
 
 /**
- * Tiles kept to time decoding alone: enough for a mean, few enough that copying them adds little
- * to the main thread's time and the process's memory that the bench reports.
+ * Tiles kept per kind to time decoding alone: enough for a kind's mean, few enough that copying
+ * them adds little to the main thread's time and the process's memory that the bench reports.
  */
-const SAMPLED_TILES = 48;
+const SAMPLED_PER_KIND = 16;
+/** One task in this many, drawn at random over the whole job, has its shipped tiles offered to the samples. */
+const SAMPLED_TASK_EVERY = 4;
 
-/** Keeps every `every`-th tile a task decodes (its bytes and spec), to time decoding alone afterwards. */
-function sampledPool(pool: EnginePool, every: number, cap: number) {
-  const samples: Array<{ bytes: Uint8Array; spec: TileSpec }> = [];
-  let seen = 0;
+/**
+ * Keeps, per tile kind, a uniform sample of the tiles decoded over the whole job (their bytes and
+ * spec), to time decoding alone afterwards. A kind's decode costs differ by several times (a
+ * 3-band float tile with the floating-point predictor against a byte mask), and a book's first
+ * plots decode its scenes while the later ones decode mostly the ground beside them: a sample of
+ * the first tiles alone misjudges the job's mix.
+ */
+function sampledPool(pool: EnginePool) {
+  const samples = new Map<string, { seen: number; kept: Array<{ bytes: Uint8Array; spec: TileSpec }> }>();
+  // A fixed-seed generator (xorshift32): the same draw each run.
+  let state = 0x9e3779b9;
+  const random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
   const run: EnginePool['run'] = (task, params, opts) => {
-    if (samples.length >= cap) return pool.run(task, params as EngineTasks[typeof task]['params'], opts);
     const shipment = (params as { shipment?: RasterShipment }).shipment;
-    for (const t of shipment === undefined ? [] : unpackShipment(shipment).tiles) {
-      if (t.bytes === null || seen++ % every !== 0 || samples.length >= cap) continue;
-      samples.push({ bytes: t.bytes.slice(), spec: t.spec });
+    if (shipment !== undefined && random() * SAMPLED_TASK_EVERY < 1) {
+      for (const t of unpackShipment(shipment).tiles) {
+        if (t.bytes === null) continue;
+        const kind = tileKind(t.spec);
+        const s = samples.get(kind) ?? { seen: 0, kept: [] };
+        samples.set(kind, s);
+        // Reservoir sampling: every tile of the kind offered so far is kept with the same chance.
+        const at = s.seen++ < SAMPLED_PER_KIND ? s.kept.length : Math.floor(random() * s.seen);
+        if (at < SAMPLED_PER_KIND) s.kept[at] = { bytes: t.bytes.slice(), spec: t.spec };
+      }
     }
     return pool.run(task, params as EngineTasks[typeof task]['params'], opts);
   };
@@ -134,13 +168,25 @@ function memorySampler(tiles: DecodedTiles) {
   };
 }
 
-/** Mean ms to decode one of the sampled tiles, on this thread, in the fastest of its rounds. */
-async function decodeMs(samples: ReadonlyArray<{ bytes: Uint8Array; spec: TileSpec }>): Promise<number> {
-  if (samples.length === 0) return 0;
-  const ms = await bestOf(async () => {
-    for (const s of samples) decodeTile(s.bytes, s.spec);
-  });
-  return ms / samples.length;
+/**
+ * The ms to decode the job's distinct tiles once each, on this thread: each kind's sampled tiles
+ * timed in the fastest of their rounds, times the kind's distinct tiles. A kind that drew no
+ * sample (rare: a few tiles) takes the mean over every sample.
+ */
+async function decodeMs(samples: ReturnType<typeof sampledPool>['samples'], distinct: Map<string, number>) {
+  const msByKind = new Map<string, number>();
+  for (const [kind, s] of samples) {
+    const ms = await bestOf(async () => {
+      for (const t of s.kept) decodeTile(t.bytes, t.spec);
+    });
+    msByKind.set(kind, ms / s.kept.length);
+  }
+  const sampledMs = [...samples].reduce((sum, [kind, s]) => sum + msByKind.get(kind)! * s.kept.length, 0);
+  const sampledTiles = [...samples.values()].reduce((n, s) => n + s.kept.length, 0);
+  const fallback = sampledTiles === 0 ? 0 : sampledMs / sampledTiles;
+  const byKind = [...distinct].map(([kind, tiles]) => ({ kind, tiles, ms_per_tile: Number((msByKind.get(kind) ?? fallback).toFixed(2)), sampled: samples.get(kind)?.kept.length ?? 0 }));
+  byKind.sort((a, b) => b.tiles * b.ms_per_tile - a.tiles * a.ms_per_tile);
+  return { totalMs: [...distinct].reduce((sum, [kind, tiles]) => sum + tiles * (msByKind.get(kind) ?? fallback), 0), byKind };
 }
 
 /**
@@ -171,7 +217,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   const queue = await openQueue(store, { log, supervise: false });
   const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(cores), LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
   const tiles = new CountedTiles({ maxBytes: config.decodedTileCacheBytes });
-  const sampled = sampledPool(createPool({ size: cores }), 16, SAMPLED_TILES);
+  const sampled = sampledPool(createPool({ size: cores }));
   const archive = await openDemoArchive({ dataDir, root: w.root });
   const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archive, engine: { pool: sampled.pool, tiles } });
   const { workspace } = await createWorkspace(store.em(), { name: 'Bench', plan: 'enterprise', email: 'bench@example.test', password: 'bench bench', role: 'portal' });
@@ -207,10 +253,10 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   }
   await kernel.close();
   const kernelMsPerPlot = kernelMs / sample.length;
-  const decodeMsPerTile = await decodeMs(sampled.samples);
+  const decode = await decodeMs(sampled.samples, tiles.distinctByKind());
   await worker.close();
   await store.close();
-  const limitSeconds = (distinct * decodeMsPerTile + features.length * kernelMsPerPlot) / 1000 / cores;
+  const limitSeconds = (decode.totalMs + features.length * kernelMsPerPlot) / 1000 / cores;
   return {
     backend: databaseUrl === null ? 'pglite' : 'postgresql',
     decoded_tile_cache_mb: Math.round(config.decodedTileCacheBytes / MB),
@@ -223,7 +269,8 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     distinct_tiles: distinct,
     amplification: Number((stats.misses / Math.max(1, distinct)).toFixed(2)),
     amplification_references: eviction,
-    decode_ms_per_tile: Number(decodeMsPerTile.toFixed(2)),
+    decode_ms_per_tile: Number((decode.totalMs / Math.max(1, distinct)).toFixed(2)),
+    decode_by_kind: decode.byKind,
     kernel_ms_per_plot: Math.round(kernelMsPerPlot),
     compute_limit_s: Number(limitSeconds.toFixed(1)),
     time_over_compute_limit: Number((seconds / limitSeconds).toFixed(2)),
