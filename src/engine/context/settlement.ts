@@ -93,7 +93,8 @@ export function settlementYearNotRead(kind: 'unavailable' | 'no_coverage', why: 
   };
 }
 
-export type SettlementYearPlan = { state: 'read'; key: string; tiles: string[] } | { state: 'no_coverage' | 'unavailable'; why: string };
+/** A year read: its window's key, the tiles it came from, and whether the window holds building cells of PITCH_M (its files' tiles gathered once, kernels/building-cells.ts) or pixels. */
+export type SettlementYearPlan = { state: 'read'; key: string; tiles: string[]; cells: boolean } | { state: 'no_coverage' | 'unavailable'; why: string };
 
 export interface SettlementPrepared {
   provenance: SettlementProvenance;

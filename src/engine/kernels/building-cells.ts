@@ -5,31 +5,87 @@
  * pixels with data, their summed count and their greatest height (never below 0). A cell is built
  * up when its mean presence reaches the threshold; only built-up cells give a height.
  *
- * The gathering loop walks each pixel row cell by cell, summing a cell's pixels of the row in
- * locals and storing once per cell (sums kept at the raster's single precision); the mask loop adds per-cell flags and values, with no branch
- * per cell.
+ * Gathering and judging are apart, so a tile can be gathered into its cells once, when it is
+ * decoded, and its cells kept in place of its pixels (tile-decode.ts): a cell's sums are
+ * CELL_SUMS samples, interleaved like the pixels. The gathering loop walks each pixel row cell by
+ * cell, summing a cell's pixels of the row in locals and storing once per cell (sums kept at the
+ * raster's single precision); the mask loop adds per-cell flags and values, with no branch per cell.
  */
 import type { PixelMask } from './rasterise-mask.ts';
 import type { Raster } from './raster.ts';
 
-export interface BuildingCellsInput {
-  /** Interleaved samples, row-major: `width × height × samplesPerPixel`. */
+/** A cell's sums, in this order: presence over its pixels with data, those pixels, their count, the greatest height (0 at least). */
+export const CELL_SUMS = 4;
+
+/** Where each band lies within a pixel's samples. */
+export interface BuildingBands {
+  readonly presence: number;
+  readonly count: number;
+  readonly height: number;
+}
+
+export interface CellGatherInput {
+  /** Interleaved samples, row-major, `stride` pixels a row. */
   readonly raw: Raster;
+  readonly stride: number;
+  /** The pixels gathered: from (0, 0), this many across and down; a last cell short of them holds what lies inside. */
   readonly width: number;
   readonly height: number;
   readonly samplesPerPixel: number;
-  /** The sample index of each band within a pixel. */
-  readonly bands: { readonly presence: number; readonly count: number; readonly height: number };
+  readonly bands: BuildingBands;
   /** Presence value meaning no data (NaN is always no data). */
   readonly nodata: number | null;
   /** Pixels per cell side. */
   readonly factor: number;
-  /** Mean presence from which a cell is built up. */
-  readonly presenceThreshold: number;
+  /** Cells a row of the sums holds, when more than the pixels fill (a tile's cells past its file's edge stay empty). */
+  readonly cellsAcross?: number;
+}
+
+/** Cells of `factor` pixels from the raster's first pixel: CELL_SUMS samples a cell, into `into` when given (it must hold them). */
+export function gatherCellSums(input: CellGatherInput, into?: Float32Array): { sums: Float32Array; width: number; height: number } {
+  const { raw, samplesPerPixel: spp, factor: k } = input;
+  // Band offsets and the row stride as locals, so the pixel loop reads no object property.
+  const P = input.bands.presence;
+  const C = input.bands.count;
+  const H = input.bands.height;
+  const stride = input.stride * spp;
+  const width = Math.max(input.cellsAcross ?? 0, Math.ceil(input.width / k));
+  const height = Math.ceil(input.height / k);
+  const sums = into ?? new Float32Array(width * height * CELL_SUMS);
+  sums.fill(0);
+  const nodata = input.nodata ?? Number.NaN;
+  for (let y = 0; y < input.height; y++) {
+    let at = y * stride;
+    let c = Math.floor(y / k) * width * CELL_SUMS;
+    for (let x0 = 0; x0 < input.width; x0 += k, c += CELL_SUMS) {
+      // The cell's pixels of this row, added in locals and stored once; each sum is rounded to
+      // single precision at every step, as adding into the Float32Array would.
+      let p = sums[c];
+      let got = sums[c + 1];
+      let sum = sums[c + 2];
+      let t = sums[c + 3];
+      const x1 = Math.min(x0 + k, input.width);
+      for (let x = x0; x < x1; x++, at += spp) {
+        const v = raw[at + P];
+        // NaN is never equal to itself: a float raster's NaN is no data too.
+        if (v === nodata || v !== v) continue;
+        got++;
+        p = Math.fround(p + v);
+        sum = Math.fround(sum + raw[at + C]);
+        const h = raw[at + H];
+        if (h > t) t = h;
+      }
+      sums[c] = p;
+      sums[c + 1] = got;
+      sums[c + 2] = sum;
+      sums[c + 3] = t;
+    }
+  }
+  return { sums, width, height };
 }
 
 export interface BuildingCells {
-  /** Cells across and down (partial cells at the right and bottom edges are dropped). */
+  /** Cells across and down. */
   width: number;
   height: number;
   /** 1 where the cell holds a pixel with data. */
@@ -42,60 +98,38 @@ export interface BuildingCells {
   builtHeight: Float32Array;
 }
 
-export function buildingCells(input: BuildingCellsInput): BuildingCells {
-  const { raw, samplesPerPixel: spp, factor: k } = input;
-  // Band offsets and the row stride as locals, so the pixel loop reads no object property.
-  const P = input.bands.presence;
-  const C = input.bands.count;
-  const H = input.bands.height;
-  const stride = input.width * spp;
-  const width = Math.floor(input.width / k);
-  const height = Math.floor(input.height / k);
+/** Cells judged from their sums (CELL_SUMS interleaved samples a cell, `width × height` cells). */
+export function judgeCells(sums: Raster, width: number, height: number, presenceThreshold: number): BuildingCells {
   const n = width * height;
-  const presence = new Float32Array(n);
-  const tallest = new Float32Array(n);
-  const count = new Float32Array(n);
-  const seen = new Uint16Array(n);
-  const nodata = input.nodata ?? Number.NaN;
-  for (let y = 0; y < height * k; y++) {
-    const cellRow = Math.floor(y / k) * width;
-    let at = y * stride;
-    for (let c = cellRow; c < cellRow + width; c++) {
-      // The cell's k pixels of this row, added in locals and stored once; each sum is rounded to
-      // single precision at every step, as adding into the Float32Array would.
-      let got = 0;
-      let p = presence[c];
-      let sum = count[c];
-      let t = tallest[c];
-      for (let x = 0; x < k; x++, at += spp) {
-        const v = raw[at + P];
-        // NaN is never equal to itself: a float raster's NaN is no data too.
-        if (v === nodata || v !== v) continue;
-        got++;
-        p = Math.fround(p + v);
-        sum = Math.fround(sum + raw[at + C]);
-        const h = raw[at + H];
-        if (h > t) t = h;
-      }
-      seen[c] += got;
-      presence[c] = p;
-      count[c] = sum;
-      tallest[c] = t;
-    }
-  }
   const valid = new Uint8Array(n);
   const built = new Uint8Array(n);
+  const count = new Float32Array(n);
   const builtHeight = new Float32Array(n).fill(-Infinity);
-  for (let c = 0; c < n; c++) {
-    if (seen[c] === 0) continue;
+  for (let c = 0, at = 0; c < n; c++, at += CELL_SUMS) {
+    const seen = sums[at + 1];
+    if (seen === 0) continue;
     valid[c] = 1;
+    count[c] = sums[at + 2];
     // The mean kept at the raster's single precision, as the cell's presence.
-    if (Math.fround(presence[c] / seen[c]) >= input.presenceThreshold) {
+    if (Math.fround(sums[at] / seen) >= presenceThreshold) {
       built[c] = 1;
-      builtHeight[c] = tallest[c];
+      builtHeight[c] = sums[at + 3];
     }
   }
   return { width, height, valid, built, count, builtHeight };
+}
+
+export interface BuildingCellsInput extends Omit<CellGatherInput, 'stride'> {
+  /** Mean presence from which a cell is built up. */
+  readonly presenceThreshold: number;
+}
+
+/** A window's pixels gathered and judged; partial cells at its right and bottom edges are dropped. */
+export function buildingCells(input: BuildingCellsInput): BuildingCells {
+  const k = input.factor;
+  const whole = { ...input, stride: input.width, width: Math.floor(input.width / k) * k, height: Math.floor(input.height / k) * k };
+  const { sums, width, height } = gatherCellSums(whole);
+  return judgeCells(sums, width, height, input.presenceThreshold);
 }
 
 export interface BuildingsInMask {

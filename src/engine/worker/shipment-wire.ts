@@ -6,7 +6,7 @@
  * (bench/RESULTS.md, "book"). The main thread packs (raster-shipment.ts), the thread unpacks.
  */
 import { assembleRasters, type ShippedRaster, type ShippedTile, type TileSlot, type WindowBuffer, type WorkerRaster } from './raster-window.ts';
-import type { Dtype, TileSpec } from './tile-decode.ts';
+import type { Dtype, TileCells, TileSpec } from './tile-decode.ts';
 import type { GeoTransform } from '../sources/reproject.ts';
 
 /** A window's format, shared by every window of one file. */
@@ -49,8 +49,15 @@ function indexIn<T, P>(list: T[], probe: P, same: (entry: T, probe: P) => boolea
   return list.push(make(probe)) - 1;
 }
 
+const sameCells = (a: TileCells | undefined, b: TileCells | undefined) =>
+  a === b ||
+  (a !== undefined && b !== undefined && a.factor === b.factor && Object.is(a.nodata, b.nodata) &&
+    a.pixels.dtype === b.pixels.dtype && a.pixels.width === b.pixels.width && a.pixels.height === b.pixels.height && a.pixels.samplesPerPixel === b.pixels.samplesPerPixel &&
+    a.inFile.width === b.inFile.width && a.inFile.height === b.inFile.height &&
+    a.bands.presence === b.bands.presence && a.bands.count === b.bands.count && a.bands.height === b.bands.height);
 const sameSpec = (a: TileSpec, b: TileSpec) =>
-  a === b || (a.width === b.width && a.height === b.height && a.dtype === b.dtype && a.compression === b.compression && a.predictor === b.predictor && (a.samplesPerPixel ?? 1) === (b.samplesPerPixel ?? 1));
+  a === b ||
+  (a.width === b.width && a.height === b.height && a.dtype === b.dtype && a.compression === b.compression && a.predictor === b.predictor && (a.samplesPerPixel ?? 1) === (b.samplesPerPixel ?? 1) && sameCells(a.cells, b.cells));
 const sameFormat = (a: RasterFormat, b: ShippedRaster) =>
   a.dtype === b.dtype && a.samplesPerPixel === b.samplesPerPixel && a.planar === b.planar && a.epsg === b.epsg && Object.is(a.nodata, b.nodata) && a.scale === b.scale && a.offset === b.offset;
 const formatOf = (r: ShippedRaster): RasterFormat => ({ dtype: r.dtype, samplesPerPixel: r.samplesPerPixel, planar: r.planar, epsg: r.epsg, nodata: r.nodata, scale: r.scale, offset: r.offset });

@@ -3,6 +3,7 @@
 // another one. Little-endian tiles only (cog.ts refuses big-endian files).
 import { constants as zlibConstants, Inflate } from 'node:zlib';
 import { SourceError } from '../sources/errors.ts';
+import { type BuildingBands, CELL_SUMS, gatherCellSums } from '../kernels/building-cells.ts';
 
 export type Dtype = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
 export type TypedArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
@@ -20,6 +21,38 @@ export interface TileSpec {
   height: number;
   /** Interleaved samples per pixel in this tile (1 for a planar-separate tile). */
   samplesPerPixel?: number;
+  /**
+   * Set where the tile is kept as building cells (the Open Buildings layer): the file's tile, as
+   * `pixels` gives it, is decoded and gathered into cells of `factor` pixels, and only the cells
+   * are kept, float32, CELL_SUMS samples a cell (kernels/building-cells.ts); the fields above are
+   * then the cells'. A cell takes the pixels of `inFile` alone, so an edge tile's padding counts
+   * for nothing.
+   */
+  cells?: TileCells;
+}
+
+export interface TileCells {
+  factor: number;
+  pixels: { dtype: Dtype; width: number; height: number; samplesPerPixel: number };
+  inFile: { width: number; height: number };
+  bands: BuildingBands;
+  nodata: number | null;
+}
+
+/** The spec of the file's tile itself, as it decodes before its pixels are gathered into cells. */
+const pixelSpec = (spec: TileSpec, cells: TileCells): TileSpec => ({ compression: spec.compression, predictor: spec.predictor, ...cells.pixels });
+
+/** A thread's buffer to decode a cell tile's pixels into before they are gathered; grown as needed. */
+let pixelBuffer = new ArrayBuffer(0);
+
+function decodeCells(compressed: Uint8Array, spec: TileSpec, cells: TileCells, buffer: SharedArrayBuffer | ArrayBuffer): Float32Array {
+  const pixels = pixelSpec(spec, cells);
+  const size = decodedByteLength(pixels);
+  if (pixelBuffer.byteLength < size) pixelBuffer = new ArrayBuffer(size);
+  const raw = decodeTile(compressed, pixels, pixelBuffer);
+  const into = new Float32Array(buffer, 0, spec.width * spec.height * CELL_SUMS);
+  gatherCellSums({ raw, stride: pixels.width, ...cells.inFile, samplesPerPixel: cells.pixels.samplesPerPixel, bands: cells.bands, nodata: cells.nodata, factor: cells.factor, cellsAcross: spec.width }, into);
+  return into;
 }
 
 export const BYTES_PER_SAMPLE: Readonly<Record<Dtype, number>> = {
@@ -65,6 +98,7 @@ export function decodeTile(compressed: Uint8Array, spec: TileSpec, into?: Shared
   const size = decodedByteLength(spec);
   const buffer = into ?? new ArrayBuffer(size);
   if (buffer.byteLength < size) throw new RangeError(`decodeTile: the output buffer holds ${buffer.byteLength} bytes, the tile needs ${size}`);
+  if (spec.cells !== undefined) return decodeCells(compressed, spec, spec.cells, buffer);
   const bytes = new Uint8Array(buffer, 0, size);
 
   switch (spec.compression) {

@@ -11,6 +11,8 @@ import { openCog } from '../../../src/engine/sources/cog.ts';
 import { assembleRasters } from '../../../src/engine/worker/raster-window.ts';
 import { assembleShipment, packShipment, type RasterShipment, unpackShipment } from '../../../src/engine/worker/shipment-wire.ts';
 import { writeCog } from '../../../src/demo/tiff-writer.ts';
+import { buildingCellsOf } from '../../../src/engine/sources/products/open-buildings/cells.ts';
+import { transformBbox } from '../../../src/engine/sources/reproject.ts';
 
 /** What a thread receives: the message's structured clone, through a real port. */
 async function sent(wire: RasterShipment): Promise<RasterShipment> {
@@ -55,6 +57,30 @@ test('a shipment crosses to a thread as the same tiles and windows: mosaic edges
     const across = assembleShipment(wire);
     const here = assembleRasters(shipment.rasters, shipment.tiles);
     for (const key of [mosaic.key, band.key]) assert.deepEqual(across.get(key), here.get(key), key);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('building cells cross to a thread with each tile\'s own spec: an edge tile\'s cells are not an inner tile\'s', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pce-wire-cells-'));
+  try {
+    const file = (k: number) => join(dir, `b${k}.tif`);
+    // Two files of 100² pixels of three float bands side by side, in 32-pixel tiles: 4-pixel cells, the last tile 4 pixels wide in its file.
+    for (const k of [0, 1]) {
+      const band = (b: number) => new Float32Array(100 * 100).map((_, i) => ((i * (b + 5) + k) % 97) / 97);
+      await writeCog(file(k), { width: 100, height: 100, dtype: 'float32', data: [band(0), band(1), band(2)], tileSize: 32, epsg: 32647, geoTransform: [500000 + k * 50, 0.5, 0, 1000000, 0, -0.5], nodata: -99 });
+    }
+    const views = await Promise.all([0, 1].map(async (k) => buildingCellsOf(await openCog(openByteSource(file(k))), 4)!));
+    const box = transformBbox([500030, 999970, 500070, 999990], 32647, 'EPSG:4326');
+    const { request } = mosaicForBox(views.map((value) => ({ status: 'fulfilled' as const, value })), box, () => 0);
+    assert.equal(request.parts?.length, 2);
+    const shipment = await shipRasters([request], new DecodedTiles());
+    const specs = new Set(shipment.tiles.map((t) => JSON.stringify(t.spec.cells?.inFile)));
+    assert.ok(specs.has(JSON.stringify({ width: 4, height: 32 })) && specs.has(JSON.stringify({ width: 32, height: 32 })), [...specs].join(' '));
+    const wire = await sent(packShipment(shipment));
+    assert.deepEqual(unpackShipment(wire), { tiles: shipment.tiles, rasters: shipment.rasters });
+    assert.deepEqual(assembleShipment(wire).get(request.key), assembleRasters(shipment.rasters, shipment.tiles).get(request.key));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

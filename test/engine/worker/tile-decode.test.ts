@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
+import { CELL_SUMS, gatherCellSums } from '../../../src/engine/kernels/building-cells.ts';
 import { isSourceError } from '../../../src/engine/sources/errors.ts';
 import { decodeTile } from '../../../src/engine/worker/tile-decode.ts';
 
@@ -94,4 +95,30 @@ test('an LZW stream that ends early is truncated; garbage is invalid_tiff; unkno
   assert.throws(() => decodeTile(Uint8Array.of(0xff, 0xff, 0xff, 0xff), spec), (e) => isSourceError(e, 'invalid_tiff'));
   assert.throws(() => decodeTile(new Uint8Array(10), { ...spec, compression: 7 as never }), (e) => isSourceError(e, 'unsupported_tiff'));
   assert.throws(() => decodeTile(new Uint8Array(100), { ...spec, compression: 1 }), (e) => isSourceError(e, 'truncated'));
+});
+
+test('a tile kept as building cells decodes to its pixels gathered into cells, its padding past the file edge left out', () => {
+  // A 16 × 8 tile of three float bands (count, height, presence) at the file's edge: 10 × 6 of it lies in the file.
+  const width = 16;
+  const height = 8;
+  const pixels = new Float32Array(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = ((i * 37) % 101) / 100;
+  const bands = { count: 0, height: 1, presence: 2 };
+  const cells = { factor: 4, pixels: { dtype: 'float32' as const, width, height, samplesPerPixel: 3 }, inFile: { width: 10, height: 6 }, bands, nodata: -99 };
+  const spec = { compression: 8 as const, predictor: 1 as const, dtype: 'float32' as const, width: 4, height: 2, samplesPerPixel: CELL_SUMS, cells };
+  const into = new SharedArrayBuffer(4 * 2 * CELL_SUMS * 4);
+  const got = decodeTile(deflateSync(asBytes(pixels)), spec, into);
+  assert.equal(got.buffer, into);
+  // The in-file pixels alone, gathered: 3 × 2 cells, the third column and second row short; the fourth column is past the edge.
+  const inFile = new Float32Array(10 * 6 * 3);
+  for (let y = 0; y < 6; y++) inFile.set(pixels.subarray(y * width * 3, (y * width + 10) * 3), y * 10 * 3);
+  const alone = gatherCellSums({ raw: inFile, stride: 10, width: 10, height: 6, samplesPerPixel: 3, bands, nodata: -99, factor: 4 });
+  for (let r = 0; r < 2; r++) {
+    for (let c = 0; c < 4; c++) {
+      const cell = [...got.subarray((r * 4 + c) * CELL_SUMS, (r * 4 + c + 1) * CELL_SUMS)];
+      assert.deepEqual(cell, c < 3 ? [...alone.sums.subarray((r * 3 + c) * CELL_SUMS, (r * 3 + c + 1) * CELL_SUMS)] : [0, 0, 0, 0]);
+    }
+  }
+  // The short cells hold their in-file pixels only: 2 × 4 in the third column's first row, 4 × 2 in the second row.
+  assert.deepEqual([got[(0 * 4 + 2) * CELL_SUMS + 1], got[(1 * 4 + 0) * CELL_SUMS + 1], got[(1 * 4 + 2) * CELL_SUMS + 1]], [8, 8, 4]);
 });

@@ -2,7 +2,7 @@
 // ring, as the reader finds them through the S2 cell's manifests.
 import type { Archive } from '../../archive.ts';
 import { type ContextPlot, footprintBox } from '../../context/plot.ts';
-import { BUFFER_M, CUTOFF_YEAR, type SettlementPrepared, type SettlementProvenance, SETTLEMENT_YEARS, type SettlementYear, type SettlementYearPlan } from '../../context/settlement.ts';
+import { BUFFER_M, CUTOFF_YEAR, PITCH_M, type SettlementPrepared, type SettlementProvenance, SETTLEMENT_YEARS, type SettlementYear, type SettlementYearPlan } from '../../context/settlement.ts';
 import { OPEN_BUILDINGS, openBuildingsProvenance } from '../../sources/products/open-buildings/codes.ts';
 import type { Bbox } from '../../sources/reproject.ts';
 import { type RasterRequest, tilesRead } from '../../sources/raster-request.ts';
@@ -13,10 +13,10 @@ type YearOutcome = { plan: SettlementYearPlan; request: RasterRequest | null };
 /** A year's window over the box; a year that fails is not remembered, so the next plot asks again. */
 async function planYear(archive: Archive, year: number, box: Bbox, signal?: AbortSignal): Promise<YearOutcome> {
   try {
-    const planned = await archive.openBuildings.windows(box, year, signal);
+    const planned = await archive.openBuildings.windows(box, year, signal, PITCH_M);
     if (!planned.coverage) return { plan: { state: 'no_coverage', why: 'no manifest of the year lists a tile there' }, request: null };
     const { request } = planned.layers.bands;
-    return { plan: { state: 'read', key: request.key, tiles: tilesRead(planned) }, request };
+    return { plan: { state: 'read', key: request.key, tiles: tilesRead(planned), cells: planned.cells }, request };
   } catch (err) {
     return { plan: { state: 'unavailable', why: unlessAbortedOrTransient(err, signal) }, request: null };
   }

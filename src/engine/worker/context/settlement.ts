@@ -1,6 +1,6 @@
-// The settlement block's compute half: the 0.5 m bands of each year gathered into 2 m cells, and the
-// buildings counted inside the plot and in the ring around it.
-import { buildingCells, buildingsInMask, type BuildingCells } from '../../kernels/building-cells.ts';
+// The settlement block's compute half: each year's 2 m building cells (gathered from the 0.5 m bands
+// when its tiles were decoded, or here), and the buildings counted inside the plot and in the ring around it.
+import { buildingCells, buildingsInMask, type BuildingCells, judgeCells } from '../../kernels/building-cells.ts';
 import type { PixelMask } from '../../kernels/rasterise-mask.ts';
 import type { ContextPlot } from '../../context/plot.ts';
 import {
@@ -20,16 +20,11 @@ import {
   UNREAD_SIDE,
 } from '../../context/settlement.ts';
 import { round, yearList } from '../../context/wording.ts';
-import { OPEN_BUILDINGS_ASSUMED, OPEN_BUILDINGS_BANDS } from '../../sources/products/open-buildings/codes.ts';
+import { OPEN_BUILDINGS_ASSUMED, OPEN_BUILDINGS_BAND_AT } from '../../sources/products/open-buildings/codes.ts';
 import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../raster-window.ts';
 import type { GeoTransform } from '../../sources/reproject.ts';
 import { rasterAt } from './rasters.ts';
 
-const BANDS = {
-  count: OPEN_BUILDINGS_BANDS.indexOf('building_fractional_count'),
-  height: OPEN_BUILDINGS_BANDS.indexOf('building_height'),
-  presence: OPEN_BUILDINGS_BANDS.indexOf('building_presence'),
-};
 
 const NOTE =
   'Supporting evidence only: buildings on and around the plot change no verdict, reason or finding. Inside the plot and in the ring are reported separately, never added.';
@@ -53,21 +48,26 @@ function side(cells: BuildingCells, mask: PixelMask, cellM2: number): Settlement
   };
 }
 
-/** One year read over the plot and its ring from a window of the three bands (0.5 m, interleaved). */
-export function readSettlementYear(raster: WorkerRaster, footprint: LonLatFootprint, tiles: string[]): SettlementYearBlock {
+/**
+ * One year read over the plot and its ring from a window of its building cells (PITCH_M, CELL_SUMS
+ * samples a cell), or of the three bands (0.5 m, interleaved) gathered into cells here.
+ */
+export function readSettlementYear(raster: WorkerRaster, footprint: LonLatFootprint, tiles: string[], asCells: boolean): SettlementYearBlock {
   const [ox, pw, , oy, , ph] = raster.geoTransform;
-  const k = Math.max(1, Math.round(PITCH_M / Math.abs(pw)));
-  const cells = buildingCells({
-    raw: raster.raw,
-    width: raster.width,
-    height: raster.height,
-    samplesPerPixel: raster.samplesPerPixel,
-    bands: BANDS,
-    // The reader's rule: the producer's stated nodata where the file declares none (a missing tile's fill).
-    nodata: raster.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata,
-    factor: k,
-    presenceThreshold: PRESENCE_THRESHOLD,
-  });
+  const k = asCells ? 1 : Math.max(1, Math.round(PITCH_M / Math.abs(pw)));
+  const cells = asCells
+    ? judgeCells(raster.raw, raster.width, raster.height, PRESENCE_THRESHOLD)
+    : buildingCells({
+        raw: raster.raw,
+        width: raster.width,
+        height: raster.height,
+        samplesPerPixel: raster.samplesPerPixel,
+        bands: OPEN_BUILDINGS_BAND_AT,
+        // The reader's rule: the producer's stated nodata where the file declares none (a missing tile's fill).
+        nodata: raster.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata,
+        factor: k,
+        presenceThreshold: PRESENCE_THRESHOLD,
+      });
   const geoTransform: GeoTransform = [ox, pw * k, 0, oy, 0, ph * k];
   const grid = { geoTransform, epsg: raster.epsg, width: cells.width, height: cells.height };
   const cellM2 = Math.abs(geoTransform[1] * geoTransform[5]);
@@ -120,7 +120,7 @@ export function computeSettlement(p: SettlementPrepared, rasters: ReadonlyMap<st
   const years = Object.fromEntries(
     SETTLEMENT_YEARS.map((year) => {
       const y = p.years[year];
-      return [year, y.state === 'read' ? readSettlementYear(rasterAt(rasters, y.key), plot.footprint, y.tiles) : settlementYearNotRead(y.state, y.why)];
+      return [year, y.state === 'read' ? readSettlementYear(rasterAt(rasters, y.key), plot.footprint, y.tiles, y.cells) : settlementYearNotRead(y.state, y.why)];
     }),
   ) as Record<SettlementYear, SettlementYearBlock>;
   return settlementBlock(p.provenance, years);

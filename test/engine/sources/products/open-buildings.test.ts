@@ -7,7 +7,8 @@ import { toLonLat } from '../../../../src/demo/geometry.ts';
 import { gsToHttps, manifestListingUrl, manifestNamesForYear, parseManifest, tilesTouching } from '../../../../src/engine/sources/products/open-buildings/codes.ts';
 import { createOpenBuildingsAdapter } from '../../../../src/engine/sources/products/open-buildings/reader.ts';
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
-import { readWindow } from '../../../support/read-windows.ts';
+import { readCogWindow, readWindow } from '../../../support/read-windows.ts';
+import { CELL_SUMS, gatherCellSums, judgeCells } from '../../../../src/engine/kernels/building-cells.ts';
 import { demoWorld, onDisk, windowPixel } from '../../../support/demo-world.ts';
 
 test('manifest listing, names by year and tile extents follow the bucket layout', () => {
@@ -42,4 +43,35 @@ test('reads building presence and height of a demo farmhouse in the years it sta
   if (!y2016.coverage) return;
   assert.deepEqual(windowPixel(await readWindow(y2016.layers.bands.request), x, y), [0, 0, 0]);
   assert.equal((await ob.windows(box, 2012)).coverage, false);
+});
+
+test('read as 2 m cells, a window holds its tiles\' pixels gathered once a tile, the sums its pixels give', async () => {
+  const { root } = await demoWorld();
+  const ob = createOpenBuildingsAdapter({ where: onDisk(root) });
+  const spec = DEMO_SITES.find((s) => s.name === 'th-surat-thani-rubber')!;
+  const m = buildSiteModel(spec, DEMO_SEED);
+  const house = spec.buildings![0];
+  const [lon, lat] = toLonLat(m.frame, house.x, house.y);
+  const box: [number, number, number, number] = [lon - 0.0015, lat - 0.0015, lon + 0.0015, lat + 0.0015];
+  const [asCells, asPixels] = await Promise.all([ob.windows(box, 2020, undefined, 2), ob.windows(box, 2020)]);
+  assert.ok(asCells.coverage && asPixels.coverage);
+  if (!asCells.coverage || !asPixels.coverage) return;
+  assert.deepEqual([asCells.cells, asPixels.cells], [true, false]);
+  const cellsRequest = asCells.layers.bands.request;
+  const cog = asPixels.layers.bands.request.cog;
+  // The cells' ground in the file's pixels: four a cell side, from the file's first pixel.
+  const cw = cellsRequest.window;
+  const x0 = cw.x0 * 4;
+  const y0 = cw.y0 * 4;
+  const window = { x0, y0, width: Math.min(cw.width * 4, cog.width - x0), height: Math.min(cw.height * 4, cog.height - y0) };
+  const [cells, pixels] = await Promise.all([readWindow(cellsRequest), readCogWindow(cog, window)]);
+  assert.deepEqual([cells.width, cells.height, cells.samplesPerPixel], [cw.width, cw.height, CELL_SUMS]);
+  assert.deepEqual(cells.geoTransform, [cog.geoTransform[0] + x0 * cog.geoTransform[1], cog.geoTransform[1] * 4, 0, cog.geoTransform[3] + y0 * cog.geoTransform[5], 0, cog.geoTransform[5] * 4]);
+  const bands = { count: 0, height: 1, presence: 2 };
+  const gathered = gatherCellSums({ raw: pixels.raw, stride: window.width, width: window.width, height: window.height, samplesPerPixel: 3, bands, nodata: cog.nodata, factor: 4 });
+  assert.deepEqual([...cells.raw], [...gathered.sums]);
+  // The farmhouse stands in some cells, built up there; the demo file holds data in every cell.
+  const judged = judgeCells(cells.raw, cells.width, cells.height, 0.4);
+  assert.ok(judged.built.some((b) => b === 1));
+  assert.ok(judged.valid.every((v) => v === 1));
 });

@@ -5,6 +5,7 @@ import type { WorkerRaster } from '../../../../src/engine/worker/raster-window.t
 import { transformer } from '../../../../src/engine/sources/reproject.ts';
 import { settlementYearNotRead } from '../../../../src/engine/context/settlement.ts';
 import { readSettlementYear, settlementBlock } from '../../../../src/engine/worker/context/settlement.ts';
+import { CELL_SUMS, gatherCellSums } from '../../../../src/engine/kernels/building-cells.ts';
 
 const PROVENANCE = { source: 'Google Open Buildings 2.5D Temporal', version: 'v1', licence: 'CC BY 4.0', attribution: 'Google', citation: 'Sirko et al. 2023' };
 const EPSG = 32647;
@@ -46,7 +47,7 @@ const SHED_IN_RING: Building = { x: 500_400, y: 1_000_250, w: 10, d: 8, height: 
 const FAR: Building = { x: 500_470, y: 1_000_250, w: 20, d: 20, height: 8 };
 
 test('inside the plot and in the 100 m ring are read separately, at 2 m, never added', () => {
-  const y = readSettlementYear(raster([HOUSE, SHED_IN_RING, FAR]), plot(), ['tile.tif']);
+  const y = readSettlementYear(raster([HOUSE, SHED_IN_RING, FAR]), plot(), ['tile.tif'], false);
   assert.equal(y.available, true);
   assert.equal(y.coverage, true);
   assert.equal(y.epsg, EPSG);
@@ -67,8 +68,22 @@ test('inside the plot and in the 100 m ring are read separately, at 2 m, never a
   assert.equal(y.buffer.present, true);
 });
 
+/** The raster's pixels gathered into 2 m cells, as a tile read as cells holds them. */
+function asCells(r: WorkerRaster): WorkerRaster {
+  const { sums, width, height } = gatherCellSums({ raw: r.raw, stride: r.width, width: r.width, height: r.height, samplesPerPixel: 3, bands: { count: 0, height: 1, presence: 2 }, nodata: r.nodata, factor: 4 });
+  const [ox, pw, , oy, , ph] = r.geoTransform;
+  return { ...r, raw: sums, width, height, samplesPerPixel: CELL_SUMS, geoTransform: [ox, pw * 4, 0, oy, 0, ph * 4], nodata: null };
+}
+
+test('a year read from building cells gathered beforehand reads as from its pixels', () => {
+  for (const [buildings, nodataRows] of [[[HOUSE, SHED_IN_RING, FAR], 0], [[SHED_IN_RING], 700], [[], 0]] as const) {
+    const pixels = raster([...buildings], nodataRows);
+    assert.deepEqual(readSettlementYear(asCells(pixels), plot(), ['t'], true), readSettlementYear(pixels, plot(), ['t'], false));
+  }
+});
+
 test('a year read with no building: present false, zero built area, no height', () => {
-  const y = readSettlementYear(raster([]), plot(), ['tile.tif']);
+  const y = readSettlementYear(raster([]), plot(), ['tile.tif'], false);
   assert.deepEqual(
     { read: y.inside.read, present: y.inside.present, m2: y.inside.building_m2, share: y.inside.presence_share, height: y.inside.max_height_m, n: y.inside.buildings_estimate },
     { read: true, present: false, m2: 0, share: 0, height: null, n: 0 },
@@ -76,22 +91,22 @@ test('a year read with no building: present false, zero built area, no height', 
 });
 
 test('under 32 m² of built-up area is not a building', () => {
-  const y = readSettlementYear(raster([{ x: 500_200, y: 1_000_200, w: 4, d: 4, height: 2 }]), plot(), []);
+  const y = readSettlementYear(raster([{ x: 500_200, y: 1_000_200, w: 4, d: 4, height: 2 }]), plot(), [], false);
   assert.equal(y.inside.building_m2, 16);
   assert.equal(y.inside.present, false);
 });
 
 test('cells without data are not read: valid pixels fall, and a side with none is not read', () => {
   // No data over the northern 350 m of the raster: the whole plot and most of its ring.
-  const y = readSettlementYear(raster([SHED_IN_RING], 700), plot(), []);
+  const y = readSettlementYear(raster([SHED_IN_RING], 700), plot(), [], false);
   assert.equal(y.inside.valid_pixels, 0);
   assert.deepEqual([y.inside.read, y.inside.present, y.inside.building_m2], [false, null, null]);
   assert.ok(y.buffer.valid_pixels! > 0 && y.buffer.valid_pixels! < y.buffer.pixels!);
 });
 
 test('years read and not read: each year always present, the cutoff answers null when 2020 was not read', () => {
-  const read = readSettlementYear(raster([HOUSE, SHED_IN_RING]), plot(), ['t']);
-  const empty = readSettlementYear(raster([SHED_IN_RING]), plot(), ['t']);
+  const read = readSettlementYear(raster([HOUSE, SHED_IN_RING]), plot(), ['t'], false);
+  const empty = readSettlementYear(raster([SHED_IN_RING]), plot(), ['t'], false);
   const block = settlementBlock(PROVENANCE, { 2016: empty, 2020: read, 2023: settlementYearNotRead('no_coverage', 'no manifest lists a tile') });
   assert.deepEqual(Object.keys(block.years), ['2016', '2020', '2023']);
   assert.deepEqual(block.years_read, [2016, 2020, 2023]);

@@ -16,6 +16,12 @@ const GCS = 'https://storage.googleapis.com';
 
 /** Band order of the GeoTIFFs (1-based band = index + 1). */
 export const OPEN_BUILDINGS_BANDS = ['building_fractional_count', 'building_height', 'building_presence'] as const;
+/** Where each band lies within a pixel's samples, as the building cells take them (kernels/building-cells.ts). */
+export const OPEN_BUILDINGS_BAND_AT = {
+  count: OPEN_BUILDINGS_BANDS.indexOf('building_fractional_count'),
+  height: OPEN_BUILDINGS_BANDS.indexOf('building_height'),
+  presence: OPEN_BUILDINGS_BANDS.indexOf('building_presence'),
+} as const;
 /**
  * Assumed where the producer is silent: nodata −99 (unconfirmed), float32, 25000 px tiles of 0.5 m in
  * the UTM zone of the ground. The adapter takes the nodata a file declares over this one.

@@ -2,17 +2,25 @@
 import { type Bbox, transformBbox } from '../../reproject.ts';
 import type { ProductWindows } from '../../raster-request.ts';
 import { CogOpener, KeptPromises, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
+import { buildingCellsOf, readAsCells } from './cells.ts';
 import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, type OpenBuildingsTile, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
 
 export type OpenBuildingsWindows =
   /** No manifest lists a tile over the ground for this year. */
   | { year: number; coverage: false }
-  /** Three bands, pixel-interleaved, in OPEN_BUILDINGS_BANDS order; `tiles` are the addresses read (real hosts' form). */
-  | ({ year: number; coverage: true; epsg: number } & ProductWindows<'bands'>);
+  /**
+   * Three bands, pixel-interleaved, in OPEN_BUILDINGS_BANDS order, or where `cells` is set their
+   * building cells (cells.ts); `tiles` are the addresses read (real hosts' form).
+   */
+  | ({ year: number; coverage: true; epsg: number; cells: boolean } & ProductWindows<'bands'>);
 
 export interface OpenBuildingsAdapter {
-  /** The year's rasters over a box (lon/lat): every tile the box touches in the UTM zone of the first one listed. */
-  windows(box: Bbox, year: number, signal?: AbortSignal): Promise<OpenBuildingsWindows>;
+  /**
+   * The year's rasters over a box (lon/lat): every tile the box touches in the UTM zone of the first
+   * one listed. With `cellM`, read as building cells of about that side where the files allow
+   * (a mosaic of files whose cells do not line up is read as pixels).
+   */
+  windows(box: Bbox, year: number, signal?: AbortSignal, cellM?: number): Promise<OpenBuildingsWindows>;
 }
 
 /** Manifests kept parsed (each lists one cell's tiles for one year). */
@@ -37,7 +45,7 @@ export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdap
   const manifestTiles = (name: string, signal?: AbortSignal) =>
     manifests.get(name, () => readArchiveJson<ManifestJson>(objectUrl(name), opts, signal).then(parseManifest));
   return {
-    async windows(box, year, signal) {
+    async windows(box, year, signal, cellM) {
       if (year < OPEN_BUILDINGS.firstYear || year > OPEN_BUILDINGS.lastYear) return { year, coverage: false };
       const token = manifestToken((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
       const names = manifestNamesForYear({ items: (await manifestNames(token, signal)).map((name) => ({ name })) }, year);
@@ -47,12 +55,24 @@ export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdap
       // Tiles of one zone share a grid; a box across a zone boundary is read on the first zone's.
       const epsg = touching[0].epsg;
       const tiles = touching.filter((t) => t.epsg === epsg).map((t) => t.href);
-      const planned = await layersOverTiles(box, tiles, ['bands'] as const, (_, href) => ({
-        open: (name) => cogs.open(href, { name, signal }),
+      const plan = (asCells: boolean) => layersOverTiles(box, tiles, ['bands'] as const, (_, href) => ({
+        open: async (name) => {
+          const cog = await cogs.open(href, { name, signal });
+          return asCells && cellM !== undefined ? (buildingCellsOf(cog, Math.max(1, Math.round(cellM / Math.abs(cog.geoTransform[1])))) ?? cog) : cog;
+        },
         provenance: openBuildingsProvenance(year, href, opts.where),
-        encoding: (cog) => ({ scale: 1, offset: 0, nodata: cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata }),
+        encoding: (cog) => ({ scale: 1, offset: 0, nodata: readAsCells(cog) ? null : (cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata) }),
       }));
-      return { year, coverage: true, epsg, ...planned };
+      let planned: ProductWindows<'bands'>;
+      try {
+        planned = await plan(cellM !== undefined);
+      } catch (err) {
+        // Files whose cells do not line up (or some read as cells, some not) cannot be one mosaic of cells.
+        if (!(err instanceof RangeError) || cellM === undefined) throw err;
+        planned = await plan(false);
+      }
+      const cells = readAsCells(planned.layers.bands.request.cog);
+      return { year, coverage: true, epsg, cells, ...planned };
     },
   };
 }
