@@ -24,14 +24,19 @@ test('manifest listing, names by year and tile extents follow the bucket layout'
   assert.equal(gsToHttps('gs://b/k'), 'https://storage.googleapis.com/b/k');
 });
 
-test('reads building presence and height of a demo farmhouse in the years it stands', async () => {
+/** The adapter over the demo world, and a demo farmhouse: where it stands and a box of `half` degrees each side of it. */
+async function farmhouse(half: number) {
   const { root } = await demoWorld();
   const ob = createOpenBuildingsAdapter({ where: onDisk(root) });
   const spec = DEMO_SITES.find((s) => s.name === 'th-surat-thani-rubber')!;
-  const m = buildSiteModel(spec, DEMO_SEED);
   const house = spec.buildings![0];
-  const [lon, lat] = toLonLat(m.frame, house.x, house.y);
-  const box: [number, number, number, number] = [lon - 0.0005, lat - 0.0005, lon + 0.0005, lat + 0.0005];
+  const [lon, lat] = toLonLat(buildSiteModel(spec, DEMO_SEED).frame, house.x, house.y);
+  const box: [number, number, number, number] = [lon - half, lat - half, lon + half, lat + half];
+  return { ob, house, lon, lat, box };
+}
+
+test('reads building presence and height of a demo farmhouse in the years it stands', async () => {
+  const { ob, house, lon, lat, box } = await farmhouse(0.0005);
   const y2020 = await ob.windows(box, 2020);
   assert.ok(y2020.coverage);
   if (!y2020.coverage) return;
@@ -46,13 +51,7 @@ test('reads building presence and height of a demo farmhouse in the years it sta
 });
 
 test('read as 2 m cells, a window holds its tiles\' pixels gathered once a tile, the sums its pixels give', async () => {
-  const { root } = await demoWorld();
-  const ob = createOpenBuildingsAdapter({ where: onDisk(root) });
-  const spec = DEMO_SITES.find((s) => s.name === 'th-surat-thani-rubber')!;
-  const m = buildSiteModel(spec, DEMO_SEED);
-  const house = spec.buildings![0];
-  const [lon, lat] = toLonLat(m.frame, house.x, house.y);
-  const box: [number, number, number, number] = [lon - 0.0015, lat - 0.0015, lon + 0.0015, lat + 0.0015];
+  const { ob, box } = await farmhouse(0.0015);
   const [asCells, asPixels] = await Promise.all([ob.windows(box, 2020, undefined, 2), ob.windows(box, 2020)]);
   assert.ok(asCells.coverage && asPixels.coverage);
   if (!asCells.coverage || !asPixels.coverage) return;
