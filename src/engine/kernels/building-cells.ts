@@ -51,8 +51,7 @@ export function gatherCellSums(input: CellGatherInput, into?: Float32Array): { s
   const stride = input.stride * spp;
   const width = Math.max(input.cellsAcross ?? 0, Math.ceil(input.width / k));
   const height = Math.ceil(input.height / k);
-  const sums = into ?? new Float32Array(width * height * CELL_SUMS);
-  sums.fill(0);
+  const sums = into === undefined ? new Float32Array(width * height * CELL_SUMS) : into.fill(0);
   const nodata = input.nodata ?? Number.NaN;
   for (let y = 0; y < input.height; y++) {
     let at = y * stride;

@@ -20,11 +20,10 @@ import {
   UNREAD_SIDE,
 } from '../../context/settlement.ts';
 import { round, yearList } from '../../context/wording.ts';
-import { OPEN_BUILDINGS_ASSUMED, OPEN_BUILDINGS_BAND_AT } from '../../sources/products/open-buildings/codes.ts';
+import { OPEN_BUILDINGS_BAND_AT, openBuildingsNodata } from '../../sources/products/open-buildings/codes.ts';
 import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../raster-window.ts';
 import type { GeoTransform } from '../../sources/reproject.ts';
 import { rasterAt } from './rasters.ts';
-
 
 const NOTE =
   'Supporting evidence only: buildings on and around the plot change no verdict, reason or finding. Inside the plot and in the ring are reported separately, never added.';
@@ -63,8 +62,8 @@ export function readSettlementYear(raster: WorkerRaster, footprint: LonLatFootpr
         height: raster.height,
         samplesPerPixel: raster.samplesPerPixel,
         bands: OPEN_BUILDINGS_BAND_AT,
-        // The reader's rule: the producer's stated nodata where the file declares none (a missing tile's fill).
-        nodata: raster.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata,
+        // The reader's rule, a missing tile's fill included.
+        nodata: openBuildingsNodata(raster.nodata),
         factor: k,
         presenceThreshold: PRESENCE_THRESHOLD,
       });

@@ -8,7 +8,7 @@
  */
 import { CELL_SUMS } from '../../../kernels/building-cells.ts';
 import type { Cog, PixelWindow, TileRef } from '../../cog.ts';
-import { OPEN_BUILDINGS_ASSUMED, OPEN_BUILDINGS_BAND_AT } from './codes.ts';
+import { OPEN_BUILDINGS_BAND_AT, openBuildingsNodata } from './codes.ts';
 
 const views = new WeakSet<Cog>();
 /** Each file's view by cell size, made once: a plot's every year asks again. */
@@ -37,8 +37,7 @@ function cellsView(cog: Cog, factor: number): Cog | null {
   if (cog.nodata === null && cog.tilesFor({ x0: 0, y0: 0, width: cog.width, height: cog.height }).some((t) => t.length === 0)) return null;
   const width = Math.ceil(cog.width / factor);
   const height = Math.ceil(cog.height / factor);
-  // The reader's rule: the producer's stated nodata where the file declares none.
-  const nodata = cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata;
+  const nodata = openBuildingsNodata(cog.nodata);
   const toCells = (ref: TileRef): TileRef => ({ ...ref, x0: ref.x0 / factor, y0: ref.y0 / factor, width: ref.width / factor, height: ref.height / factor });
   const toPixels = (ref: TileRef): TileRef => ({ ...ref, x0: ref.x0 * factor, y0: ref.y0 * factor, width: ref.width * factor, height: ref.height * factor });
   const view: Cog = {
@@ -62,9 +61,8 @@ function cellsView(cog: Cog, factor: number): Cog | null {
     predictor: cog.predictor,
     metadata: cog.metadata,
     tileSpec(t) {
-      const pixels = cog.tileSpec(toPixels(t));
-      const x0 = t.x0 * factor;
-      const y0 = t.y0 * factor;
+      const ref = toPixels(t);
+      const pixels = cog.tileSpec(ref);
       return {
         compression: pixels.compression,
         predictor: pixels.predictor,
@@ -75,7 +73,7 @@ function cellsView(cog: Cog, factor: number): Cog | null {
         cells: {
           factor,
           pixels: { dtype: pixels.dtype, width: pixels.width, height: pixels.height, samplesPerPixel: pixels.samplesPerPixel ?? 1 },
-          inFile: { width: Math.min(pixels.width, cog.width - x0), height: Math.min(pixels.height, cog.height - y0) },
+          inFile: { width: Math.min(pixels.width, cog.width - ref.x0), height: Math.min(pixels.height, cog.height - ref.y0) },
           bands: OPEN_BUILDINGS_BAND_AT,
           nodata,
         },

@@ -27,6 +27,8 @@ export const OPEN_BUILDINGS_BAND_AT = {
  * the UTM zone of the ground. The adapter takes the nodata a file declares over this one.
  */
 export const OPEN_BUILDINGS_ASSUMED = { nodata: -99, pixelMetres: 0.5, dtype: 'float32' } as const;
+/** The reader's rule for a file's nodata: the one it declares, else the producer's stated one. */
+export const openBuildingsNodata = (declared: number | null) => declared ?? OPEN_BUILDINGS_ASSUMED.nodata;
 /** Each year's raster is the model's inference for 30 June of that year. */
 export function inferenceDate(year: number): string {
   return `${year}-06-30`;

@@ -3,7 +3,7 @@ import { type Bbox, transformBbox } from '../../reproject.ts';
 import type { ProductWindows } from '../../raster-request.ts';
 import { CogOpener, KeptPromises, layersOverTiles, type ProductDeps, readArchiveJson } from '../cog-opener.ts';
 import { buildingCellsOf, readAsCells } from './cells.ts';
-import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, OPEN_BUILDINGS_ASSUMED, type OpenBuildingsTile, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
+import { type GcsListing, type ManifestJson, manifestListingUrl, manifestNamesForYear, manifestToken, objectUrl, OPEN_BUILDINGS, type OpenBuildingsTile, openBuildingsNodata, openBuildingsProvenance, parseManifest, tilesTouching } from './codes.ts';
 
 export type OpenBuildingsWindows =
   /** No manifest lists a tile over the ground for this year. */
@@ -55,21 +55,21 @@ export function createOpenBuildingsAdapter(opts: ProductDeps): OpenBuildingsAdap
       // Tiles of one zone share a grid; a box across a zone boundary is read on the first zone's.
       const epsg = touching[0].epsg;
       const tiles = touching.filter((t) => t.epsg === epsg).map((t) => t.href);
-      const plan = (asCells: boolean) => layersOverTiles(box, tiles, ['bands'] as const, (_, href) => ({
+      const plan = (cellSide: number | undefined) => layersOverTiles(box, tiles, ['bands'] as const, (_, href) => ({
         open: async (name) => {
           const cog = await cogs.open(href, { name, signal });
-          return asCells && cellM !== undefined ? (buildingCellsOf(cog, Math.max(1, Math.round(cellM / Math.abs(cog.geoTransform[1])))) ?? cog) : cog;
+          return cellSide === undefined ? cog : (buildingCellsOf(cog, Math.max(1, Math.round(cellSide / Math.abs(cog.geoTransform[1])))) ?? cog);
         },
         provenance: openBuildingsProvenance(year, href, opts.where),
-        encoding: (cog) => ({ scale: 1, offset: 0, nodata: readAsCells(cog) ? null : (cog.nodata ?? OPEN_BUILDINGS_ASSUMED.nodata) }),
+        encoding: (cog) => ({ scale: 1, offset: 0, nodata: readAsCells(cog) ? null : openBuildingsNodata(cog.nodata) }),
       }));
       let planned: ProductWindows<'bands'>;
       try {
-        planned = await plan(cellM !== undefined);
+        planned = await plan(cellM);
       } catch (err) {
         // Files whose cells do not line up (or some read as cells, some not) cannot be one mosaic of cells.
         if (!(err instanceof RangeError) || cellM === undefined) throw err;
-        planned = await plan(false);
+        planned = await plan(undefined);
       }
       const cells = readAsCells(planned.layers.bands.request.cog);
       return { year, coverage: true, epsg, cells, ...planned };
