@@ -13,6 +13,7 @@ import { transformer } from '../sources/reproject.ts';
 import type { WindowBuffer, WorkerRaster } from './raster-window.ts';
 import { assembleShipment, type RasterShipment } from './shipment-wire.ts';
 import { encodePng } from './png.ts';
+import { gridPlaces } from './grid-places.ts';
 import { answerMoving } from './transfer.ts';
 
 /** One scene of an imagery tile: its band windows in the layer's order (true colour: red, green, blue; NDVI: red, near-infrared). */
@@ -44,15 +45,18 @@ function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRa
   return r;
 }
 
-/**
- * Tile pixels between two of these steps have their place in a raster's CRS interpolated from the
- * exact places at the steps' corners (GDAL's approximate transformer does the same): across 16
- * pixels, at most a few hundred metres, a projection bends by far less than a millimetre, and a
- * tile costs 289 projections instead of 65,536.
- */
-const EXACT_EVERY = 16;
+/** Each tile pixel's centre on a raster in longitude and latitude. */
+function lonLatPlaces(lons: Float64Array, lats: Float64Array): { xs: Float64Array; ys: Float64Array } {
+  const xs = new Float64Array(TILE_SIZE * TILE_SIZE);
+  const ys = new Float64Array(TILE_SIZE * TILE_SIZE);
+  for (let r = 0; r < TILE_SIZE; r++) {
+    xs.set(lons, r * TILE_SIZE);
+    ys.fill(lats[r], r * TILE_SIZE, (r + 1) * TILE_SIZE);
+  }
+  return { xs, ys };
+}
 
-/** Each tile pixel's centre in a raster's CRS, made once per CRS. */
+/** Each tile pixel's centre in a raster's CRS (gridPlaces), made once per CRS. */
 function pixelPlaces(tile: MapTileTaskParams['tile']): (epsg: number | null) => { xs: Float64Array; ys: Float64Array } {
   const { lons, lats } = tilePixelCentres(tile.z, tile.x, tile.y);
   const byCrs = new Map<number, { xs: Float64Array; ys: Float64Array }>();
@@ -60,36 +64,8 @@ function pixelPlaces(tile: MapTileTaskParams['tile']): (epsg: number | null) => 
     const crs = epsg ?? 4326;
     let placed = byCrs.get(crs);
     if (placed === undefined) {
-      const xs = new Float64Array(TILE_SIZE * TILE_SIZE);
-      const ys = new Float64Array(TILE_SIZE * TILE_SIZE);
-      if (crs === 4326) {
-        for (let r = 0; r < TILE_SIZE; r++) {
-          xs.set(lons, r * TILE_SIZE);
-          ys.fill(lats[r], r * TILE_SIZE, (r + 1) * TILE_SIZE);
-        }
-      } else {
-        const to = transformer('EPSG:4326', crs);
-        const n = TILE_SIZE / EXACT_EVERY + 1;
-        // Exact places on the grid of steps (a step past the last pixel extends the tile's own spacing).
-        const gx = new Float64Array(n * n);
-        const gy = new Float64Array(n * n);
-        const lonAt = (i: number) => (i < TILE_SIZE ? lons[i] : lons[TILE_SIZE - 1] + (lons[TILE_SIZE - 1] - lons[TILE_SIZE - 2]) * (i - TILE_SIZE + 1));
-        const latAt = (j: number) => (j < TILE_SIZE ? lats[j] : lats[TILE_SIZE - 1] + (lats[TILE_SIZE - 1] - lats[TILE_SIZE - 2]) * (j - TILE_SIZE + 1));
-        for (let b = 0; b < n; b++) for (let a = 0; a < n; a++) [gx[b * n + a], gy[b * n + a]] = to(lonAt(a * EXACT_EVERY), latAt(b * EXACT_EVERY));
-        for (let r = 0; r < TILE_SIZE; r++) {
-          const b = Math.floor(r / EXACT_EVERY);
-          const v = (r - b * EXACT_EVERY) / EXACT_EVERY;
-          for (let c = 0; c < TILE_SIZE; c++) {
-            const a = Math.floor(c / EXACT_EVERY);
-            const u = (c - a * EXACT_EVERY) / EXACT_EVERY;
-            const k00 = b * n + a, k01 = k00 + 1, k10 = k00 + n, k11 = k10 + 1;
-            const k = r * TILE_SIZE + c;
-            xs[k] = (1 - v) * ((1 - u) * gx[k00] + u * gx[k01]) + v * ((1 - u) * gx[k10] + u * gx[k11]);
-            ys[k] = (1 - v) * ((1 - u) * gy[k00] + u * gy[k01]) + v * ((1 - u) * gy[k10] + u * gy[k11]);
-          }
-        }
-      }
-      byCrs.set(crs, (placed = { xs, ys }));
+      placed = crs === 4326 ? lonLatPlaces(lons, lats) : gridPlaces(lons, lats, transformer('EPSG:4326', crs));
+      byCrs.set(crs, placed);
     }
     return placed;
   };

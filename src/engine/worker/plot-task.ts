@@ -33,6 +33,7 @@ import { computeContext } from './context/index.ts';
 import { answerWhenCovered, markRead, unionCoverage, windowCoverage } from './coverage.ts';
 import { type MapTileTaskParams, renderMapTile } from './map-tile.ts';
 import { encodePng } from './png.ts';
+import { gridPlaces } from './grid-places.ts';
 import { answerMoving } from './transfer.ts';
 import { TRUE_COLOUR_WHITE } from '../map-layers.ts';
 
@@ -427,15 +428,17 @@ async function cutChip(p: ChipTaskParams): Promise<ChipTaskResult> {
   const rasters = assembleShipment(p.shipment, windows);
   const bands = [need(rasters, p.red), need(rasters, p.green), need(rasters, p.blue)];
   const grid = bands[0];
-  const toCrs = transformer('EPSG:4326', grid.epsg ?? 4326);
   const [ox, pw, , oy, , ph] = grid.geoTransform;
   const [w, s, e, n] = p.bbox;
+  const lons = Float64Array.from({ length: p.width }, (_, i) => w + ((i + 0.5) * (e - w)) / p.width);
+  const lats = Float64Array.from({ length: p.height }, (_, j) => n - ((j + 0.5) * (n - s)) / p.height);
+  const { xs, ys } = gridPlaces(lons, lats, transformer('EPSG:4326', grid.epsg ?? 4326));
   const { scale, offset, nodata } = p.reflectance;
   const rgb = new Uint8Array(p.width * p.height * 3);
   for (let j = 0; j < p.height; j++) {
-    const lat = n - ((j + 0.5) * (n - s)) / p.height;
     for (let i = 0; i < p.width; i++) {
-      const [x, y] = toCrs(w + ((i + 0.5) * (e - w)) / p.width, lat);
+      const x = xs[j * p.width + i];
+      const y = ys[j * p.width + i];
       const c = Math.floor((x - ox) / pw);
       const r = Math.floor((y - oy) / ph);
       if (c < 0 || r < 0 || c >= grid.width || r >= grid.height) continue;

@@ -155,6 +155,18 @@ const samplesOut = (r: ShippedRaster) => (r.band === undefined ? r.samplesPerPix
 const windowBytes = (r: ShippedRaster) => Math.ceil((r.width * r.height * samplesOut(r) * BYTES_PER_SAMPLE[r.dtype]) / 8) * 8;
 
 /**
+ * Below this many samples a row is copied in a loop: a view of the tile a row is an object a row, and
+ * a plot's windows are a few dozen pixels wide, so their views were most of what a pool thread
+ * allocated (bench/RESULTS.md, "book").
+ */
+const ROW_VIEW_FROM = 256;
+
+function copyRow(out: TypedArray, at: number, tile: TypedArray, from: number, n: number): void {
+  if (n >= ROW_VIEW_FROM) out.set(tile.subarray(from, from + n), at);
+  else for (let i = 0; i < n; i++) out[at + i] = tile[from + i];
+}
+
+/**
  * Cuts one window out of its tiles: whole row runs when the sample layout matches, a strided copy
  * otherwise. It is written at `at` in `storage` (zeroed first, as fresh memory is), or into memory of its own.
  */
@@ -185,7 +197,7 @@ export function assembleRaster(r: ShippedRaster, tiles: readonly ShippedTile[], 
         continue;
       }
       const src = ((y - t.y0) * t.spec.width + (xa - t.x0)) * tileSpp;
-      if (same) out.set(tile.subarray(src, src + n * tileSpp), dst);
+      if (same) copyRow(out, dst, tile, src, n * tileSpp);
       else for (let i = 0; i < n; i++) out[dst + i * outSpp + place] = tile[src + i * tileSpp + pick];
     }
   }

@@ -7,7 +7,6 @@
  */
 import { assembleRasters, type ShippedRaster, type ShippedTile, type TileSlot, type WindowBuffer, type WorkerRaster } from './raster-window.ts';
 import type { Dtype, TileCells, TileSpec } from './tile-decode.ts';
-import type { GeoTransform } from '../sources/reproject.ts';
 
 /** A window's format, shared by every window of one file. */
 interface RasterFormat {
@@ -105,22 +104,30 @@ export function packShipment(sh: { tiles: readonly ShippedTile[]; rasters: reado
 }
 
 export function unpackShipment(w: RasterShipment): { tiles: ShippedTile[]; rasters: ShippedRaster[] } {
+  // Read by index: a view a tile and a window was most of what unpacking allocated on the thread.
   const tiles = w.slots.map((slot, k): ShippedTile => {
-    const [spec, x0, y0, plane, inW, inH] = w.tiles.subarray(k * TILE_INTS, (k + 1) * TILE_INTS);
-    return { spec: w.specs[spec], x0, y0, plane, slot, bytes: w.bytes[k], fill: w.fills[k], ...(inW < 0 ? {} : { inFile: { width: inW, height: inH } }) };
+    const at = k * TILE_INTS;
+    const t = w.tiles;
+    const tile: ShippedTile = { spec: w.specs[t[at]], x0: t[at + 1], y0: t[at + 2], plane: t[at + 3], slot, bytes: w.bytes[k], fill: w.fills[k] };
+    if (t[at + 4] >= 0) tile.inFile = { width: t[at + 4], height: t[at + 5] };
+    return tile;
   });
   const rasters = w.keys.map((key, k): ShippedRaster => {
-    const [format, x0, y0, width, height, band, first, count] = w.rasters.subarray(k * RASTER_INTS, (k + 1) * RASTER_INTS);
+    const at = k * RASTER_INTS;
+    const r = w.rasters;
+    const list: number[] = new Array(r[at + 7]);
+    for (let i = 0; i < list.length; i++) list[i] = w.tileLists[r[at + 6] + i];
+    const g = w.geoTransforms;
     return {
       key,
-      x0,
-      y0,
-      width,
-      height,
-      ...(band < 0 ? {} : { band }),
-      ...w.formats[format],
-      tiles: Array.from(w.tileLists.subarray(first, first + count)),
-      geoTransform: Array.from(w.geoTransforms.subarray(k * 6, k * 6 + 6)) as GeoTransform,
+      x0: r[at + 1],
+      y0: r[at + 2],
+      width: r[at + 3],
+      height: r[at + 4],
+      ...(r[at + 5] < 0 ? {} : { band: r[at + 5] }),
+      ...w.formats[r[at]],
+      tiles: list,
+      geoTransform: [g[k * 6], g[k * 6 + 1], g[k * 6 + 2], g[k * 6 + 3], g[k * 6 + 4], g[k * 6 + 5]],
     };
   });
   return { tiles, rasters };

@@ -32,6 +32,24 @@ test('a window across two tiles and a sparse one is cut from the decoded tiles, 
   assert.ok(tiles.slice(0, 2).every((t) => slotIsReady(t.slot!)));
 });
 
+test('a window whose rows are wide enough to be copied as blocks reads the same pixels as a narrow one', () => {
+  const spec: TileSpec = { compression: 8, predictor: 1, dtype: 'float32', width: 512, height: 2 };
+  const wide = (base: number, x0: number): ShippedTile => {
+    const px = Float32Array.from({ length: 1024 }, (_, i) => base + i / 4);
+    return { spec, x0, y0: 0, plane: 0, slot: newTileSlot(spec), bytes: new Uint8Array(deflateSync(Buffer.from(px.buffer))), fill: 0 };
+  };
+  const tiles = [wide(0, 0), wide(1000, 512)];
+  const pixels = readyTiles(tiles);
+  const over = (x0: number, width: number) => assembleRaster(raster({ dtype: 'float32', x0, y0: 0, width, height: 2, tiles: [0, 1] }), tiles, pixels);
+  // 400 + 300 samples a row from the two tiles (blocks), then 40 + 30 (loops).
+  const block = over(112, 700);
+  const loop = over(472, 70);
+  const expected = (x: number, y: number) => (x < 512 ? (y * 512 + x) / 4 : 1000 + (y * 512 + x - 512) / 4);
+  for (const [w, x0] of [[block, 112], [loop, 472]] as const) {
+    for (let y = 0; y < 2; y++) for (let x = 0; x < w.width; x++) assert.equal(w.raw[y * w.width + x], expected(x0 + x, y), `pixel ${x0 + x},${y}`);
+  }
+});
+
 test('a ready slot is read as it is, without its bytes', () => {
   const t = tile(1, 0, 0);
   readyTiles([t]);
