@@ -57,9 +57,9 @@ export const MAX_POOL_SIZE = 256;
 /**
  * The old space a pool thread's heap starts with, in MB. A thread keeps some 20 MB of objects but
  * makes and drops typed arrays of a plot's masks and windows all along, and from V8's default start
- * it ran a full collection every few hundred milliseconds: in a book, a sixth of a core went to
- * marking on V8's helper threads. From 128 MB the threads collected a sixth as often and the book
- * read 17 to 25% faster, its peak memory unchanged (bench/RESULTS.md, "book"). V8 reads the flag when
+ * it ran a full collection every few hundred milliseconds: in a book, 0.28 to 0.30 of a core went to
+ * marking on V8's helper threads. From 128 MB the threads collected a sixth as often, the helpers
+ * took 0.16, and the book read 12 to 25% faster, its peak memory unchanged (bench/RESULTS.md, "book"). V8 reads the flag when
  * it makes a thread's heap, so it is set before the pool's threads start.
  */
 const POOL_THREAD_OLD_SPACE_MB = 128;

@@ -38,7 +38,7 @@ test('grid places agree with each pixel projected alone to well under a millimet
   }
 });
 
-test('grid places are exact where the transform is affine, and the steps land on the grid itself', () => {
+test('grid places are exact where the transform is affine, on a grid whose size is no multiple of the step', () => {
   const { lons, lats } = centres([10, 20, 10.5, 20.3], 37, 18);
   const { xs, ys } = gridPlaces(lons, lats, (x, y) => [2 * x + 1, 3 * y - 4]);
   for (let j = 0; j < 18; j++) {
