@@ -77,14 +77,15 @@ const TOO_SLOW = new Error('too slow');
 
 /**
  * The body's bytes; rejects with OVER_CAP once more than `cap` bytes arrived, or TOO_SLOW when they
- * have not all arrived within `timeoutMs`, dropping the rest as it comes. With the length declared
- * (HTTP holds the body to it) each chunk is copied into place as it arrives, so a 25 MB body is never
- * copied in one go on the event loop.
+ * have not all arrived within `timeoutMs`, dropping the rest as it comes. Each chunk is copied into
+ * place as it arrives, so a 25 MB body is never copied in one go on the event loop; and into shared
+ * memory, so the file goes to the intake thread by handle: cloned, a 24 MB file held this thread
+ * 80 to 220 ms in one turn (bench/RESULTS.md "hostile"). Without a declared length the room is the
+ * cap, whose pages untouched by the body cost nothing.
  */
 function readCapped(req: NodeJS.ReadableStream, cap: number, declared: number | null, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const whole = declared === null ? null : Buffer.allocUnsafe(declared);
-    const chunks: Buffer[] = [];
+    const whole = Buffer.from(new SharedArrayBuffer(declared ?? cap));
     let size = 0;
     const done = () => {
       clearTimeout(timer);
@@ -104,12 +105,11 @@ function readCapped(req: NodeJS.ReadableStream, cap: number, declared: number | 
         refuse(OVER_CAP);
         return;
       }
-      if (whole !== null) chunk.copy(whole, size - chunk.length);
-      else chunks.push(chunk);
+      chunk.copy(whole, size - chunk.length);
     };
     const onEnd = () => {
       done();
-      resolve(whole !== null ? whole.subarray(0, size) : Buffer.concat(chunks, size));
+      resolve(whole.subarray(0, size));
     };
     const onError = (error: Error) => {
       done();
