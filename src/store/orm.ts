@@ -29,6 +29,8 @@ export interface StoreOptions {
   databaseUrl: string | null;
   /** Where PGlite keeps its files; `memory://` for a throw-away database. */
   pgliteDir: string;
+  /** A PGlite's files (`dumpDataDir`) to start from instead of an empty database: the tests start each store from a migrated one. */
+  pgliteFiles?: Blob;
   debug?: boolean;
 }
 
@@ -62,7 +64,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       fs.mkdirSync(opts.pgliteDir, { recursive: true, mode: 0o700 });
       fs.chmodSync(opts.pgliteDir, 0o700);
     }
-    pglite = await PGlite.create(opts.pgliteDir);
+    pglite = await PGlite.create(opts.pgliteDir, opts.pgliteFiles ? { loadDataDir: opts.pgliteFiles } : {});
     orm = await PgliteMikroORM.init({
       dbName: 'pglite',
       driverOptions: { pglite },

@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import type { Backend, Store } from '../../src/store/orm.ts';
 import { openStore } from '../../src/store/orm.ts';
@@ -34,10 +38,44 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
+const MIGRATIONS = path.resolve(import.meta.dirname, '../../src/store/migrations');
+const PGLITE_PACKAGE = path.resolve(import.meta.dirname, '../../node_modules/@electric-sql/pglite/package.json');
+
+/**
+ * Where the files of a migrated PGlite are kept between test files: named by the PGlite release and
+ * the migrations' text, so a changed migration makes a new one.
+ */
+function migratedFilesPath(): string {
+  const hash = createHash('sha256').update(fs.readFileSync(PGLITE_PACKAGE));
+  for (const name of fs.readdirSync(MIGRATIONS).sort()) hash.update(name).update(fs.readFileSync(path.join(MIGRATIONS, name)));
+  return path.join(os.tmpdir(), `precutoff-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+/**
+ * A fresh in-memory PGlite, migrated. A PGlite made empty runs initdb in WebAssembly (3.3 to 3.6 s,
+ * about 4 s of CPU, on a 2-core host) where one loaded from a migrated database's files takes about
+ * 1 s; the suite makes well over a hundred. The first test file to need the files makes them (written
+ * whole, then renamed into place, so a file read is never half written).
+ */
+async function migratedPglite(): Promise<Store> {
+  const kept = migratedFilesPath();
+  if (fs.existsSync(kept)) {
+    const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://', pgliteFiles: new Blob([fs.readFileSync(kept)]) });
+    await store.migrate();
+    return store;
+  }
+  const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://' });
+  await store.migrate();
+  const files = Buffer.from(await (await store.pglite!.dumpDataDir('none')).arrayBuffer());
+  const writing = `${kept}.${process.pid}`;
+  fs.writeFileSync(writing, files);
+  fs.renameSync(writing, kept);
+  return store;
+}
+
 export async function testStore(backend: Backend): Promise<TestStore> {
   if (backend === 'pglite') {
-    const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://' });
-    await store.migrate();
+    const store = await migratedPglite();
     return { store, databaseUrl: null, close: () => store.close() };
   }
   const db = await scratchDatabase();
