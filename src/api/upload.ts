@@ -80,8 +80,8 @@ const TOO_SLOW = new Error('too slow');
  * have not all arrived within `timeoutMs`, dropping the rest as it comes. Each chunk is copied into
  * place as it arrives, so a 25 MB body is never copied in one go on the event loop; and into shared
  * memory, so the file goes to the intake thread by handle: cloned, a 24 MB file held this thread
- * 80 to 220 ms in one turn (bench/RESULTS.md "hostile"). Without a declared length the room is the
- * cap, whose pages untouched by the body cost nothing.
+ * 100 to 225 ms in one turn, by handle 14 to 28 ms, the shared memory's zeroing included
+ * (bench/RESULTS.md "event loop"). Without a declared length the room is the cap.
  */
 function readCapped(req: NodeJS.ReadableStream, cap: number, declared: number | null, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

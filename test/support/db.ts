@@ -43,12 +43,14 @@ const PGLITE_PACKAGE = path.resolve(import.meta.dirname, '../../node_modules/@el
 
 /**
  * Where the files of a migrated PGlite are kept between test files: named by the PGlite release and
- * the migrations' text, so a changed migration makes a new one.
+ * the migrations' text, so a changed migration makes a new one. Named once a test file.
  */
+let migratedFiles: string | undefined;
 function migratedFilesPath(): string {
+  if (migratedFiles !== undefined) return migratedFiles;
   const hash = createHash('sha256').update(fs.readFileSync(PGLITE_PACKAGE));
   for (const name of fs.readdirSync(MIGRATIONS).sort()) hash.update(name).update(fs.readFileSync(path.join(MIGRATIONS, name)));
-  return path.join(os.tmpdir(), `precutoff-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  return (migratedFiles = path.join(os.tmpdir(), `precutoff-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`));
 }
 
 /**
@@ -59,17 +61,14 @@ function migratedFilesPath(): string {
  */
 async function migratedPglite(): Promise<Store> {
   const kept = migratedFilesPath();
-  if (fs.existsSync(kept)) {
-    const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://', pgliteFiles: new Blob([fs.readFileSync(kept)]) });
-    await store.migrate();
-    return store;
-  }
-  const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://' });
+  const files = fs.existsSync(kept) ? new Blob([fs.readFileSync(kept)]) : undefined;
+  const store = await openStore({ databaseUrl: null, pgliteDir: 'memory://', pgliteFiles: files });
   await store.migrate();
-  const files = Buffer.from(await (await store.pglite!.dumpDataDir('none')).arrayBuffer());
-  const writing = `${kept}.${process.pid}`;
-  fs.writeFileSync(writing, files);
-  fs.renameSync(writing, kept);
+  if (files === undefined) {
+    const writing = `${kept}.${process.pid}`;
+    fs.writeFileSync(writing, Buffer.from(await (await store.pglite!.dumpDataDir('none')).arrayBuffer()));
+    fs.renameSync(writing, kept);
+  }
   return store;
 }
 
