@@ -23,12 +23,13 @@ import { computePlan } from '../src/engine/read-plot.ts';
 import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
 import { packShipment, type RasterShipment, unpackShipment } from '../src/engine/worker/shipment-wire.ts';
 
-function arg(args: string[], name: string, fallback: string): string {
+export function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 }
 
-const cpuMs = () => {
+/** This thread's CPU time in ms. */
+export const cpuMs = () => {
   const u = process.threadCpuUsage();
   return (u.user + u.system) / 1000;
 };

@@ -23,6 +23,11 @@ import { roleDataDir, startRole, type RoleProcess } from '../support/processes.t
 import { insertSitePlot, seedWorkspace } from '../engine/evidence-helpers.ts';
 
 const SITES = ['th-surat-thani-rubber', 'id-kalbar-rubber', 'my-johor-oil-palm', 'id-jambi-pulpwood-concession'];
+/**
+ * Each site three times: more plots than the job stores in one group (STORE_GROUP), so however fast
+ * the host, the worker cannot have stored them all by the time it is stopped after its first store.
+ */
+const PLOTS = [...SITES, ...SITES, ...SITES];
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 100_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -79,36 +84,48 @@ describe('one api and two worker processes on one PostgreSQL database', () => {
 
     const { workspaceId, key } = await seedWorkspace(store);
     const plots: string[] = [];
-    for (const site of SITES) plots.push(await insertSitePlot(store.em(), workspaceId, site));
+    for (const [k, site] of PLOTS.entries()) plots.push(await insertSitePlot(store.em(), workspaceId, site, { ref: `${site} ${k}` }));
     const started = await fetch(`${url}/portal/plots/evidence`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ all: true }) });
     assert.equal(started.status, 202);
     const { job_id: jobId } = (await started.json()) as { job_id: string };
 
     const em = () => store.em();
     const done = async () => Number((await em().execute<{ n: string }[]>(`select count(*) as n from plots where workspace_id = ? and evidence_state = 'done'`, [workspaceId]))[0].n);
-    // The worker holding the job is killed once it has stored a plot and is reading the next.
-    const holder = await waitFor('a worker to take the job', async () => workers.find((w) => w.lines.some((l) => l.msg === 'evidence job started' && l.job === jobId)) ?? null);
-    await waitFor('a first plot stored', async () => ((await done()) >= 1 ? true : null));
+    // The worker holding the job is stopped the moment it logs its first stored plot (its next step
+    // not taken: a poll of the database let a fast worker store them all first), then killed.
+    let first: RoleProcess | undefined;
+    const stopped = new Promise<RoleProcess>((resolve) => {
+      for (const w of workers) {
+        w.onLine((l) => {
+          if (first !== undefined || l.msg !== 'plot read') return;
+          first = w;
+          w.child.kill('SIGSTOP');
+          resolve(w);
+        });
+      }
+    });
+    const holder = await stopped;
+    assert.ok(holder.lines.some((l) => l.msg === 'evidence job started' && l.job === jobId), 'the worker that stored a plot holds the job');
     holder.child.kill('SIGKILL');
     await holder.exited;
     const midway = await done();
     const doneBeforeKill = (await em().execute<{ id: string }[]>(`select id from plots where workspace_id = ? and evidence_state = 'done'`, [workspaceId])).map((r) => r.id);
-    assert.ok(midway >= 1 && midway < SITES.length, `killed mid-job with ${midway} of ${SITES.length} plots done`);
+    assert.ok(midway >= 1 && midway < PLOTS.length, `killed mid-job with ${midway} of ${PLOTS.length} plots done`);
 
     const other = workers.find((w) => w !== holder)!;
-    await waitFor('every plot read', async () => ((await done()) === SITES.length ? true : null), 110_000);
+    await waitFor('every plot read', async () => ((await done()) === PLOTS.length ? true : null), 110_000);
     const resumed = other.lines.find((l) => l.msg === 'evidence job started' && l.job === jobId);
     assert.ok(resumed, 'the other worker took the job up');
-    assert.equal(resumed.plots, SITES.length - midway, 'it read only the plots left');
+    assert.equal(resumed.plots, PLOTS.length - midway, 'it read only the plots left');
 
     const evidence = await em().execute<{ plot_id: string; rows: string; current: string }[]>(
       'select plot_id, count(*) as rows, count(*) filter (where current) as current from evidence where workspace_id = ? group by plot_id', [workspaceId]);
     assert.deepEqual(evidence.map((e) => e.plot_id).sort(), [...plots].sort());
     assert.ok(evidence.every((e) => Number(e.rows) === 1 && Number(e.current) === 1), JSON.stringify(evidence));
     const [{ units }] = await em().execute<{ units: string }[]>('select count(*) as units from evidence_units where workspace_id = ?', [workspaceId]);
-    assert.equal(Number(units), SITES.length);
+    assert.equal(Number(units), PLOTS.length);
     const [{ completed }] = await em().execute<{ completed: string }[]>(`select count(*) as completed from outbox where workspace_id = ? and type = 'plot.evidence.completed'`, [workspaceId]);
-    assert.equal(Number(completed), SITES.length);
+    assert.equal(Number(completed), PLOTS.length);
     // The worker left stored exactly the plots the killed one had not: none twice, none lost.
     const storedAfter = other.lines.filter((l) => l.msg === 'plot read').map((l) => String(l.plot));
     assert.deepEqual([...doneBeforeKill, ...storedAfter].sort(), [...plots].sort());

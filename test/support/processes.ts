@@ -40,11 +40,16 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export function startRole(role: 'api' | 'worker' | 'serve', env: Record<string, string>) {
   const child = spawn(process.execPath, ['src/main.ts', role], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: LogLine[] = [];
+  const watchers: Array<(line: LogLine) => void> = [];
   let rest = '';
   child.stdout.on('data', (d: Buffer) => {
     const parts = (rest + d.toString()).split('\n');
     rest = parts.pop()!;
-    for (const l of parts.filter(Boolean)) lines.push(JSON.parse(l) as LogLine);
+    for (const l of parts.filter(Boolean)) {
+      const line = JSON.parse(l) as LogLine;
+      lines.push(line);
+      for (const watch of watchers) watch(line);
+    }
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -52,6 +57,8 @@ export function startRole(role: 'api' | 'worker' | 'serve', env: Record<string, 
   return {
     child, lines, exited,
     said: (msg: string) => lines.some((l) => l.msg === msg),
+    /** Calls `watch` with each line as it arrives (a test that must act within the process's next step). */
+    onLine: (watch: (line: LogLine) => void) => void watchers.push(watch),
     async until(msg: string, timeoutMs = 90_000): Promise<LogLine> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
