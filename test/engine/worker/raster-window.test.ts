@@ -32,21 +32,32 @@ test('a window across two tiles and a sparse one is cut from the decoded tiles, 
   assert.ok(tiles.slice(0, 2).every((t) => slotIsReady(t.slot!)));
 });
 
-test('a window whose rows are wide enough to be copied as blocks reads the same pixels as a narrow one', () => {
-  const spec: TileSpec = { compression: 8, predictor: 1, dtype: 'float32', width: 512, height: 2 };
-  const wide = (base: number, x0: number): ShippedTile => {
-    const px = Float32Array.from({ length: 1024 }, (_, i) => base + i / 4);
-    return { spec, x0, y0: 0, plane: 0, slot: newTileSlot(spec), bytes: new Uint8Array(deflateSync(Buffer.from(px.buffer))), fill: 0 };
-  };
-  const tiles = [wide(0, 0), wide(1000, 512)];
-  const pixels = readyTiles(tiles);
-  const over = (x0: number, width: number) => assembleRaster(raster({ dtype: 'float32', x0, y0: 0, width, height: 2, tiles: [0, 1] }), tiles, pixels);
-  // 400 + 300 samples a row from the two tiles (blocks), then 40 + 30 (loops).
-  const block = over(112, 700);
-  const loop = over(472, 70);
-  const expected = (x: number, y: number) => (x < 512 ? (y * 512 + x) / 4 : 1000 + (y * 512 + x - 512) / 4);
-  for (const [w, x0] of [[block, 112], [loop, 472]] as const) {
-    for (let y = 0; y < 2; y++) for (let x = 0; x < w.width; x++) assert.equal(w.raw[y * w.width + x], expected(x0 + x, y), `pixel ${x0 + x},${y}`);
+test('a window across two tiles holds their samples exactly, for every sample type (negative, fractional, NaN and 8-byte ones)', () => {
+  const kinds = [
+    ['uint8', Uint8Array, (i: number) => i % 256],
+    ['uint16', Uint16Array, (i: number) => 40000 + i],
+    ['int16', Int16Array, (i: number) => -20000 + i],
+    ['uint32', Uint32Array, (i: number) => 4e9 + i],
+    ['int32', Int32Array, (i: number) => -2e9 + i],
+    ['float32', Float32Array, (i: number) => (i % 7 === 0 ? NaN : -1.5 + i / 4)],
+    ['float64', Float64Array, (i: number) => (i % 7 === 0 ? NaN : -1e300 + i / 3)],
+  ] as const;
+  for (const [dtype, Array_, value] of kinds) {
+    const spec: TileSpec = { compression: 8, predictor: 1, dtype, width: 64, height: 2 };
+    const made = (base: number, x0: number): ShippedTile => {
+      const px = new Array_(128);
+      for (let i = 0; i < 128; i++) px[i] = value(base + i);
+      return { spec, x0, y0: 0, plane: 0, slot: newTileSlot(spec), bytes: new Uint8Array(deflateSync(Buffer.from(px.buffer))), fill: 0 };
+    };
+    const tiles = [made(0, 0), made(1000, 64)];
+    const w = assembleRaster(raster({ dtype, x0: 50, y0: 0, width: 30, height: 2, tiles: [0, 1] }), tiles, readyTiles(tiles), new ArrayBuffer(1024), 8);
+    // The value as the sample type holds it (float32 rounds).
+    const expected = (x: number, y: number) => {
+      const one = new Array_(1);
+      one[0] = value(x < 64 ? y * 64 + x : 1000 + y * 64 + x - 64);
+      return one[0];
+    };
+    for (let y = 0; y < 2; y++) for (let x = 0; x < 30; x++) assert.ok(Object.is(w.raw[y * 30 + x], expected(50 + x, y)), `${dtype} pixel ${50 + x},${y}: ${w.raw[y * 30 + x]}`);
   }
 });
 
