@@ -134,6 +134,23 @@ test('a coarse band is brought onto the fine grid, nearest neighbour, nodata out
   assert.deepEqual(Array.from(resampleNearest(fine, coarse)), [0, 1, 1, 2, 0, 1, 1, 2]);
 });
 
+test('onto a grid twice and three times as fine, offset and reaching past the source, every cell is the source cell under its centre', () => {
+  const coarse = grid({ raw: Uint16Array.from({ length: 7 * 5 }, (_, i) => 100 + i), width: 7, height: 5, geoTransform: [1000, 20, 0, 2000, 0, -20], epsg: 32633, nodata: 9 });
+  for (const [px, ox, oy] of [[10, 995, 2025], [20 / 3, 1003, 2011]] as const) {
+    const fine = grid({ width: 25, height: 19, geoTransform: [ox, px, 0, oy, 0, -px], epsg: 32633 });
+    const out = resampleNearest(fine, coarse);
+    for (let r = 0; r < fine.height; r++) {
+      for (let c = 0; c < fine.width; c++) {
+        // The centre of the fine cell, and the coarse cell it falls in.
+        const x = ox + (c + 0.5) * px, y = oy - (r + 0.5) * px;
+        const sc = Math.floor((x - 1000) / 20), sr = Math.floor((2000 - y) / 20);
+        const want = sc >= 0 && sc < 7 && sr >= 0 && sr < 5 ? 100 + sr * 7 + sc : 9;
+        assert.equal(out[r * fine.width + c], want, `cell ${c},${r} at ${px} m`);
+      }
+    }
+  }
+});
+
 test('a tile another thread is decoding is waited for after the tiles no thread has claimed are decoded', async () => {
   const { Worker } = await import('node:worker_threads');
   const busy = tile(1, 0, 0);
