@@ -10,8 +10,8 @@
  * best of `--rounds`, over the thread's CPU time, in ns a sample.
  */
 import os from 'node:os';
-import { assembleRasters, type ShippedRaster, type ShippedTile, WindowBuffer } from '../src/engine/worker/raster-window.ts';
-import type { Dtype, TileSpec } from '../src/engine/worker/tile-decode.ts';
+import { assembleRasters, newTileSlot, type ShippedRaster, type ShippedTile, slotState, TILE_STATE, WindowBuffer } from '../src/engine/worker/raster-window.ts';
+import { type Dtype, type TileSpec, typedArray } from '../src/engine/worker/tile-decode.ts';
 import { arg, cpuMs } from './main-thread.ts';
 
 /** A deterministic draw in [0, 1). */
@@ -22,15 +22,15 @@ function draws(seed: number): () => number {
 
 interface Layer { dtype: Dtype; side: number; metres: number; tiles: ShippedTile[] }
 
-/** A layer's four decoded tiles (2×2), filled with a pattern so no page is untouched. */
+/** A layer's four decoded tiles (2×2), filled with a pattern so no page is untouched, each slot marked ready. */
 function layer(dtype: Dtype, side: number, metres: number): Layer {
   const spec: TileSpec = { compression: 8, predictor: 1, dtype, width: side, height: side, samplesPerPixel: 1 };
   const tiles: ShippedTile[] = [];
   for (let k = 0; k < 4; k++) {
-    const slot = new SharedArrayBuffer(side * side * (dtype === 'uint8' ? 1 : 2) + 4);
-    const px = dtype === 'uint8' ? new Uint8Array(slot, 0, side * side) : new Uint16Array(slot, 0, side * side);
+    const slot = newTileSlot(spec);
+    const px = typedArray(dtype, slot, 0, side * side);
     for (let i = 0; i < px.length; i++) px[i] = (i * 7 + k) & 0xff;
-    new Int32Array(slot, slot.byteLength - 4, 1)[0] = 2;
+    Atomics.store(slotState(slot), 0, TILE_STATE.READY);
     tiles.push({ spec, x0: (k % 2) * side, y0: Math.floor(k / 2) * side, plane: 0, slot, bytes: null, fill: 0 });
   }
   return { dtype, side, metres, tiles };
@@ -45,12 +45,12 @@ function shipment(layers: Layer[], next: () => number): { tiles: ShippedTile[]; 
   const rasters: ShippedRaster[] = [];
   let samples = 0;
   for (let scene = 0; scene < 65; scene++) {
-    for (const l of layers) {
+    for (const [k, l] of layers.entries()) {
       const size = Math.ceil(sideM / l.metres);
       const x0 = Math.floor(cx * 2 * l.side - size / 2), y0 = Math.floor(cy * 2 * l.side - size / 2);
       const first = tiles.length;
       tiles.push(...l.tiles);
-      rasters.push({ key: `${scene}:${l.dtype}:${l.metres}`, x0, y0, width: size, height: size, dtype: l.dtype, samplesPerPixel: 1, planar: false, tiles: [first, first + 1, first + 2, first + 3], geoTransform: [0, l.metres, 0, 0, 0, -l.metres], epsg: 32630, nodata: 0, scale: 1, offset: 0 });
+      rasters.push({ key: `${scene}:${k}`, x0, y0, width: size, height: size, dtype: l.dtype, samplesPerPixel: 1, planar: false, tiles: [first, first + 1, first + 2, first + 3], geoTransform: [0, l.metres, 0, 0, 0, -l.metres], epsg: 32630, nodata: 0, scale: 1, offset: 0 });
       samples += size * size;
     }
   }
