@@ -20,7 +20,7 @@ import { addSceneBlocks, type SceneBlockSums, sceneBlockSums } from '../kernels/
 import { heightPercentiles } from '../kernels/height-percentiles.ts';
 import { radarContrast } from '../kernels/radar-contrast.ts';
 import type { Encoding } from '../kernels/raster.ts';
-import { type BlockFrame, blockFrame, localAffine, maskFor, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, WindowBuffer, type WorkerRaster } from './raster-window.ts';
+import { type BlockFrame, blockFrame, gridOf, localAffine, maskFor, masksOf, pixelSizeM, resampleNearest, ringFor, type LonLatFootprint, WindowBuffer, type WorkerRaster } from './raster-window.ts';
 import { maskFromBits, type PixelMask } from '../kernels/rasterise-mask.ts';
 import { CLEAR_MASK_LOOKUP, clearShare, type DigitalNumbers, qaAerosolLookups, qaPixelAnyBitLookup, qaPixelClearLookup, SCENE_USABLE, sceneFlags, sceneStats, sclClearLookup } from '../kernels/scene-stats.ts';
 import { bufferedClearMask } from '../kernels/dilate-mask.ts';
@@ -52,19 +52,6 @@ function need(rasters: ReadonlyMap<string, WorkerRaster>, key: string): WorkerRa
   const r = rasters.get(key);
   if (r === undefined) throw new Error(`the task was sent no raster ${key}`);
   return r;
-}
-
-const gridOf = (r: RasterGrid) => `${r.epsg}|${r.geoTransform.join(',')}|${r.width}x${r.height}`;
-
-/** The footprint's mask on each grid, made once: a plot's scenes of one tile share their grid. */
-function masksOf(footprint: LonLatFootprint): (r: RasterGrid) => PixelMask {
-  const masks = new Map<string, PixelMask>();
-  return (r) => {
-    const grid = gridOf(r);
-    let m = masks.get(grid);
-    if (m === undefined) masks.set(grid, (m = maskFor(r, footprint)));
-    return m;
-  };
 }
 
 function onGrid(target: WorkerRaster, source: WorkerRaster): WorkerRaster['raw'] {

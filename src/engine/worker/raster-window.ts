@@ -282,9 +282,26 @@ export function toPixels(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, fo
     : { type: 'MultiPolygon', coordinates: footprint.coordinates.map((p) => p.map(ring)) };
 }
 
+/** Where a raster's pixels lie, without its pixels. */
+type Grid = Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>;
+
 /** The plot on a raster's grid: pixels whose centre lies inside the footprint. */
-export function maskFor(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>, footprint: LonLatFootprint): PixelMask {
+export function maskFor(raster: Grid, footprint: LonLatFootprint): PixelMask {
   return rasteriseMask(toPixels(raster, footprint), raster.width, raster.height);
+}
+
+/** A grid's identity: rasters with the same key share every pixel's place. */
+export const gridOf = (r: Grid) => `${r.epsg}|${r.geoTransform.join(',')}|${r.width}x${r.height}`;
+
+/** The footprint's mask on each grid, made once: a plot's scenes of one tile, and its years of one layer, share their grid. */
+export function masksOf(footprint: LonLatFootprint): (r: Grid) => PixelMask {
+  const masks = new Map<string, PixelMask>();
+  return (r) => {
+    const grid = gridOf(r);
+    let m = masks.get(grid);
+    if (m === undefined) masks.set(grid, (m = maskFor(r, footprint)));
+    return m;
+  };
 }
 
 /** The local metric frame of a plot's blocks: metres east and north of its bounding box's south-west corner. */

@@ -21,7 +21,7 @@ import {
 } from '../../context/settlement.ts';
 import { round, yearList } from '../../context/wording.ts';
 import { OPEN_BUILDINGS_BAND_AT, openBuildingsNodata } from '../../sources/products/open-buildings/codes.ts';
-import { type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../raster-window.ts';
+import { gridOf, type LonLatFootprint, masksOf, ringFor, type WorkerRaster } from '../raster-window.ts';
 import type { GeoTransform } from '../../sources/reproject.ts';
 import { rasterAt } from './rasters.ts';
 
@@ -47,11 +47,31 @@ function side(cells: BuildingCells, mask: PixelMask, cellM2: number): Settlement
   };
 }
 
+type Grid = Parameters<typeof ringFor>[1] & { width: number };
+
+/**
+ * The plot and its ring on each grid of building cells, made once: a plot's years share their grid,
+ * and the ring's distance transform is the settlement's costliest step after the cells.
+ */
+function sidesOf(footprint: LonLatFootprint): (grid: Grid) => { plot: PixelMask; ring: PixelMask } {
+  const maskOf = masksOf(footprint);
+  const made = new Map<string, { plot: PixelMask; ring: PixelMask }>();
+  return (grid) => {
+    const key = gridOf(grid);
+    let m = made.get(key);
+    if (m === undefined) {
+      const plot = maskOf(grid);
+      made.set(key, (m = { plot, ring: ringFor(plot, grid, 0, BUFFER_M) }));
+    }
+    return m;
+  };
+}
+
 /**
  * One year read over the plot and its ring from a window of its building cells (PITCH_M, CELL_SUMS
  * samples a cell), or of the three bands (0.5 m, interleaved) gathered into cells here.
  */
-export function readSettlementYear(raster: WorkerRaster, footprint: LonLatFootprint, tiles: string[], asCells: boolean): SettlementYearBlock {
+export function readSettlementYear(raster: WorkerRaster, footprint: LonLatFootprint, tiles: string[], asCells: boolean, sidesOn = sidesOf(footprint)): SettlementYearBlock {
   const [ox, pw, , oy, , ph] = raster.geoTransform;
   const k = asCells ? 1 : Math.max(1, Math.round(PITCH_M / Math.abs(pw)));
   const cells = asCells
@@ -70,8 +90,7 @@ export function readSettlementYear(raster: WorkerRaster, footprint: LonLatFootpr
   const geoTransform: GeoTransform = [ox, pw * k, 0, oy, 0, ph * k];
   const grid = { geoTransform, epsg: raster.epsg, width: cells.width, height: cells.height };
   const cellM2 = Math.abs(geoTransform[1] * geoTransform[5]);
-  const plot = maskFor(grid, footprint);
-  const ring = ringFor(plot, grid, 0, BUFFER_M);
+  const { plot, ring } = sidesOn(grid);
   return { available: true, coverage: true, inside: side(cells, plot, cellM2), buffer: side(cells, ring, cellM2), tiles, epsg: raster.epsg };
 }
 
@@ -116,10 +135,11 @@ export function settlementBlock(p: SettlementProvenance, years: Record<Settlemen
 }
 
 export function computeSettlement(p: SettlementPrepared, rasters: ReadonlyMap<string, WorkerRaster>, plot: ContextPlot): SettlementBlock {
+  const sidesOn = sidesOf(plot.footprint);
   const years = Object.fromEntries(
     SETTLEMENT_YEARS.map((year) => {
       const y = p.years[year];
-      return [year, y.state === 'read' ? readSettlementYear(rasterAt(rasters, y.key), plot.footprint, y.tiles, y.cells) : settlementYearNotRead(y.state, y.why)];
+      return [year, y.state === 'read' ? readSettlementYear(rasterAt(rasters, y.key), plot.footprint, y.tiles, y.cells, sidesOn) : settlementYearNotRead(y.state, y.why)];
     }),
   ) as Record<SettlementYear, SettlementYearBlock>;
   return settlementBlock(p.provenance, years);
