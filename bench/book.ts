@@ -48,12 +48,11 @@ import { createPool, type EnginePool } from '../src/engine/worker/pool.ts';
 import { decodeTile, type TileSpec } from '../src/engine/worker/tile-decode.ts';
 import type { EngineTasks } from '../src/engine/worker/tasks.ts';
 import { type RasterShipment, unpackShipment } from '../src/engine/worker/shipment-wire.ts';
-import { createLogger } from '../src/log.ts';
 import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { farthestNextUseDecodes, lruDecodes } from './eviction-reference.ts';
-import { readAll } from './job.ts';
+import { jobEnds, readAll } from './job.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -213,7 +212,7 @@ async function bestOf(work: () => Promise<unknown>): Promise<number> {
 async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, cacheMb: string) {
   const cores = os.availableParallelism();
   const dataDir = join(w.dir, 'bench-data');
-  const log = createLogger('silent');
+  const { log, next: ended } = jobEnds();
   const store = await openStore({ databaseUrl, pgliteDir: 'memory://' });
   await store.migrate();
   const queue = await openQueue(store, { log, supervise: false });
@@ -232,7 +231,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     );
   }
   const memory = memorySampler(tiles);
-  const { seconds, mainBusyMs, mainCpuMs, processCpuMs, pool, states } = await readAll(store, queue, workspace.id);
+  const { seconds, mainBusyMs, mainCpuMs, processCpuMs, pool, states } = await readAll(store, queue, workspace.id, ended);
   const memoryPeaks = memory();
   const verdicts = await store.em().execute<{ v: string; n: string }[]>(`select object->>'verdict' as v, count(*) as n from evidence group by 1`);
   worker.stopTaking();
