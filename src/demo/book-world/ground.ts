@@ -11,6 +11,7 @@ const MARGIN_M = 300;
 /** The largest book: its ground (some 11 km across) stays within one MGRS square and one Open Buildings tile (12.5 km). */
 export const MAX_BOOK_PLOTS = 4_000;
 
+/** The one site of a book world: its name carries the book's size, so a writing thread rebuilds it from the name. */
 export const bookSiteName = (plots: number) => `book-${plots}`;
 
 function bookGround(plots: number, reachM: number): SiteGround {

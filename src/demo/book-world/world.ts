@@ -26,7 +26,6 @@ export function bookWorld(dataDir: string, seed: number, plots: number): BookWor
 
 export const bookPath = (w: BookWorld) => join(w.dir, 'plots.geojson');
 
-/** The one site of a book world: its name carries the book's size, so a writing thread rebuilds it from the name. */
 /** The plot book of a book world: every plot of the cadastre, in the cadastre's order (rows north to south). */
 export function bookPlots(w: BookWorld) {
   const frame = localFrame(...BOOK_CENTRE);
