@@ -218,7 +218,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   const queue = await openQueue(store, { log, supervise: false });
   const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(cores), LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
   const tiles = new CountedTiles({ maxBytes: config.decodedTileCacheBytes });
-  const sampled = sampledPool(createPool({ size: cores }));
+  const sampled = sampledPool(createPool({ size: cores, nice: config.poolNice }));
   const archive = await openDemoArchive({ dataDir, root: w.root });
   const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archive, engine: { pool: sampled.pool, tiles } });
   const { workspace } = await createWorkspace(store.em(), { name: 'Bench', plan: 'enterprise', email: 'bench@example.test', password: 'bench bench', role: 'portal' });
@@ -326,7 +326,7 @@ async function opticalJob(w: BookWorld, read: number, threads: number, cacheMb: 
   const dataDir = join(w.dir, 'bench-data');
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
   const tiles = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
-  const pool = createPool({ size: threads });
+  const pool = createPool({ size: threads, nice: config.poolNice });
   const archive = await openDemoArchive({ dataDir, root: w.root });
   const plots = ordered(bookFeatures(w, read));
   let scenes = 0;

@@ -21,6 +21,16 @@ export interface Config {
   dataDir: string;
   archive: ArchiveKind;
   poolSize: number;
+  /**
+   * How much lower than its process's own threads the raster pool's threads are scheduled (POOL_NICE,
+   * 0 to 19, nice(2) on Linux). The main thread posts the pool's next tasks and answers the API; with
+   * as many busy pool threads as cores it waited for a core while they waited for it. At 2 its event
+   * loop's 99th-percentile delay fell from 38 to 60 ms to 29 to 32 during a book's optical read on two
+   * cores, at 5 to 21 to 30, at 10 to 21 to 25, the read's pace unchanged (bench/RESULTS.md, "book").
+   * The threads yield to the host's other work too: at 10 a pool thread gets about a tenth of a core
+   * beside a busy thread of another process at 0, at 2 about two fifths (CFS weights).
+   */
+  poolNice: number;
   /** Threads of each API process that render PDF documents, off its event loop. */
   documentPoolSize: number;
   /** Threads of each API process that parse and validate uploaded plot files, off its event loop. */
@@ -213,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
     archive: oneOf(env, 'ARCHIVE', ARCHIVES, 'demo'),
     poolSize: integer(env, 'POOL_SIZE', os.availableParallelism(), 1, 256),
+    poolNice: integer(env, 'POOL_NICE', 2, 0, 19),
     documentPoolSize: integer(env, 'DOCUMENT_POOL_SIZE', requestThreads, 1, 64),
     intakePoolSize: integer(env, 'INTAKE_POOL_SIZE', requestThreads, 1, 64),
     alertPoolSize: integer(env, 'ALERT_POOL_SIZE', requestThreads, 1, 64),

@@ -14,6 +14,8 @@ describe('config', () => {
     assert.equal(c.role, 'serve');
     assert.equal(c.baseUrl, 'http://localhost:8080/api/v1');
     assert.ok(c.poolSize >= 1);
+    assert.equal(c.poolNice, 2);
+    assert.equal(loadConfig({ POOL_NICE: '0' }).poolNice, 0);
   });
 
   test('the API renders documents and validates uploads on at most two threads each unless told', () => {
@@ -83,6 +85,8 @@ describe('config', () => {
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
     ['POOL_SIZE', { POOL_SIZE: '0' }],
+    ['POOL_NICE', { POOL_NICE: '20' }],
+    ['POOL_NICE', { POOL_NICE: '-5' }],
     ['DOCUMENT_POOL_SIZE', { DOCUMENT_POOL_SIZE: '0' }],
     ['INTAKE_POOL_SIZE', { INTAKE_POOL_SIZE: 'two' }],
     ['ROLE', { ROLE: 'boss' }],

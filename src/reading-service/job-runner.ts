@@ -308,7 +308,7 @@ export async function startEvidenceWorker(
   // Read once: a campaign's figures reach evidence from the next start, as the committed regions do.
   const calibration = await loadCalibrationTable({ dataDir: config.dataDir, archive: config.archive });
   // A process that also serves map tiles shares its pool and decoded tiles with them (decision 4: one pool a process); their owner closes them.
-  const pool = options.engine?.pool ?? createPool({ size: config.poolSize });
+  const pool = options.engine?.pool ?? createPool({ size: config.poolSize, nice: config.poolNice });
   const ownsPool = options.engine === undefined;
   const stopping = new AbortController();
   const tiles = options.engine?.tiles ?? new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });

@@ -127,7 +127,7 @@ export function openMapTiles(deps: MapTilesDeps): MapTiles {
 
 /** The engine's pool and decoded tiles of a process; a process that reads evidence keeps its threads started, one that only draws tiles starts them on demand. */
 export function openEngine(config: Config, keepThreads: boolean): { pool: EnginePool; tiles: DecodedTiles } {
-  return { pool: createPool({ size: config.poolSize, minThreads: keepThreads ? config.poolSize : 0 }), tiles: new DecodedTiles({ maxBytes: config.decodedTileCacheBytes }) };
+  return { pool: createPool({ size: config.poolSize, nice: config.poolNice, minThreads: keepThreads ? config.poolSize : 0 }), tiles: new DecodedTiles({ maxBytes: config.decodedTileCacheBytes }) };
 }
 
 /** A process's map tiles as configured: drawn in its engine, kept under the data directory. */

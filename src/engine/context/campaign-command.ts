@@ -55,7 +55,7 @@ export interface CampaignOptions {
 
 /** Runs `work` with a control reader over the engine on `archive`, then closes the pool and the archive. */
 async function withEngine<T>(config: Config, archive: Archive, work: (read: ControlReader) => Promise<T>): Promise<T> {
-  const pool = createPool({ size: config.poolSize });
+  const pool = createPool({ size: config.poolSize, nice: config.poolNice });
   try {
     const deps: EngineDeps = { archive, pool, tiles: new DecodedTiles({ maxBytes: config.decodedTileCacheBytes }), signingKey: loadSigningKey(config.signingKeyPem, config.dataDir), whisp: config.whisp };
     return await work(engineReader(deps));

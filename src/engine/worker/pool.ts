@@ -41,6 +41,11 @@ export interface PoolOptions {
   filename?: string | URL;
   /** What the pool is for, as its refusals name it (default: engine). */
   name?: string;
+  /**
+   * How much lower than the process's own threads its threads are scheduled (nice(2) on Linux,
+   * applied by piscina as each thread starts; default 0). The raster pool takes POOL_NICE (config.ts).
+   */
+  nice?: number;
 }
 
 export interface EnginePool<M extends TaskShapes<M> = EngineTasks> {
@@ -77,6 +82,7 @@ function wholeNumber(name: string, value: number, min: number, max: number): num
 
 export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolOptions): EnginePool<M> {
   const size = wholeNumber('size (POOL_SIZE)', options.size, 1, MAX_POOL_SIZE);
+  const nice = wholeNumber('nice (POOL_NICE)', options.nice ?? 0, 0, 19);
   const minThreads = wholeNumber('minThreads', options.minThreads ?? size, 0, size);
   const idleTimeout = wholeNumber('idleTimeoutMs', options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, 0, 24 * 3600_000);
   const maxQueue = wholeNumber('maxQueue', options.maxQueue ?? QUEUE_PER_THREAD * size, 0, 1_000_000);
@@ -90,6 +96,7 @@ export function createPool<M extends TaskShapes<M> = EngineTasks>(options: PoolO
     maxQueue,
     // A task is one plot: it runs alone on its thread.
     concurrentTasksPerWorker: 1,
+    niceIncrement: nice,
   });
   let closed = false;
   return {

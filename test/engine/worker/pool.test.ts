@@ -2,12 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPool, PoolError } from '../../../src/engine/worker/pool.ts';
 import { newTileSlot, slotState, TILE_STATE } from '../../../src/engine/worker/raster-window.ts';
-import type * as Tasks from '../../fixtures/pool-tasks.ts';
+import * as Tasks from '../../fixtures/pool-tasks.ts';
 
 type FixtureTasks = {
   rendezvous: { params: Parameters<typeof Tasks.rendezvous>[0]; result: number };
   decodeShared: { params: Parameters<typeof Tasks.decodeShared>[0]; result: number };
   echo: { params: unknown; result: unknown };
+  niceness: { params: undefined; result: number };
 };
 const FIXTURE = new URL('../../fixtures/pool-tasks.ts', import.meta.url);
 
@@ -18,6 +19,8 @@ test('refuses options out of range, naming the option', () => {
     [{ size: 2, minThreads: 3 }, /"minThreads" must be a whole number from 0 to 2/],
     [{ size: 2, maxQueue: -1 }, /"maxQueue"/],
     [{ size: 2, idleTimeoutMs: Number.NaN }, /"idleTimeoutMs"/],
+    [{ size: 2, nice: 20 }, /"nice \(POOL_NICE\)" must be a whole number from 0 to 19/],
+    [{ size: 2, nice: -1 }, /"nice \(POOL_NICE\)"/],
   ];
   for (const [options, message] of bad) {
     assert.throws(() => createPool({ filename: FIXTURE, ...(options as { size: number }) }), (err: unknown) => err instanceof PoolError && err.code === 'pool_option_invalid' && message.test(err.message));
@@ -34,6 +37,19 @@ test('runs as many tasks at once as it has threads', async () => {
   } finally {
     await pool.close();
   }
+});
+
+test('pool threads are scheduled as told below the process\'s own threads, and as its own by default', async () => {
+  const own = Tasks.niceness();
+  for (const [nice, expected] of [[undefined, own], [0, own], [2, own + 2], [10, own + 10]] as const) {
+    const pool = createPool<FixtureTasks>({ size: 1, filename: FIXTURE, ...(nice === undefined ? {} : { nice }) });
+    try {
+      assert.equal(await pool.run('niceness', undefined), Math.min(19, expected), `nice ${String(nice)}`);
+    } finally {
+      await pool.close();
+    }
+  }
+  assert.equal(Tasks.niceness(), own, 'the calling thread keeps its priority');
 });
 
 test('a pool of one thread runs its tasks one after another', async () => {
