@@ -176,10 +176,9 @@ function helperCores(before: ReturnType<typeof threadTimes>, after: ReturnType<t
 
 /**
  * A logger for a bench's worker that writes nothing and tells when a job has logged its end. The
- * bench waits on that, and counts the register's unread plots only then (and once a second besides,
- * for a job that ends otherwise):
- * counted every 100 ms, on the embedded PGlite that count ran on the main thread whose time a bench
- * reports, some 2 ms each over a 4,000-plot register.
+ * bench waits on that and counts the register's unread plots only then, and once a second for a job
+ * that ends otherwise. Counted every 100 ms, on the embedded PGlite that count ran on the main thread
+ * whose time a bench reports, some 2 ms each over a 4,000-plot register.
  */
 export function jobEnds(): { log: Logger; next: () => Promise<void> } {
   let waiting: Array<() => void> = [];

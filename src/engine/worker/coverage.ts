@@ -9,12 +9,12 @@ import type { Raster } from '../kernels/raster.ts';
 import type { PixelMask } from '../kernels/rasterise-mask.ts';
 import { transformer } from '../sources/reproject.ts';
 import type { TypedArray } from './tile-decode.ts';
+import type { RasterGrid } from './tasks.ts';
 import { type LonLatFootprint, maskFor, pixelSizeM, ringFor, toPixels, type WorkerRaster } from './raster-window.ts';
 
-type Grid = Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>;
 
 /** A raster's grid cut to the footprint's extent, wherever the raster's own window ends. */
-function plotGrid(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, footprint: LonLatFootprint): Grid {
+function plotGrid(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, footprint: LonLatFootprint): RasterGrid {
   const px = toPixels(raster, footprint);
   let minX = Infinity;
   let minY = Infinity;
@@ -67,7 +67,7 @@ export function ringCoverage(grid: Pick<WorkerRaster, 'geoTransform' | 'epsg' | 
   const g = plotGrid(grid, footprint);
   const pad = Math.ceil(outerM / pixelSizeM(grid).y) + 1;
   const [ox, pw, rx, oy, ry, ph] = g.geoTransform;
-  const padded: Grid = { geoTransform: [ox - pad * (pw + rx), pw, rx, oy - pad * (ry + ph), ry, ph], epsg: g.epsg, width: g.width + 2 * pad, height: g.height + 2 * pad };
+  const padded: RasterGrid = { geoTransform: [ox - pad * (pw + rx), pw, rx, oy - pad * (ry + ph), ry, ph], epsg: g.epsg, width: g.width + 2 * pad, height: g.height + 2 * pad };
   return coverageShare(read, ringFor(maskFor(padded, footprint), padded, innerM, outerM).count);
 }
 
@@ -87,7 +87,7 @@ export function markRead(read: Uint8Array, raw: TypedArray, nodata: number | nul
  * coverage over its kept scenes. Scenes of one grid are merged first, so each grid is looked up
  * once per plot pixel.
  */
-export function unionCoverage(first: Grid, grids: Iterable<{ grid: Grid; read: Uint8Array }>, footprint: LonLatFootprint): number {
+export function unionCoverage(first: RasterGrid, grids: Iterable<{ grid: RasterGrid; read: Uint8Array }>, footprint: LonLatFootprint): number {
   const ref = plotGrid(first, footprint);
   const mask = maskFor(ref, footprint);
   if (mask.count === 0) return 0;

@@ -12,6 +12,7 @@
 import { type GeoTransform, metresPerDegree, transformer } from '../sources/reproject.ts';
 import { BYTES_PER_SAMPLE, decodeTile, decodedByteLength, type Dtype, type TileSpec, type TypedArray, typedArray } from './tile-decode.ts';
 import type { LocalAffine } from '../kernels/block-index.ts';
+import type { RasterGrid } from './tasks.ts';
 import { type PixelFootprint, type PixelMask, rasteriseMask, ringMask } from '../kernels/rasterise-mask.ts';
 
 /**
@@ -282,19 +283,16 @@ export function toPixels(raster: Pick<WorkerRaster, 'geoTransform' | 'epsg'>, fo
     : { type: 'MultiPolygon', coordinates: footprint.coordinates.map((p) => p.map(ring)) };
 }
 
-/** Where a raster's pixels lie, without its pixels. */
-type Grid = Pick<WorkerRaster, 'geoTransform' | 'epsg' | 'width' | 'height'>;
-
 /** The plot on a raster's grid: pixels whose centre lies inside the footprint. */
-export function maskFor(raster: Grid, footprint: LonLatFootprint): PixelMask {
+export function maskFor(raster: RasterGrid, footprint: LonLatFootprint): PixelMask {
   return rasteriseMask(toPixels(raster, footprint), raster.width, raster.height);
 }
 
 /** A grid's identity: rasters with the same key share every pixel's place. */
-export const gridOf = (r: Grid) => `${r.epsg}|${r.geoTransform.join(',')}|${r.width}x${r.height}`;
+export const gridOf = (r: RasterGrid) => `${r.epsg}|${r.geoTransform.join(',')}|${r.width}x${r.height}`;
 
 /** The footprint's mask on each grid, made once: a plot's scenes of one tile, and its years of one layer, share their grid. */
-export function masksOf(footprint: LonLatFootprint): (r: Grid) => PixelMask {
+export function masksOf(footprint: LonLatFootprint): (r: RasterGrid) => PixelMask {
   const masks = new Map<string, PixelMask>();
   return (r) => {
     const grid = gridOf(r);

@@ -21,7 +21,8 @@ import {
 } from '../../context/settlement.ts';
 import { round, yearList } from '../../context/wording.ts';
 import { OPEN_BUILDINGS_BAND_AT, openBuildingsNodata } from '../../sources/products/open-buildings/codes.ts';
-import { gridOf, type LonLatFootprint, masksOf, ringFor, type WorkerRaster } from '../raster-window.ts';
+import { gridOf, type LonLatFootprint, maskFor, ringFor, type WorkerRaster } from '../raster-window.ts';
+import type { RasterGrid } from '../tasks.ts';
 import type { GeoTransform } from '../../sources/reproject.ts';
 import { rasterAt } from './rasters.ts';
 
@@ -47,20 +48,17 @@ function side(cells: BuildingCells, mask: PixelMask, cellM2: number): Settlement
   };
 }
 
-type Grid = Parameters<typeof ringFor>[1] & { width: number };
-
 /**
  * The plot and its ring on each grid of building cells, made once: a plot's years share their grid,
  * and the ring's distance transform is the settlement's costliest step after the cells.
  */
-function sidesOf(footprint: LonLatFootprint): (grid: Grid) => { plot: PixelMask; ring: PixelMask } {
-  const maskOf = masksOf(footprint);
+function sidesOf(footprint: LonLatFootprint): (grid: RasterGrid) => { plot: PixelMask; ring: PixelMask } {
   const made = new Map<string, { plot: PixelMask; ring: PixelMask }>();
   return (grid) => {
     const key = gridOf(grid);
     let m = made.get(key);
     if (m === undefined) {
-      const plot = maskOf(grid);
+      const plot = maskFor(grid, footprint);
       made.set(key, (m = { plot, ring: ringFor(plot, grid, 0, BUFFER_M) }));
     }
     return m;
