@@ -80,8 +80,22 @@ export function admitStudio(plan: Plan): void {
 }
 
 /** Charges one unit for a finished read; the unique read id makes a second charge for the same read impossible. */
-export async function chargeRead(em: Em, input: { workspaceId: string; plotId: string; readId: string; at: Date }) {
-  em.create(EvidenceUnit, { id: crypto.randomUUID(), workspaceId: input.workspaceId, plotId: input.plotId, readId: input.readId, usedAt: input.at });
+export async function chargeRead(em: Em, input: ReadCharge): Promise<void> {
+  await chargeReads(em, [input]);
+}
+
+export interface ReadCharge {
+  workspaceId: string;
+  plotId: string;
+  readId: string;
+  at: Date;
+}
+
+/** A unit for each of several finished reads, in one statement: a job stores its reads a group at a time. */
+export async function chargeReads(em: Em, inputs: readonly ReadCharge[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const rows: EvidenceUnit[] = inputs.map((i) => ({ id: crypto.randomUUID(), workspaceId: i.workspaceId, plotId: i.plotId, readId: i.readId, usedAt: i.at }));
+  await em.getKysely<{ evidence_units: EvidenceUnit }>({ columnNamingStrategy: 'property', convertValues: true }).insertInto('evidence_units').values(rows).execute();
 }
 
 function title(plan: Plan): string {

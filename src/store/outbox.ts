@@ -40,6 +40,16 @@ export function writeEvent(tx: Em, workspaceId: string, type: EventType, data: o
   return id;
 }
 
+/**
+ * Several events written at once, in one statement of `tx` (its own, not its unit of work): a job
+ * reports a group of reads together. Answers the event ids, in order.
+ */
+export async function writeEvents(tx: Em, events: ReadonlyArray<{ workspaceId: string; type: EventType; data: object; at: Date }>): Promise<string[]> {
+  const rows: OutboxEvent[] = events.map((e) => ({ id: `evt_${randomUUID()}`, workspaceId: e.workspaceId, type: e.type, data: e.data, createdAt: e.at, dispatchedAt: null }));
+  if (rows.length > 0) await tx.getKysely<{ outbox: OutboxEvent }>({ columnNamingStrategy: 'property', convertValues: true }).insertInto('outbox').values(rows).execute();
+  return rows.map((r) => r.id);
+}
+
 /** Writes an event that goes to one endpoint only (the test route), already counted as dispatched, at once. */
 export async function writeDispatchedEvent(em: Em, workspaceId: string, type: EventType, data: object, at: Date): Promise<string> {
   const id = `evt_${randomUUID()}`;

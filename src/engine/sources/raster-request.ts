@@ -53,8 +53,22 @@ export function tilesRead(w: Pick<ProductWindows<string>, 'tiles' | 'notRead'>):
   return w.tiles.filter((t) => !w.notRead.includes(t));
 }
 
+/**
+ * A short name for each opened COG, never given to another, that request keys carry in place of its
+ * address: a plot's task names some 300 windows, and with the address in each (about 200
+ * characters) the keys were most of what its message cloned and its maps hashed on the main thread.
+ */
+const handles = new WeakMap<Cog, string>();
+let lastHandle = 0;
+
+function handleOf(cog: Cog): string {
+  let h = handles.get(cog);
+  if (h === undefined) handles.set(cog, (h = `c${(++lastHandle).toString(36)}`));
+  return h;
+}
+
 export function rasterRequest(cog: Cog, window: PixelWindow, band?: number): RasterRequest {
-  const key = `${cog.id}#${band ?? '*'}@${window.x0},${window.y0},${window.width}x${window.height}`;
+  const key = `${handleOf(cog)}#${band ?? '*'}@${window.x0},${window.y0},${window.width}x${window.height}`;
   return band === undefined ? { key, cog, window } : { key, cog, window, band };
 }
 
@@ -103,6 +117,6 @@ export function mosaicForBox(opened: ReadonlyArray<PromiseSettledResult<Cog>>, b
     parts.push({ cog, window: part, x: Math.round(dx) + part.x0 - window.x0, y: Math.round(dy) + part.y0 - window.y0 });
   }
   if (parts.length === 0) throw outside;
-  const key = `mosaic(${parts.map((p) => `${p.cog.id}@${p.window.x0},${p.window.y0},${p.window.width}x${p.window.height}`).join('|')})@${window.width}x${window.height}`;
+  const key = `mosaic(${parts.map((p) => `${handleOf(p.cog)}@${p.window.x0},${p.window.y0},${p.window.width}x${p.window.height}`).join('|')})@${window.width}x${window.height}`;
   return { request: missing.length === 0 ? { key, cog: ref, window, parts } : { key, cog: ref, window, parts, fill: fill(ref) }, missing };
 }
