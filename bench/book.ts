@@ -168,17 +168,10 @@ function memorySampler(tiles: DecodedTiles) {
 
 /**
  * The ms to decode the job's distinct tiles once each, on this thread: each kind's sampled tiles
- * timed in the fastest of their rounds, times the kind's distinct tiles. A kind that drew no
+ * timed at their fastest (`fastest`), times the kind's distinct tiles. A kind that drew no
  * sample (rare: a few tiles) takes the mean over every sample.
  */
-async function decodeMs(samples: ReturnType<typeof sampledPool>['samples'], distinct: Map<string, number>) {
-  const msByKind = new Map<string, number>();
-  for (const [kind, s] of samples) {
-    const ms = await bestOf(async () => {
-      for (const t of s.kept) decodeTile(t.bytes, t.spec);
-    });
-    msByKind.set(kind, ms / s.kept.length);
-  }
+function decodeMs(samples: ReturnType<typeof sampledPool>['samples'], distinct: Map<string, number>, msByKind: Map<string, number>) {
   const sampledMs = [...samples].reduce((sum, [kind, s]) => sum + msByKind.get(kind)! * s.kept.length, 0);
   const sampledTiles = [...samples.values()].reduce((n, s) => n + s.kept.length, 0);
   const fallback = sampledTiles === 0 ? 0 : sampledMs / sampledTiles;
@@ -191,19 +184,29 @@ async function decodeMs(samples: ReturnType<typeof sampledPool>['samples'], dist
 }
 
 /**
- * Rounds a measured piece of work is timed in; the limit takes the fastest. A limit is what the work
- * costs on a core of its own, and on a shared host a round may lose its core to other work: one
- * round's time moved the sampled decode by half between runs.
+ * Rounds each piece of the limit's work is timed in, a pause apart, every piece once a round; the
+ * limit takes each piece's fastest round. A limit is what the work costs on a core of its own, and
+ * a shared host's core is not always that: on a 2-core host the same sampled tiles decoded at 8 ms
+ * a tile for seconds and at 13 to 14 ms for the next seconds, within one process, so three rounds
+ * back to back (the rule before) caught one state or the other and the limit moved by half between
+ * runs of the same job (bench/RESULTS.md, "book").
  */
-const TIMED_ROUNDS = 3;
+const TIMED_ROUNDS = 6;
+const ROUND_PAUSE_MS = 500;
 
-/** The fastest of TIMED_ROUNDS timed runs of `work`, in ms. */
-async function bestOf(work: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
+/**
+ * The fastest of TIMED_ROUNDS rounds of each of `pieces`, in ms: every piece runs once a round, in
+ * turn, the rounds a pause apart, so each piece meets the host in its several states.
+ */
+async function fastest(pieces: ReadonlyArray<() => Promise<unknown> | unknown>): Promise<number[]> {
+  const best = pieces.map(() => Infinity);
   for (let r = 0; r < TIMED_ROUNDS; r++) {
-    const t = perf.now();
-    await work();
-    best = Math.min(best, perf.now() - t);
+    if (r > 0) await new Promise((wake) => setTimeout(wake, ROUND_PAUSE_MS));
+    for (let k = 0; k < pieces.length; k++) {
+      const t = perf.now();
+      await pieces[k]();
+      best[k] = Math.min(best[k], perf.now() - t);
+    }
   }
   return best;
 }
@@ -254,11 +257,17 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     return () => computePlan(plan, { pool: kernel, tiles: warm });
   }));
   for (let round = 0; round < 2; round++) for (const run of runs) await run();
-  let kernelMs = 0;
-  for (const run of runs) kernelMs += await bestOf(run);
+  // The plots' kernels and each tile kind's decodes, timed in the same rounds.
+  const kinds = [...sampled.samples];
+  const times = await fastest([
+    ...runs,
+    ...kinds.map(([, s]) => () => {
+      for (const t of s.kept) decodeTile(t.bytes, t.spec);
+    }),
+  ]);
   await kernel.close();
-  const kernelMsPerPlot = kernelMs / sample.length;
-  const decode = await decodeMs(sampled.samples, tiles.distinctByKind());
+  const kernelMsPerPlot = times.slice(0, runs.length).reduce((a, b) => a + b, 0) / sample.length;
+  const decode = decodeMs(sampled.samples, tiles.distinctByKind(), new Map(kinds.map(([kind, s], k) => [kind, times[runs.length + k] / s.kept.length])));
   await worker.close();
   await store.close();
   const limitSeconds = (decode.totalMs + features.length * kernelMsPerPlot) / 1000 / cores;
