@@ -52,7 +52,7 @@ import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { farthestNextUseDecodes, lruDecodes } from './eviction-reference.ts';
-import { jobEnds, readAll } from './job.ts';
+import { jobEnds, readAll, threadTimes } from './job.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -195,20 +195,30 @@ const TIMED_ROUNDS = 6;
 const ROUND_PAUSE_MS = 500;
 
 /**
- * The fastest of TIMED_ROUNDS rounds of each of `pieces`, in ms: every piece runs once a round, in
- * turn, the rounds a pause apart, so each piece meets the host in its several states.
+ * The least cost over TIMED_ROUNDS rounds of each of `pieces`, in ms: every piece runs once a round,
+ * in turn, the rounds a pause apart, so each piece meets the host in its several states. A piece's
+ * cost is what it answers, or its wall time where it answers nothing.
  */
-async function fastest(pieces: ReadonlyArray<() => Promise<unknown> | unknown>): Promise<number[]> {
+async function fastest(pieces: ReadonlyArray<() => Promise<number | void> | number | void>): Promise<number[]> {
   const best = pieces.map(() => Infinity);
   for (let r = 0; r < TIMED_ROUNDS; r++) {
     if (r > 0) await new Promise((wake) => setTimeout(wake, ROUND_PAUSE_MS));
     for (let k = 0; k < pieces.length; k++) {
       const t = perf.now();
-      await pieces[k]();
-      best[k] = Math.min(best[k], perf.now() - t);
+      const cost = await pieces[k]();
+      best[k] = Math.min(best[k], typeof cost === 'number' ? cost : perf.now() - t);
     }
   }
   return best;
+}
+
+/** The ms a thread of this process has run (Linux's schedstat), or null where that cannot be read. */
+function threadRunMs(tid: string): number | null {
+  try {
+    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 /** One job over the first `read` plots of a book, in this process: what `--child` prints. */
@@ -245,10 +255,13 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   // Every distinct tile has its kind noted once.
   const distinct = tiles.kinds.size;
   const eviction = evictionReferences(tiles, distinct);
-  // The plots' kernel time: a sample of plots' plot tasks run again on one thread with every tile already decoded.
+  // The plots' kernel time: a sample of plots' tasks run again on one thread with every tile already
+  // decoded, each plot's cost the CPU that thread spent on its tasks (the main thread's planning and
+  // shipping for them, which a wall time held, is the main thread's figure, not the pool's work).
   // Every plot of the sample runs twice before any is timed: timed as each first came, the first plots
   // met the thread's code before V8 had optimised it, and the limit's kernel time moved by a quarter
   // between runs of the same job.
+  const threadsBefore = threadTimes();
   const kernel = createPool({ size: 1 });
   const warm = new DecodedTiles({ maxBytes: config.decodedTileCacheBytes });
   const sample = features.filter((_, k) => k % Math.max(1, Math.floor(features.length / 12)) === 0).slice(0, 12);
@@ -257,12 +270,19 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     return () => computePlan(plan, { pool: kernel, tiles: warm });
   }));
   for (let round = 0; round < 2; round++) for (const run of runs) await run();
+  const kernelThread = [...threadTimes()].find(([tid, t]) => t.name === 'WorkerThread' && !threadsBefore.has(tid))?.[0];
+  const onThread = (run: () => Promise<unknown>) => async () => {
+    const before = kernelThread === undefined ? null : threadRunMs(kernelThread);
+    await run();
+    const after = kernelThread === undefined ? null : threadRunMs(kernelThread);
+    return before === null || after === null ? undefined : after - before;
+  };
   // The plots' kernels and each tile kind's decodes, timed in the same rounds. Each kind decodes into
   // one buffer, as the pool's threads decode into slots: a fresh buffer a tile, beside the job's
   // decoded tiles and heap still held here, set off full collections that the timings then counted.
   const kinds = [...sampled.samples];
   const times = await fastest([
-    ...runs,
+    ...runs.map(onThread),
     ...kinds.map(([, s]) => {
       const into = new ArrayBuffer(Math.max(...s.kept.map((t) => decodedByteLength(t.spec))));
       return () => {

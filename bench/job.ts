@@ -123,7 +123,7 @@ async function singlePlot(root: string, dataDir: string, poolSize: number) {
  * threads spent the job (`pool`), and the plots' states at the end.
  */
 /** Nanoseconds each thread of this process has run, and waited runnable for a core, by thread id and name (Linux's schedstat; empty elsewhere). */
-function threadTimes(): Map<string, { name: string; run: number; wait: number }> {
+export function threadTimes(): Map<string, { name: string; run: number; wait: number }> {
   const out = new Map<string, { name: string; run: number; wait: number }>();
   let tids: string[];
   try {
