@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { admitReads, allowanceStatus, chargeRead } from '../../src/accounts/allowance.ts';
+import { admitReads, allowanceStatus, chargeRead, chargeReads } from '../../src/accounts/allowance.ts';
 import { HTTP_STATUS } from '../../src/api/errors.ts';
 import { DomainError } from '../../src/errors.ts';
 import { Workspace, type Plan } from '../../src/store/entities/index.ts';
@@ -26,9 +26,8 @@ for (const backend of BACKENDS) {
 
     /** Writes `n` finished reads, `ageDays` old, each for its own read. */
     async function reads(w: { id: string }, n: number, ageDays = 1) {
-      const em = db.store.em();
-      for (let i = 0; i < n; i++) chargeRead(em, { workspaceId: w.id, plotId: crypto.randomUUID(), readId: crypto.randomUUID(), at: new Date(now.getTime() - ageDays * DAY) });
-      await em.flush();
+      const at = new Date(now.getTime() - ageDays * DAY);
+      await chargeReads(db.store.em(), Array.from({ length: n }, () => ({ workspaceId: w.id, plotId: crypto.randomUUID(), readId: crypto.randomUUID(), at })));
     }
 
     const refusal = (code: string, pattern?: RegExp) => (err: unknown) =>
@@ -73,13 +72,10 @@ for (const backend of BACKENDS) {
       const plotId = crypto.randomUUID();
       const em = db.store.em();
       const firstRead = crypto.randomUUID();
-      chargeRead(em, { workspaceId: w.id, plotId, readId: firstRead, at: now });
-      chargeRead(em, { workspaceId: w.id, plotId, readId: crypto.randomUUID(), at: now });
-      await em.flush();
+      await chargeRead(em, { workspaceId: w.id, plotId, readId: firstRead, at: now });
+      await chargeRead(em, { workspaceId: w.id, plotId, readId: crypto.randomUUID(), at: now });
       assert.equal((await allowanceStatus(db.store.em(), w, now)).used, 2);
-      const again = db.store.em();
-      chargeRead(again, { workspaceId: w.id, plotId, readId: firstRead, at: now });
-      await assert.rejects(again.flush());
+      await assert.rejects(chargeRead(db.store.em(), { workspaceId: w.id, plotId, readId: firstRead, at: now }));
       assert.equal((await allowanceStatus(db.store.em(), w, now)).used, 2);
     });
 
