@@ -92,17 +92,18 @@ describe('intake turns between workspaces', () => {
     const c1 = outcome('C1', 'C', small);
     assert.deepEqual({ running: (await health()).body.intake.running, waiting: (await health()).body.intake.waiting }, { running: 1, waiting: 3 });
 
-    // C waits for A1's turn and then B1's: past one turn, the intake reads stalled.
+    // C waits for A1's turn and then B1's: past one turn, the intake reads stalled. On a loaded machine a
+    // turn's thread may still be stopping as its budget runs out, and /health names that first while it lasts.
+    const waited = /an upload has waited \d+ s for an intake thread, longer than one turn may take \(FILE_TIME_BUDGET_MS, 10 s\)/;
     let degraded: Awaited<ReturnType<typeof health>> | null = null;
     while (degraded === null && !served.includes('C1')) {
       const reply = await health();
-      if (reply.body.intake.ok === false) degraded = reply;
+      if (reply.body.intake.ok === false && waited.test(reply.body.intake.error)) degraded = reply;
       else await sleep(50);
     }
-    assert.ok(degraded, 'the intake read stalled while C waited');
+    assert.ok(degraded, 'the intake read stalled, naming the wait, while C waited');
     assert.equal(degraded.status, 503);
     assert.equal(degraded.body.status, 'degraded');
-    assert.match(degraded.body.intake.error, /an upload has waited \d+ s for an intake thread, longer than one turn may take \(FILE_TIME_BUDGET_MS, 10 s\)/);
 
     const [A1, A2, B1, C1] = await Promise.all([a1, a2, b1, c1]);
     assert.deepEqual(served, ['A1', 'B1', 'C1', 'A2'], 'B and C go ahead of A\'s second file, which came before them');
