@@ -29,30 +29,41 @@ export interface OutboxEventRow {
   data: object;
 }
 
+/** An event's id: `evt_` and a UUID, the id every delivery of it carries. */
+const newEventId = () => `evt_${randomUUID()}`;
+
 /**
  * Adds the event to `tx`'s unit of work; it is written when the transaction commits, so it exists
  * exactly when what it reports does. Answers the event id (`evt_…`). `data` is the event's `data` of
  * spec 6.2, links built from the service's BASE_URL.
  */
 export function writeEvent(tx: Em, workspaceId: string, type: EventType, data: object, at: Date): string {
-  const id = `evt_${randomUUID()}`;
+  const id = newEventId();
   tx.create(OutboxEvent, { id, workspaceId, type, data, createdAt: at, dispatchedAt: null });
   return id;
+}
+
+/** An event `writeEvents` writes. */
+export interface OutboxEventInput {
+  workspaceId: string;
+  type: EventType;
+  data: object;
+  at: Date;
 }
 
 /**
  * Several events written at once, in one statement of `tx` (its own, not its unit of work): a job
  * reports a group of reads together. Answers the event ids, in order.
  */
-export async function writeEvents(tx: Em, events: ReadonlyArray<{ workspaceId: string; type: EventType; data: object; at: Date }>): Promise<string[]> {
-  const rows: OutboxEvent[] = events.map((e) => ({ id: `evt_${randomUUID()}`, workspaceId: e.workspaceId, type: e.type, data: e.data, createdAt: e.at, dispatchedAt: null }));
+export async function writeEvents(tx: Em, events: readonly OutboxEventInput[]): Promise<string[]> {
+  const rows: OutboxEvent[] = events.map((e) => ({ id: newEventId(), workspaceId: e.workspaceId, type: e.type, data: e.data, createdAt: e.at, dispatchedAt: null }));
   if (rows.length > 0) await tx.getKysely<{ outbox: OutboxEvent }>({ columnNamingStrategy: 'property', convertValues: true }).insertInto('outbox').values(rows).execute();
   return rows.map((r) => r.id);
 }
 
 /** Writes an event that goes to one endpoint only (the test route), already counted as dispatched, at once. */
 export async function writeDispatchedEvent(em: Em, workspaceId: string, type: EventType, data: object, at: Date): Promise<string> {
-  const id = `evt_${randomUUID()}`;
+  const id = newEventId();
   await em.execute(
     'insert into outbox (id, workspace_id, type, data, created_at, dispatched_at) values (?, ?, ?, ?::jsonb, ?, ?)',
     [id, workspaceId, type, JSON.stringify(data), at, at],

@@ -9,14 +9,14 @@
  * `complete` and `fail` write only while the plot is still held by the job that read it, so a
  * read is stored (and paid for) at most once; each writes its event in the same transaction.
  */
-import { chargeReads } from '../../accounts/allowance.ts';
+import { chargeReads, type ReadCharge } from '../../accounts/allowance.ts';
 import type { EvidenceMap } from '../../documents/footprint-map.ts';
 import type { EvidenceObject } from '../../engine/evidence-object.ts';
 import type { Integrity } from '../../engine/integrity.ts';
 import type { EvidenceFacts } from '../../engine/plot-state.ts';
 import type { Evidence } from '../entities/index.ts';
 import type { Em } from '../orm.ts';
-import { writeEvent, writeEvents } from '../outbox.ts';
+import { type OutboxEventInput, writeEvent, writeEvents } from '../outbox.ts';
 import { EVIDENCE_COPIES, HOLD_COLUMNS, plotHolds, type PlotHold } from './evidence.ts';
 import { batchesCompletedBy, type CompletedBatch } from './shipments.ts';
 import type { StoredMap } from './stored-json.ts';
@@ -143,6 +143,8 @@ export async function completeAll(em: Em, reads: readonly FinishedRead[], comple
     );
     let last = new Date(0);
     const stored: Evidence[] = [];
+    const charges: ReadCharge[] = [];
+    const events: OutboxEventInput[] = [];
     for (const { read, plot } of holding) {
       const issued = new Date(read.evidence.issued);
       if (issued > last) last = issued;
@@ -159,9 +161,11 @@ export async function completeAll(em: Em, reads: readonly FinishedRead[], comple
         map: { footprint: read.map.footprint, chip } satisfies StoredMap,
         chipPng: read.map.chip?.png ?? null,
       });
+      charges.push({ workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: issued });
+      events.push({ workspaceId: read.workspaceId, type: 'plot.evidence.completed', data: completedEvent(plot), at: issued });
     }
-    await chargeReads(tx, holding.map(({ read }) => ({ workspaceId: read.workspaceId, plotId: read.plotId, readId: read.readId, at: new Date(read.evidence.issued) })));
-    await writeEvents(tx, holding.map(({ read, plot }) => ({ workspaceId: read.workspaceId, type: 'plot.evidence.completed', data: completedEvent(plot), at: new Date(read.evidence.issued) })));
+    await chargeReads(tx, charges);
+    await writeEvents(tx, events);
     // Bound as parameters: the ORM writes a statement's parameters into its text as escaped literals, and a
     // group's evidence objects and chips come to hundreds of kilobytes, escaped on the worker's main thread.
     await tx.getKysely<{ evidence: Evidence }>({ columnNamingStrategy: 'property', convertValues: true }).insertInto('evidence').values(stored).execute();
