@@ -52,7 +52,7 @@ import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { farthestNextUseDecodes, lruDecodes } from './eviction-reference.ts';
-import { jobEnds, readAll, threadTimes } from './job.ts';
+import { jobEnds, readAll, schedstat, threadTimes } from './job.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -212,15 +212,6 @@ async function fastest(pieces: ReadonlyArray<() => Promise<number | void> | numb
   return best;
 }
 
-/** The ms a thread of this process has run (Linux's schedstat), or null where that cannot be read. */
-function threadRunMs(tid: string): number | null {
-  try {
-    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return null;
-  }
-}
-
 /** One job over the first `read` plots of a book, in this process: what `--child` prints. */
 async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, cacheMb: string) {
   const cores = os.availableParallelism();
@@ -272,10 +263,10 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   for (let round = 0; round < 2; round++) for (const run of runs) await run();
   const kernelThread = [...threadTimes()].find(([tid, t]) => t.name === 'WorkerThread' && !threadsBefore.has(tid))?.[0];
   const onThread = (run: () => Promise<unknown>) => async () => {
-    const before = kernelThread === undefined ? null : threadRunMs(kernelThread);
+    const before = kernelThread === undefined ? null : schedstat(kernelThread);
     await run();
-    const after = kernelThread === undefined ? null : threadRunMs(kernelThread);
-    return before === null || after === null ? undefined : after - before;
+    const after = kernelThread === undefined ? null : schedstat(kernelThread);
+    return before === null || after === null ? undefined : (after.run - before.run) / 1e6;
   };
   // The plots' kernels and each tile kind's decodes, timed in the same rounds. Each kind decodes into
   // one buffer, as the pool's threads decode into slots: a fresh buffer a tile, beside the job's

@@ -132,14 +132,24 @@ export function threadTimes(): Map<string, { name: string; run: number; wait: nu
     return out;
   }
   for (const tid of tids) {
+    const t = schedstat(tid);
     try {
-      const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
-      out.set(tid, { name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), run, wait });
+      if (t !== null) out.set(tid, { name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), ...t });
     } catch {
       // A thread that ended between the listing and the read.
     }
   }
   return out;
+}
+
+/** Nanoseconds one thread of this process has run, and waited runnable for a core (Linux's schedstat); null where it cannot be read. */
+export function schedstat(tid: string): { run: number; wait: number } | null {
+  try {
+    const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { run, wait };
+  } catch {
+    return null;
+  }
 }
 
 /**
