@@ -83,6 +83,7 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
     // Wakes the workers of `notify` queues when a job is queued (on PostgreSQL one more connection listens).
     useListenNotify: true,
   };
+  const backstopPollSeconds = Math.max(2, opts.superviseIntervalSeconds ?? 30);
   const boss = store.pglite
     ? // PGlite is one connection in this process: pg-boss gets it through its adapter, with the profile that
       // turns off what a single embedded connection cannot do (LISTEN across processes, SKIP LOCKED semantics).
@@ -129,7 +130,9 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
       return (await boss.getQueue(queue.name)) !== null;
     },
     work(queue, handler) {
-      return boss.work<object>(queue.name, { batchSize: 1 }, async ([job]) => {
+      // A job put back for retry after its worker's heartbeat lapsed is announced by no NOTIFY: a worker
+      // finds it at this backstop poll, which follows the supervision pass rather than pg-boss's fixed 30 s.
+      return boss.work<object>(queue.name, { batchSize: 1, notifyPollingIntervalSeconds: backstopPollSeconds }, async ([job]) => {
         await handler(job as Job<never>);
       });
     },
