@@ -42,23 +42,27 @@ test('undoes predictor 2 on int32 samples with wrap-around', () => {
   assert.deepEqual(Array.from(tile), Array.from(pixels));
 });
 
-test('undoes the floating-point predictor on float32 samples', () => {
-  const width = 20;
-  const height = 3;
-  const values = new Float32Array(width * height);
-  for (let i = 0; i < values.length; i++) values[i] = Math.sin(i) * 1e3;
-  // Writer side of TIFF Technical Note 3: bytes into planes, most significant first, then differenced.
-  const bytes = asBytes(values);
-  const encoded = new Uint8Array(bytes.length);
-  for (let y = 0; y < height; y++) {
-    const row = new Uint8Array(width * 4);
-    for (let i = 0; i < width; i++) for (let b = 0; b < 4; b++) row[b * width + i] = bytes[(y * width + i) * 4 + (3 - b)];
-    for (let i = row.length - 1; i > 0; i--) row[i] = (row[i] - row[i - 1]) & 0xff;
-    encoded.set(row, y * width * 4);
-  }
-  const tile = decodeTile(deflateSync(encoded), { compression: 8, predictor: 3, dtype: 'float32', width, height });
-  assert.deepEqual(Array.from(tile), Array.from(values));
-});
+for (const spp of [1, 2, 3]) {
+  test(`undoes the floating-point predictor on float32 samples, ${spp} interleaved a pixel`, () => {
+    const width = 20;
+    const height = 3;
+    const n = width * spp;
+    const values = new Float32Array(n * height);
+    for (let i = 0; i < values.length; i++) values[i] = Math.sin(i) * 1e3;
+    // Writer side of TIFF Technical Note 3: a row's bytes into planes, most significant first, then
+    // each byte differenced against the byte one pixel's samples before it.
+    const bytes = asBytes(values);
+    const encoded = new Uint8Array(bytes.length);
+    for (let y = 0; y < height; y++) {
+      const row = new Uint8Array(n * 4);
+      for (let i = 0; i < n; i++) for (let b = 0; b < 4; b++) row[b * n + i] = bytes[(y * n + i) * 4 + (3 - b)];
+      for (let i = row.length - 1; i >= spp; i--) row[i] = (row[i] - row[i - spp]) & 0xff;
+      encoded.set(row, y * n * 4);
+    }
+    const tile = decodeTile(deflateSync(encoded), { compression: 8, predictor: 3, dtype: 'float32', width, height, samplesPerPixel: spp });
+    assert.deepEqual(Array.from(tile), Array.from(values));
+  });
+}
 
 test('a DEFLATE stream that ends early is truncated, never padded with zeros', () => {
   const pixels = new Uint16Array(256 * 256).map((_, i) => (i * 7919) & 0xffff);
