@@ -83,6 +83,7 @@ export async function openQueue(store: Store, opts: QueueOpenOptions): Promise<Q
     // Wakes the workers of `notify` queues when a job is queued (on PostgreSQL one more connection listens).
     useListenNotify: true,
   };
+  // pg-boss refuses a backstop poll shorter than its ordinary poll (2 s by default).
   const backstopPollSeconds = Math.max(2, opts.superviseIntervalSeconds ?? 30);
   const boss = store.pglite
     ? // PGlite is one connection in this process: pg-boss gets it through its adapter, with the profile that
