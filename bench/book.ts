@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- book [--plots 1000] [--read N] [--grow 4] [--seed 1] [--procs CORES] [--cache-mb M]`
+ * `npm run bench -- book [--plots 1000] [--read N] [--grow 4] [--seed 1] [--procs CORES] [--cache-mb M] [--pool 1,2,4,8,16]`
  *
  * A cooperative's book (the book world, `demo generate --world book`) read through the whole
  * service path (the run route's function, pg-boss, the evidence worker) from the archive on disk,
@@ -24,6 +24,12 @@
  * read alone runs too, like for like (`--optical THREADS` in a child: the same plots, in the same
  * order, each plot's Sentinel-2 record read as a plot's is), on one pool thread and on one a core,
  * each right after the baseline's run of as many processes.
+ *
+ * The jobs run on a pool of `POOL_SIZE` threads (the machine's cores by default), the limit over as
+ * many of them as there are cores. `--pool 1,2,4,8,16` adds the pool's scaling: the first book
+ * read on PostgreSQL with a pool of each size, in a process of its own, beside the machine's own
+ * scaling over as many plain threads (bench/job.ts: fixed arithmetic, and memory moved as a
+ * decode moves it), so an operator sizing POOL_SIZE for a host reads where more threads stop paying.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,7 +58,7 @@ import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { farthestNextUseDecodes, lruDecodes } from './eviction-reference.ts';
-import { jobEnds, readAll, schedstat, threadTimes } from './job.ts';
+import { jobEnds, machineScaling, MEMORY_CHURN, readAll, schedstat, threadTimes } from './job.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -213,16 +219,17 @@ async function fastest(pieces: ReadonlyArray<() => Promise<number | void> | numb
 }
 
 /** One job over the first `read` plots of a book, in this process: what `--child` prints. */
-async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, cacheMb: string) {
-  const cores = os.availableParallelism();
+async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, cacheMb: string, poolSize: number) {
+  // Threads past the cores add no compute: the limit spreads the work over the pool's threads, at most one a core.
+  const threads = Math.min(poolSize, os.availableParallelism());
   const dataDir = join(w.dir, 'bench-data');
   const { log, next: ended } = jobEnds();
   const store = await openStore({ databaseUrl, pgliteDir: 'memory://' });
   await store.migrate();
   const queue = await openQueue(store, { log, supervise: false });
-  const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(cores), LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
+  const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: String(poolSize), LOG_LEVEL: 'silent', ...(cacheMb === '' ? {} : { DECODED_TILE_CACHE_MB: cacheMb }) });
   const tiles = new CountedTiles({ maxBytes: config.decodedTileCacheBytes });
-  const sampled = sampledPool(createPool({ size: cores, nice: config.poolNice }));
+  const sampled = sampledPool(createPool({ size: poolSize, nice: config.poolNice }));
   const archive = await openDemoArchive({ dataDir, root: w.root });
   const worker = await startEvidenceWorker({ config, store, queue, log, signingKey: loadSigningKey(null, dataDir) }, { archive, engine: { pool: sampled.pool, tiles } });
   const { workspace } = await createWorkspace(store.em(), { name: 'Bench', plan: 'enterprise', email: 'bench@example.test', password: 'bench bench', role: 'portal' });
@@ -286,13 +293,14 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
   const decode = decodeMs(sampled.samples, tiles.distinctByKind(), new Map(kinds.map(([kind, s], k) => [kind, times[runs.length + k] / s.kept.length])));
   await worker.close();
   await store.close();
-  const limitSeconds = (decode.totalMs + features.length * kernelMsPerPlot) / 1000 / cores;
+  const limitSeconds = (decode.totalMs + features.length * kernelMsPerPlot) / 1000 / threads;
   return {
     backend: databaseUrl === null ? 'pglite' : 'postgresql',
     decoded_tile_cache_mb: Math.round(config.decodedTileCacheBytes / MB),
     book_plots: w.plots,
     plots: features.length,
-    pool_size: cores,
+    pool_size: poolSize,
+    limit_threads: threads,
     seconds: Number(seconds.toFixed(1)),
     plots_per_minute: Number((features.length / (seconds / 60)).toFixed(1)),
     tile_decodes: stats.misses,
@@ -305,7 +313,7 @@ async function bookJob(w: BookWorld, read: number, databaseUrl: string | null, c
     compute_limit_s: Number(limitSeconds.toFixed(1)),
     time_over_compute_limit: Number((seconds / limitSeconds).toFixed(2)),
     // The CPU the job spent (every thread) over the limit's (its work on every thread): what the job adds to the work, whatever share of the machine it was given.
-    cpu_over_compute_limit: Number((processCpuMs / 1000 / (limitSeconds * cores)).toFixed(2)),
+    cpu_over_compute_limit: Number((processCpuMs / 1000 / (limitSeconds * threads)).toFixed(2)),
     pool_threads: pool,
     main_thread_ms_per_plot: Number((mainBusyMs / features.length).toFixed(1)),
     main_thread_cpu_ms_per_plot: Number((mainCpuMs / features.length).toFixed(1)),
@@ -427,6 +435,35 @@ export function gdalBaseline(job: string, procs: number, cacheMb: number): Recor
 }
 
 /**
+ * The first book read on PostgreSQL with a pool of each size (`run`), each beside the machine's own
+ * scaling over as many plain threads, every speedup against the first size's.
+ */
+async function poolScaling(sizes: number[], run: (size: number) => Promise<Record<string, unknown>>) {
+  const out: Array<{ pool_size: number; plots_per_minute: number; speedup: number; machine_speedup: number; ratio: number; memory_speedup: number; time_over_compute_limit: number; main_thread_ms_per_plot: number; peak_rss_mb: number }> = [];
+  let first: { rate: number; machine: number; memory: number } | undefined;
+  for (const size of sizes) {
+    const r = await run(size) as { plots_per_minute: number; time_over_compute_limit: number; main_thread_ms_per_plot: number; peak_rss_mb: number };
+    const machine = await machineScaling(size);
+    const memory = await machineScaling(size, MEMORY_CHURN, 400);
+    first ??= { rate: r.plots_per_minute, machine, memory };
+    const speedup = r.plots_per_minute / first.rate;
+    const machineSpeedup = machine / first.machine;
+    out.push({
+      pool_size: size,
+      plots_per_minute: r.plots_per_minute,
+      speedup: Number(speedup.toFixed(2)),
+      machine_speedup: Number(machineSpeedup.toFixed(2)),
+      ratio: Number((speedup / machineSpeedup).toFixed(2)),
+      memory_speedup: Number((memory / first.memory).toFixed(2)),
+      time_over_compute_limit: r.time_over_compute_limit,
+      main_thread_ms_per_plot: r.main_thread_ms_per_plot,
+      peak_rss_mb: r.peak_rss_mb,
+    });
+  }
+  return out;
+}
+
+/**
  * The decoded-tile bound a book is read with unless `--cache-mb` says otherwise: the README's
  * guidance for books of adjacent plots, not the service's default (512 MB), which re-decodes a
  * book's tiles some 1.6 to 2.9 times (bench/RESULTS.md "book").
@@ -445,10 +482,13 @@ export default async function (args: string[]) {
       console.log(JSON.stringify(await opticalJob(w, Number(arg(args, 'read', String(plots))), Number(threads), arg(args, 'cache-mb', ''))));
       return;
     }
-    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''))));
+    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''), Number(arg(args, 'pool-size', '1')))));
     return;
   }
   const cores = os.availableParallelism();
+  // Read as the service reads it: POOL_SIZE (config.ts's rule), the machine's cores by default.
+  const poolSize = loadConfig({ POOL_SIZE: process.env.POOL_SIZE ?? String(cores) }).poolSize;
+  const scalingSizes = arg(args, 'pool', '').split(',').filter((v) => v !== '').map((v) => loadConfig({ POOL_SIZE: v }).poolSize);
   const procs = Number(arg(args, 'procs', String(cores)));
   const grow = Number(arg(args, 'grow', '4'));
   // Each book is read whole unless `--read` says otherwise.
@@ -463,15 +503,19 @@ export default async function (args: string[]) {
   }
   const cacheArg = arg(args, 'cache-mb', BOOK_CACHE_MB);
   const common = ['--seed', String(seed), ...(readArg === '' ? [] : ['--read', readArg]), '--cache-mb', cacheArg];
-  for (const n of [plots, plots * grow]) {
-    runs.push(await child(['--plots', String(n), ...common]));
+  const onPostgres = async (n: number, size: number) => {
     const pgdb = await postgres();
     try {
-      runs.push(await child(['--plots', String(n), ...common, '--db', pgdb.url]));
+      return await child(['--plots', String(n), ...common, '--pool-size', String(size), '--db', pgdb.url]);
     } finally {
       await pgdb.drop();
     }
+  };
+  for (const n of [plots, plots * grow]) {
+    runs.push(await child(['--plots', String(n), ...common, '--pool-size', String(poolSize)]));
+    runs.push(await onPostgres(n, poolSize));
   }
+  const scaling = await poolScaling(scalingSizes, (size) => onPostgres(plots, size));
   const job = baselineJob(bookWorld(dir, seed, plots), readArg === '' ? plots : Number(readArg));
   const cacheMb = Math.round(loadConfig({ DECODED_TILE_CACHE_MB: cacheArg }).decodedTileCacheBytes / MB);
   // The optical read alone, ours beside the baseline's, one after the other so both see the same machine.
@@ -484,14 +528,15 @@ export default async function (args: string[]) {
   }
   console.log(`GDAL baseline (optical record only: masked NDVI median per scene, ${gdalOne.scenes} scenes, block cache ${cacheMb} MB): 1 process ${gdalOne.plots_per_minute} plots/min (${gdalOne.plots_per_cpu_minute} a CPU minute), ${gdalAll.procs} processes ${gdalAll.plots_per_minute} plots/min`);
   console.log(`our optical read alone (the same plots' Sentinel-2 record, masks first, then the clear scenes' bands): 1 thread ${opticalOne.plots_per_minute} plots/min (${opticalOne.plots_per_cpu_minute} a CPU minute, ${opticalOne.scenes_read} scenes read), ${opticalAll.threads} threads ${opticalAll.plots_per_minute} plots/min`);
-  const ours = runs[0] as { plots_per_minute: number; pool_size: number };
+  for (const p of scaling) console.log(`pool of ${p.pool_size}: ${p.plots_per_minute} plots/min (${p.speedup}x the first pool; plain arithmetic on as many threads ${p.machine_speedup}x, ratio ${p.ratio}; memory moved on as many threads ${p.memory_speedup}x), the job took ${p.time_over_compute_limit}x its limit; main thread ${p.main_thread_ms_per_plot} ms a plot busy; peak RSS ${p.peak_rss_mb} MB`);
+  const ours = runs[0] as { plots_per_minute: number; limit_threads: number };
   console.log(JSON.stringify({
     bench: 'book',
     worlds,
     runs,
     gdal: { one_process: gdalOne, all_cores: gdalAll },
     // Ours on all cores (the whole read) against the baseline's optical record alone: per core, and with all cores.
-    per_core_ratio: Number(((ours.plots_per_minute / ours.pool_size) / gdalOne.plots_per_minute).toFixed(2)),
+    per_core_ratio: Number(((ours.plots_per_minute / ours.limit_threads) / gdalOne.plots_per_minute).toFixed(2)),
     all_cores_ratio: Number((ours.plots_per_minute / gdalAll.plots_per_minute).toFixed(2)),
     // The optical read, like for like: one pool thread against one process (wall, and a CPU minute each, our main thread's counted), and all cores.
     optical: {
@@ -501,6 +546,8 @@ export default async function (args: string[]) {
       per_cpu_ratio: Number((opticalOne.plots_per_cpu_minute / gdalOne.plots_per_cpu_minute).toFixed(2)),
       all_cores_ratio: Number((opticalAll.plots_per_minute / gdalAll.plots_per_minute).toFixed(2)),
     },
+    pool_scaling: scaling,
+    pool_size: poolSize,
     cores,
     node: process.version,
     cpu: os.cpus()[0]?.model.trim() ?? 'unknown',

@@ -294,11 +294,11 @@ parentPort.postMessage(x);`;
 
 // A second reference that moves memory as decoding does: fresh 4 MB buffers filled and copied,
 // so the allocator, page faults and memory bandwidth are shared between the threads as in a task.
-const CHURN = `const { parentPort, workerData } = require('node:worker_threads');
+export const MEMORY_CHURN = `const { parentPort, workerData } = require('node:worker_threads');
 let x = 0; for (let i = 0; i < workerData; i++) { const a = new Uint8Array(1 << 22); a.fill(i & 255); const b = a.slice(); x += b[i & 4095]; }
 parentPort.postMessage(x);`;
 
-async function machineScaling(size: number, source = SPIN, work = 30_000_000): Promise<number> {
+export async function machineScaling(size: number, source = SPIN, work = 30_000_000): Promise<number> {
   const t = performance.now();
   await Promise.all(Array.from({ length: size }, () => new Promise((resolve, reject) => {
     const w = new Worker(source, { eval: true, workerData: work });
@@ -348,7 +348,7 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
     await pool.close();
     const rate = tasks.length / seconds;
     const machine = await machineScaling(size);
-    const memory = await machineScaling(size, CHURN, 400);
+    const memory = await machineScaling(size, MEMORY_CHURN, 400);
     if (out.length === 0) {
       machineOne = machine;
       memoryOne = memory;
