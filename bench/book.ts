@@ -482,7 +482,7 @@ export default async function (args: string[]) {
       console.log(JSON.stringify(await opticalJob(w, Number(arg(args, 'read', String(plots))), Number(threads), arg(args, 'cache-mb', ''))));
       return;
     }
-    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''), Number(arg(args, 'pool-size', '1')))));
+    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''), Number(arg(args, 'pool-size', process.env.POOL_SIZE ?? String(os.availableParallelism()))))));
     return;
   }
   const cores = os.availableParallelism();
