@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { BESIDE_FORESTS, besideKind, DRAWN_INTO_FOREST, HARD_COVER_TYPES, HARD_COVERS, HARD_MIXES } from '../../src/demo/hard-world/covers.ts';
-import { hardCampaignTable, runHardCampaign } from '../../src/demo/hard-world/campaign.ts';
+import { couldBeFilable, hardCampaignTable, runHardCampaign } from '../../src/demo/hard-world/campaign.ts';
+import { operatingPoints as op } from '../../src/engine/operating-points.ts';
 import { hardDemoCommand } from '../../src/demo/hard-world/command.ts';
 import { hardSite, hardSiteModels, hardSiteName, hardSiteNames } from '../../src/demo/hard-world/sites.ts';
 import { controlsPath, hardWorld, hardWorldFiles, truthPath } from '../../src/demo/hard-world/world.ts';
@@ -160,6 +161,57 @@ test('a tiny campaign on the hard world reads every block and reports a row per 
     assert.match(table, /\| class \| truth at the cutoff \| evidenced \/ judged \| 95% upper \| evidenced \/ all \| 95% upper \| weak \| judged \|/);
     assert.match(table, new RegExp(`\\| all forest-holding blocks \\| forest \\(in part or whole\\) \\| \\d+/${run.pooled!.forest.judged} \\|`));
     assert.match(table, /never a validation/);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** A young rubber site of seed 1 redrawn: its canopy, its surround and when it was planted, as a case asks. */
+function rubberCase(c: { heightM: number; hvDb: number; drop: number; planted: number | null; surround: 'forest' | 'farmland' }) {
+  const site = hardSite('precutoff-evidence hard world 1', 0, 'regional', 'rubber');
+  assert.equal(site.cover, 'rubber_young');
+  const leaf = { red: 0.035, nir: 0.035 * 1.78 / 0.22 };
+  const troughNdvi = 0.78 - c.drop;
+  const trough = { red: (leaf.nir * 0.85 * (1 - troughNdvi)) / (1 + troughNdvi), nir: leaf.nir * 0.85 };
+  const rubber = { leaf, trough, hv: c.hvDb, hh: -9, height: { median: c.heightM, sd: 1.5 }, treecover2000: 50 };
+  const forest = { leaf: { red: 0.028, nir: 0.3 }, hv: -11.2, hh: -6.5, height: { median: 32, sd: 4 }, treecover2000: 95 };
+  const ground = {
+    ...site.ground,
+    plotCover: c.planted === null ? 'rubber' as const : 'farmland' as const,
+    changes: c.planted === null ? [] : [{ from: `${c.planted}-06-01`, cover: 'rubber' as const }],
+    surround: { main: c.surround, other: c.surround, otherShare: 0 },
+    covers: { rubber, forest },
+  };
+  return { ...site, ground };
+}
+
+test('a crop block could be filable only with a dip at the line, a stand there through the record, and height or radar under its crop line', () => {
+  const line = op.seasons.dipDepth;
+  const cases = [
+    { heightM: 8, hvDb: -13, drop: 0.2, planted: null, surround: 'farmland', could: true, why: 'height under its crop line' },
+    { heightM: 14, hvDb: -15.5, drop: 0.2, planted: null, surround: 'forest', could: true, why: 'radar under its crop line, darker than the forest beside it' },
+    { heightM: 14, hvDb: -15.5, drop: 0.2, planted: null, surround: 'farmland', could: false, why: 'radar with no forest to hold the plot against, height between the lines' },
+    { heightM: 18, hvDb: -12.5, drop: 0.3, planted: null, surround: 'forest', could: false, why: 'a mature stand inside the forest types\' height and HV ranges' },
+    { heightM: 8, hvDb: -15.5, drop: line - 0.05, planted: null, surround: 'forest', could: false, why: 'a drop under the dip line' },
+    { heightM: 8, hvDb: -15.5, drop: 0.2, planted: 2017, surround: 'forest', could: false, why: 'farmland into the record' },
+    { heightM: 8, hvDb: -15.5, drop: 0.2, planted: 2012, surround: 'forest', could: true, why: 'planted before the record' },
+  ] as const;
+  for (const c of cases) assert.equal(couldBeFilable(rubberCase(c)), c.could, c.why);
+});
+
+test('a rubber campaign files no block whose drawn canopy rules a positive finding out, and prints how many could be', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hard-rubber-'));
+  try {
+    const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' });
+    // Seed 1's first young stand could be filable and its first mature stand could not.
+    const w = hardWorld(dataDir, 1, 2, 'clear', 'rubber');
+    const run = await runHardCampaign(config, w);
+    const most: Record<string, { blocks: number; could: number }> = run.filableAtMost;
+    assert.deepEqual({ ...most }, { rubber_young: { blocks: 1, could: 1 }, rubber_mature: { blocks: 1, could: 0 } });
+    for (const c of run.covers) assert.ok(c.crop.filable <= most[c.cover].could, `${c.cover}: ${c.crop.filable} filed where at most ${most[c.cover].could} could be`);
+    const table = hardCampaignTable(run, 'campaign hard --mix rubber');
+    assert.match(table, /\| crop filable \/ judged \| filable \/ all \| filable at most \|/);
+    assert.match(table, /\| rubber_mature \| crop \|( – \|){6} \d\/\d \| \d\/1 \| 0\/1 \|/);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -6,9 +6,12 @@ import { join } from 'node:path';
 import type { Config } from '../../config.ts';
 import { readControlsWithEngine } from '../../engine/context/campaign-command.ts';
 import { type CoverTally, parseControls, tallyCovers } from '../../engine/context/campaign.ts';
+import { operatingPoints as op } from '../../engine/operating-points.ts';
+import type { Spectrum } from '../landscape.ts';
 import { openDemoArchive } from '../open-archive.ts';
 import { WORLD_MANIFEST, type WorldManifest } from '../world.ts';
 import { besideOf, HARD_COVERS, HARD_MIXES, type HardCover, type HardKind, type HardMix } from './covers.ts';
+import { type HardSite, hardSite } from './sites.ts';
 import { controlsPath, ensureHardWorld, type HardWorld } from './world.ts';
 
 export interface HardCampaign {
@@ -27,6 +30,55 @@ export interface HardCampaign {
   sky: string;
   /** Share of the sites' Sentinel-2 scenes in an item another site's scene shares (same tile and date): one item holds every site's ground. */
   sharedScenes: number;
+  /** Per crop cover, its blocks and those whose drawn canopy could reach a positive finding at all (`couldBeFilable`). */
+  filableAtMost: Record<string, { blocks: number; could: number }>;
+}
+
+const ndvi = (s: Spectrum) => (s.nir - s.red) / (s.nir + s.red);
+
+/**
+ * Slack that keeps `couldBeFilable` an upper bound: a season's measured drop differs from the drawn
+ * one by the record's noise, the height map stores whole metres, and a plot's HV mean carries speckle.
+ */
+const CEILING_SLACK = { dipDepth: 0.02, heightM: 0.5, hvDb: 0.5 } as const;
+
+/**
+ * Whether a crop site's drawn canopy could reach a positive finding at all, whatever its sky and
+ * its sensors: every positive finding rests on a dip in every measured season and on radar or
+ * height reading crop with confidence (decide.ts; shade never carries one), so a site fails here
+ * when its drawn drop lies under the dip line, when it was farmland into the record (planted after
+ * 2016: the seasons before it do not dip), or when neither its canopy height lies at the height
+ * crop line nor its HV under the radar's crop line with a forest around it to be held against (the
+ * plot the threshold darker than that forest). Each test is read with CEILING_SLACK in the site's
+ * favour. The lines are the operating points' own, under every forest type's published range, so
+ * what fails here is a crop the issue's own rule lets no instrument confirm.
+ */
+export function couldBeFilable(site: HardSite): boolean {
+  const type = HARD_COVERS[site.cover];
+  const covers = site.ground.covers ?? {};
+  const plot = covers[type.base];
+  if (type.truth !== 'crop' || plot === undefined) return false;
+  const dips = plot.trough !== undefined && ndvi(plot.leaf) - ndvi(plot.trough) >= op.seasons.dipDepth - CEILING_SLACK.dipDepth;
+  const planted = site.ground.plotCover === type.base ? null : Number((site.ground.changes ?? [])[0]?.from.slice(0, 4));
+  const throughRecord = planted === null || planted <= 2016;
+  const heightReadsCrop = plot.height !== null && plot.height.median <= op.height.cropLineM + CEILING_SLACK.heightM;
+  const forest = site.ground.surround.main === 'farmland' ? undefined : covers[site.ground.surround.main];
+  const radarReadsCrop = forest !== undefined && forest.hv >= op.radar.forestBaselineMinDb && plot.hv < op.radar.cropMaxHvDb + CEILING_SLACK.hvDb
+    && plot.hv - forest.hv <= op.radar.thresholdDb + CEILING_SLACK.hvDb;
+  return dips && throughRecord && (heightReadsCrop || radarReadsCrop);
+}
+
+/** Per crop cover, its sites' blocks and those that could be filable. */
+function filableCeiling(w: HardWorld): HardCampaign['filableAtMost'] {
+  const out: HardCampaign['filableAtMost'] = {};
+  for (let i = 0; i < w.sites; i++) {
+    const site = hardSite(w.seed, i, w.sky, w.mix);
+    if (HARD_COVERS[site.cover].truth !== 'crop') continue;
+    const c = (out[site.cover] ??= { blocks: 0, could: 0 });
+    c.blocks++;
+    c.could += +couldBeFilable(site);
+  }
+  return out;
 }
 
 /** Scenes of one site whose item id (tile and date) another site also wrote. */
@@ -58,6 +110,7 @@ export async function runHardCampaign(config: Config, w: HardWorld): Promise<Har
     sky: w.sky,
     generated,
     sharedScenes: sharedSceneShare(JSON.parse(await readFile(join(w.root, WORLD_MANIFEST), 'utf8')) as WorldManifest),
+    filableAtMost: filableCeiling(w),
   };
 }
 
@@ -80,7 +133,8 @@ export function hardCampaignTable(c: HardCampaign, command: string): string {
   const row = (t: CoverTally) => {
     const f = t.forest;
     const forest = f.read === 0 ? '– | – | – | – | – | –' : `${share(f.positive, f.judged)} | ${upper(f.judgedInterval)} | ${share(f.positive, f.read)} | ${upper(f.interval)} | ${f.weak} | ${f.judged}`;
-    const crop = t.crop.read === 0 ? '– | –' : `${share(t.crop.filable, t.crop.judged)} | ${share(t.crop.filable, t.crop.read)}`;
+    const most = c.filableAtMost[t.cover];
+    const crop = t.crop.read === 0 ? '– | – | –' : `${share(t.crop.filable, t.crop.judged)} | ${share(t.crop.filable, t.crop.read)} | ${most === undefined ? '–' : share(most.could, most.blocks)}`;
     return `| ${t.cover} | ${truthOf(t.cover)} | ${forest} | ${crop} | ${t.failed} | ${reasons(t)} |`;
   };
   const mixed = c.mixedForestShare === null ? '' : ` Blocks drawn from a plantation into the forest beside it (\`plantation_beside_<forest>\`, counted as forest) hold ${pct(c.mixedForestShare[0])} to ${pct(c.mixedForestShare[1])} forest at the cutoff by the modelled truth.`;
@@ -88,12 +142,12 @@ export function hardCampaignTable(c: HardCampaign, command: string): string {
     '## Campaign on the hard world (synthetic demo, never a validation of any region)',
     '',
     `Command: \`${command}\` (seed \`${c.seed}\`, ${c.sites} sites of the \`${c.mix}\` mix, ${c.blocks} blocks, ${c.sky === 'clear' ? 'clear sky (the storied demo sites\' cloud cover, a control)' : 'the regions\' cloud regimes'}, ${c.seconds} s${c.generated ? ' including generation' : ' on a world already generated'}).`,
-    'Evidenced: forest-holding blocks (forest at the end of 2020 in the whole block or part of it) reaching `prior_management_evidenced`, over the blocks judged (any verdict but `insufficient_record`) and over all blocks read, each with the upper end of its exact (Clopper–Pearson) 95% interval; weak: forest-holding blocks ending `prior_management_weak`. Filable: established-crop blocks reaching a positive finding, over those judged and over all read.',
+    'Evidenced: forest-holding blocks (forest at the end of 2020 in the whole block or part of it) reaching `prior_management_evidenced`, over the blocks judged (any verdict but `insufficient_record`) and over all blocks read, each with the upper end of its exact (Clopper–Pearson) 95% interval; weak: forest-holding blocks ending `prior_management_weak`. Filable: established-crop blocks reaching a positive finding, over those judged and over all read; at most: the crop blocks whose drawn canopy could reach one on any sky (a drop at the dip line, there through the record, and height or radar under its crop line with the forest beside it: the lines under every forest type\'s published range), over the class\'s crop blocks.',
     `${mixed.trim()}`,
     `${pct(c.sharedScenes)} of the sites' Sentinel-2 scenes share their item (tile and date) with another site's.`,
     '',
-    '| class | truth at the cutoff | evidenced / judged | 95% upper | evidenced / all | 95% upper | weak | judged | crop filable / judged | filable / all | not read | first reasons (blocks) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| class | truth at the cutoff | evidenced / judged | 95% upper | evidenced / all | 95% upper | weak | judged | crop filable / judged | filable / all | filable at most | not read | first reasons (blocks) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...c.covers.map(row),
     ...(c.pooled === null ? [] : [row(c.pooled)]),
     '',
