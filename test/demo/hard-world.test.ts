@@ -209,8 +209,10 @@ test('a rubber campaign files no block whose drawn canopy rules a positive findi
     const most: Record<string, { blocks: number; could: number }> = run.filableAtMost;
     assert.deepEqual({ ...most }, { rubber_young: { blocks: 1, could: 1 }, rubber_mature: { blocks: 1, could: 0 } });
     for (const c of run.covers) assert.ok(c.crop.filable <= most[c.cover].could, `${c.cover}: ${c.crop.filable} filed where at most ${most[c.cover].could} could be`);
+    assert.deepEqual(run.filedPastCeiling, []);
     const table = hardCampaignTable(run, 'campaign hard --mix rubber');
     assert.match(table, /\| crop filable \/ judged \| filable \/ all \| filable at most \|/);
+    assert.match(table, /Crop blocks filed although their drawn canopy rules a positive finding out: none\./);
     assert.match(table, /\| rubber_mature \| crop \|( – \|){6} \d\/\d \| \d\/1 \| 0\/1 \|/);
   } finally {
     await rm(dataDir, { recursive: true, force: true });

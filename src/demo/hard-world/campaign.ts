@@ -32,6 +32,8 @@ export interface HardCampaign {
   sharedScenes: number;
   /** Per crop cover, its blocks and those whose drawn canopy could reach a positive finding at all (`couldBeFilable`). */
   filableAtMost: Record<string, { blocks: number; could: number }>;
+  /** Crop blocks filed although their drawn canopy rules a positive finding out: none, while `couldBeFilable` is the upper bound it claims to be. */
+  filedPastCeiling: string[];
 }
 
 const ndvi = (s: Spectrum) => (s.nir - s.red) / (s.nir + s.red);
@@ -68,17 +70,20 @@ export function couldBeFilable(site: HardSite): boolean {
   return dips && throughRecord && (heightReadsCrop || radarReadsCrop);
 }
 
-/** Per crop cover, its sites' blocks and those that could be filable. */
-function filableCeiling(w: HardWorld): HardCampaign['filableAtMost'] {
-  const out: HardCampaign['filableAtMost'] = {};
+/** Per crop cover, its sites' blocks and those that could be filable; and whether each crop block (by its ref, the site's name) could be. */
+function filableCeiling(w: HardWorld): { perCover: HardCampaign['filableAtMost']; could: Map<string, boolean> } {
+  const perCover: HardCampaign['filableAtMost'] = {};
+  const could = new Map<string, boolean>();
   for (let i = 0; i < w.sites; i++) {
     const site = hardSite(w.seed, i, w.sky, w.mix);
     if (HARD_COVERS[site.cover].truth !== 'crop') continue;
-    const c = (out[site.cover] ??= { blocks: 0, could: 0 });
+    const c = (perCover[site.cover] ??= { blocks: 0, could: 0 });
+    const yes = couldBeFilable(site);
+    could.set(site.ground.name, yes);
     c.blocks++;
-    c.could += +couldBeFilable(site);
+    c.could += +yes;
   }
-  return out;
+  return { perCover, could };
 }
 
 /** Scenes of one site whose item id (tile and date) another site also wrote. */
@@ -98,6 +103,7 @@ export async function runHardCampaign(config: Config, w: HardWorld): Promise<Har
   const order = (c: string) => HARD_MIXES.all.indexOf(c as HardKind);
   const mixed = raw.features.filter((f) => f.properties.block === 'mixed').map((f) => f.properties.forest_share);
   const forestHolding = outcomes.filter((o) => o.block.label === 'forest').map((o) => ({ ...o, block: { ...o.block, cover: POOLED } }));
+  const ceiling = filableCeiling(w);
   return {
     seed: w.seed,
     sites: w.sites,
@@ -110,7 +116,8 @@ export async function runHardCampaign(config: Config, w: HardWorld): Promise<Har
     sky: w.sky,
     generated,
     sharedScenes: sharedSceneShare(JSON.parse(await readFile(join(w.root, WORLD_MANIFEST), 'utf8')) as WorldManifest),
-    filableAtMost: filableCeiling(w),
+    filableAtMost: ceiling.perCover,
+    filedPastCeiling: outcomes.filter((o) => o.block.label === 'established_crop' && 'verdict' in o && o.verdict === 'prior_management_evidenced' && ceiling.could.get(o.block.ref) !== true).map((o) => o.block.ref),
   };
 }
 
@@ -145,6 +152,7 @@ export function hardCampaignTable(c: HardCampaign, command: string): string {
     'Evidenced: forest-holding blocks (forest at the end of 2020 in the whole block or part of it) reaching `prior_management_evidenced`, over the blocks judged (any verdict but `insufficient_record`) and over all blocks read, each with the upper end of its exact (Clopper–Pearson) 95% interval; weak: forest-holding blocks ending `prior_management_weak`. Filable: established-crop blocks reaching a positive finding, over those judged and over all read; at most: the crop blocks whose drawn canopy could reach one on any sky (a drop at the dip line, there through the record, and height or radar under its crop line with the forest beside it: the lines under every forest type\'s published range), over the class\'s crop blocks.',
     `${mixed.trim()}`,
     `${pct(c.sharedScenes)} of the sites' Sentinel-2 scenes share their item (tile and date) with another site's.`,
+    `Crop blocks filed although their drawn canopy rules a positive finding out: ${c.filedPastCeiling.length === 0 ? 'none' : c.filedPastCeiling.join(', ')}.`,
     '',
     '| class | truth at the cutoff | evidenced / judged | 95% upper | evidenced / all | 95% upper | weak | judged | crop filable / judged | filable / all | filable at most | not read | first reasons (blocks) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
