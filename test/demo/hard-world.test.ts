@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { BESIDE_FORESTS, besideKind, DRAWN_INTO_FOREST, HARD_COVER_TYPES, HARD_COVERS, HARD_MIXES } from '../../src/demo/hard-world/covers.ts';
+import { BESIDE_FORESTS, besideKind, DRAWN_INTO_FOREST, HARD_COVER_TYPES, HARD_COVERS, HARD_MIXES, REMNANT_EU_FOREST_SHARE_MAX } from '../../src/demo/hard-world/covers.ts';
 import { couldBeFilable, hardCampaignTable, runHardCampaign } from '../../src/demo/hard-world/campaign.ts';
 import { operatingPoints as op } from '../../src/engine/operating-points.ts';
 import { hardDemoCommand } from '../../src/demo/hard-world/command.ts';
@@ -188,7 +188,8 @@ function rubberCase(c: { heightM: number; hvDb: number; drop: number; planted: n
 test('a crop block could be filable only with a dip at the line, a stand there through the record, and height or radar under its crop line', () => {
   const line = op.seasons.dipDepth;
   const cases = [
-    { heightM: 8, hvDb: -13, drop: 0.2, planted: null, surround: 'farmland', could: true, why: 'height under its crop line' },
+    { heightM: 5, hvDb: -13, drop: 0.2, planted: null, surround: 'farmland', could: true, why: 'height under its crop line' },
+    { heightM: 8, hvDb: -13, drop: 0.2, planted: null, surround: 'farmland', could: false, why: 'height at the lowest dry forest\'s, no forest ring for radar' },
     { heightM: 14, hvDb: -15.5, drop: 0.2, planted: null, surround: 'forest', could: true, why: 'radar under its crop line, darker than the forest beside it' },
     { heightM: 14, hvDb: -15.5, drop: 0.2, planted: null, surround: 'farmland', could: false, why: 'radar with no forest to hold the plot against, height between the lines' },
     { heightM: 18, hvDb: -12.5, drop: 0.3, planted: null, surround: 'forest', could: false, why: 'a mature stand inside the forest types\' height and HV ranges' },
@@ -214,6 +215,36 @@ test('a rubber campaign files no block whose drawn canopy rules a positive findi
     assert.match(table, /\| crop filable \/ judged \| filable \/ all \| filable at most \|/);
     assert.match(table, /Crop blocks filed although their drawn canopy rules a positive finding out: none\./);
     assert.match(table, /\| rubber_mature \| crop \|( – \|){6} \d\/\d \| \d\/1 \| 0\/1 \|/);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a dry forest remnant stands amid farmland, its EU maps under half forest, drawn from dry forest\'s ranges', () => {
+  for (let i = 0; i < 24; i++) {
+    const s = hardSite('remnants', i, 'regional', 'remnant');
+    assert.equal(s.kind, 'dry_forest_remnant');
+    assert.equal(s.cover, 'dry_deciduous_forest');
+    assert.deepEqual([s.truth.plot, s.truth.surround, s.ground.surround.main, s.ground.tmf.surround.kind], ['forest', 'other', 'farmland', 'never']);
+    assert.ok(s.ground.euMaps.forestShare >= 0 && s.ground.euMaps.forestShare < REMNANT_EU_FOREST_SHARE_MAX);
+    const m = s.ground.covers!.deciduous_forest!;
+    assert.ok(inRange(m.height!.median, HARD_COVERS.dry_deciduous_forest.heightM) && inRange(m.hv, HARD_COVERS.dry_deciduous_forest.hvDb));
+  }
+  // The other mixes draw no remnant, so their worlds are what they were.
+  for (const mix of ['all', 'forest', 'rubber'] as const) assert.ok(!HARD_MIXES[mix].includes('dry_forest_remnant'), mix);
+});
+
+test('an open dry forest remnant of 8.3 m amid farmland, wintering every dry season, is not filed on its height', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hard-remnant-'));
+  try {
+    const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' });
+    // Seed 171's first remnant: 8.3 m, a drop of 0.41, no forest ring for radar, EU maps at 12% forest.
+    // With the height crop line at 10 m, and at 8 m, the engine filed it (cycle_and_structure_agree).
+    const w = hardWorld(dataDir, 171, 1, 'clear', 'remnant');
+    const run = await runHardCampaign(config, w);
+    const [row] = run.covers;
+    assert.equal(row.cover, 'dry_deciduous_forest');
+    assert.deepEqual([row.forest.read, row.forest.judged, row.forest.positive], [1, 1, 0]);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -55,7 +55,7 @@ test('the crop lines of height and radar lie under every forest type of the tabl
   }
   for (const name of ['secondary', 'dry_deciduous', 'degraded', 'swamp']) assert.ok(name in operatingPoints.forestTypes, name);
   const short = raw();
-  short.forest_types.dry_deciduous.value.height_m = [8, 25];
+  short.forest_types.dry_deciduous.value.height_m = [5, 25];
   assert.throws(() => parseOperatingPoints(short), (e: unknown) => e instanceof OperatingPointsError && /crop_line_m.*forest_types\.dry_deciduous/.test(e.message));
   const dark = raw();
   dark.forest_types.secondary.value.hv_db = [-15, -12];

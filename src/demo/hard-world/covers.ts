@@ -138,8 +138,19 @@ export const BESIDE_PLANTATIONS = ['rubber_young', 'rubber_mature', 'teak', 'pul
  */
 export const DRAWN_INTO_FOREST: Range = [0.05, 0.3];
 
-/** A site's kind: a cover type alone, or a plantation beside a forest type. */
-export type HardKind = HardCover | `plantation_beside_${BesideForest}`;
+/**
+ * A remnant of dry deciduous forest amid farmland: no forest of its own around it (radar then has no
+ * forest ring to hold the plot against, and the ring's dip is farmland's), and EU forest maps that
+ * class under half of it forest, drawn over [0, REMNANT_EU_FOREST_SHARE_MAX). Set here, as a case the
+ * other kinds leave out (every forest site is ringed by its own forest and mapped at 70% or more):
+ * open dry forest is where global forest maps miss most, and a map that misses the remnant is the case
+ * where the instruments alone must hold.
+ */
+export const DRY_FOREST_REMNANT = 'dry_forest_remnant';
+export const REMNANT_EU_FOREST_SHARE_MAX = 0.45;
+
+/** A site's kind: a cover type alone, a plantation beside a forest type, or a dry forest remnant amid farmland. */
+export type HardKind = HardCover | `plantation_beside_${BesideForest}` | typeof DRY_FOREST_REMNANT;
 
 export const besideKind = (f: BesideForest): HardKind => `plantation_beside_${f}`;
 
@@ -149,19 +160,27 @@ export function besideOf(kind: HardKind): BesideForest | null {
   return f === null ? null : (f as BesideForest);
 }
 
+/** The cover type of a kind's plot: its own, the dry deciduous forest of a remnant; null for a plantation beside a forest (drawn per site). */
+export const plotCoverOf = (kind: HardKind): HardCover | null => (kind === DRY_FOREST_REMNANT ? 'dry_deciduous_forest' : besideOf(kind) === null ? (kind as HardCover) : null);
+
 /**
  * The kinds a world cycles through. `all`: every cover type, then every plantation beside a forest.
  * `forest`: the kinds that hold forest (every forest type and every plantation beside one) and pure
  * rubber, the plantation whose dip the rules are for, so a campaign counts forest-holding blocks
  * without reading the other crops again. `rubber`: young and mature rubber alone, the controls whose
- * filable rate a campaign measures without the forest's many blocks.
+ * filable rate a campaign measures without the forest's many blocks. `remnant`: dry forest remnants
+ * amid farmland alone (DRY_FOREST_REMNANT); kept out of the other mixes, so their worlds stay as they were.
  */
-export type HardMix = 'all' | 'forest' | 'rubber';
+export type HardMix = 'all' | 'forest' | 'rubber' | 'remnant';
 export const HARD_MIXES: Record<HardMix, readonly HardKind[]> = {
   all: [...HARD_COVER_TYPES, ...BESIDE_FORESTS.map(besideKind)],
   forest: [...HARD_COVER_TYPES.filter((c) => HARD_COVERS[c].truth === 'forest'), ...BESIDE_FORESTS.map(besideKind), 'rubber_young', 'rubber_mature'],
   rubber: ['rubber_young', 'rubber_mature'],
+  remnant: [DRY_FOREST_REMNANT],
 };
+
+/** Every kind of every mix. */
+export const HARD_KINDS: readonly HardKind[] = [...new Set(Object.values(HARD_MIXES).flat())];
 
 /** Cloud regimes: share of scenes under cloud over the plot, by region. Tropical Southeast Asia and
  * West Africa's coastal belt are among the cloudiest lands in MODIS cloud frequency (Wilson and

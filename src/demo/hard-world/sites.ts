@@ -6,7 +6,7 @@ import { localFrame, type Ring, toLonLat } from '../geometry.ts';
 import { randomFor } from '../random.ts';
 import { buildSiteModel, type SiteModel } from '../site-model.ts';
 import type { SiteGround, TmfHistory } from '../sites.ts';
-import { BESIDE_PLANTATIONS, type BesideForest, besideOf, CLEAR_SKY_REGIME, CLOUD_REGIMES, DRAWN_INTO_FOREST, drawCover, HARD_COVERS, HARD_MIXES, type HardCover, type HardKind, type HardMix, type Range, type TruthClass } from './covers.ts';
+import { BESIDE_PLANTATIONS, type BesideForest, besideOf, CLEAR_SKY_REGIME, CLOUD_REGIMES, DRAWN_INTO_FOREST, DRY_FOREST_REMNANT, drawCover, HARD_COVERS, HARD_KINDS, HARD_MIXES, type HardCover, type HardKind, type HardMix, plotCoverOf, type Range, REMNANT_EU_FOREST_SHARE_MAX, type TruthClass } from './covers.ts';
 
 /** Where each region's sites lie: the middle of a one-degree cell inland, so every site's tiles are the same cell's; its country and dry-season trough. */
 const ANCHORS: Record<string, { country: string; centre: [number, number]; troughDoy: number }> = {
@@ -61,12 +61,13 @@ function siteOf(seed: string, index: number, kind: HardKind, sky: HardSky): Hard
   if (!Number.isInteger(index) || index < 0 || index >= MAX_HARD_SITES) throw new Error(`the hard world holds sites 0 to ${MAX_HARD_SITES - 1}`);
   const name = `hard-${String(index).padStart(4, '0')}-${kind}`;
   const beside = besideOf(kind);
+  const remnant = kind === DRY_FOREST_REMNANT;
   const rnd = randomFor(seed, name, 'hard-site');
   // Beside a forest: the region is the forest's, the plantation one that region grows.
-  const regions = HARD_COVERS[beside ?? (kind as HardCover)].regions;
+  const regions = HARD_COVERS[beside ?? plotCoverOf(kind)!].regions;
   const region = regions[Math.floor(rnd.next() * regions.length)];
   const plantations = BESIDE_PLANTATIONS.filter((p) => HARD_COVERS[p].regions.includes(region));
-  const cover: HardCover = beside === null ? (kind as HardCover) : plantations[Math.floor(rnd.next() * plantations.length)];
+  const cover: HardCover = plotCoverOf(kind) ?? plantations[Math.floor(rnd.next() * plantations.length)];
   const type = HARD_COVERS[cover];
   const anchor = ANCHORS[region];
   const dx = ((index % GRID) - GRID / 2 + 0.5) * SPACING_M;
@@ -75,9 +76,9 @@ function siteOf(seed: string, index: number, kind: HardKind, sky: HardSky): Hard
   const plot = drawCover(type, rnd);
   const forestType = HARD_COVERS[beside ?? 'primary_evergreen'];
   const forest = drawCover(forestType, rnd);
-  const forestSurround = type.truth === 'forest' || beside !== null || rnd.next() < 0.5;
-  // A forest plot's surround is its own forest; a plantation's is the forest drawn beside it, or farmland.
-  const surroundCover: Cover = type.truth === 'forest' ? type.base : forestSurround ? forestType.base : 'farmland';
+  const forestSurround = !remnant && (type.truth === 'forest' || beside !== null || rnd.next() < 0.5);
+  // A forest plot's surround is its own forest (a remnant's, farmland); a plantation's is the forest drawn beside it, or farmland.
+  const surroundCover: Cover = remnant ? 'farmland' : type.truth === 'forest' ? type.base : forestSurround ? forestType.base : 'farmland';
   const plantedYear = plot.ageYears === null ? null : 2020 - plot.ageYears;
   const regime: { overcast: Range; atTrough: Range } = sky === 'clear' ? CLEAR_SKY_REGIME : CLOUD_REGIMES[region];
   const changes = changesOf(cover, plantedYear, rnd.next());
@@ -100,7 +101,7 @@ function siteOf(seed: string, index: number, kind: HardKind, sky: HardSky): Hard
     covers: type.truth === 'forest' ? { [type.base]: plot.model } : { [forestType.base]: forest.model, [type.base]: plot.model },
     terrain: { elevation: Math.round(rnd.between(20, 400)), slopeDeg: rnd.between(0, 8), aspectDeg: rnd.between(0, 360) },
     tmf: { plot: tmfOf(cover, plantedYear, changes.clearedYear, rnd.next()), surround: forestSurround ? tmfOf(surroundForest(cover, beside), null, null, rnd.next()) : { kind: 'never' } },
-    euMaps: euMapsOf(cover, rnd.next()),
+    euMaps: remnant ? { forestShare: REMNANT_EU_FOREST_SHARE_MAX * rnd.next(), forestType: 'naturally_regenerating' } : euMapsOf(cover, rnd.next()),
     ...(type.base === 'oil_palm' && plantedYear !== null ? { oilPalm: { class: rnd.next() < 0.5 ? 1 : 2, plantingYear: plantedYear } as const } : {}),
     realSensors: true,
   };
@@ -172,7 +173,7 @@ function euMapsOf(cover: HardCover, u: number): SiteGround['euMaps'] {
 export function hardSiteModels(seed: string, names: readonly string[], sky: HardSky): SiteModel[] {
   return names.map((n) => {
     const [, index, kind] = /^hard-(\d{4})-(\w+)$/.exec(n) ?? [];
-    if (index === undefined || !HARD_MIXES.all.includes(kind as HardKind)) throw new Error(`not a hard-world site: ${n}`);
+    if (index === undefined || !HARD_KINDS.includes(kind as HardKind)) throw new Error(`not a hard-world site: ${n}`);
     return buildSiteModel(siteOf(seed, Number(index), kind as HardKind, sky).ground, seed);
   });
 }
