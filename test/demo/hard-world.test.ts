@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { BESIDE_FORESTS, besideKind, DRAWN_INTO_FOREST, HARD_COVER_TYPES, HARD_COVERS, HARD_MIXES, REMNANT_EU_FOREST_SHARE_MAX } from '../../src/demo/hard-world/covers.ts';
+import { BESIDE_FORESTS, besideKind, DRAWN_INTO_FOREST, HARD_COVER_TYPES, HARD_COVERS, HARD_MIXES, type HardMix, REMNANT_EU_FOREST_SHARE_MAX } from '../../src/demo/hard-world/covers.ts';
 import { couldBeFilable, hardCampaignTable, runHardCampaign } from '../../src/demo/hard-world/campaign.ts';
 import { operatingPoints as op } from '../../src/engine/operating-points.ts';
 import { hardDemoCommand } from '../../src/demo/hard-world/command.ts';
@@ -200,24 +200,27 @@ test('a crop block could be filable only with a dip at the line, a stand there t
   for (const c of cases) assert.equal(couldBeFilable(rubberCase(c)), c.could, c.why);
 });
 
-test('a rubber campaign files no block whose drawn canopy rules a positive finding out, and prints how many could be', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'hard-rubber-'));
+/** A campaign on a small hard world of its own, under the clear sky, its directory removed afterwards. */
+async function clearSkyCampaign(seed: number, sites: number, mix: HardMix) {
+  const dataDir = await mkdtemp(join(tmpdir(), `hard-${mix}-`));
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' });
-    // Seed 1's first young stand could be filable and its first mature stand could not.
-    const w = hardWorld(dataDir, 1, 2, 'clear', 'rubber');
-    const run = await runHardCampaign(config, w);
-    const most: Record<string, { blocks: number; could: number }> = run.filableAtMost;
-    assert.deepEqual({ ...most }, { rubber_young: { blocks: 1, could: 1 }, rubber_mature: { blocks: 1, could: 0 } });
-    for (const c of run.covers) assert.ok(c.crop.filable <= most[c.cover].could, `${c.cover}: ${c.crop.filable} filed where at most ${most[c.cover].could} could be`);
-    assert.deepEqual(run.filedPastCeiling, []);
-    const table = hardCampaignTable(run, 'campaign hard --mix rubber');
-    assert.match(table, /\| crop filable \/ judged \| filable \/ all \| filable at most \|/);
-    assert.match(table, /Crop blocks filed although their drawn canopy rules a positive finding out: none\./);
-    assert.match(table, /\| rubber_mature \| crop \|( – \|){6} \d\/\d \| \d\/1 \| 0\/1 \|/);
+    return await runHardCampaign(loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' }), hardWorld(dataDir, seed, sites, 'clear', mix));
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+test('a rubber campaign files no block whose drawn canopy rules a positive finding out, and prints how many could be', async () => {
+  // Seed 1's first young stand could be filable and its first mature stand could not.
+  const run = await clearSkyCampaign(1, 2, 'rubber');
+  const most: Record<string, { blocks: number; could: number }> = run.filableAtMost;
+  assert.deepEqual({ ...most }, { rubber_young: { blocks: 1, could: 1 }, rubber_mature: { blocks: 1, could: 0 } });
+  for (const c of run.covers) assert.ok(c.crop.filable <= most[c.cover].could, `${c.cover}: ${c.crop.filable} filed where at most ${most[c.cover].could} could be`);
+  assert.deepEqual(run.filedPastCeiling, []);
+  const table = hardCampaignTable(run, 'campaign hard --mix rubber');
+  assert.match(table, /\| crop filable \/ judged \| filable \/ all \| filable at most \|/);
+  assert.match(table, /Crop blocks filed although their drawn canopy rules a positive finding out: none\./);
+  assert.match(table, /\| rubber_mature \| crop \|( – \|){6} \d\/\d \| \d\/1 \| 0\/1 \|/);
 });
 
 test('a dry forest remnant stands amid farmland, its EU maps under half forest, drawn from dry forest\'s ranges', () => {
@@ -235,19 +238,11 @@ test('a dry forest remnant stands amid farmland, its EU maps under half forest, 
 });
 
 test('an open dry forest remnant of 8.3 m amid farmland, wintering every dry season, is not filed on its height', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'hard-remnant-'));
-  try {
-    const config = loadConfig({ DATA_DIR: dataDir, POOL_SIZE: '2', LOG_LEVEL: 'silent' });
-    // Seed 171's first remnant: 8.3 m, a drop of 0.41, no forest ring for radar, EU maps at 12% forest.
-    // With the height crop line at 10 m, and at 8 m, the engine filed it (cycle_and_structure_agree).
-    const w = hardWorld(dataDir, 171, 1, 'clear', 'remnant');
-    const run = await runHardCampaign(config, w);
-    const [row] = run.covers;
-    assert.equal(row.cover, 'dry_deciduous_forest');
-    assert.deepEqual([row.forest.read, row.forest.judged, row.forest.positive], [1, 1, 0]);
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  // Seed 171's first remnant: 8.3 m, a drop of 0.41, no forest ring for radar, EU maps at 12% forest.
+  // With the height crop line at 10 m, and at 8 m, the engine filed it (cycle_and_structure_agree).
+  const [row] = (await clearSkyCampaign(171, 1, 'remnant')).covers;
+  assert.equal(row.cover, 'dry_deciduous_forest');
+  assert.deepEqual([row.forest.read, row.forest.judged, row.forest.positive], [1, 1, 0]);
 });
 
 test('sites imaged on one date share one item, whose footprint is their windows: a search over a site finds its own scenes alone', async () => {
