@@ -132,11 +132,11 @@ function skyFlag(flags: Record<string, string | boolean>): 'regional' | 'clear' 
   process.exit(2);
 }
 
-/** `--mix forest` draws the hard world from the kinds that hold forest and pure rubber, `--mix rubber` from pure rubber alone, `--mix remnant` from dry forest remnants amid farmland; every other kind by default. */
-function mixFlag(flags: Record<string, string | boolean>): 'all' | 'forest' | 'rubber' | 'remnant' {
+/** `--mix forest` draws the hard world from the kinds that hold forest and pure rubber, `--mix rubber` from pure rubber alone, `--mix remnant` from dry forest remnants amid farmland, `--mix ecotone` from dry forest beside evergreen forest; every other kind by default. */
+function mixFlag(flags: Record<string, string | boolean>): 'all' | 'forest' | 'rubber' | 'remnant' | 'ecotone' {
   if (flags.mix === undefined || flags.mix === 'all') return 'all';
-  if (flags.mix === 'forest' || flags.mix === 'rubber' || flags.mix === 'remnant') return flags.mix;
-  console.error('--mix takes all, forest, rubber or remnant');
+  if (flags.mix === 'forest' || flags.mix === 'rubber' || flags.mix === 'remnant' || flags.mix === 'ecotone') return flags.mix;
+  console.error('--mix takes all, forest, rubber, remnant or ecotone');
   process.exit(2);
 }
 
@@ -171,7 +171,7 @@ async function demo(config: Config, argv: string[]) {
     const result = await ensureDemoArchive(config.dataDir);
     console.log(result.generated ? `generated the synthetic demo world ${result.version} under ${config.dataDir}` : `the demo world ${result.version} is already in place`);
   } else {
-    console.error('usage: npm run --silent demo -- sites [--json] | generate [--world hard --seed N --sites M --mix all|forest|rubber|remnant | --world book --seed S --plots N] | truth FILE.geojson --seed N');
+    console.error('usage: npm run --silent demo -- sites [--json] | generate [--world hard --seed N --sites M --mix all|forest|rubber|remnant|ecotone | --world book --seed S --plots N] | truth FILE.geojson --seed N');
     process.exit(2);
   }
 }

@@ -234,7 +234,20 @@ test('a dry forest remnant stands amid farmland, its EU maps under half forest, 
     assert.ok(inRange(m.height!.median, HARD_COVERS.dry_deciduous_forest.heightM) && inRange(m.hv, HARD_COVERS.dry_deciduous_forest.hvDb));
   }
   // The other mixes draw no remnant, so their worlds are what they were.
-  for (const mix of ['all', 'forest', 'rubber'] as const) assert.ok(!HARD_MIXES[mix].includes('dry_forest_remnant'), mix);
+  for (const mix of ['all', 'forest', 'rubber'] as const) assert.ok(!HARD_MIXES[mix].includes('dry_forest_remnant') && !HARD_MIXES[mix].includes('dry_forest_by_evergreen'), mix);
+});
+
+test('dry forest beside evergreen forest has the evergreen forest around it, not its own, and EU maps under half forest', () => {
+  for (let i = 0; i < 24; i++) {
+    const s = hardSite('ecotones', i, 'regional', 'ecotone');
+    assert.deepEqual([s.kind, s.cover, s.truth.plot, s.truth.surround, s.ground.surround.main], ['dry_forest_by_evergreen', 'dry_deciduous_forest', 'forest', 'forest', 'forest']);
+    assert.ok(s.ground.euMaps.forestShare < REMNANT_EU_FOREST_SHARE_MAX);
+    const { deciduous_forest: plot, forest } = s.ground.covers!;
+    assert.ok(inRange(plot!.hv, HARD_COVERS.dry_deciduous_forest.hvDb) && inRange(forest!.hv, HARD_COVERS.primary_evergreen.hvDb));
+    // The evergreen ring does not winter: no trough spectrum.
+    assert.equal(forest!.trough, undefined);
+    assert.notEqual(s.ground.tmf.surround.kind, 'never');
+  }
 });
 
 test('an open dry forest remnant of 8.3 m amid farmland, wintering every dry season, is not filed on its height', async () => {

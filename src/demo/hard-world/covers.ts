@@ -148,9 +148,18 @@ export const DRAWN_INTO_FOREST: Range = [0.05, 0.3];
  */
 export const DRY_FOREST_REMNANT = 'dry_forest_remnant';
 export const REMNANT_EU_FOREST_SHARE_MAX = 0.45;
+/**
+ * The same dry forest beside closed evergreen forest, as where monsoon or savanna forest meets rain
+ * forest: radar holds the plot against the evergreen forest around it, whose ring does not winter, and
+ * the EU maps again class under half of it forest. Set here, for the same reason.
+ */
+export const DRY_FOREST_BY_EVERGREEN = 'dry_forest_by_evergreen';
 
-/** A site's kind: a cover type alone, a plantation beside a forest type, or a dry forest remnant amid farmland. */
-export type HardKind = HardCover | `plantation_beside_${BesideForest}` | typeof DRY_FOREST_REMNANT;
+/** A site's kind: a cover type alone, a plantation beside a forest type, or dry forest with no dry forest around it. */
+export type HardKind = HardCover | `plantation_beside_${BesideForest}` | typeof DRY_FOREST_REMNANT | typeof DRY_FOREST_BY_EVERGREEN;
+
+/** What stands around the dry forest of the two kinds that have no dry forest of their own around it. */
+export const REMNANT_SURROUNDS: Partial<Record<HardKind, 'farmland' | 'evergreen'>> = { [DRY_FOREST_REMNANT]: 'farmland', [DRY_FOREST_BY_EVERGREEN]: 'evergreen' };
 
 export const besideKind = (f: BesideForest): HardKind => `plantation_beside_${f}`;
 
@@ -160,8 +169,8 @@ export function besideOf(kind: HardKind): BesideForest | null {
   return f === null ? null : (f as BesideForest);
 }
 
-/** The cover type of a kind's plot: its own, the dry deciduous forest of a remnant; null for a plantation beside a forest (drawn per site). */
-export const plotCoverOf = (kind: HardKind): HardCover | null => (kind === DRY_FOREST_REMNANT ? 'dry_deciduous_forest' : besideOf(kind) === null ? (kind as HardCover) : null);
+/** The cover type of a kind's plot: its own, the dry deciduous forest of the REMNANT_SURROUNDS kinds; null for a plantation beside a forest (drawn per site). */
+export const plotCoverOf = (kind: HardKind): HardCover | null => (REMNANT_SURROUNDS[kind] !== undefined ? 'dry_deciduous_forest' : besideOf(kind) === null ? (kind as HardCover) : null);
 
 /**
  * The kinds a world cycles through. `all`: every cover type, then every plantation beside a forest.
@@ -169,14 +178,16 @@ export const plotCoverOf = (kind: HardKind): HardCover | null => (kind === DRY_F
  * rubber, the plantation whose dip the rules are for, so a campaign counts forest-holding blocks
  * without reading the other crops again. `rubber`: young and mature rubber alone, the controls whose
  * filable rate a campaign measures without the forest's many blocks. `remnant`: dry forest remnants
- * amid farmland alone (DRY_FOREST_REMNANT); kept out of the other mixes, so their worlds stay as they were.
+ * amid farmland alone (DRY_FOREST_REMNANT); `ecotone`: dry forest beside evergreen forest alone
+ * (DRY_FOREST_BY_EVERGREEN); both kept out of the other mixes, so their worlds stay as they were.
  */
-export type HardMix = 'all' | 'forest' | 'rubber' | 'remnant';
+export type HardMix = 'all' | 'forest' | 'rubber' | 'remnant' | 'ecotone';
 export const HARD_MIXES: Record<HardMix, readonly HardKind[]> = {
   all: [...HARD_COVER_TYPES, ...BESIDE_FORESTS.map(besideKind)],
   forest: [...HARD_COVER_TYPES.filter((c) => HARD_COVERS[c].truth === 'forest'), ...BESIDE_FORESTS.map(besideKind), 'rubber_young', 'rubber_mature'],
   rubber: ['rubber_young', 'rubber_mature'],
   remnant: [DRY_FOREST_REMNANT],
+  ecotone: [DRY_FOREST_BY_EVERGREEN],
 };
 
 /** Every kind of every mix. */

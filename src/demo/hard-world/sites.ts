@@ -6,7 +6,7 @@ import { localFrame, type Ring, toLonLat } from '../geometry.ts';
 import { randomFor } from '../random.ts';
 import { buildSiteModel, type SiteModel } from '../site-model.ts';
 import type { SiteGround, TmfHistory } from '../sites.ts';
-import { BESIDE_PLANTATIONS, type BesideForest, besideOf, CLEAR_SKY_REGIME, CLOUD_REGIMES, DRAWN_INTO_FOREST, DRY_FOREST_REMNANT, drawCover, HARD_COVERS, HARD_KINDS, HARD_MIXES, type HardCover, type HardKind, type HardMix, plotCoverOf, type Range, REMNANT_EU_FOREST_SHARE_MAX, type TruthClass } from './covers.ts';
+import { BESIDE_PLANTATIONS, type BesideForest, besideOf, CLEAR_SKY_REGIME, CLOUD_REGIMES, DRAWN_INTO_FOREST, drawCover, HARD_COVERS, HARD_KINDS, HARD_MIXES, type HardCover, type HardKind, type HardMix, plotCoverOf, type Range, REMNANT_EU_FOREST_SHARE_MAX, REMNANT_SURROUNDS, type TruthClass } from './covers.ts';
 
 /** Where each region's sites lie: the middle of a one-degree cell inland, so every site's tiles are the same cell's; its country and dry-season trough. */
 const ANCHORS: Record<string, { country: string; centre: [number, number]; troughDoy: number }> = {
@@ -61,7 +61,8 @@ function siteOf(seed: string, index: number, kind: HardKind, sky: HardSky): Hard
   if (!Number.isInteger(index) || index < 0 || index >= MAX_HARD_SITES) throw new Error(`the hard world holds sites 0 to ${MAX_HARD_SITES - 1}`);
   const name = `hard-${String(index).padStart(4, '0')}-${kind}`;
   const beside = besideOf(kind);
-  const remnant = kind === DRY_FOREST_REMNANT;
+  // Dry forest with no dry forest around it: farmland, or evergreen forest (null for every other kind).
+  const remnant = REMNANT_SURROUNDS[kind] ?? null;
   const rnd = randomFor(seed, name, 'hard-site');
   // Beside a forest: the region is the forest's, the plantation one that region grows.
   const regions = HARD_COVERS[beside ?? plotCoverOf(kind)!].regions;
@@ -76,9 +77,9 @@ function siteOf(seed: string, index: number, kind: HardKind, sky: HardSky): Hard
   const plot = drawCover(type, rnd);
   const forestType = HARD_COVERS[beside ?? 'primary_evergreen'];
   const forest = drawCover(forestType, rnd);
-  const forestSurround = !remnant && (type.truth === 'forest' || beside !== null || rnd.next() < 0.5);
-  // A forest plot's surround is its own forest (a remnant's, farmland); a plantation's is the forest drawn beside it, or farmland.
-  const surroundCover: Cover = remnant ? 'farmland' : type.truth === 'forest' ? type.base : forestSurround ? forestType.base : 'farmland';
+  const forestSurround = remnant !== null ? remnant === 'evergreen' : type.truth === 'forest' || beside !== null || rnd.next() < 0.5;
+  // A forest plot's surround is its own forest (a remnant's, farmland or evergreen forest); a plantation's is the forest drawn beside it, or farmland.
+  const surroundCover: Cover = remnant === 'farmland' ? 'farmland' : remnant === 'evergreen' ? forestType.base : type.truth === 'forest' ? type.base : forestSurround ? forestType.base : 'farmland';
   const plantedYear = plot.ageYears === null ? null : 2020 - plot.ageYears;
   const regime: { overcast: Range; atTrough: Range } = sky === 'clear' ? CLEAR_SKY_REGIME : CLOUD_REGIMES[region];
   const changes = changesOf(cover, plantedYear, rnd.next());
@@ -98,10 +99,10 @@ function siteOf(seed: string, index: number, kind: HardKind, sky: HardSky): Hard
       ...(cover === 'hazy_evergreen' || rnd.next() < 0.1 ? { dustAtTrough: true } : {}),
     },
     // The site's own canopies: the plot's cover, and the forest around it when the plot is not forest.
-    covers: type.truth === 'forest' ? { [type.base]: plot.model } : { [forestType.base]: forest.model, [type.base]: plot.model },
+    covers: type.truth === 'forest' && remnant !== 'evergreen' ? { [type.base]: plot.model } : { [forestType.base]: forest.model, [type.base]: plot.model },
     terrain: { elevation: Math.round(rnd.between(20, 400)), slopeDeg: rnd.between(0, 8), aspectDeg: rnd.between(0, 360) },
-    tmf: { plot: tmfOf(cover, plantedYear, changes.clearedYear, rnd.next()), surround: forestSurround ? tmfOf(surroundForest(cover, beside), null, null, rnd.next()) : { kind: 'never' } },
-    euMaps: remnant ? { forestShare: REMNANT_EU_FOREST_SHARE_MAX * rnd.next(), forestType: 'naturally_regenerating' } : euMapsOf(cover, rnd.next()),
+    tmf: { plot: tmfOf(cover, plantedYear, changes.clearedYear, rnd.next()), surround: forestSurround ? tmfOf(remnant === 'evergreen' ? 'primary_evergreen' : surroundForest(cover, beside), null, null, rnd.next()) : { kind: 'never' } },
+    euMaps: remnant !== null ? { forestShare: REMNANT_EU_FOREST_SHARE_MAX * rnd.next(), forestType: 'naturally_regenerating' } : euMapsOf(cover, rnd.next()),
     ...(type.base === 'oil_palm' && plantedYear !== null ? { oilPalm: { class: rnd.next() < 0.5 ? 1 : 2, plantingYear: plantedYear } as const } : {}),
     realSensors: true,
   };

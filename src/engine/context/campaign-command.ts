@@ -13,7 +13,7 @@ import { loadSigningKey } from '../signing.ts';
 import { campaignFilePath } from './calibration.ts';
 import { type BlockOutcome, type ControlBlock, type ControlReader, parseControls, type RegionTally, readControls, runCampaign, writeCampaign } from './campaign.ts';
 
-export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--out <campaign.json>] [--json] | hard --seed N [--sites M] [--sky regional|clear] [--mix all|forest|rubber|remnant] [--out results.md]';
+export const CAMPAIGN_USAGE = 'usage: npm run --silent campaign -- <controls.geojson> [--out <campaign.json>] [--json] | hard --seed N [--sites M] [--sky regional|clear] [--mix all|forest|rubber|remnant|ecotone] [--out results.md]';
 
 /** A control block read as a plot without a job: nothing is stored, the verdict is all that is kept. */
 export function engineReader(deps: EngineDeps): ControlReader {
