@@ -98,7 +98,7 @@ function siteOf(seed: string, index: number, kind: HardKind, sky: HardSky): Hard
       // Smoke or dust over the trough: always on the hazy forest, now and then elsewhere.
       ...(cover === 'hazy_evergreen' || rnd.next() < 0.1 ? { dustAtTrough: true } : {}),
     },
-    // The site's own canopies: the plot's cover, and the forest around it when the plot is not forest.
+    // The site's own canopies: the plot's cover, and the forest around it when the plot is not forest or is dry forest beside evergreen forest.
     covers: type.truth === 'forest' && remnant !== 'evergreen' ? { [type.base]: plot.model } : { [forestType.base]: forest.model, [type.base]: plot.model },
     terrain: { elevation: Math.round(rnd.between(20, 400)), slopeDeg: rnd.between(0, 8), aspectDeg: rnd.between(0, 360) },
     tmf: { plot: tmfOf(cover, plantedYear, changes.clearedYear, rnd.next()), surround: forestSurround ? tmfOf(remnant === 'evergreen' ? 'primary_evergreen' : surroundForest(cover, beside), null, null, rnd.next()) : { kind: 'never' } },
