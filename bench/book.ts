@@ -58,7 +58,7 @@ import { openStore } from '../src/store/orm.ts';
 import { openQueue } from '../src/store/queue.ts';
 import { scratchDatabase } from '../test/support/db.ts';
 import { farthestNextUseDecodes, lruDecodes } from './eviction-reference.ts';
-import { jobEnds, machineScaling, MEMORY_CHURN, readAll, schedstat, threadTimes } from './job.ts';
+import { againstMachine, jobEnds, readAll, schedstat, threadTimes } from './job.ts';
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -434,27 +434,22 @@ export function gdalBaseline(job: string, procs: number, cacheMb: number): Recor
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
+/** A pool size read as the service reads POOL_SIZE (config.ts's rule): the machine's cores when none is given. */
+const poolSizeOf = (value: string | undefined) => loadConfig({ POOL_SIZE: value }).poolSize;
+
 /**
  * The first book read on PostgreSQL with a pool of each size (`run`), each beside the machine's own
  * scaling over as many plain threads, every speedup against the first size's.
  */
 async function poolScaling(sizes: number[], run: (size: number) => Promise<Record<string, unknown>>) {
-  const out: Array<{ pool_size: number; plots_per_minute: number; speedup: number; machine_speedup: number; ratio: number; memory_speedup: number; time_over_compute_limit: number; main_thread_ms_per_plot: number; peak_rss_mb: number }> = [];
-  let first: { rate: number; machine: number; memory: number } | undefined;
+  const scaled = againstMachine();
+  const out = [];
   for (const size of sizes) {
     const r = await run(size) as { plots_per_minute: number; time_over_compute_limit: number; main_thread_ms_per_plot: number; peak_rss_mb: number };
-    const machine = await machineScaling(size);
-    const memory = await machineScaling(size, MEMORY_CHURN, 400);
-    first ??= { rate: r.plots_per_minute, machine, memory };
-    const speedup = r.plots_per_minute / first.rate;
-    const machineSpeedup = machine / first.machine;
     out.push({
       pool_size: size,
       plots_per_minute: r.plots_per_minute,
-      speedup: Number(speedup.toFixed(2)),
-      machine_speedup: Number(machineSpeedup.toFixed(2)),
-      ratio: Number((speedup / machineSpeedup).toFixed(2)),
-      memory_speedup: Number((memory / first.memory).toFixed(2)),
+      ...(await scaled(size, r.plots_per_minute)),
       time_over_compute_limit: r.time_over_compute_limit,
       main_thread_ms_per_plot: r.main_thread_ms_per_plot,
       peak_rss_mb: r.peak_rss_mb,
@@ -482,13 +477,12 @@ export default async function (args: string[]) {
       console.log(JSON.stringify(await opticalJob(w, Number(arg(args, 'read', String(plots))), Number(threads), arg(args, 'cache-mb', ''))));
       return;
     }
-    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''), Number(arg(args, 'pool-size', process.env.POOL_SIZE ?? String(os.availableParallelism()))))));
+    console.log(JSON.stringify(await bookJob(w, Number(arg(args, 'read', String(plots))), db === '' ? null : db, arg(args, 'cache-mb', ''), poolSizeOf(arg(args, 'pool-size', process.env.POOL_SIZE ?? '')))));
     return;
   }
   const cores = os.availableParallelism();
-  // Read as the service reads it: POOL_SIZE (config.ts's rule), the machine's cores by default.
-  const poolSize = loadConfig({ POOL_SIZE: process.env.POOL_SIZE ?? String(cores) }).poolSize;
-  const scalingSizes = arg(args, 'pool', '').split(',').filter((v) => v !== '').map((v) => loadConfig({ POOL_SIZE: v }).poolSize);
+  const poolSize = poolSizeOf(process.env.POOL_SIZE);
+  const scalingSizes = arg(args, 'pool', '').split(',').filter((v) => v !== '').map(poolSizeOf);
   const procs = Number(arg(args, 'procs', String(cores)));
   const grow = Number(arg(args, 'grow', '4'));
   // Each book is read whole unless `--read` says otherwise.

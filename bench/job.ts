@@ -294,11 +294,11 @@ parentPort.postMessage(x);`;
 
 // A second reference that moves memory as decoding does: fresh 4 MB buffers filled and copied,
 // so the allocator, page faults and memory bandwidth are shared between the threads as in a task.
-export const MEMORY_CHURN = `const { parentPort, workerData } = require('node:worker_threads');
+const MEMORY_CHURN = `const { parentPort, workerData } = require('node:worker_threads');
 let x = 0; for (let i = 0; i < workerData; i++) { const a = new Uint8Array(1 << 22); a.fill(i & 255); const b = a.slice(); x += b[i & 4095]; }
 parentPort.postMessage(x);`;
 
-export async function machineScaling(size: number, source = SPIN, work = 30_000_000): Promise<number> {
+async function machineScaling(size: number, source = SPIN, work = 30_000_000): Promise<number> {
   const t = performance.now();
   await Promise.all(Array.from({ length: size }, () => new Promise((resolve, reject) => {
     const w = new Worker(source, { eval: true, workerData: work });
@@ -308,14 +308,31 @@ export async function machineScaling(size: number, source = SPIN, work = 30_000_
   return size / ((performance.now() - t) / 1000);
 }
 
+/**
+ * A pool's speedups held to the machine's own: each call gives a pool size and the rate it reached,
+ * and answers that rate's speedup over the first call's beside what plain arithmetic (SPIN) and
+ * memory churn (MEMORY_CHURN) gain on as many plain threads, measured then, over their first.
+ */
+export function againstMachine() {
+  let first: { rate: number; machine: number; memory: number } | undefined;
+  const two = (v: number) => Number(v.toFixed(2));
+  return async (size: number, rate: number) => {
+    const machine = await machineScaling(size);
+    const memory = await machineScaling(size, MEMORY_CHURN, 400);
+    first ??= { rate, machine, memory };
+    const speedup = rate / first.rate;
+    const machineSpeedup = machine / first.machine;
+    return { speedup: two(speedup), machine_speedup: two(machineSpeedup), ratio: two(speedup / machineSpeedup), memory_speedup: two(memory / first.memory) };
+  };
+}
+
 async function poolScaling(root: string, dataDir: string, sizes: number[]) {
   const archive = await openDemoArchive({ dataDir, root });
   // One plot per site: the tasks' inputs are fetched once, then each pool decodes and computes them.
   const plans: PlotPlan[] = [];
   for (const spec of DEMO_SITES) plans.push(await planRead(sitePlot(spec.name), archive));
   const out: Array<{ size: number; plots_per_s: number; speedup: number; machine_speedup: number; ratio: number; memory_speedup: number; task_ms: number; threads_busy: number; main_busy: number; main_ms_per_task: number }> = [];
-  let machineOne = 0;
-  let memoryOne = 0;
+  const scaled = againstMachine();
   // Enough tasks that the last round's stragglers do not decide the rate: at least four per thread
   // of the largest pool. Each plot is computed as its lane takes it, its steps shipped and released
   // one by one (read-plot.ts), so the run holds the tiles of the steps in flight, not of every task
@@ -347,21 +364,10 @@ async function poolScaling(root: string, dataDir: string, sizes: number[]) {
     const mainBusy = perf.eventLoopUtilization(loop).utilization;
     await pool.close();
     const rate = tasks.length / seconds;
-    const machine = await machineScaling(size);
-    const memory = await machineScaling(size, MEMORY_CHURN, 400);
-    if (out.length === 0) {
-      machineOne = machine;
-      memoryOne = memory;
-    }
-    const speedup = rate / (out[0]?.plots_per_s ?? rate);
-    const machineSpeedup = machine / machineOne;
     out.push({
       size,
       plots_per_s: Number(rate.toFixed(2)),
-      speedup: Number(speedup.toFixed(2)),
-      machine_speedup: Number(machineSpeedup.toFixed(2)),
-      ratio: Number((speedup / machineSpeedup).toFixed(2)),
-      memory_speedup: Number((memory / memoryOne).toFixed(2)),
+      ...(await scaled(size, rate)),
       // A plot's time as its caller sees it (its steps with their shipping), and the share of the run each lane spent in one.
       task_ms: Math.round(taskMs / tasks.length),
       threads_busy: Number((taskMs / (size * seconds * 1000)).toFixed(2)),

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.ts';
 import { readControlsWithEngine } from '../../engine/context/campaign-command.ts';
-import { type CoverTally, parseControls, tallyCovers } from '../../engine/context/campaign.ts';
+import { type CoverTally, parseControls, POSITIVE, tallyCovers } from '../../engine/context/campaign.ts';
 import { operatingPoints as op } from '../../engine/operating-points.ts';
 import type { Spectrum } from '../landscape.ts';
 import { openDemoArchive } from '../open-archive.ts';
@@ -117,7 +117,7 @@ export async function runHardCampaign(config: Config, w: HardWorld): Promise<Har
     generated,
     sharedScenes: sharedSceneShare(JSON.parse(await readFile(join(w.root, WORLD_MANIFEST), 'utf8')) as WorldManifest),
     filableAtMost: ceiling.perCover,
-    filedPastCeiling: outcomes.filter((o) => o.block.label === 'established_crop' && 'verdict' in o && o.verdict === 'prior_management_evidenced' && ceiling.could.get(o.block.ref) !== true).map((o) => o.block.ref),
+    filedPastCeiling: outcomes.filter((o) => o.block.label === 'established_crop' && 'verdict' in o && o.verdict === POSITIVE && ceiling.could.get(o.block.ref) !== true).map((o) => o.block.ref),
   };
 }
 

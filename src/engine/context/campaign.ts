@@ -91,7 +91,7 @@ export function parseControls(raw: unknown): ControlBlock[] {
 export type ControlReader = (block: ControlBlock, signal?: AbortSignal) => Promise<Pick<Decision, 'verdict' | 'reason'>>;
 
 /** A finding that clears the block: the only verdict a filing can rest on. */
-const POSITIVE: Verdict = 'prior_management_evidenced';
+export const POSITIVE: Verdict = 'prior_management_evidenced';
 
 export interface RegionTally {
   region: string;
